@@ -1,0 +1,66 @@
+# alloc-or-pool: build the engines, set up the JDKs and the Python environment, run every test.
+# `make test` is what CI runs (.ci/run); README.md says what each target is for.
+
+SHELL := /bin/bash
+ROOT := $(abspath .)
+BUILD := $(ROOT)/build
+VENV := $(ROOT)/.venv
+PY := $(VENV)/bin/python
+# The full JDK that compiles java-lib (javac --release 11) and provides jni.h.
+BUILD_JDK ?= /usr/lib/jvm/java-17-openjdk-amd64
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
+MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -q -ntp
+JAR := java-lib/target/alloc-or-pool.jar
+NATIVE_LIB := $(BUILD)/native-queue/libnativequeue.so
+JDK_MAJORS := 11 17 21 25
+
+export ALLOC_OR_POOL_COMMIT := $(COMMIT)
+
+.PHONY: all env jdks native java build test test-native test-java test-python queue-bench clean
+
+all: build
+
+build: native java
+
+# Python: conda when present, else a venv filled from the pip section of the same environment.yml.
+env: $(VENV)/.installed
+$(VENV)/.installed: environment.yml tools/requirements_from_env.py
+	@if command -v conda >/dev/null 2>&1; then \
+	  conda env create --yes --quiet --prefix $(VENV) --file environment.yml; \
+	else \
+	  python3 -m venv $(VENV) && \
+	  $(VENV)/bin/pip install --quiet --disable-pip-version-check -r <(python3 tools/requirements_from_env.py environment.yml); \
+	fi
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e python
+	touch $@
+
+jdks: env
+	$(PY) -m allocorpool jdks $(JDK_MAJORS)
+
+native:
+	JAVA_HOME=$(BUILD_JDK) cmake -S native-queue -B $(BUILD)/native-queue -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD)/native-queue
+
+java: native
+	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -DskipTests package
+
+test-native: native
+	ctest --test-dir $(BUILD)/native-queue --output-on-failure
+
+test-java: native
+	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -Dnativequeue.dir=$(BUILD)/native-queue package
+
+# Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC).
+test-python: env jdks java
+	cd python && $(PY) -m pytest -q tests
+
+test: test-native test-java test-python
+
+# The queue benchmark: C++ to C++ and C++ to Java, shortest loss-free interval on this machine.
+queue-bench: native java jdks
+	mkdir -p data/queue-bench
+	$(BUILD)/native-queue/queue_bench --out data/queue-bench/cpp-cpp.jsonl
+	$(PY) -m allocorpool java --jdk 25 --gc g1 --main allocorpool.queue.QueueBenchmark -- --out data/queue-bench/cpp-java.jsonl
+
+clean:
+	rm -rf $(BUILD) java-lib/target

@@ -1,0 +1,49 @@
+package allocorpool.queue;
+
+/** A {@link TickSource} reading a {@link DualArrayQueue} that a {@link TickProducer} fills. */
+final class QueueTickSource implements TickSource {
+    /** How long finish() drains before it gives up on a producer that never says done. */
+    private static final long DRAIN_TIMEOUT_NS = 10_000_000_000L;
+
+    private final QueueReader reader;
+    private final TickProducer producer;
+    private TickStats stats;
+
+    QueueTickSource(DualArrayQueue queue, TickProducer producer) {
+        this.reader = new QueueReader(queue);
+        this.producer = producer;
+    }
+
+    @Override
+    public boolean poll() {
+        return reader.poll();
+    }
+
+    @Override
+    public long received() {
+        return reader.tracker().received();
+    }
+
+    @Override
+    public long lost() {
+        return reader.tracker().gaps();
+    }
+
+    @Override
+    public TickStats finish() {
+        if (stats != null) {
+            return stats;
+        }
+        producer.stop();
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT_NS;
+        while (!reader.finished()) {
+            if (!reader.poll() && System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the tick producer did not finish within "
+                        + DRAIN_TIMEOUT_NS / 1_000_000_000L + " s of stop");
+            }
+        }
+        long[] counts = producer.join();
+        stats = reader.tracker().stats(counts[0], counts[2], counts[3]);
+        return stats;
+    }
+}

@@ -1,0 +1,10 @@
+package allocorpool.queue;
+
+/** The producer thread behind a {@link QueueTickSource}: the native clock or a Java stand-in. */
+interface TickProducer {
+    /** Asks the producer to stop ticking and publish what it holds; returns at once. */
+    void stop();
+
+    /** Waits for the producer to end; returns {@code {emitted, written, dropped, undelivered}}. */
+    long[] join();
+}

@@ -1,0 +1,33 @@
+package allocorpool.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** Loss accounting against the Java stand-in producer: exact, with and without losses. */
+class JavaTickProducerTest {
+    @Test
+    void everyTickArrivesWhenTheConsumerKeepsUp() {
+        TickStats stats = QueueAccounting.consumeAndCheck(JavaTickProducer.start(1 << 16, 1_000, 200_000), 200_000, 0, 0);
+        assertEquals(200_000, stats.emitted);
+        assertEquals(0, stats.dropped, () -> "no stall, 1 us interval, 65 ms of queue: " + stats);
+    }
+
+    @Test
+    void stallsLoseTicksAndTheBooksStillBalance() {
+        // A 1,000-slot queue and a 2 ms stall every 50,000 ticks: the producer must drop.
+        TickStats stats = QueueAccounting.consumeAndCheck(
+                JavaTickProducer.start(1_000, 0, 20_000_000), 20_000_000, 50_000, 2_000_000);
+        assertTrue(stats.dropped > 0, () -> "expected drops: " + stats);
+        assertTrue(stats.gaps > 0, () -> "expected gaps: " + stats);
+    }
+
+    @Test
+    void producerThatEndsByItselfIsDrainedCompletely() {
+        TickSource source = JavaTickProducer.start(4_096, 0, 1_000_000);
+        TickStats stats = source.finish();
+        assertTrue(stats.balanced(), stats::toString);
+        assertEquals(0, stats.undelivered, stats::toString);
+    }
+}

