@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 # The full JDK that compiles java-lib (javac --release 11) and provides jni.h.
 BUILD_JDK ?= /usr/lib/jvm/java-17-openjdk-amd64
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
-MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -q -ntp
+MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 JAR := java-lib/target/alloc-or-pool.jar
 NATIVE_LIB := $(BUILD)/native-queue/libnativequeue.so
 JDK_MAJORS := 11 17 21 25
@@ -42,7 +42,7 @@ native:
 	cmake --build $(BUILD)/native-queue
 
 java: native
-	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -DskipTests package
+	cd java-lib && $(MVN) -q -Dgit.commit=$(COMMIT) -DskipTests package
 
 test-native: native
 	ctest --test-dir $(BUILD)/native-queue --output-on-failure

@@ -27,6 +27,14 @@ def native_queue_lib() -> Path:
     return project_root() / "build" / "native-queue" / "libnativequeue.so"
 
 
+def cpp_engine() -> Path:
+    return project_root() / "build" / "cpp-lib" / "cpp_engine"
+
+
+def data_dir() -> Path:
+    return project_root() / "data"
+
+
 def source_commit() -> str:
     """The checkout's commit, with -dirty when tracked files differ; 'unknown' outside git."""
     root = project_root()

@@ -21,13 +21,21 @@ class SequenceTrackerTest {
     void widensAcross32BitWrap() {
         SequenceTracker tracker = new SequenceTracker();
         tracker.accept(0);
-        // Jump to just below the wrap, then across it.
+        // Forward steps of less than half the range, the last one across the wrap.
         tracker.accept(0x7FFF_FFF0);
+        tracker.accept(0xFFFF_FFF0);
         tracker.accept(0xFFFF_FFFF);
         tracker.accept(0x0000_0002);
-        assertEquals(4, tracker.received());
-        assertEquals((1L << 32) + 3 - 4, tracker.gaps());
+        assertEquals(5, tracker.received());
+        assertEquals((1L << 32) + 3 - 5, tracker.gaps());
         assertEquals((1L << 32) + 3, tracker.covered());
+    }
+
+    @Test
+    void rejectsAJumpOfHalfTheRangeOrMore() {
+        SequenceTracker tracker = new SequenceTracker();
+        tracker.accept(0);
+        assertThrows(IllegalStateException.class, () -> tracker.accept(0x8000_0001));
     }
 
     @Test

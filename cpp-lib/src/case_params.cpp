@@ -1,0 +1,43 @@
+// CaseParams: the article's table of counts and the scaling rule.
+#include "case_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace cpp_engine {
+
+namespace {
+
+constexpr std::uint32_t article_pool_size = 1'000'000;
+constexpr std::uint32_t article_mix_pool_size = 200'000;
+
+std::uint32_t scaled(std::uint32_t count, double scale) {
+    return static_cast<std::uint32_t>(std::max<long long>(1, std::llround(count * scale)));
+}
+
+}  // namespace
+
+CaseParams CaseParams::of(const std::string& name, double scale) {
+    if (!(scale > 0 && scale <= 1)) {
+        throw std::invalid_argument("scale " + std::to_string(scale) + " is outside (0, 1]");
+    }
+    std::uint32_t queue_and_store;
+    if (name == "A") {
+        queue_and_store = 10'000;
+    } else if (name == "B") {
+        queue_and_store = 100'000;
+    } else if (name == "C") {
+        queue_and_store = 495'000;
+    } else {
+        throw std::invalid_argument("no case " + name + "; valid: A, B, C");
+    }
+    return {name,
+            scale,
+            scaled(article_pool_size, scale),
+            scaled(article_mix_pool_size, scale),
+            scaled(queue_and_store, scale),
+            scaled(queue_and_store, scale)};
+}
+
+}  // namespace cpp_engine

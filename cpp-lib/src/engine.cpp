@@ -1,0 +1,161 @@
+// The engine's run (see engine.hpp): everything between main() and the model.
+#include "engine.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "allocator_select.hpp"
+#include "any_model.hpp"
+#include "host_info.hpp"
+#include "native_queue/dual_array_queue.hpp"
+#include "options.hpp"
+#include "records.hpp"
+#include "runner.hpp"
+
+namespace cpp_engine {
+
+namespace {
+
+constexpr int exit_failed = 1;
+constexpr int exit_usage = 2;
+
+// Writes each period as a record and as a human line on standard error.
+class EngineObserver final : public RunObserver {
+public:
+    EngineObserver(RecordWriter& writer, bool realtime) : writer_(writer), realtime_(realtime) {}
+
+    void on_period(const PeriodStats& period) override {
+        writer_.write(periodic_record(period));
+        const double ns = period.packets != 0 ? period.period_s * 1e9 / static_cast<double>(period.packets) : 0;
+        if (realtime_) {
+            std::fprintf(stderr, "%7.1f s %12llu packets %8.1f ns/packet  lost %llu (total %llu)%s\n", period.t_s,
+                         static_cast<unsigned long long>(period.packets), ns,
+                         static_cast<unsigned long long>(period.lost),
+                         static_cast<unsigned long long>(period.lost_total), period.warmup ? "  warm-up" : "");
+        } else {
+            std::fprintf(stderr, "%7.1f s %12llu packets %8.1f ns/packet%s\n", period.t_s,
+                         static_cast<unsigned long long>(period.packets), ns, period.warmup ? "  warm-up" : "");
+        }
+    }
+
+private:
+    RecordWriter& writer_;
+    bool realtime_;
+};
+
+void on_signal(int signal) { request_stop(signal); }
+
+std::vector<std::string> arguments(int argc, char** argv) {
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i) {
+        args.emplace_back(argv[i]);
+    }
+    return args;
+}
+
+}  // namespace
+
+int run_engine(int argc, char** argv) {
+    const std::string started_utc = utc_now_iso8601();
+
+    const ParseResult parsed = parse_options(arguments(argc, argv));
+    if (parsed.help) {
+        std::cout << usage();
+        return 0;
+    }
+    if (!parsed.options) {
+        std::cerr << "cpp_engine: " << parsed.error << '\n';
+        return exit_usage;
+    }
+    const Options& options = *parsed.options;
+    const bool realtime = options.mode == Mode::realtime;
+
+    AllocatorInfo allocator;
+    try {
+        allocator = activate_allocator(options.allocator, argv);
+    } catch (const AllocatorError& error) {
+        std::cerr << "cpp_engine: " << error.what() << '\n';
+        return exit_usage;
+    }
+
+    std::ofstream file;
+    if (options.out != "-") {
+        file.open(options.out, std::ios::out | std::ios::trunc);
+        if (!file) {
+            std::cerr << "cpp_engine: --out: cannot write " << options.out << '\n';
+            return exit_usage;
+        }
+    }
+    RecordWriter writer(options.out == "-" ? std::cout : file);
+
+    const CaseParams params = CaseParams::of(options.case_name, options.scale);
+    RunDescription description{options,
+                               params,
+                               allocator,
+                               host_info(),
+                               random_run_id(),
+                               started_utc,
+                               source_commit(),
+                               realtime ? native_queue::capacity_for(max_capturing_delay_ms, *options.interval_ns)
+                                        : 0};
+    writer.write(header_record(description));
+    std::fprintf(stderr,
+                 "cpp_engine: design %s, strategy %s, case %s (scale %g), %s mode, allocator %s (%s, malloc from %s)\n",
+                 options.design.c_str(), options.strategy.c_str(), options.case_name.c_str(), options.scale,
+                 realtime ? "realtime" : "batch", allocator.name.c_str(), allocator.version.c_str(),
+                 allocator.malloc_provider.c_str());
+
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+
+    EngineObserver observer(writer, realtime);
+    RunTimeline timeline(options.duration_s, options.warmup_s, observer);
+    SummaryInputs summary;
+    // Outlives the summary: tearing the model down comes after the last record.
+    std::unique_ptr<AnyModel> model;
+    try {
+        model = make_model(options.design, options.strategy, params, options.seed);
+        if (realtime) {
+            summary.ticks = model->run_realtime(
+                    {*options.interval_ns, options.producer_cpu, options.consumer_cpu}, timeline);
+            if (!summary.ticks->balanced()) {
+                summary.error = "tick accounting does not balance: " + summary.ticks->describe();
+            }
+        } else {
+            model->run_batch(timeline);
+        }
+        if (const auto broken = model->conservation_error(); broken && !summary.error) {
+            summary.error = *broken;
+        }
+    } catch (const std::exception& error) {
+        summary.error = error.what();
+    }
+    if (model && model->is_pool()) {
+        summary.pool = model->counts();
+    }
+    summary.totals = timeline.totals();
+    if (summary.totals.stop_signal != 0 && !summary.error) {
+        summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
+    }
+    summary.peak_rss_bytes = peak_rss_bytes();
+    writer.write(summary_record(summary));
+
+    const RunTotals& totals = summary.totals;
+    const auto measured = static_cast<double>(totals.measured_packets);
+    const double ns = measured != 0 ? totals.measured_s * 1e9 / measured : 0;
+    const double allocations = measured != 0 ? static_cast<double>(totals.measured_allocations) / measured : 0;
+    std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %.3g allocations/packet%s%s\n",
+                 summary.error ? "error" : "ok", static_cast<unsigned long long>(totals.measured_packets),
+                 totals.measured_s, ns, allocations, summary.error ? ": " : "",
+                 summary.error ? summary.error->c_str() : "");
+    if (summary.ticks) {
+        std::fprintf(stderr, "cpp_engine: ticks: %s; %s\n", summary.ticks->describe().c_str(),
+                     summary.ticks->balanced() ? "balanced" : "NOT BALANCED");
+    }
+    return summary.error ? exit_failed : 0;
+}
+
+}  // namespace cpp_engine

@@ -1,0 +1,58 @@
+// One instance of the model: a strategy, the data source and the processor. step() is
+// the unit every measurement counts (acquire, fill, hand to the processor); both modes
+// run this and only this per packet.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "case_params.hpp"
+#include "data_source.hpp"
+#include "hot_path.hpp"
+#include "processor.hpp"
+#include "strategies.hpp"
+
+namespace cpp_engine {
+
+template <class P, template <class> class StrategyT>
+class Model {
+public:
+    using Packet = P;
+    using Strategy = StrategyT<P>;
+
+    Model(const CaseParams& params, std::uint64_t seed)
+        : strategy_(params), source_(seed), processor_(strategy_, params, seed + 1) {}
+
+    CPP_ENGINE_HOT void step() {
+        P* packet = strategy_.acquire();
+        source_.fill(*packet);
+        processor_.accept(packet);
+    }
+
+    const Strategy& strategy() const noexcept { return strategy_; }
+    const Processor<P, Strategy>& processor() const noexcept { return processor_; }
+
+    // Null when the accounting holds (every owned packet free or in use, and those in use
+    // exactly the ones the processor holds), else what is wrong.
+    std::optional<std::string> conservation_error() const {
+        const PoolCounts counts = strategy_.counts();
+        if (!counts.balanced()) {
+            return "packet accounting broken: free " + std::to_string(counts.free) + " + in use " +
+                   std::to_string(counts.in_use) + " != capacity " + std::to_string(counts.capacity);
+        }
+        if (!Strategy::shares_one_packet && counts.in_use != processor_.held()) {
+            return "packet leak: " + std::to_string(counts.in_use) + " packets in use but the processor holds " +
+                   std::to_string(processor_.held());
+        }
+        return std::nullopt;
+    }
+
+private:
+    // Declared first so that it is destroyed last: the processor gives its packets back.
+    Strategy strategy_;
+    DataSource source_;
+    Processor<P, Strategy> processor_;
+};
+
+}  // namespace cpp_engine

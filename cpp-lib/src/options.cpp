@@ -1,0 +1,231 @@
+// Command-line parsing and validation for cpp_engine (see options.hpp).
+#include "options.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include "allocator_select.hpp"
+#include "native_queue/cpu_affinity.hpp"
+
+namespace cpp_engine {
+
+namespace {
+
+class BadOption : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+std::string quoted(const std::string& value) { return "'" + value + "'"; }
+
+std::string seconds(double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+std::string choice(const std::string& option, const std::string& value, const std::vector<std::string>& valid) {
+    std::string list;
+    for (const std::string& name : valid) {
+        if (name == value) {
+            return value;
+        }
+        list += (list.empty() ? "" : ", ") + name;
+    }
+    throw BadOption(option + ": " + quoted(value) + " is not valid; valid: " + list);
+}
+
+template <class Integer>
+Integer integer(const std::string& option, const std::string& value, Integer low, Integer high,
+                const std::string& valid) {
+    Integer parsed{};
+    const char* end = value.data() + value.size();
+    const auto [stop, error] = std::from_chars(value.data(), end, parsed);
+    if (value.empty() || error != std::errc() || stop != end || parsed < low || parsed > high) {
+        throw BadOption(option + ": " + quoted(value) + " is not valid; valid: " + valid);
+    }
+    return parsed;
+}
+
+double number(const std::string& option, const std::string& value, const std::function<bool(double)>& in_range,
+              const std::string& valid) {
+    double parsed = 0;
+    const char* end = value.data() + value.size();
+    const auto [stop, error] = std::from_chars(value.data(), end, parsed);
+    if (value.empty() || error != std::errc() || stop != end || !std::isfinite(parsed) || !in_range(parsed)) {
+        throw BadOption(option + ": " + quoted(value) + " is not valid; valid: " + valid);
+    }
+    return parsed;
+}
+
+int cpu(const std::string& option, const std::string& value) {
+    return integer<int>(option, value, -1, native_queue::configured_cpu_count() - 1,
+                        "-1 (not pinned) or a CPU number " + native_queue::cpu_range_text());
+}
+
+const std::vector<std::string> option_names{
+        "--design", "--allocator", "--case", "--strategy", "--mode", "--interval-ns", "--duration-s",
+        "--warmup-s", "--scale", "--producer-cpu", "--consumer-cpu", "--seed", "--out", "--help"};
+
+std::vector<std::string> allocator_list() {
+    std::vector<std::string> names;
+    for (const AllocatorSpec& spec : allocator_specs) {
+        names.emplace_back(spec.name);
+    }
+    return names;
+}
+
+Options parse(const std::vector<std::string>& args, bool& help) {
+    std::map<std::string, std::string> given;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        const std::size_t equals = arg.find('=');
+        const std::string name = arg.substr(0, equals);
+        if (name == "--help" || name == "-h") {
+            help = true;
+            continue;
+        }
+        if (!name.starts_with("--") || std::find(option_names.begin(), option_names.end(), name) == option_names.end()) {
+            std::string list;
+            for (const std::string& option : option_names) {
+                list += (list.empty() ? "" : ", ") + option;
+            }
+            throw BadOption("unknown option " + quoted(arg) + "; valid options: " + list);
+        }
+        std::string value;
+        if (equals != std::string::npos) {
+            value = arg.substr(equals + 1);
+        } else if (i + 1 < args.size()) {
+            value = args[++i];
+        } else {
+            throw BadOption(name + " needs a value");
+        }
+        if (!given.emplace(name, value).second) {
+            throw BadOption(name + " is given twice");
+        }
+    }
+    if (help) {
+        return {};
+    }
+    for (const char* required : {"--design", "--case", "--strategy"}) {
+        if (!given.contains(required)) {
+            throw BadOption(std::string(required) + " is required; --help lists the options");
+        }
+    }
+
+    Options options;
+    for (const auto& [name, value] : given) {
+        if (name == "--design") {
+            options.design = choice(name, value, {"cpp", "flat"});
+        } else if (name == "--allocator") {
+            options.allocator = choice(name, value, allocator_list());
+        } else if (name == "--case") {
+            options.case_name = choice(name, value, {"A", "B", "C"});
+        } else if (name == "--strategy") {
+            options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool"});
+        } else if (name == "--mode") {
+            options.mode = choice(name, value, {"batch", "realtime"}) == "batch" ? Mode::batch : Mode::realtime;
+        } else if (name == "--interval-ns") {
+            options.interval_ns = integer<std::uint64_t>(name, value, min_interval_ns, max_interval_ns,
+                                                         std::to_string(min_interval_ns) + ".." +
+                                                                 std::to_string(max_interval_ns));
+        } else if (name == "--duration-s") {
+            options.duration_s = number(name, value, [](double s) { return s > 0 && s <= max_duration_s; },
+                                        "a number of seconds in (0, 86400]");
+        } else if (name == "--warmup-s") {
+            options.warmup_s = number(name, value, [](double s) { return s >= 0 && s <= max_duration_s; },
+                                      "a number of seconds in [0, duration-s)");
+        } else if (name == "--scale") {
+            options.scale = number(name, value, [](double s) { return s > 0 && s <= 1; }, "a number in (0, 1]");
+        } else if (name == "--producer-cpu") {
+            options.producer_cpu = cpu(name, value);
+        } else if (name == "--consumer-cpu") {
+            options.consumer_cpu = cpu(name, value);
+        } else if (name == "--seed") {
+            options.seed = integer<std::uint64_t>(name, value, 0, UINT64_MAX, "an integer 0..18446744073709551615");
+        } else if (name == "--out") {
+            if (value.empty()) {
+                throw BadOption("--out: '' is not valid; valid: a file path or - for standard output");
+            }
+            options.out = value;
+        }
+    }
+
+    if (options.warmup_s >= options.duration_s) {
+        throw BadOption("--warmup-s: " + seconds(options.warmup_s) + " is not valid; valid: a number of seconds in [0, " +
+                        seconds(options.duration_s) + ") (below --duration-s)");
+    }
+    if (options.mode == Mode::realtime) {
+        if (!options.interval_ns) {
+            throw BadOption("--interval-ns is required in realtime mode; valid: " + std::to_string(min_interval_ns) +
+                            ".." + std::to_string(max_interval_ns));
+        }
+        // The defaults (0 and 1) are checked here: a given value was checked when parsed.
+        for (const auto& [name, cpu_number] : {std::pair{"--producer-cpu", options.producer_cpu},
+                                               std::pair{"--consumer-cpu", options.consumer_cpu}}) {
+            if (cpu_number != -1 && !native_queue::cpu_exists(cpu_number)) {
+                throw BadOption(std::string(name) + ": the default " + std::to_string(cpu_number) +
+                                " is not valid on this machine; valid: -1 (not pinned) or " +
+                                native_queue::cpu_range_text());
+            }
+        }
+        if (options.producer_cpu != -1 && options.producer_cpu == options.consumer_cpu) {
+            throw BadOption("--producer-cpu and --consumer-cpu are both " + std::to_string(options.producer_cpu) +
+                            "; they must differ (or be -1, not pinned)");
+        }
+    } else {
+        for (const char* realtime_only : {"--interval-ns", "--producer-cpu", "--consumer-cpu"}) {
+            if (given.contains(realtime_only)) {
+                throw BadOption(std::string(realtime_only) + " applies to realtime mode only (--mode realtime)");
+            }
+        }
+    }
+    return options;
+}
+
+}  // namespace
+
+ParseResult parse_options(const std::vector<std::string>& args) {
+    ParseResult result;
+    try {
+        Options options = parse(args, result.help);
+        if (!result.help) {
+            result.options = std::move(options);
+        }
+    } catch (const BadOption& error) {
+        result.error = error.what();
+    }
+    return result;
+}
+
+std::string usage() {
+    return "usage: cpp_engine --design cpp|flat --case A|B|C --strategy dummy|alloc|mix|pool [options]\n"
+           "\n"
+           "The C++ engine of the packet-analyser model of \"To allocate or to pool?\".\n"
+           "Writes JSON Lines records (header, periodic, summary) to --out and a human line\n"
+           "per second to standard error.\n"
+           "\n"
+           "  --design cpp|flat          cpp: parsing allocates its objects; flat: they live in the packet\n"
+           "  --case A|B|C               the article's sizes (internal queue and store 10,000 / 100,000 / 495,000)\n"
+           "  --strategy dummy|alloc|mix|pool\n"
+           "  --allocator glibc|jemalloc|mimalloc|tcmalloc   (default glibc)\n"
+           "  --mode batch|realtime      (default batch)\n"
+           "  --interval-ns N            realtime tick interval, 10..1000000 (required in realtime)\n"
+           "  --duration-s S             run length, (0, 86400] (default 10)\n"
+           "  --warmup-s S               leading seconds left out of the summary, [0, duration) (default 2)\n"
+           "  --scale F                  multiplies every count, (0, 1] (default 1)\n"
+           "  --producer-cpu N           realtime: CPU of the clock thread, -1 = not pinned (default 0)\n"
+           "  --consumer-cpu N           realtime: CPU of the processing thread, -1 = not pinned (default 1)\n"
+           "  --seed N                   seed of the data source and the store (default 1)\n"
+           "  --out FILE                 records file, - for standard output (default -)\n"
+           "  --help                     this text\n"
+           "\n"
+           "Exit status: 0 ok, 1 the run failed (its summary says why), 2 bad command line or allocator.\n";
+}
+
+}  // namespace cpp_engine

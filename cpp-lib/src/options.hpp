@@ -1,0 +1,45 @@
+// The engine's command line: parsing and validation. Every bad, unknown or out-of-range
+// value is an error whose message lists the valid ones; the engine exits 2 with it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cpp_engine {
+
+enum class Mode { batch, realtime };
+
+inline constexpr std::uint64_t min_interval_ns = 10;
+inline constexpr std::uint64_t max_interval_ns = 1'000'000;
+inline constexpr double max_duration_s = 86'400;
+
+struct Options {
+    std::string design;     // cpp | flat
+    std::string allocator = "glibc";
+    std::string case_name;  // A | B | C
+    std::string strategy;   // dummy | alloc | mix | pool
+    Mode mode = Mode::batch;
+    std::optional<std::uint64_t> interval_ns;  // realtime only, required there
+    double duration_s = 10;
+    double warmup_s = 2;
+    double scale = 1;
+    int producer_cpu = 0;  // realtime only; -1: not pinned
+    int consumer_cpu = 1;
+    std::uint64_t seed = 1;
+    std::string out = "-";  // "-": standard output
+};
+
+struct ParseResult {
+    std::optional<Options> options;  // set when the command line is valid
+    bool help = false;               // --help was given
+    std::string error;               // why it is not valid
+};
+
+// Parses the arguments after the program name: "--name value" or "--name=value".
+ParseResult parse_options(const std::vector<std::string>& args);
+
+std::string usage();
+
+}  // namespace cpp_engine

@@ -1,0 +1,118 @@
+// Building and writing the header, periodic and summary records (see records.hpp).
+#include "records.hpp"
+
+#include <sys/resource.h>
+
+#include "build_info.hpp"
+#include "packet.hpp"
+
+namespace cpp_engine {
+
+namespace {
+
+Json optional_number(const std::optional<std::uint64_t>& value) { return value ? Json(*value) : Json(nullptr); }
+
+}  // namespace
+
+Json header_record(const RunDescription& run) {
+    const Options& options = run.options;
+    const bool realtime = options.mode == Mode::realtime;
+    Json params;
+    params["pool_size"] = run.params.pool_size;
+    params["mix_pool_size"] = run.params.mix_pool_size;
+    params["internal_queue_size"] = run.params.internal_queue_size;
+    params["stored_count"] = run.params.stored_count;
+    params["max_capturing_delay_ms"] = max_capturing_delay_ms;
+    params["input_queue_size"] = run.input_queue_size;
+    params["packet_bytes"] = packet_bytes;
+
+    Json record;
+    record["type"] = "header";
+    record["schema"] = schema_version;
+    record["engine"] = "cpp";
+    record["run_id"] = run.run_id;
+    record["started_utc"] = run.started_utc;
+    record["host"] = run.host.host;
+    record["os"] = run.host.os;
+    record["cpu_model"] = run.host.cpu_model;
+    record["cpus"] = run.host.cpus;
+    record["memory_bytes"] = run.host.memory_bytes;
+    record["small_machine"] = run.host.small_machine;
+    record["commit"] = run.commit;
+    record["case"] = options.case_name;
+    record["strategy"] = options.strategy;
+    record["mode"] = realtime ? "realtime" : "batch";
+    record["interval_ns"] = realtime ? optional_number(options.interval_ns) : Json(nullptr);
+    record["duration_s"] = options.duration_s;
+    record["warmup_s"] = options.warmup_s;
+    record["scale"] = options.scale;
+    record["params"] = params;
+    record["producer_cpu"] = realtime ? Json(options.producer_cpu) : Json(nullptr);
+    record["consumer_cpu"] = realtime ? Json(options.consumer_cpu) : Json(nullptr);
+    record["collector"] = nullptr;
+    record["design"] = options.design;
+    record["allocator"] = run.allocator.name;
+    record["allocator_version"] = run.allocator.version;
+    record["compiler"] = build_info::compiler;
+    record["cxx_flags"] = build_info::cxx_flags;
+    record["seed"] = options.seed;
+    return record;
+}
+
+Json periodic_record(const PeriodStats& period) {
+    Json record;
+    record["type"] = "periodic";
+    record["t_s"] = period.t_s;
+    record["period_s"] = period.period_s;
+    record["packets"] = period.packets;
+    record["packets_total"] = period.packets_total;
+    record["lost"] = period.lost;
+    record["lost_total"] = period.lost_total;
+    record["ns_per_packet"] = period.packets != 0 ? Json(period.period_s * 1e9 / static_cast<double>(period.packets))
+                                                  : Json(nullptr);
+    record["warmup"] = period.warmup;
+    return record;
+}
+
+Json summary_record(const SummaryInputs& summary) {
+    const RunTotals& totals = summary.totals;
+    const auto measured = static_cast<double>(totals.measured_packets);
+    Json record;
+    record["type"] = "summary";
+    record["status"] = summary.error ? "error" : "ok";
+    record["error"] = summary.error ? Json(*summary.error) : Json(nullptr);
+    record["t_s"] = totals.t_s;
+    record["packets"] = totals.packets;
+    record["measured_packets"] = totals.measured_packets;
+    record["measured_s"] = totals.measured_s;
+    record["ns_per_packet"] = totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 / measured) : Json(nullptr);
+    record["lost"] = totals.lost;
+    record["lost_measured"] = totals.lost_measured;
+    const double seen = static_cast<double>(totals.lost_measured) + measured;
+    record["lost_pct_measured"] =
+            seen != 0 ? Json(static_cast<double>(totals.lost_measured) / seen * 100) : Json(nullptr);
+    record["producer_emitted"] = summary.ticks ? Json(summary.ticks->emitted) : Json(nullptr);
+    record["producer_dropped"] = summary.ticks ? Json(summary.ticks->dropped) : Json(nullptr);
+    record["trailing_dropped"] = summary.ticks ? Json(summary.ticks->trailing_dropped) : Json(nullptr);
+    record["allocs_per_packet"] = totals.measured_packets != 0
+                                          ? Json(static_cast<double>(totals.measured_allocations) / measured)
+                                          : Json(nullptr);
+    record["peak_rss_bytes"] = summary.peak_rss_bytes;
+    record["pool_capacity"] = summary.pool ? Json(summary.pool->capacity) : Json(nullptr);
+    record["pool_free"] = summary.pool ? Json(summary.pool->free) : Json(nullptr);
+    record["pool_in_use"] = summary.pool ? Json(summary.pool->in_use) : Json(nullptr);
+    return record;
+}
+
+std::uint64_t peak_rss_bytes() {
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
+
+void RecordWriter::write(const Json& record) {
+    out_ << record.dump() << '\n';
+    out_.flush();
+}
+
+}  // namespace cpp_engine

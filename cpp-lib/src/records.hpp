@@ -1,0 +1,65 @@
+// The run records of docs/records.md (schema 1) as the C++ engine writes them: one
+// header, a periodic record a second, one summary; JSON Lines, flushed record by record
+// so that a run that dies keeps what it wrote. Fields marked java there are left out,
+// fields marked cpp are present, every other field is present (null where it does not
+// apply).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "allocator_select.hpp"
+#include "case_params.hpp"
+#include "host_info.hpp"
+#include "options.hpp"
+#include "runner.hpp"
+#include "strategies.hpp"
+
+namespace cpp_engine {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr int schema_version = 1;
+
+struct RunDescription {
+    Options options;
+    CaseParams params;
+    AllocatorInfo allocator;
+    HostInfo host;
+    std::string run_id;
+    std::string started_utc;
+    std::string commit;
+    std::uint32_t input_queue_size = 0;  // slots per array of the tick queue; 0 in batch
+};
+
+Json header_record(const RunDescription& run);
+
+Json periodic_record(const PeriodStats& period);
+
+struct SummaryInputs {
+    std::optional<std::string> error;  // null: status ok
+    RunTotals totals;
+    std::optional<TickAccounting> ticks;  // real-time runs
+    std::optional<PoolCounts> pool;       // pooled strategies
+    std::uint64_t peak_rss_bytes = 0;
+};
+
+Json summary_record(const SummaryInputs& summary);
+
+// getrusage's maximum resident set size, in bytes.
+std::uint64_t peak_rss_bytes();
+
+class RecordWriter {
+public:
+    explicit RecordWriter(std::ostream& out) : out_(out) {}
+    void write(const Json& record);
+
+private:
+    std::ostream& out_;
+};
+
+}  // namespace cpp_engine

@@ -1,0 +1,127 @@
+// RunTimeline, the stop request, TickAccounting's text and ScopedCpuPin (see runner.hpp).
+#include "runner.hpp"
+
+#include <atomic>
+
+namespace cpp_engine {
+
+namespace {
+
+std::atomic<int> requested_stop{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
+
+double seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
+
+Clock::duration to_duration(double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+}  // namespace
+
+void request_stop(int signal) noexcept { requested_stop.store(signal, std::memory_order_relaxed); }
+
+int stop_signal() noexcept { return requested_stop.load(std::memory_order_relaxed); }
+
+RunTimeline::RunTimeline(double duration_s, double warmup_s, RunObserver& observer)
+    : duration_(to_duration(duration_s)), warmup_(to_duration(warmup_s)), observer_(observer) {}
+
+void RunTimeline::start(Clock::time_point now) {
+    run_start_ = now;
+    last_check_ = now;
+    warmup_end_ = now + warmup_;
+    end_ = now + duration_;
+    next_period_ = now + std::chrono::seconds(1);
+    last_period_ = mark(now, 0, 0);
+    if (warmup_ == Clock::duration::zero()) {
+        measure_start_ = last_period_;
+    }
+}
+
+RunTimeline::Mark RunTimeline::mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept {
+    return {now, packets, lost, alloc_counter::this_thread().allocations - observer_allocations_};
+}
+
+bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) {
+    last_check_ = now;
+    packets_ = packets;
+    lost_ = lost;
+    stop_signal_ = stop_signal();
+    const bool done = now >= end_ || stop_signal_ != 0;
+    if (!measure_start_ && now >= warmup_end_) {
+        // A period closes the warm-up, and the one-second grid restarts here, so that
+        // every period lies wholly inside or wholly after the warm-up.
+        emit_period(now, packets, lost, true);
+        measure_start_ = last_period_;
+        next_period_ = now + std::chrono::seconds(1);
+    } else if (done || now >= next_period_) {
+        emit_period(now, packets, lost, !measure_start_);
+        while (next_period_ <= now) {
+            next_period_ += std::chrono::seconds(1);
+        }
+    }
+    if (done && measure_start_) {
+        measure_end_ = last_period_;
+    }
+    return done;
+}
+
+void RunTimeline::emit_period(Clock::time_point now, std::uint64_t packets, std::uint64_t lost, bool warmup) {
+    const PeriodStats period{seconds(now - *run_start_), seconds(now - last_period_.time), packets - last_period_.packets,
+                             packets, lost - last_period_.lost, lost, warmup};
+    last_period_ = mark(now, packets, lost);
+    const std::uint64_t before = alloc_counter::this_thread().allocations;
+    observer_.on_period(period);
+    observer_allocations_ += alloc_counter::this_thread().allocations - before;
+}
+
+void RunTimeline::set_final_counts(std::uint64_t packets, std::uint64_t lost) noexcept {
+    packets_ = packets;
+    lost_ = lost;
+}
+
+RunTotals RunTimeline::totals() const {
+    RunTotals totals;
+    if (!run_start_) {
+        return totals;
+    }
+    totals.t_s = seconds(last_check_ - *run_start_);
+    totals.packets = packets_;
+    totals.lost = lost_;
+    if (measure_start_ && measure_end_) {
+        totals.measured_packets = measure_end_->packets - measure_start_->packets;
+        totals.measured_s = seconds(measure_end_->time - measure_start_->time);
+        totals.lost_measured = measure_end_->lost - measure_start_->lost;
+        totals.measured_allocations = measure_end_->allocations - measure_start_->allocations;
+    }
+    totals.stop_signal = stop_signal_;
+    return totals;
+}
+
+std::string TickAccounting::describe() const {
+    return "emitted " + std::to_string(emitted) + ", written " + std::to_string(written) + ", dropped " +
+           std::to_string(dropped) + ", undelivered " + std::to_string(undelivered) + ", received " +
+           std::to_string(received) + ", gaps " + std::to_string(gaps) + ", trailing dropped " +
+           std::to_string(trailing_dropped) + ", out of order " + std::to_string(out_of_order);
+}
+
+ScopedCpuPin::ScopedCpuPin(int cpu) {
+    if (cpu < 0) {
+        return;
+    }
+    if (const int error = ::pthread_getaffinity_np(::pthread_self(), sizeof(saved_), &saved_); error != 0) {
+        throw std::system_error(error, std::generic_category(), "cannot read the consumer thread's CPU affinity");
+    }
+    if (const int error = native_queue::pin_current_thread(cpu); error != 0) {
+        throw std::system_error(error, std::generic_category(),
+                                "cannot pin the consumer thread to CPU " + std::to_string(cpu));
+    }
+    pinned_ = true;
+}
+
+ScopedCpuPin::~ScopedCpuPin() {
+    if (pinned_) {
+        ::pthread_setaffinity_np(::pthread_self(), sizeof(saved_), &saved_);
+    }
+}
+
+}  // namespace cpp_engine

@@ -1,0 +1,216 @@
+// The two ways of driving the model: batch (as fast as possible) and real-time (one
+// packet per tick of native-queue's clock thread). Both count packets, report a period
+// each second through a RunObserver, leave the warm-up out of the measured window and
+// count the model's allocations in that window (what the observer allocates is not
+// counted). Templates over the model type, so the per-packet path is monomorphic.
+#pragma once
+
+#include <pthread.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+#include "alloc_counter.hpp"
+#include "case_params.hpp"
+#include "native_queue/cpu_affinity.hpp"
+#include "native_queue/dual_array_queue.hpp"
+#include "native_queue/sequence_tracker.hpp"
+#include "native_queue/tick_producer.hpp"
+
+namespace cpp_engine {
+
+using Clock = std::chrono::steady_clock;
+
+// Packets between two looks at the clock: rare enough to cost nothing per packet, often
+// enough (about every 20 to 500 us) for a precise one-second period.
+inline constexpr std::uint64_t check_every = 1024;
+
+// Makes the runs end at their next clock check (from a signal handler: async-signal-safe).
+void request_stop(int signal) noexcept;
+// The signal that asked the run to stop, or 0.
+int stop_signal() noexcept;
+
+struct PeriodStats {
+    double t_s = 0;       // end of the period on the run's clock
+    double period_s = 0;  // its length
+    std::uint64_t packets = 0;
+    std::uint64_t packets_total = 0;
+    std::uint64_t lost = 0;
+    std::uint64_t lost_total = 0;
+    bool warmup = false;  // the period lies inside the warm-up (the last one ends where it ends)
+};
+
+class RunObserver {
+public:
+    virtual ~RunObserver() = default;
+    virtual void on_period(const PeriodStats& period) = 0;
+};
+
+// What a run measured: everything, and the window after the warm-up.
+struct RunTotals {
+    double t_s = 0;  // run length: the run's clock at its last check
+    std::uint64_t packets = 0;
+    std::uint64_t lost = 0;
+    std::uint64_t measured_packets = 0;
+    double measured_s = 0;
+    std::uint64_t lost_measured = 0;
+    std::uint64_t measured_allocations = 0;
+    int stop_signal = 0;  // the run was interrupted by this signal
+};
+
+// The run's clock: one-second periods, the warm-up boundary, the end, and the counters at
+// each (packets, ticks lost, this thread's allocations net of the observer's own).
+// t = 0 is the start of the measuring loop (after the strategy was built and the tick
+// source started), as in java-lib.
+class RunTimeline {
+public:
+    RunTimeline(double duration_s, double warmup_s, RunObserver& observer);
+
+    // The measuring loop starts now: the run's clock, duration, warm-up and periods
+    // count from here.
+    void start(Clock::time_point now);
+
+    // A look at the clock with the current counters; true when the run must end (the
+    // duration is over or a stop was requested). Emits the periods that are due.
+    bool check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost);
+
+    // Counters after the end (real-time: the ticks drained after stopping the clock).
+    void set_final_counts(std::uint64_t packets, std::uint64_t lost) noexcept;
+
+    // The run's figures as of the last check (all zero if it never started).
+    RunTotals totals() const;
+
+private:
+    struct Mark {
+        Clock::time_point time;
+        std::uint64_t packets = 0;
+        std::uint64_t lost = 0;
+        std::uint64_t allocations = 0;
+    };
+
+    Mark mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept;
+    void emit_period(Clock::time_point now, std::uint64_t packets, std::uint64_t lost, bool warmup);
+
+    Clock::duration duration_;
+    Clock::duration warmup_;
+    RunObserver& observer_;
+    std::optional<Clock::time_point> run_start_;
+    Clock::time_point last_check_;
+    Clock::time_point warmup_end_;
+    Clock::time_point end_;
+    Clock::time_point next_period_;
+    Mark last_period_;
+    std::optional<Mark> measure_start_;
+    std::optional<Mark> measure_end_;
+    std::uint64_t packets_ = 0;
+    std::uint64_t lost_ = 0;
+    std::uint64_t observer_allocations_ = 0;
+    int stop_signal_ = 0;
+};
+
+template <class Model>
+void run_batch(Model& model, RunTimeline& timeline) {
+    std::uint64_t packets = 0;
+    timeline.start(Clock::now());
+    do {
+        for (std::uint64_t i = 0; i < check_every; ++i) {
+            model.step();
+        }
+        packets += check_every;
+    } while (!timeline.check(Clock::now(), packets, 0));
+}
+
+struct RealtimeConfig {
+    std::uint64_t interval_ns = 0;
+    int producer_cpu = -1;  // -1: not pinned
+    int consumer_cpu = -1;
+};
+
+// Both sides' counts of a real-time run. Exact accounting means
+// gaps + trailing_dropped == dropped and received + dropped + undelivered == emitted.
+struct TickAccounting {
+    std::uint32_t queue_size = 0;  // slots per array
+    std::uint64_t emitted = 0;
+    std::uint64_t written = 0;
+    std::uint64_t dropped = 0;
+    std::uint64_t undelivered = 0;
+    std::uint64_t received = 0;
+    std::uint64_t gaps = 0;
+    std::int64_t trailing_dropped = 0;
+    std::uint64_t out_of_order = 0;
+
+    bool balanced() const noexcept {
+        return out_of_order == 0 && trailing_dropped >= 0 &&
+               gaps + static_cast<std::uint64_t>(trailing_dropped) == dropped &&
+               received + dropped + undelivered == emitted;
+    }
+
+    std::string describe() const;
+};
+
+// Pins the calling thread to `cpu` (unless -1) and restores its previous affinity.
+class ScopedCpuPin {
+public:
+    explicit ScopedCpuPin(int cpu);
+    ScopedCpuPin(const ScopedCpuPin&) = delete;
+    ScopedCpuPin& operator=(const ScopedCpuPin&) = delete;
+    ~ScopedCpuPin();
+
+private:
+    cpu_set_t saved_{};
+    bool pinned_ = false;
+};
+
+// How long the consumer keeps draining after stopping the clock thread; the producer
+// itself gives up on a consumer after native_queue's finish timeout (2 s).
+inline constexpr std::chrono::seconds drain_timeout{10};
+
+template <class Model>
+TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimeline& timeline) {
+    native_queue::OwnedQueue queue(native_queue::capacity_for(max_capturing_delay_ms, config.interval_ns));
+    const ScopedCpuPin pin(config.consumer_cpu);
+    native_queue::QueueConsumer consumer(queue.view());
+    native_queue::SequenceTracker tracker;
+    std::uint64_t packets = 0;
+    bool ending = false;
+    auto on_tick = [&](std::uint32_t seq) {
+        tracker.accept(seq);
+        model.step();
+        if (++packets % check_every == 0 && !ending) {
+            ending = timeline.check(Clock::now(), packets, tracker.gaps());
+        }
+    };
+    // Declared after the queue: on every exit path it is stopped and joined before the
+    // queue's memory goes.
+    native_queue::TickProducer producer(queue.view(), config.interval_ns, config.producer_cpu);
+    timeline.start(Clock::now());
+    while (!ending) {
+        if (consumer.poll(on_tick) == 0) {
+            ending = timeline.check(Clock::now(), packets, tracker.gaps());
+        }
+    }
+    producer.stop();
+    const Clock::time_point deadline = Clock::now() + drain_timeout;
+    while (!consumer.finished()) {
+        if (consumer.poll(on_tick) == 0 && Clock::now() > deadline) {
+            throw std::runtime_error("the tick producer did not finish within 10 s of being stopped");
+        }
+    }
+    const native_queue::ProducerStats stats = producer.join();
+    timeline.set_final_counts(packets, tracker.gaps());
+    return {queue.size(),
+            stats.emitted,
+            stats.written,
+            stats.dropped,
+            stats.undelivered,
+            tracker.received(),
+            tracker.gaps(),
+            tracker.trailing_dropped(stats.emitted, stats.undelivered),
+            tracker.out_of_order()};
+}
+
+}  // namespace cpp_engine

@@ -1,0 +1,89 @@
+// Allocation counting: the replaced operator new counts what each design and strategy
+// allocates per packet once the FIFO is full (the flat design with a pool allocates
+// nothing at all, the direct translation allocates its four parse objects, alloc adds the
+// packet and its buffer).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "alloc_counter.hpp"
+#include "case_params.hpp"
+#include "model.hpp"
+#include "packet.hpp"
+#include "strategies.hpp"
+
+namespace cpp_engine {
+namespace {
+
+struct PerPacket {
+    double allocations;
+    double deallocations;
+};
+
+// Allocations per packet after `warmup` packets (FIFO full, store filling).
+template <class P, template <class> class S>
+PerPacket per_packet(const CaseParams& params, int warmup, int measured) {
+    Model<P, S> model(params, 1);
+    for (int i = 0; i < warmup; ++i) {
+        model.step();
+    }
+    const alloc_counter::Counts before = alloc_counter::this_thread();
+    for (int i = 0; i < measured; ++i) {
+        model.step();
+    }
+    const alloc_counter::Counts after = alloc_counter::this_thread();
+    return {static_cast<double>(after.allocations - before.allocations) / measured,
+            static_cast<double>(after.deallocations - before.deallocations) / measured};
+}
+
+const CaseParams params = CaseParams::of("A", 0.1);  // 1,000 + 1,000 held, mix pool 20,000
+constexpr int warmup = 50'000;
+constexpr int measured = 200'000;
+
+TEST(AllocationCount, CountsOperatorNewAndDelete) {
+    const alloc_counter::Counts before = alloc_counter::this_thread();
+    void* block = ::operator new(16);  // called directly: a new-expression may be elided
+    std::vector<int> vector(10);
+    ::operator delete(block);
+    const alloc_counter::Counts after = alloc_counter::this_thread();
+    EXPECT_EQ(after.allocations - before.allocations, 2U);
+    EXPECT_EQ(after.deallocations - before.deallocations, 1U);
+}
+
+TEST(AllocationCount, FlatPoolAllocatesNothingAfterWarmUp) {
+    const PerPacket count = per_packet<flat_design::Packet, PoolStrategy>(params, warmup, measured);
+    EXPECT_EQ(count.allocations, 0.0);
+    EXPECT_EQ(count.deallocations, 0.0);
+}
+
+TEST(AllocationCount, FlatMixAndDummyAllocateNothingAfterWarmUp) {
+    EXPECT_EQ((per_packet<flat_design::Packet, MixStrategy>(params, warmup, measured).allocations), 0.0);
+    EXPECT_EQ((per_packet<flat_design::Packet, DummyStrategy>(params, warmup, measured).allocations), 0.0);
+}
+
+TEST(AllocationCount, FlatAllocAllocatesPacketAndBuffer) {
+    const PerPacket count = per_packet<flat_design::Packet, AllocStrategy>(params, warmup, measured);
+    EXPECT_EQ(count.allocations, 2.0);
+    EXPECT_NEAR(count.deallocations, 2.0, 0.01);  // the store's replacements come in bursts
+}
+
+TEST(AllocationCount, CppAllocAllocatesPacketBufferAndFourParseObjects) {
+    const PerPacket count = per_packet<cpp_design::Packet, AllocStrategy>(params, warmup, measured);
+    EXPECT_GT(count.allocations, 0.0);
+    EXPECT_EQ(count.allocations, 6.0);
+    EXPECT_NEAR(count.deallocations, 6.0, 0.05);
+}
+
+TEST(AllocationCount, CppPoolAndDummyAllocateTheFourParseObjects) {
+    const PerPacket pool = per_packet<cpp_design::Packet, PoolStrategy>(params, warmup, measured);
+    EXPECT_EQ(pool.allocations, 4.0);
+    EXPECT_NEAR(pool.deallocations, 4.0, 0.05);
+    // Dummy re-parses its one packet: each parse frees the previous result (no leak).
+    const PerPacket dummy = per_packet<cpp_design::Packet, DummyStrategy>(params, warmup, measured);
+    EXPECT_EQ(dummy.allocations, 4.0);
+    EXPECT_EQ(dummy.deallocations, 4.0);
+}
+
+}  // namespace
+}  // namespace cpp_engine

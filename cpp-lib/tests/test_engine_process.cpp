@@ -1,0 +1,352 @@
+// cpp_engine as a process: exit statuses, the records it writes (every field of
+// docs/records.md for the C++ engine, none of the Java-only ones), and the allocator axis
+// (the named allocator really serves malloc, or the run stops with exit 2 and says what
+// to install). The allocator switch preloads another malloc, which a sanitizer build
+// cannot do: those tests are skipped there.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "allocator_select.hpp"
+#include "build_info.hpp"
+
+extern char** environ;
+
+namespace cpp_engine {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct ProcessResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class EngineProcess : public ::testing::Test {
+protected:
+    void SetUp() override {
+        directory_ = fs::temp_directory_path() /
+                     ("cpp_lib_tests_" + std::to_string(::getpid()) + "_" +
+                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(directory_);
+    }
+
+    void TearDown() override { fs::remove_all(directory_); }
+
+    // Runs cpp_engine with `args`; `env` sets (or, with nullopt, removes) variables.
+    ProcessResult run(const std::vector<std::string>& args,
+                      const std::map<std::string, std::optional<std::string>>& env = {}) {
+        std::vector<std::string> environment;
+        for (char** entry = environ; *entry != nullptr; ++entry) {
+            const std::string variable = *entry;
+            if (!env.contains(variable.substr(0, variable.find('=')))) {
+                environment.push_back(variable);
+            }
+        }
+        for (const auto& [name, value] : env) {
+            if (value) {
+                environment.push_back(name + "=" + *value);
+            }
+        }
+        std::vector<std::string> argv_strings{CPP_ENGINE_PATH};
+        argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+        std::vector<char*> argv;
+        for (std::string& arg : argv_strings) {
+            argv.push_back(arg.data());
+        }
+        argv.push_back(nullptr);
+        std::vector<char*> envp;
+        for (std::string& variable : environment) {
+            envp.push_back(variable.data());
+        }
+        envp.push_back(nullptr);
+
+        const fs::path out = directory_ / "stdout";
+        const fs::path err = directory_ / "stderr";
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        pid_t pid = 0;
+        const int spawned = posix_spawn(&pid, CPP_ENGINE_PATH, &actions, nullptr, argv.data(), envp.data());
+        posix_spawn_file_actions_destroy(&actions);
+        ProcessResult result;
+        if (spawned != 0) {
+            ADD_FAILURE() << "cannot start " << CPP_ENGINE_PATH;
+            return result;
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        result.out = read_file(out);
+        result.err = read_file(err);
+        return result;
+    }
+
+    fs::path records_path() const { return directory_ / "run.jsonl"; }
+
+    std::vector<json> records() const {
+        std::vector<json> parsed;
+        std::ifstream in(records_path());
+        for (std::string line; std::getline(in, line);) {
+            parsed.push_back(json::parse(line));
+        }
+        return parsed;
+    }
+
+    // Records of a run that must have succeeded: header first, periodic records, summary last.
+    std::vector<json> good_run(const std::vector<std::string>& args,
+                               const std::map<std::string, std::optional<std::string>>& env = {}) {
+        std::vector<std::string> all = args;
+        all.insert(all.end(), {"--out", records_path().string()});
+        const ProcessResult result = run(all, env);
+        EXPECT_EQ(result.exit_code, 0) << result.err;
+        std::vector<json> parsed = records();
+        EXPECT_GE(parsed.size(), 3U) << result.err;
+        if (parsed.size() >= 3) {
+            EXPECT_EQ(parsed.front()["type"], "header");
+            EXPECT_EQ(parsed.back()["type"], "summary");
+            EXPECT_EQ(parsed.back()["status"], "ok") << parsed.back().dump();
+            for (std::size_t i = 1; i + 1 < parsed.size(); ++i) {
+                EXPECT_EQ(parsed[i]["type"], "periodic");
+            }
+        }
+        return parsed;
+    }
+
+    fs::path directory_;
+};
+
+void expect_fields(const json& record, const std::vector<std::string>& present, const std::vector<std::string>& absent) {
+    for (const std::string& field : present) {
+        EXPECT_TRUE(record.contains(field)) << "missing " << field << " in " << record.dump();
+    }
+    for (const std::string& field : absent) {
+        EXPECT_FALSE(record.contains(field)) << "unexpected " << field << " in " << record.dump();
+    }
+}
+
+const std::vector<std::string> header_fields{
+        "type",   "schema",        "engine",      "run_id",       "started_utc", "host",      "os",
+        "cpu_model", "cpus",       "memory_bytes", "small_machine", "commit",     "case",      "strategy",
+        "mode",   "interval_ns",   "duration_s",  "warmup_s",     "scale",       "params",    "producer_cpu",
+        "consumer_cpu", "collector", "design",    "allocator",    "compiler",    "cxx_flags"};
+const std::vector<std::string> header_java_only{"jdk_vendor", "jdk_version", "vm_name", "vm_flags", "gc_beans",
+                                                "heap_max_bytes"};
+const std::vector<std::string> params_fields{"pool_size",    "mix_pool_size",          "internal_queue_size",
+                                             "stored_count", "max_capturing_delay_ms", "input_queue_size",
+                                             "packet_bytes"};
+const std::vector<std::string> periodic_fields{"type", "t_s",        "period_s",      "packets", "packets_total",
+                                               "lost", "lost_total", "ns_per_packet", "warmup"};
+const std::vector<std::string> summary_fields{
+        "type",          "status",           "error",           "t_s",              "packets",
+        "measured_packets", "measured_s",    "ns_per_packet",   "lost",             "lost_measured",
+        "lost_pct_measured", "producer_emitted", "producer_dropped", "trailing_dropped", "allocs_per_packet",
+        "peak_rss_bytes", "pool_capacity",   "pool_free",       "pool_in_use"};
+const std::vector<std::string> summary_java_only{"alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms",
+                                                 "gc_pause_max_ms",        "gc_cycle_count", "gc_cycle_total_ms",
+                                                 "live_objects",           "live_bytes"};
+
+TEST_F(EngineProcess, HelpExitsZero) {
+    const ProcessResult result = run({"--help"});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_NE(result.out.find("usage: cpp_engine"), std::string::npos);
+}
+
+TEST_F(EngineProcess, BadValueExitsTwoListingValidValues) {
+    const ProcessResult result = run({"--design", "cpp", "--case", "A", "--strategy", "native-pool"});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("valid: dummy, alloc, mix, pool"), std::string::npos) << result.err;
+    EXPECT_TRUE(result.out.empty());
+    const ProcessResult interval =
+            run({"--design", "cpp", "--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "5"});
+    EXPECT_EQ(interval.exit_code, 2);
+    EXPECT_NE(interval.err.find("valid: 10..1000000"), std::string::npos) << interval.err;
+}
+
+TEST_F(EngineProcess, BatchRecordsFollowTheSchema) {
+    const std::vector<json> parsed =
+            good_run({"--design", "flat", "--case", "A", "--strategy", "pool", "--duration-s", "1.5", "--warmup-s",
+                      "0.5", "--scale", "0.01", "--seed", "5"},
+                     {{"ALLOC_OR_POOL_COMMIT", "abc123-dirty"}});
+    ASSERT_GE(parsed.size(), 3U);
+    const json& header = parsed.front();
+    expect_fields(header, header_fields, header_java_only);
+    expect_fields(header["params"], params_fields, {});
+    EXPECT_EQ(header["schema"], 1);
+    EXPECT_EQ(header["engine"], "cpp");
+    EXPECT_EQ(header["design"], "flat");
+    EXPECT_EQ(header["strategy"], "pool");
+    EXPECT_EQ(header["case"], "A");
+    EXPECT_EQ(header["mode"], "batch");
+    EXPECT_EQ(header["allocator"], "glibc");
+    EXPECT_EQ(header["commit"], "abc123-dirty");
+    EXPECT_TRUE(header["interval_ns"].is_null());
+    EXPECT_TRUE(header["producer_cpu"].is_null());
+    EXPECT_TRUE(header["collector"].is_null());
+    EXPECT_EQ(header["params"]["pool_size"], 10'000);
+    EXPECT_EQ(header["params"]["internal_queue_size"], 100);
+    EXPECT_EQ(header["params"]["input_queue_size"], 0);
+    EXPECT_EQ(header["params"]["packet_bytes"], 1024);
+    EXPECT_EQ(header["small_machine"], header["cpus"].get<int>() < 4);
+    EXPECT_EQ(header["compiler"].get<std::string>().rfind("gcc ", 0) == 0 ||
+                      header["compiler"].get<std::string>().rfind("clang ", 0) == 0,
+              true);
+    EXPECT_FALSE(header["cxx_flags"].get<std::string>().empty());
+
+    std::uint64_t periodic_packets = 0;
+    std::uint64_t measured_periodic_packets = 0;
+    bool saw_warmup = false;
+    for (std::size_t i = 1; i + 1 < parsed.size(); ++i) {
+        expect_fields(parsed[i], periodic_fields, {});
+        const auto packets = parsed[i]["packets"].get<std::uint64_t>();
+        periodic_packets += packets;
+        EXPECT_EQ(parsed[i]["packets_total"], periodic_packets);
+        EXPECT_EQ(parsed[i]["lost"], 0);
+        EXPECT_LE(parsed[i]["period_s"].get<double>(), 1.01);
+        if (parsed[i]["warmup"].get<bool>()) {
+            EXPECT_EQ(measured_periodic_packets, 0U) << "a warm-up period after the warm-up";
+            saw_warmup = true;
+        } else {
+            measured_periodic_packets += packets;
+        }
+    }
+    EXPECT_TRUE(saw_warmup);
+
+    const json& summary = parsed.back();
+    expect_fields(summary, summary_fields, summary_java_only);
+    EXPECT_TRUE(summary["error"].is_null());
+    EXPECT_EQ(summary["packets"], periodic_packets);
+    EXPECT_GT(summary["measured_packets"].get<std::uint64_t>(), 0U);
+    EXPECT_EQ(summary["measured_packets"], measured_periodic_packets);  // periods split at the warm-up's end
+    EXPECT_NEAR(summary["measured_s"].get<double>(), 1.0, 0.1);
+    EXPECT_GT(summary["ns_per_packet"].get<double>(), 0);
+    EXPECT_EQ(summary["lost"], 0);
+    EXPECT_TRUE(summary["producer_emitted"].is_null());
+    EXPECT_TRUE(summary["trailing_dropped"].is_null());
+    EXPECT_EQ(summary["allocs_per_packet"], 0.0);  // flat + pool: nothing after warm-up
+    EXPECT_GT(summary["peak_rss_bytes"].get<std::uint64_t>(), 0U);
+    EXPECT_EQ(summary["pool_capacity"], 10'000);
+    EXPECT_EQ(summary["pool_free"].get<std::uint64_t>() + summary["pool_in_use"].get<std::uint64_t>(), 10'000U);
+    EXPECT_LE(summary["pool_in_use"].get<std::uint64_t>(), 200U);
+}
+
+TEST_F(EngineProcess, CppAllocCountsSixAllocationsPerPacket) {
+    const std::vector<json> parsed = good_run({"--design", "cpp", "--case", "B", "--strategy", "alloc",
+                                               "--duration-s", "1", "--warmup-s", "0.3", "--scale", "0.01"});
+    ASSERT_FALSE(parsed.empty());
+    const json& summary = parsed.back();
+    EXPECT_EQ(summary["allocs_per_packet"], 6.0);  // packet, buffer, header, two addresses, IP packet
+    EXPECT_TRUE(summary["pool_capacity"].is_null());
+}
+
+TEST_F(EngineProcess, RealtimeRecordsBalanceTheTickAccounts) {
+    const std::vector<json> parsed =
+            good_run({"--design", "flat", "--case", "A", "--strategy", "mix", "--mode", "realtime", "--interval-ns",
+                      "2000", "--producer-cpu", "-1", "--consumer-cpu", "-1", "--duration-s", "1.2", "--warmup-s",
+                      "0.2", "--scale", "0.01"});
+    ASSERT_GE(parsed.size(), 3U);
+    const json& header = parsed.front();
+    EXPECT_EQ(header["mode"], "realtime");
+    EXPECT_EQ(header["interval_ns"], 2000);
+    EXPECT_EQ(header["producer_cpu"], -1);
+    EXPECT_EQ(header["params"]["input_queue_size"], 50'000);  // 100 ms of 2 us ticks
+    const json& summary = parsed.back();
+    expect_fields(summary, summary_fields, summary_java_only);
+    const auto emitted = summary["producer_emitted"].get<std::uint64_t>();
+    EXPECT_NEAR(static_cast<double>(emitted), 600'000.0, 60'000.0);
+    EXPECT_EQ(summary["lost"].get<std::uint64_t>() + summary["trailing_dropped"].get<std::uint64_t>(),
+              summary["producer_dropped"].get<std::uint64_t>());
+    EXPECT_EQ(summary["packets"].get<std::uint64_t>() + summary["producer_dropped"].get<std::uint64_t>(), emitted);
+    EXPECT_NEAR(summary["ns_per_packet"].get<double>(), 2000.0, 200.0);
+}
+
+TEST_F(EngineProcess, PoolExhaustionEndsWithAnErrorSummary) {
+    // At this scale the pool has 1 packet and the processor holds up to 2.
+    const ProcessResult result = run({"--design", "flat", "--case", "A", "--strategy", "pool", "--scale", "0.000001",
+                                      "--duration-s", "1", "--warmup-s", "0", "--out", records_path().string()});
+    EXPECT_EQ(result.exit_code, 1);
+    const std::vector<json> parsed = records();
+    ASSERT_GE(parsed.size(), 2U);
+    EXPECT_EQ(parsed.back()["type"], "summary");
+    EXPECT_EQ(parsed.back()["status"], "error");
+    EXPECT_NE(parsed.back()["error"].get<std::string>().find("exhausted"), std::string::npos);
+}
+
+TEST_F(EngineProcess, EachAllocatorIsReallyActive) {
+    if (build_info::sanitized) {
+        GTEST_SKIP() << "a sanitizer build cannot preload another malloc";
+    }
+    for (const AllocatorSpec& spec : allocator_specs) {
+        if (!spec.library.empty() && !find_library(spec.library, library_directories())) {
+            ADD_FAILURE() << spec.library << " is not installed: apt-get install " << spec.package;
+            continue;
+        }
+        const std::vector<json> parsed =
+                good_run({"--design", "flat", "--case", "A", "--strategy", "alloc", "--allocator",
+                          std::string(spec.name), "--duration-s", "0.4", "--warmup-s", "0.1", "--scale", "0.01"});
+        ASSERT_FALSE(parsed.empty());
+        EXPECT_EQ(parsed.front()["allocator"], spec.name);
+        const std::string version = parsed.front()["allocator_version"];
+        EXPECT_NE(version.find_first_of("0123456789"), std::string::npos) << spec.name << ": " << version;
+        EXPECT_EQ(parsed.back()["allocs_per_packet"], 2.0) << spec.name;  // counted whoever serves malloc
+    }
+}
+
+TEST_F(EngineProcess, ForeignPreloadUnderGlibcIsRefused) {
+    if (build_info::sanitized) {
+        GTEST_SKIP() << "a sanitizer build cannot preload another malloc";
+    }
+    const auto jemalloc = find_library("libjemalloc.so.2", library_directories());
+    if (!jemalloc) {
+        GTEST_SKIP() << "libjemalloc2 is not installed";
+    }
+    const ProcessResult result =
+            run({"--design", "flat", "--case", "A", "--strategy", "pool"}, {{"LD_PRELOAD", *jemalloc}});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("allocator glibc is not the active allocator"), std::string::npos) << result.err;
+}
+
+TEST_F(EngineProcess, FailedVerificationIsAnErrorNotAFallback) {
+    // Marked as already preloaded, but nothing was: verification must fail.
+    const ProcessResult result = run({"--design", "flat", "--case", "A", "--strategy", "pool", "--allocator",
+                                      "jemalloc"},
+                                     {{"ALLOC_OR_POOL_PRELOADED", "jemalloc"}, {"LD_PRELOAD", std::nullopt}});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("allocator jemalloc is not the active allocator"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("libjemalloc2"), std::string::npos) << result.err;
+}
+
+TEST_F(EngineProcess, MissingLibraryNamesThePackage) {
+    const ProcessResult result = run({"--design", "flat", "--case", "A", "--strategy", "pool", "--allocator",
+                                      "tcmalloc"},
+                                     {{std::string(library_dirs_variable), "/nonexistent"}});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("allocator tcmalloc: libtcmalloc_minimal.so.4 not found"), std::string::npos)
+            << result.err;
+    EXPECT_NE(result.err.find("apt-get install libtcmalloc-minimal4"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace cpp_engine

@@ -1,0 +1,124 @@
+// Command-line validation: good command lines parse with the documented defaults, and
+// every bad, unknown or out-of-range value is rejected with a message that lists the
+// valid ones.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "native_queue/cpu_affinity.hpp"
+#include "options.hpp"
+
+namespace cpp_engine {
+namespace {
+
+const std::vector<std::string> required{"--design", "cpp", "--case", "A", "--strategy", "pool"};
+
+std::vector<std::string> with(std::vector<std::string> extra, std::vector<std::string> base = required) {
+    base.insert(base.end(), extra.begin(), extra.end());
+    return base;
+}
+
+// The error for `args`, which must not parse.
+std::string rejected(const std::vector<std::string>& args) {
+    const ParseResult result = parse_options(args);
+    EXPECT_FALSE(result.options.has_value());
+    EXPECT_FALSE(result.error.empty());
+    return result.error;
+}
+
+TEST(Options, DefaultsAndBothSyntaxes) {
+    const ParseResult result = parse_options({"--design=flat", "--case", "C", "--strategy=mix"});
+    ASSERT_TRUE(result.options.has_value()) << result.error;
+    const Options& options = *result.options;
+    EXPECT_EQ(options.design, "flat");
+    EXPECT_EQ(options.case_name, "C");
+    EXPECT_EQ(options.strategy, "mix");
+    EXPECT_EQ(options.allocator, "glibc");
+    EXPECT_EQ(options.mode, Mode::batch);
+    EXPECT_FALSE(options.interval_ns.has_value());
+    EXPECT_EQ(options.duration_s, 10);
+    EXPECT_EQ(options.warmup_s, 2);
+    EXPECT_EQ(options.scale, 1);
+    EXPECT_EQ(options.out, "-");
+}
+
+TEST(Options, FullRealtimeCommandLine) {
+    const int last_cpu = native_queue::configured_cpu_count() - 1;
+    const ParseResult result = parse_options(with({"--allocator", "jemalloc", "--mode", "realtime", "--interval-ns",
+                                                   "50", "--duration-s", "3.5", "--warmup-s", "0.5", "--scale",
+                                                   "0.05", "--producer-cpu", "-1", "--consumer-cpu",
+                                                   std::to_string(last_cpu), "--seed", "99", "--out", "run.jsonl"}));
+    ASSERT_TRUE(result.options.has_value()) << result.error;
+    EXPECT_EQ(result.options->mode, Mode::realtime);
+    EXPECT_EQ(result.options->interval_ns, 50U);
+    EXPECT_EQ(result.options->duration_s, 3.5);
+    EXPECT_EQ(result.options->scale, 0.05);
+    EXPECT_EQ(result.options->producer_cpu, -1);
+    EXPECT_EQ(result.options->consumer_cpu, last_cpu);
+    EXPECT_EQ(result.options->seed, 99U);
+}
+
+TEST(Options, HelpIsNotAnError) {
+    const ParseResult result = parse_options({"--help"});
+    EXPECT_TRUE(result.help);
+    EXPECT_TRUE(result.error.empty());
+}
+
+TEST(Options, BadChoicesListTheValidOnes) {
+    EXPECT_NE(rejected({"--design", "java", "--case", "A", "--strategy", "pool"}).find("valid: cpp, flat"),
+              std::string::npos);
+    EXPECT_NE(rejected(with({"--allocator", "hoard"})).find("valid: glibc, jemalloc, mimalloc, tcmalloc"),
+              std::string::npos);
+    EXPECT_NE(rejected({"--design", "cpp", "--case", "D", "--strategy", "pool"}).find("valid: A, B, C"),
+              std::string::npos);
+    EXPECT_NE(rejected({"--design", "cpp", "--case", "A", "--strategy", "native-pool"})
+                      .find("valid: dummy, alloc, mix, pool"),
+              std::string::npos);
+    EXPECT_NE(rejected(with({"--mode", "stream"})).find("valid: batch, realtime"), std::string::npos);
+}
+
+TEST(Options, OutOfRangeNumbersListTheValidRange) {
+    for (const char* interval : {"9", "1000001", "abc", "", "-5", "100ns"}) {
+        EXPECT_NE(rejected(with({"--mode", "realtime", "--interval-ns", interval})).find("valid: 10..1000000"),
+                  std::string::npos)
+                << interval;
+    }
+    for (const char* scale : {"0", "1.5", "-0.1", "nan", "inf", "x"}) {
+        EXPECT_NE(rejected(with({"--scale", scale})).find("(0, 1]"), std::string::npos) << scale;
+    }
+    for (const char* duration : {"0", "-1", "86401", "ten"}) {
+        EXPECT_NE(rejected(with({"--duration-s", duration})).find("(0, 86400]"), std::string::npos) << duration;
+    }
+    EXPECT_NE(rejected(with({"--duration-s", "3", "--warmup-s", "3"})).find("[0, 3)"), std::string::npos);
+    EXPECT_NE(rejected(with({"--warmup-s", "-1"})).find("valid"), std::string::npos);
+    EXPECT_NE(rejected(with({"--seed", "-1"})).find("valid: an integer"), std::string::npos);
+    const std::string bad_cpu = std::to_string(native_queue::configured_cpu_count());
+    EXPECT_NE(rejected(with({"--mode", "realtime", "--interval-ns", "100", "--producer-cpu", bad_cpu}))
+                      .find("valid: -1 (not pinned) or a CPU number 0.."),
+              std::string::npos);
+}
+
+TEST(Options, ModeRules) {
+    EXPECT_NE(rejected(with({"--mode", "realtime"})).find("--interval-ns is required"), std::string::npos);
+    EXPECT_NE(rejected(with({"--interval-ns", "100"})).find("realtime mode only"), std::string::npos);
+    EXPECT_NE(rejected(with({"--consumer-cpu", "0"})).find("realtime mode only"), std::string::npos);
+    if (native_queue::configured_cpu_count() >= 1) {
+        EXPECT_NE(rejected(with({"--mode", "realtime", "--interval-ns", "100", "--producer-cpu", "0",
+                                 "--consumer-cpu", "0"}))
+                          .find("must differ"),
+                  std::string::npos);
+    }
+}
+
+TEST(Options, UnknownMissingAndRepeatedOptions) {
+    EXPECT_NE(rejected(with({"--colour", "red"})).find("valid options: --design"), std::string::npos);
+    EXPECT_NE(rejected(with({"positional"})).find("unknown option"), std::string::npos);
+    EXPECT_NE(rejected({"--design", "cpp", "--case", "A"}).find("--strategy is required"), std::string::npos);
+    EXPECT_NE(rejected(with({"--case", "B"})).find("given twice"), std::string::npos);
+    EXPECT_NE(rejected(with({"--seed"})).find("needs a value"), std::string::npos);
+    EXPECT_NE(rejected(with({"--out", ""})).find("valid: a file path"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace cpp_engine

@@ -1,0 +1,214 @@
+package allocorpool;
+
+import allocorpool.run.RunConfig;
+import allocorpool.strategy.Strategies;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The command line, as a table of options: each entry has its name, what its value
+ * looks like, its help text and how it checks and stores the value. Every mistake is a
+ * {@link UsageException} naming the option and what it accepts.
+ */
+public final class Options {
+    /** A command-line mistake; Main prints it and exits with status 2. */
+    public static final class UsageException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    private static final List<String> CASES = List.of("A", "B", "C");
+    private static final List<String> MODES = List.of("batch", "realtime");
+    private static final long MIN_INTERVAL_NS = 10;
+    private static final long MAX_INTERVAL_NS = 1_000_000;
+    private static final double MAX_DURATION_S = 86_400;
+    private static final int MAX_CPU = 1023;
+
+    /** What the command line set so far, with the defaults. */
+    private static final class Values {
+        String caseName;
+        String strategy;
+        String mode = "batch";
+        long intervalNs;
+        double durationS = 30;
+        double warmupS = 5;
+        double scale = 1;
+        int producerCpu = 0;
+        int consumerCpu = 1;
+        boolean liveObjects;
+        long seed = 1;
+        String out = "-";
+    }
+
+    private interface Setter {
+        void set(Values values, String value);
+    }
+
+    private static final class Option {
+        final String name;
+        final String arg;
+        final String help;
+        final Setter setter;
+
+        Option(String name, String arg, String help, Setter setter) {
+            this.name = name;
+            this.arg = arg;
+            this.help = help;
+            this.setter = setter;
+        }
+    }
+
+    private static final Map<String, Option> TABLE = new LinkedHashMap<>();
+
+    static {
+        add("--case", "A|B|C", "test case (required)",
+                (v, s) -> v.caseName = oneOf("--case", s.toUpperCase(), s, CASES));
+        add("--strategy", "NAME", "buffer strategy (required): " + String.join(", ", Strategies.NAMES),
+                (v, s) -> v.strategy = oneOf("--strategy", s, s, Strategies.NAMES));
+        add("--mode", "batch|realtime", "batch: as fast as possible; realtime: one packet per tick (default batch)",
+                (v, s) -> v.mode = oneOf("--mode", s, s, MODES));
+        add("--interval-ns", "N", "real-time tick interval, " + MIN_INTERVAL_NS + ".." + MAX_INTERVAL_NS
+                + " (required with --mode realtime)",
+                (v, s) -> v.intervalNs = integer("--interval-ns", s, MIN_INTERVAL_NS, MAX_INTERVAL_NS));
+        add("--duration-s", "S", "run length in seconds, > 0 and <= " + (long) MAX_DURATION_S + " (default 30)",
+                (v, s) -> v.durationS = number("--duration-s", s, 0, false, MAX_DURATION_S));
+        add("--warmup-s", "S", "leading seconds left out of the summary, >= 0 and < --duration-s (default 5)",
+                (v, s) -> v.warmupS = number("--warmup-s", s, 0, true, MAX_DURATION_S));
+        add("--scale", "F", "factor on every count of the case, > 0 and <= 1 (default 1)",
+                (v, s) -> v.scale = number("--scale", s, 0, false, 1));
+        add("--producer-cpu", "N", "real-time: CPU of the clock thread, -1.." + MAX_CPU + ", -1 = not pinned (default 0)",
+                (v, s) -> v.producerCpu = (int) integer("--producer-cpu", s, -1, MAX_CPU));
+        add("--consumer-cpu", "N", "real-time: CPU of the processing thread, -1.." + MAX_CPU
+                + ", -1 = not pinned (default 1)",
+                (v, s) -> v.consumerCpu = (int) integer("--consumer-cpu", s, -1, MAX_CPU));
+        add("--live-objects", null, "count live objects after a full GC at the end",
+                (v, s) -> v.liveObjects = true);
+        add("--seed", "N", "seed of the pseudo-random generators (default 1)",
+                (v, s) -> v.seed = integer("--seed", s, Long.MIN_VALUE, Long.MAX_VALUE));
+        add("--out", "FILE", "JSON Lines records to FILE, - for standard output (default -)",
+                (v, s) -> v.out = s);
+        add("--help", null, "print this help", (v, s) -> { });
+    }
+
+    private Options() {}
+
+    private static void add(String name, String arg, String help, Setter setter) {
+        TABLE.put(name, new Option(name, arg, help, setter));
+    }
+
+    /** True when the arguments ask for help (then nothing else is checked). */
+    public static boolean wantsHelp(String[] args) {
+        return List.of(args).contains("--help");
+    }
+
+    public static String usage() {
+        StringBuilder text = new StringBuilder("usage: java -jar alloc-or-pool.jar --case A|B|C --strategy NAME"
+                + " [options]\n");
+        for (Option o : TABLE.values()) {
+            String left = o.arg == null ? o.name : o.name + " " + o.arg;
+            text.append(String.format("  %-28s %s%n", left, o.help));
+        }
+        return text.toString();
+    }
+
+    /** Parses {@code --name value}, {@code --name=value} and flags; throws UsageException. */
+    public static RunConfig parse(String[] args) {
+        Values v = new Values();
+        for (int i = 0; i < args.length; i++) {
+            String name = args[i];
+            String value = null;
+            int eq = name.indexOf('=');
+            if (name.startsWith("--") && eq > 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            Option o = TABLE.get(name);
+            if (o == null) {
+                throw new UsageException("unknown option '" + name + "'; valid options: "
+                        + String.join(", ", TABLE.keySet()));
+            }
+            if (o.arg == null) {
+                if (value != null) {
+                    throw new UsageException(name + ": takes no value");
+                }
+            } else if (value == null) {
+                if (i + 1 >= args.length) {
+                    throw new UsageException(name + ": missing value (" + o.arg + ")");
+                }
+                value = args[++i];
+            }
+            o.setter.set(v, value);
+        }
+        return check(v);
+    }
+
+    private static RunConfig check(Values v) {
+        if (v.caseName == null) {
+            throw new UsageException("--case: required, one of " + String.join(", ", CASES));
+        }
+        if (v.strategy == null) {
+            throw new UsageException("--strategy: required, one of " + String.join(", ", Strategies.NAMES));
+        }
+        boolean realtime = v.mode.equals("realtime");
+        if (realtime && v.intervalNs == 0) {
+            throw new UsageException("--interval-ns: required with --mode realtime (" + MIN_INTERVAL_NS + ".."
+                    + MAX_INTERVAL_NS + ")");
+        }
+        if (!realtime && v.intervalNs != 0) {
+            throw new UsageException("--interval-ns: only with --mode realtime");
+        }
+        if (v.warmupS >= v.durationS) {
+            throw new UsageException("--warmup-s: " + v.warmupS + " must be less than --duration-s (" + v.durationS
+                    + ")");
+        }
+        return new RunConfig(v.caseName, v.strategy, v.mode, v.intervalNs, v.durationS, v.warmupS, v.scale,
+                v.producerCpu, v.consumerCpu, v.liveObjects, v.seed, v.out);
+    }
+
+    private static String oneOf(String option, String value, String given, List<String> valid) {
+        if (!valid.contains(value)) {
+            throw new UsageException(option + ": '" + given + "' is not one of " + String.join(", ", valid));
+        }
+        return value;
+    }
+
+    private static long integer(String option, String value, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + ": '" + value + "' is not an integer (" + range(min, max) + ")");
+        }
+        if (n < min || n > max) {
+            throw new UsageException(option + ": '" + value + "' is out of range " + range(min, max));
+        }
+        return n;
+    }
+
+    private static String range(long min, long max) {
+        return min == Long.MIN_VALUE ? "any 64-bit integer" : min + ".." + max;
+    }
+
+    /** A finite number in (min, max], or [min, max] when minIncluded. */
+    private static double number(String option, String value, double min, boolean minIncluded, double max) {
+        String range = (minIncluded ? ">= " : "> ") + fmt(min) + " and <= " + fmt(max);
+        double x;
+        try {
+            x = Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + ": '" + value + "' is not a number (" + range + ")");
+        }
+        if (!Double.isFinite(x) || x < min || (x == min && !minIncluded) || x > max) {
+            throw new UsageException(option + ": '" + value + "' is out of range (" + range + ")");
+        }
+        return x;
+    }
+
+    private static String fmt(double x) {
+        return x == Math.rint(x) ? String.valueOf((long) x) : String.valueOf(x);
+    }
+}

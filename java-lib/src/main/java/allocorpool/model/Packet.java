@@ -1,0 +1,62 @@
+package allocorpool.model;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A captured packet: a 1024-byte buffer (a wrapped heap array, or a slice of one large
+ * direct buffer for the native strategies) plus what parsing it produced.
+ *
+ * <p>{@link #reset} forgets the parse results when the packet is freed, so a pooled packet
+ * does not keep its old temporaries alive. {@link #live} is the strategies' mark of a
+ * packet handed out and not yet released: releasing a packet that is not live is a
+ * double release.
+ */
+public final class Packet {
+    public static final int BYTES = 1024;
+
+    private final ByteBuffer buffer;
+    private final int slot;
+    private IpPacket ipPacket;
+    private boolean live;
+
+    /** A heap packet: its own byte array. */
+    public static Packet onHeap() {
+        return new Packet(ByteBuffer.wrap(new byte[BYTES]), -1);
+    }
+
+    /** A native packet over {@code buffer}, which is slot number {@code slot} of a slab. */
+    public Packet(ByteBuffer buffer, int slot) {
+        this.buffer = buffer;
+        this.slot = slot;
+    }
+
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** The slot of the direct buffer this packet covers; -1 for a heap packet. */
+    public int slot() {
+        return slot;
+    }
+
+    public IpPacket ipPacket() {
+        return ipPacket;
+    }
+
+    void setIpPacket(IpPacket ipPacket) {
+        this.ipPacket = ipPacket;
+    }
+
+    public boolean isLive() {
+        return live;
+    }
+
+    public void setLive(boolean live) {
+        this.live = live;
+    }
+
+    /** Drops the parse results: called when the packet is freed. */
+    public void reset() {
+        ipPacket = null;
+    }
+}

@@ -1,0 +1,83 @@
+package allocorpool.record;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The fields of each record type the Java engine writes (docs/records.md, schema 1), in
+ * one place: {@link RecordWriter} checks every record against it before writing, and the
+ * tests check the files against it. A field that does not apply is written as null,
+ * never left out; cpp-only fields are not written.
+ */
+public final class RecordSchema {
+    public static final int VERSION = 1;
+
+    public static final List<String> HEADER = List.of(
+            "type", "schema", "engine", "run_id", "started_utc", "host", "os", "cpu_model", "cpus",
+            "memory_bytes", "small_machine", "commit", "case", "strategy", "mode", "interval_ns",
+            "duration_s", "warmup_s", "scale", "params", "producer_cpu", "consumer_cpu",
+            "jdk_vendor", "jdk_version", "vm_name", "vm_flags", "collector", "gc_beans", "heap_max_bytes");
+
+    /** The fields of the header's {@code params} object. */
+    public static final List<String> PARAMS = List.of(
+            "pool_size", "mix_pool_size", "internal_queue_size", "stored_count",
+            "max_capturing_delay_ms", "input_queue_size", "packet_bytes");
+
+    public static final List<String> PERIODIC = List.of(
+            "type", "t_s", "period_s", "packets", "packets_total", "lost", "lost_total",
+            "ns_per_packet", "warmup");
+
+    public static final List<String> GC = List.of(
+            "type", "t_s", "gc_id", "bean", "action", "cause", "duration_ms", "kind");
+
+    public static final List<String> SUMMARY = List.of(
+            "type", "status", "error", "t_s", "packets", "measured_packets", "measured_s",
+            "ns_per_packet", "lost", "lost_measured", "lost_pct_measured", "producer_emitted",
+            "producer_dropped", "trailing_dropped", "alloc_bytes_per_packet", "peak_rss_bytes",
+            "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms", "gc_cycle_count",
+            "gc_cycle_total_ms", "live_objects", "live_bytes", "pool_capacity", "pool_free",
+            "pool_in_use");
+
+    private RecordSchema() {}
+
+    /** The fields of a record type: "header", "periodic", "gc" or "summary". */
+    public static List<String> fields(String type) {
+        switch (String.valueOf(type)) {
+            case "header":
+                return HEADER;
+            case "periodic":
+                return PERIODIC;
+            case "gc":
+                return GC;
+            case "summary":
+                return SUMMARY;
+            default:
+                throw new IllegalArgumentException("no record type " + type);
+        }
+    }
+
+    /** Throws naming the missing and unexpected fields when a record does not fit its type. */
+    public static void check(Map<String, ?> record) {
+        Object type = record.get("type");
+        checkFields(String.valueOf(type), fields(String.valueOf(type)), record.keySet());
+        if ("header".equals(type)) {
+            Object params = record.get("params");
+            if (!(params instanceof Map)) {
+                throw new IllegalStateException("header: params is not an object");
+            }
+            checkFields("header.params", PARAMS, ((Map<?, ?>) params).keySet());
+        }
+    }
+
+    private static void checkFields(String what, List<String> expected, Set<?> actual) {
+        Set<Object> missing = new LinkedHashSet<>(expected);
+        missing.removeAll(actual);
+        Set<Object> extra = new LinkedHashSet<>(actual);
+        extra.removeAll(expected);
+        if (!missing.isEmpty() || !extra.isEmpty()) {
+            throw new IllegalStateException(what + " record: missing " + missing + ", unexpected " + extra);
+        }
+    }
+}

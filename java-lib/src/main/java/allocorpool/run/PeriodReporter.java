@@ -1,0 +1,225 @@
+package allocorpool.run;
+
+import allocorpool.measure.AllocationMeter;
+import allocorpool.measure.GcEvent;
+import allocorpool.measure.GcKind;
+import allocorpool.measure.GcMonitor;
+import allocorpool.record.RecordWriter;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The run's clock and its periodic output. The loops call {@link #check} with their
+ * running totals; once a second it writes a {@code periodic} record (after the GC events
+ * that came in since the last one) and a human line on stderr, it opens the measured
+ * window when the warm-up ends, and it says when the run is over.
+ *
+ * <p>The original printed a line per ten million packets (batch) or per million ticks
+ * (real-time) and skipped the first five lines; here reporting is per second and the
+ * warm-up is {@code --warmup-s} seconds, so that every case, strategy and collector gets
+ * the same wall-clock time whatever its speed.
+ *
+ * <p>The clock: t = 0 is the moment the first packet is made (after the strategy was
+ * built and the tick source started); GC events during the setup (pool preallocation)
+ * have a negative {@code t_s}.
+ */
+final class PeriodReporter {
+    private static final long SECOND = 1_000_000_000L;
+
+    private final RecordWriter out;
+    private final GcMonitor gc;
+    private final AllocationMeter alloc;
+    private final boolean realtime;
+    private final PrintStream human;
+    private final long start;
+    private final long startWallMs;
+    private final long end;
+    private final long warmupEnd;
+
+    private long nextCheck;
+    private long nextPeriodEnd;
+    private long lastTime;
+    private long lastPackets;
+    private long lastLost;
+    private long now;
+    private long packets;
+    private long lost;
+
+    private boolean measuring;
+    private long measureTime;
+    private long measurePackets;
+    private long measureLost;
+    private long measureAlloc;
+    private long allocEnd = -1;
+    private boolean windowClosed;
+
+    private long pauseCount;
+    private double pauseTotalMs;
+    private double pauseMaxMs;
+    private long cycleCount;
+    private double cycleTotalMs;
+
+    PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human) {
+        this.out = out;
+        this.gc = gc;
+        this.alloc = AllocationMeter.forCurrentThread();
+        this.realtime = config.realtime();
+        this.human = human;
+        this.startWallMs = System.currentTimeMillis();
+        this.start = System.nanoTime();
+        this.end = start + Math.round(config.durationS * SECOND);
+        this.warmupEnd = start + Math.round(config.warmupS * SECOND);
+        this.now = start;
+        this.lastTime = start;
+        this.nextPeriodEnd = Math.min(start + SECOND, end);
+        if (warmupEnd == start) {
+            beginMeasuring();
+        }
+        this.nextCheck = measuring ? nextPeriodEnd : Math.min(nextPeriodEnd, warmupEnd);
+    }
+
+    /**
+     * Called by the loops with the packets made and ticks lost since the start, at
+     * {@code now} (System.nanoTime); returns false once the run's duration is over.
+     */
+    boolean check(long now, long packetsTotal, long lostTotal) throws IOException {
+        this.now = now;
+        this.packets = packetsTotal;
+        this.lost = lostTotal;
+        if (now < nextCheck) {
+            return true;
+        }
+        if (now >= nextPeriodEnd) {
+            writeGc();
+            writePeriod();
+            long next = start + ((now - start) / SECOND + 1) * SECOND;
+            nextPeriodEnd = Math.min(next, end);
+        }
+        if (!measuring && now >= warmupEnd) {
+            beginMeasuring();
+        }
+        nextCheck = measuring ? nextPeriodEnd : Math.min(nextPeriodEnd, warmupEnd);
+        return now < end;
+    }
+
+    private void beginMeasuring() {
+        measuring = true;
+        measureTime = now;
+        measurePackets = packets;
+        measureLost = lost;
+        measureAlloc = alloc == null ? 0 : alloc.bytes();
+    }
+
+    private void writePeriod() throws IOException {
+        long periodPackets = packets - lastPackets;
+        long periodLost = lost - lastLost;
+        double periodS = (now - lastTime) / 1e9;
+        double t = seconds(now);
+        Map<String, Object> r = new HashMap<>();
+        r.put("type", "periodic");
+        r.put("t_s", t);
+        r.put("period_s", periodS);
+        r.put("packets", periodPackets);
+        r.put("packets_total", packets);
+        r.put("lost", periodLost);
+        r.put("lost_total", lost);
+        r.put("ns_per_packet", periodPackets == 0 ? null : periodS * 1e9 / periodPackets);
+        r.put("warmup", !measuring);
+        out.write(r);
+        if (realtime) {
+            human.printf(Locale.ROOT, "%6.1fs  processed %d  lost %d  (total lost %d)%n", t, periodPackets,
+                    periodLost, lost);
+        } else {
+            human.printf(Locale.ROOT, "%6.1fs  processed %d  %.1f ns/packet%s%n", t, periodPackets,
+                    periodPackets == 0 ? Double.NaN : periodS * 1e9 / periodPackets, measuring ? "" : "  (warm-up)");
+        }
+        lastTime = now;
+        lastPackets = packets;
+        lastLost = lost;
+    }
+
+    /** Writes the GC events notified so far; those of the measured window also go to the summary. */
+    void writeGc() throws IOException {
+        for (GcEvent e : gc.drain()) {
+            writeGc(e);
+        }
+    }
+
+    private void writeGc(GcEvent e) throws IOException {
+        double t = (e.startWallMs - startWallMs) / 1000.0;
+        Map<String, Object> r = new HashMap<>();
+        r.put("type", "gc");
+        r.put("t_s", t);
+        r.put("gc_id", e.id);
+        r.put("bean", e.bean);
+        r.put("action", e.action);
+        r.put("cause", e.cause);
+        r.put("duration_ms", (double) e.durationMs);
+        r.put("kind", e.kind);
+        out.write(r);
+        if (measuring && !windowClosed && t >= seconds(measureTime)) {
+            if (e.kind.equals(GcKind.PAUSE)) {
+                pauseCount++;
+                pauseTotalMs += e.durationMs;
+                pauseMaxMs = Math.max(pauseMaxMs, e.durationMs);
+            } else {
+                cycleCount++;
+                cycleTotalMs += e.durationMs;
+            }
+        }
+    }
+
+    /**
+     * Ends the measured window after the loop: reads the allocation counter, waits for
+     * the notifications of the collections done so far and writes them. GC events written
+     * later (the full GC of --live-objects) are not part of the summary.
+     */
+    void finish() throws IOException, InterruptedException {
+        if (measuring && alloc != null) {
+            allocEnd = alloc.bytes();
+        }
+        for (GcEvent e : gc.drainSettled(1000)) {
+            writeGc(e);
+        }
+        windowClosed = true;
+    }
+
+    /**
+     * The final lost count of a real-time run, from the source after it was drained: gaps
+     * found in the ticks still queued at the end are ticks dropped during the run, so the
+     * summary's lost plus the source's trailing drops equals the producer's drops.
+     */
+    void settleLost(long lostTotal) {
+        this.lost = lostTotal;
+    }
+
+    /** The summary fields the clock knows, as of the last check. */
+    void summarize(Map<String, Object> r) {
+        long measuredPackets = measuring ? packets - measurePackets : 0;
+        double measuredS = measuring ? (now - measureTime) / 1e9 : 0;
+        long lostMeasured = measuring ? lost - measureLost : 0;
+        r.put("t_s", seconds(now));
+        r.put("packets", packets);
+        r.put("measured_packets", measuredPackets);
+        r.put("measured_s", measuredS);
+        r.put("ns_per_packet", measuredPackets == 0 ? null : measuredS * 1e9 / measuredPackets);
+        r.put("lost", lost);
+        r.put("lost_measured", lostMeasured);
+        r.put("lost_pct_measured", lostMeasured + measuredPackets == 0 ? null
+                : lostMeasured * 100.0 / (lostMeasured + measuredPackets));
+        r.put("alloc_bytes_per_packet", allocEnd < 0 || measuredPackets == 0 ? null
+                : (double) (allocEnd - measureAlloc) / measuredPackets);
+        r.put("gc_pause_count", pauseCount);
+        r.put("gc_pause_total_ms", pauseTotalMs);
+        r.put("gc_pause_max_ms", pauseMaxMs);
+        r.put("gc_cycle_count", cycleCount);
+        r.put("gc_cycle_total_ms", cycleTotalMs);
+    }
+
+    private double seconds(long nanoTime) {
+        return (nanoTime - start) / 1e9;
+    }
+}

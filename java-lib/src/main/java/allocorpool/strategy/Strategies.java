@@ -1,0 +1,34 @@
+package allocorpool.strategy;
+
+import allocorpool.model.CaseParams;
+import java.util.Arrays;
+import java.util.List;
+
+/** The strategies by their command-line names, sized for a case. */
+public final class Strategies {
+    public static final List<String> NAMES = Arrays.asList(
+            "dummy", "alloc", "mix", "pool", "native-alloc", "native-mix", "native-pool");
+
+    private Strategies() {}
+
+    public static BufferStrategy create(String name, CaseParams params) {
+        switch (name) {
+            case "dummy":
+                return new DummyStrategy();
+            case "alloc":
+                return new AllocStrategy();
+            case "mix":
+                return new StackPoolStrategy(name, new HeapPackets(), params.mixPoolSize, true);
+            case "pool":
+                return new StackPoolStrategy(name, new HeapPackets(), params.poolSize, false);
+            case "native-alloc":
+                return new StackPoolStrategy(name, new NativeSlab(params.poolSize), 0, true);
+            case "native-mix":
+                return new StackPoolStrategy(name, new NativeSlab(params.poolSize), params.mixPoolSize, true);
+            case "native-pool":
+                return new StackPoolStrategy(name, new NativeSlab(params.poolSize), params.poolSize, false);
+            default:
+                throw new IllegalArgumentException("no strategy " + name);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package allocorpool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import allocorpool.run.RunConfig;
+import org.junit.jupiter.api.Test;
+
+/** Every command-line mistake is a usage error that names the option and what it accepts. */
+class OptionsTest {
+    private static String error(String... args) {
+        return assertThrows(Options.UsageException.class, () -> Options.parse(args)).getMessage();
+    }
+
+    private static void assertMentions(String message, String... parts) {
+        for (String part : parts) {
+            assertTrue(message.contains(part), "'" + message + "' should mention '" + part + "'");
+        }
+    }
+
+    @Test
+    void defaults() {
+        RunConfig c = Options.parse(new String[] {"--case", "b", "--strategy", "mix"});
+        assertEquals("B", c.caseName);
+        assertEquals("mix", c.strategy);
+        assertEquals("batch", c.mode);
+        assertEquals(30, c.durationS);
+        assertEquals(5, c.warmupS);
+        assertEquals(1, c.scale);
+        assertEquals(0, c.producerCpu);
+        assertEquals(1, c.consumerCpu);
+        assertFalse(c.liveObjects);
+        assertEquals("-", c.out);
+        assertEquals(0, c.inputQueueSize());
+    }
+
+    @Test
+    void realtimeAndEqualsForm() {
+        RunConfig c = Options.parse(new String[] {"--case=C", "--strategy=native-pool", "--mode", "realtime",
+            "--interval-ns", "1000", "--consumer-cpu", "-1", "--live-objects", "--seed", "-9", "--scale", "0.5"});
+        assertTrue(c.realtime());
+        assertEquals(1000, c.intervalNs);
+        assertEquals(100_000, c.inputQueueSize(), "100 ms of ticks");
+        assertEquals(-1, c.consumerCpu);
+        assertTrue(c.liveObjects);
+        assertEquals(-9, c.seed);
+        assertEquals(0.5, c.scale);
+    }
+
+    @Test
+    void badValuesListWhatIsValid() {
+        assertMentions(error("--case", "D", "--strategy", "pool"), "--case", "'D'", "A, B, C");
+        assertMentions(error("--case", "A", "--strategy", "foo"), "--strategy: 'foo' is not one of dummy, alloc, mix,"
+                + " pool, native-alloc, native-mix, native-pool");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "live"), "--mode", "batch, realtime");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "5"),
+                "--interval-ns", "10..1000000");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "x"),
+                "--interval-ns", "not an integer", "10..1000000");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--duration-s", "0"), "--duration-s", "> 0");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--duration-s", "NaN"), "--duration-s");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--warmup-s", "-1"), "--warmup-s", ">= 0");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--duration-s", "5", "--warmup-s", "5"),
+                "--warmup-s", "less than --duration-s");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--scale", "1.5"), "--scale", "> 0 and <= 1");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--scale", "0"), "--scale", "> 0 and <= 1");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--producer-cpu", "-2"), "--producer-cpu", "-1..");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--consumer-cpu", "one"), "--consumer-cpu");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--seed", "1.5"), "--seed", "integer");
+    }
+
+    @Test
+    void missingAndUnknownOptions() {
+        assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime"),
+                "--interval-ns", "required with --mode realtime", "10..1000000");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--interval-ns", "100"),
+                "--interval-ns", "only with --mode realtime");
+        assertMentions(error("--strategy", "pool"), "--case", "required", "A, B, C");
+        assertMentions(error("--case", "A"), "--strategy", "required", "native-pool");
+        assertMentions(error("--case", "A", "--strategy"), "--strategy", "missing value");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--frobnicate"), "unknown option '--frobnicate'",
+                "--case", "--out");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--live-objects=yes"), "--live-objects",
+                "takes no value");
+    }
+
+    @Test
+    void helpListsEveryOption() {
+        assertTrue(Options.wantsHelp(new String[] {"--case", "X", "--help"}));
+        String usage = Options.usage();
+        for (String name : new String[] {"--case", "--strategy", "--mode", "--interval-ns", "--duration-s",
+            "--warmup-s", "--scale", "--producer-cpu", "--consumer-cpu", "--live-objects", "--seed", "--out",
+            "--help"}) {
+            assertTrue(usage.contains(name), name);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package allocorpool.strategy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import allocorpool.model.CaseParams;
+import allocorpool.model.Packet;
+import allocorpool.model.PacketLoop;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The pools keep exact counts: after many packets every packet (or slot) is free or held
+ * by the processor, a double release throws, and mix grows past its pool and drops back.
+ */
+class StrategyAccountingTest {
+    @ParameterizedTest
+    @ValueSource(strings = {"mix", "pool", "native-alloc", "native-mix", "native-pool"})
+    void countsBalanceAfterARun(String name) {
+        for (String caseName : new String[] {"A", "B", "C"}) {
+            CaseParams params = CaseParams.of(caseName, 0.001);
+            PacketLoop loop = new PacketLoop(Strategies.create(name, params), params, 3);
+            for (int i = 0; i < 200_000; i++) {
+                loop.step();
+            }
+            PoolCounts counts = loop.strategy().counts();
+            assertNotNull(counts, name);
+            assertTrue(counts.balanced(), name + " " + caseName + ": " + counts);
+            assertEquals(loop.processor().held(), counts.inUse, name + " " + caseName + ": " + counts);
+            assertTrue(counts.inUse > params.internalQueueSize, "the store holds packets too");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mix", "pool", "native-alloc", "native-mix", "native-pool"})
+    void doubleReleaseThrows(String name) {
+        BufferStrategy strategy = Strategies.create(name, CaseParams.of("A", 0.001));
+        Packet packet = strategy.acquire();
+        strategy.release(packet);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> strategy.release(packet));
+        assertTrue(e.getMessage().contains("double release"), e.getMessage());
+        assertTrue(strategy.counts().balanced(), strategy.counts().toString());
+    }
+
+    @Test
+    void mixAllocatesBeyondItsPoolAndDropsBack() {
+        for (String name : new String[] {"mix", "native-mix"}) {
+            CaseParams params = CaseParams.of("A", 0.001); // mix pool of 200, slab of 1000
+            BufferStrategy mix = Strategies.create(name, params);
+            List<Packet> out = new ArrayList<>();
+            for (int i = 0; i < params.mixPoolSize + 50; i++) {
+                out.add(mix.acquire());
+            }
+            PoolCounts grown = mix.counts();
+            assertEquals(params.mixPoolSize + 50, grown.inUse, name);
+            long spareSlots = name.equals("mix") ? 0 : params.poolSize - grown.inUse;
+            assertEquals(spareSlots, grown.free, name + ": the pool is empty");
+            assertTrue(grown.balanced(), name + ": " + grown);
+            for (Packet p : out) {
+                mix.release(p);
+            }
+            PoolCounts back = mix.counts();
+            assertEquals(0, back.inUse, name);
+            assertTrue(back.balanced(), name + ": " + back);
+            if (name.equals("mix")) {
+                assertEquals(params.mixPoolSize, back.capacity, "the 50 extra heap packets were dropped");
+            } else {
+                assertEquals(params.poolSize, back.free, "the 50 extra slots went back to the slab");
+            }
+        }
+    }
+
+    @Test
+    void poolExhaustionIsAClearError() {
+        for (String name : new String[] {"pool", "native-pool", "native-alloc"}) {
+            CaseParams params = CaseParams.of("A", 0.00001); // pool of 10
+            BufferStrategy pool = Strategies.create(name, params);
+            for (int i = 0; i < params.poolSize; i++) {
+                pool.acquire();
+            }
+            IllegalStateException e = assertThrows(IllegalStateException.class, pool::acquire);
+            assertTrue(e.getMessage().contains("exhausted") && e.getMessage().contains("10"), e.getMessage());
+        }
+    }
+
+    @Test
+    void releasedPacketsForgetTheirParseResults() {
+        CaseParams params = CaseParams.of("A", 0.001);
+        PacketLoop loop = new PacketLoop(Strategies.create("pool", params), params, 5);
+        for (int i = 0; i < 10_000; i++) {
+            loop.step();
+        }
+        Packet free = loop.strategy().acquire();
+        assertNull(free.ipPacket(), "a pooled packet comes back without its old parse results");
+    }
+
+    @Test
+    void nativePacketsAreSlicesOfOneSlab() {
+        NativeSlab slab = new NativeSlab(4);
+        Packet a = slab.create();
+        Packet b = slab.create();
+        assertTrue(a.buffer().isDirect());
+        assertEquals(Packet.BYTES, a.buffer().capacity());
+        assertEquals(0, a.slot());
+        assertEquals(1, b.slot());
+        a.buffer().put(0, (byte) 1);
+        assertEquals(0, b.buffer().get(0), "slots do not overlap");
+        slab.destroy(a);
+        assertThrows(IllegalStateException.class, () -> slab.destroy(a));
+        assertEquals(3, slab.spare());
+    }
+
+    @Test
+    void dummyAndAllocHaveNoPool() {
+        CaseParams params = CaseParams.of("A", 0.001);
+        BufferStrategy dummy = Strategies.create("dummy", params);
+        assertSame(dummy.acquire(), dummy.acquire());
+        assertNull(dummy.counts());
+        BufferStrategy alloc = Strategies.create("alloc", params);
+        assertTrue(alloc.acquire() != alloc.acquire());
+        assertNull(alloc.counts());
+    }
+}

@@ -1,0 +1,133 @@
+// The clock thread: emits tick numbers 0, 1, 2, ... (as uint32) into a dual-array queue,
+// tick i at start + i * interval, busy-waiting on the TSC (no pause instruction: it can
+// cost tens of ns, more than the finest intervals). A producer that falls behind emits the
+// missed ticks back to back, so the average rate is exact. Interval 0 means
+// as fast as possible. After stop() it publishes what it holds (waiting for the consumer
+// at most finish_timeout, so it can never hang) and sets the queue's done flag.
+#pragma once
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <future>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <thread>
+
+#include "native_queue/cpu_affinity.hpp"
+#include "native_queue/dual_array_queue.hpp"
+#include "native_queue/tsc_clock.hpp"
+
+namespace native_queue {
+
+// The producer's own counts. Identities: emitted == written + dropped, and in a run whose
+// consumer read until finished(): received + dropped + undelivered == emitted.
+struct ProducerStats {
+    std::uint64_t emitted = 0;      // ticks produced
+    std::uint64_t written = 0;      // ticks stored in a slot
+    std::uint64_t dropped = 0;      // ticks dropped for lack of room
+    std::uint64_t undelivered = 0;  // ticks stored but never published: the consumer stopped reading
+    std::uint64_t run_ns = 0;       // time spent ticking, from the first tick to seeing stop()
+};
+
+class TickProducer {
+public:
+    static constexpr std::chrono::milliseconds default_finish_timeout{2000};
+
+    // Starts the clock thread, pinned to `cpu` unless it is -1. Throws std::invalid_argument
+    // for an empty queue or a CPU that does not exist, std::system_error when the thread
+    // cannot be created or pinned. The queue's memory must outlive the thread (join()).
+    TickProducer(QueueView queue, std::uint64_t interval_ns, int cpu = -1,
+                 std::chrono::milliseconds finish_timeout = default_finish_timeout)
+        : queue_(queue), interval_ns_(interval_ns), cpu_(cpu), finish_timeout_(finish_timeout) {
+        if (queue.slots == nullptr || queue.read_limit == nullptr || queue.done == nullptr || queue.size == 0) {
+            throw std::invalid_argument("the queue needs slots, read_limit, done and a positive size");
+        }
+        if (cpu != -1 && !cpu_exists(cpu)) {
+            throw std::invalid_argument("producer CPU " + std::to_string(cpu) +
+                                        " does not exist; valid: -1 (no pinning) or " + cpu_range_text());
+        }
+        ticks_per_ns();  // calibrate now rather than on the clock thread's time
+        std::promise<int> pinned;
+        std::future<int> pin_result = pinned.get_future();
+        thread_ = std::thread([this, pinned = std::move(pinned)]() mutable { run(pinned); });
+        if (const int error = pin_result.get(); error != 0) {
+            thread_.join();
+            throw std::system_error(error, std::generic_category(),
+                                    "cannot pin the producer thread to CPU " + std::to_string(cpu));
+        }
+    }
+
+    TickProducer(const TickProducer&) = delete;
+    TickProducer& operator=(const TickProducer&) = delete;
+
+    ~TickProducer() {
+        stop();
+        if (thread_.joinable()) {
+            thread_.join();
+        }
+    }
+
+    // Asks the thread to stop ticking and finish the queue; returns at once.
+    void stop() noexcept { stop_requested_.store(true, std::memory_order_relaxed); }
+
+    // Waits for the thread, which ends only after stop() and finishing the queue; later
+    // calls return the same counts.
+    ProducerStats join() {
+        if (thread_.joinable()) {
+            thread_.join();
+        }
+        return stats_;
+    }
+
+private:
+    void run(std::promise<int>& pinned) {
+        const int pin_error = cpu_ >= 0 ? pin_current_thread(cpu_) : 0;
+        pinned.set_value(pin_error);
+        if (pin_error != 0) {
+            return;
+        }
+        QueueProducer producer(queue_);
+        std::uint64_t emitted = 0;
+        const auto started = std::chrono::steady_clock::now();
+        if (interval_ns_ == 0) {
+            while (!stop_requested_.load(std::memory_order_relaxed)) {
+                producer.offer(static_cast<std::uint32_t>(emitted++));
+            }
+        } else {
+            // Tick i is due once i intervals have passed since start. Every tick due at a
+            // clock read goes out back to back, so the average rate stays exact even when
+            // the interval is shorter than a clock read or the thread was preempted.
+            // A double counts clock ticks exactly up to 2^53 (weeks of TSC).
+            const double intervals_per_clock_tick = 1.0 / (static_cast<double>(interval_ns_) * ticks_per_ns());
+            const std::uint64_t clock_start = now_ticks();
+            while (!stop_requested_.load(std::memory_order_relaxed)) {
+                const double intervals = static_cast<double>(now_ticks() - clock_start) * intervals_per_clock_tick;
+                const std::uint64_t due = static_cast<std::uint64_t>(intervals) + 1;  // ticks 0..due-1 are due
+                while (emitted < due) {
+                    producer.offer(static_cast<std::uint32_t>(emitted++));
+                }
+            }
+        }
+        const auto stopped = std::chrono::steady_clock::now();
+        stats_.emitted = emitted;
+        stats_.undelivered = producer.finish(stopped + finish_timeout_);
+        stats_.written = producer.written();
+        stats_.dropped = producer.dropped();
+        stats_.run_ns = static_cast<std::uint64_t>(
+                std::chrono::duration_cast<std::chrono::nanoseconds>(stopped - started).count());
+    }
+
+    const QueueView queue_;
+    const std::uint64_t interval_ns_;
+    const int cpu_;
+    const std::chrono::milliseconds finish_timeout_;
+    ProducerStats stats_{};  // written by the thread, read after joining it
+    std::thread thread_;
+    // Own cache line: the clock thread polls it every tick.
+    alignas(cache_line_bytes) std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace native_queue

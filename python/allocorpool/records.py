@@ -1,0 +1,136 @@
+"""Reads a run's JSON Lines records (docs/records.md) into a header, DataFrames and a summary.
+
+A run is one `header`, then `periodic` and `gc` records (queue-bench: `probe` and `result`),
+then one `summary`. A run without a summary is a failed run: its records are kept. Lines
+that are not JSON objects (a line cut short when the engine died mid-write) are set aside
+as problems, never raised.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+SCHEMA = 1
+
+# The fields of the table record types, in the order docs/records.md gives them.
+COLUMNS: dict[str, list[str]] = {
+    "periodic": ["t_s", "period_s", "packets", "packets_total", "lost", "lost_total",
+                 "ns_per_packet", "warmup"],
+    "gc": ["t_s", "gc_id", "bean", "action", "cause", "duration_ms", "kind"],
+    "probe": ["pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok"],
+    "result": ["pair", "write_ns", "good_interval_ns", "target_ns", "met_target"],
+}
+
+
+@dataclass
+class Run:
+    """The records of one run, as read so far."""
+
+    header: dict[str, Any] | None
+    tables: dict[str, pd.DataFrame]
+    summary: dict[str, Any] | None
+    problems: list[str] = field(default_factory=list)
+
+    def table(self, record_type: str) -> pd.DataFrame:
+        """The records of one type (without their `type` field); empty with the schema's columns if none."""
+        if record_type in self.tables:
+            return self.tables[record_type]
+        return pd.DataFrame(columns=COLUMNS.get(record_type, []))
+
+    @property
+    def periodic(self) -> pd.DataFrame:
+        return self.table("periodic")
+
+    @property
+    def gc(self) -> pd.DataFrame:
+        return self.table("gc")
+
+    @property
+    def status(self) -> str:
+        """`ok`, `error` (the engine said so) or `incomplete` (no summary: the run died)."""
+        if self.summary is None:
+            return "incomplete"
+        return "ok" if self.summary.get("status") == "ok" else "error"
+
+    @property
+    def failed(self) -> bool:
+        return self.status != "ok"
+
+
+class RecordReader:
+    """Collects records line by line (a whole file or a file still being written)."""
+
+    def __init__(self) -> None:
+        self._header: dict[str, Any] | None = None
+        self._rows: dict[str, list[dict[str, Any]]] = {}
+        self._summary: dict[str, Any] | None = None
+        self._problems: list[str] = []
+        self._lines = 0
+        self._snapshot: Run | None = None
+
+    def feed(self, line: str) -> dict[str, Any] | None:
+        """Takes one line; returns the record it held, or None (blank or malformed line)."""
+        self._lines += 1
+        text = line.strip()
+        if not text:
+            return None
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as error:
+            self._problems.append(f"line {self._lines}: not JSON ({error.msg}): {text[:80]}")
+            return None
+        if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+            self._problems.append(f"line {self._lines}: not a record with a type: {text[:80]}")
+            return None
+        self._snapshot = None
+        kind = record["type"]
+        body = {name: value for name, value in record.items() if name != "type"}
+        if self._summary is not None:
+            self._problems.append(f"line {self._lines}: {kind} record after the summary")
+        if kind == "header":
+            if self._header is not None or self._rows:
+                self._problems.append(f"line {self._lines}: header is not the first record")
+            if record.get("schema") != SCHEMA:
+                self._problems.append(f"line {self._lines}: schema {record.get('schema')!r}, expected {SCHEMA}")
+            self._header = body
+        elif kind == "summary":
+            self._summary = body
+        else:
+            if self._header is None and not self._rows:
+                self._problems.append(f"line {self._lines}: {kind} record before any header")
+            self._rows.setdefault(kind, []).append(body)
+        return record
+
+    def feed_all(self, lines: Iterable[str]) -> RecordReader:
+        for line in lines:
+            self.feed(line)
+        return self
+
+    def run(self) -> Run:
+        """The records so far (rebuilt only after new records arrived)."""
+        if self._snapshot is None:
+            tables = {kind: pd.DataFrame.from_records(rows, columns=_columns(kind, rows))
+                      for kind, rows in self._rows.items()}
+            self._snapshot = Run(header=self._header, tables=tables, summary=self._summary,
+                                 problems=list(self._problems))
+        return self._snapshot
+
+
+def _columns(kind: str, rows: list[dict[str, Any]]) -> list[str]:
+    known = COLUMNS.get(kind, [])
+    extra = dict.fromkeys(name for row in rows for name in row if name not in known)
+    return known + list(extra)
+
+
+def read_run(source: str | Path | Iterable[str]) -> Run:
+    """Reads a run from a file path or from an iterable of lines (an open file, a list)."""
+    if isinstance(source, (str, Path)):
+        with open(source, encoding="utf-8") as lines:
+            return RecordReader().feed_all(lines).run()
+    return RecordReader().feed_all(source).run()

@@ -1,0 +1,279 @@
+"""Runs one cell of the study as a separate engine process, with a timeout.
+
+A `Cell` is one engine run (engine, JDK and collector or C++ design and allocator, case,
+strategy, mode, ...). `run_cell` starts it, reads its JSON Lines as the engine writes them
+(every record is flushed) into a records.Run while it runs, shows progress (tqdm, in a
+notebook or a terminal: elapsed/duration, packets, lost) and returns a `CellResult`. A run
+that fails, crashes or times out is a result with its status, exit code and stderr tail and
+every record it wrote: run_cell does not raise for what the engine does.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from . import gclog, jdks, paths
+from .java_engine import JavaRun
+from .records import RecordReader, Run
+
+ENGINES = ("java", "cpp")
+MODES = ("batch", "realtime")
+STDERR_TAIL_CHARS = 4000
+STOP_GRACE_S = 5.0
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run of one engine: everything that selects what is measured."""
+
+    engine: str
+    case: str
+    strategy: str
+    mode: str = "batch"
+    duration_s: float = 30.0
+    warmup_s: float = 5.0
+    interval_ns: int | None = None  # real-time only
+    scale: float = 1.0
+    jdk: int | None = None  # java only, from here to gc_log
+    collector: str | None = None
+    heap: str = "2g"
+    compact_headers: bool = False
+    live_objects: bool = False
+    gc_log: bool = False
+    design: str | None = None  # cpp only: "cpp" or "flat"
+    allocator: str | None = None  # cpp only
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine {self.engine!r}: one of {ENGINES}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode {self.mode!r}: one of {MODES}")
+        if (self.mode == "realtime") != (self.interval_ns is not None):
+            raise ValueError("interval_ns is required in realtime mode and only there")
+        if self.engine == "java":
+            if self.jdk is None or self.collector is None:
+                raise ValueError("a java cell needs jdk and collector")
+            jdks.collector_flags(self.jdk, self.collector)
+            if self.design is not None or self.allocator is not None:
+                raise ValueError("design and allocator are for cpp cells")
+        else:
+            if self.design is None or self.allocator is None:
+                raise ValueError("a cpp cell needs design and allocator")
+            if self.jdk is not None or self.collector is not None or self.gc_log or self.live_objects \
+                    or self.compact_headers:
+                raise ValueError("jdk, collector, gc_log, live_objects and compact_headers are for java cells")
+
+    @property
+    def key(self) -> str:
+        """A readable id, unique per cell: names its files and indexes the store."""
+        parts = [self.engine]
+        if self.engine == "java":
+            parts += [f"jdk{self.jdk}", str(self.collector), self.heap] + (["coh"] if self.compact_headers else [])
+        else:
+            parts += [str(self.design), str(self.allocator)]
+        parts += [self.case, self.strategy, self.mode]
+        if self.interval_ns is not None:
+            parts.append(f"{self.interval_ns}ns")
+        parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}"]
+        parts += (["live"] if self.live_objects else []) + (["gclog"] if self.gc_log else [])
+        return "_".join(parts)
+
+    def params(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def engine_args(self, out: Path) -> list[str]:
+        args = ["--case", self.case, "--strategy", self.strategy, "--mode", self.mode]
+        if self.interval_ns is not None:
+            args += ["--interval-ns", str(self.interval_ns)]
+        args += ["--duration-s", f"{self.duration_s:g}", "--warmup-s", f"{self.warmup_s:g}",
+                 "--scale", f"{self.scale:g}"]
+        if self.live_objects:
+            args.append("--live-objects")
+        return args + ["--out", str(out)]
+
+
+def engine_command(cell: Cell, out: Path, gc_log: Path | None) -> list[str]:
+    """The command line of a cell's engine (java via JavaRun, cpp via build/cpp-lib/cpp_engine)."""
+    if cell.engine == "java":
+        assert cell.jdk is not None and cell.collector is not None
+        run = JavaRun(jdk=cell.jdk, collector=cell.collector, heap=cell.heap, gc_log=gc_log,
+                      compact_headers=cell.compact_headers)
+        return run.command(cell.engine_args(out))
+    engine = paths.cpp_engine()
+    if not engine.is_file():
+        raise FileNotFoundError(f"{engine} is missing; build cpp-lib first")
+    return [str(engine), "--design", str(cell.design), "--allocator", str(cell.allocator), *cell.engine_args(out)]
+
+
+CommandBuilder = Callable[[Cell, Path, Path | None], list[str]]
+
+
+@dataclass
+class CellResult:
+    """What one run of a cell left: its records, how it ended, its GC log's events."""
+
+    cell: Cell
+    status: str  # "ok", "error" (failed, crashed or said so) or "timeout"
+    exit_code: int | None
+    stderr_tail: str
+    elapsed_s: float
+    run: Run
+    gc_events: pd.DataFrame | None = None
+    command: list[str] = field(default_factory=list)
+
+    @property
+    def error(self) -> str | None:
+        """Why the cell failed, in a line (None when it did not)."""
+        if self.status == "ok":
+            return None
+        if self.status == "timeout":
+            return f"timed out after {self.elapsed_s:.0f} s"
+        if self.run.summary is not None and self.run.summary.get("error"):
+            return str(self.run.summary["error"])
+        if self.exit_code not in (0, None):
+            return f"exit code {self.exit_code}"
+        lines = self.stderr_tail.strip().splitlines()
+        return lines[-1] if lines else f"run {self.run.status}"
+
+
+def default_timeout(cell: Cell) -> float:
+    """Room for JVM start, the end-of-run class histogram and a loaded machine."""
+    return 60.0 + 2.0 * cell.duration_s
+
+
+class _Tail:
+    """The complete lines appended to a file since the last read."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._offset = 0
+        self._partial = b""
+
+    def lines(self, final: bool = False) -> list[str]:
+        try:
+            with open(self._path, "rb") as file:
+                file.seek(self._offset)
+                data = file.read()
+        except FileNotFoundError:
+            data = b""
+        self._offset += len(data)
+        chunks = (self._partial + data).split(b"\n")
+        self._partial = chunks.pop()
+        if final and self._partial:
+            chunks.append(self._partial)  # a last line cut short: the reader reports it
+            self._partial = b""
+        return [chunk.decode("utf-8", errors="replace") for chunk in chunks]
+
+
+def _engine_environment() -> dict[str, str]:
+    """The environment with the commit the engines put in their header (as `make` exports it)."""
+    return {**os.environ, "ALLOC_OR_POOL_COMMIT": os.environ.get("ALLOC_OR_POOL_COMMIT") or paths.source_commit()}
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Ends the engine's process group (its own session): TERM, then KILL after a grace period."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=STOP_GRACE_S)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _tail_text(path: Path) -> str:
+    try:
+        with open(path, "rb") as file:
+            file.seek(max(0, file.seek(0, os.SEEK_END) - STDERR_TAIL_CHARS))
+            return file.read().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        return ""
+
+
+def _show(bar: Any, run: Run, elapsed: float) -> None:
+    bar.n = min(elapsed, bar.total)
+    periodic = run.periodic
+    if len(periodic):
+        last = periodic.iloc[-1]
+        bar.set_postfix({"packets": f"{int(last['packets_total']):,}", "lost": f"{int(last['lost_total']):,}"},
+                        refresh=False)
+    bar.refresh()
+
+
+def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progress: bool = True,
+             on_update: Callable[[Run], None] | None = None, poll_s: float = 0.25,
+             build: CommandBuilder = engine_command) -> CellResult:
+    """Runs a cell; its files go to workdir as <key>.jsonl, <key>.gc.log, <key>.stdout, <key>.stderr.
+
+    on_update gets the records read so far whenever new ones arrived (for live plots).
+    """
+    workdir = workdir.resolve()  # the engine runs in it: its paths must not be relative to here
+    workdir.mkdir(parents=True, exist_ok=True)
+    out = workdir / f"{cell.key}.jsonl"
+    log = workdir / f"{cell.key}.gc.log" if cell.gc_log else None
+    stdout_path, stderr_path = workdir / f"{cell.key}.stdout", workdir / f"{cell.key}.stderr"
+    for stale in (out, log):
+        if stale is not None:
+            stale.unlink(missing_ok=True)
+    reader = RecordReader()
+    started = time.monotonic()
+    try:
+        command = build(cell, out, log)
+    except (OSError, ValueError) as error:
+        return CellResult(cell, "error", None, str(error), 0.0, reader.run())
+    timeout = default_timeout(cell) if timeout_s is None else timeout_s
+    bar = tqdm(total=cell.duration_s, desc=cell.key, unit="s", leave=True,
+               bar_format="{desc}: {bar} {n:.1f}/{total:g} s [{elapsed}]{postfix}") if progress else None
+    timed_out = False
+    exit_code: int | None = None
+    tail = _Tail(out)
+    try:
+        with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
+            try:
+                process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+                                           cwd=workdir, env=_engine_environment(), start_new_session=True)
+            except OSError as error:
+                return CellResult(cell, "error", None, str(error), 0.0, reader.run(), command=command)
+            try:
+                while True:
+                    exit_code = process.poll()
+                    lines = tail.lines(final=exit_code is not None)
+                    for line in lines:
+                        reader.feed(line)
+                    if lines and on_update is not None:
+                        on_update(reader.run())
+                    if bar is not None:
+                        _show(bar, reader.run(), time.monotonic() - started)
+                    if exit_code is not None:
+                        break
+                    if time.monotonic() - started > timeout:
+                        timed_out = True
+                        break
+                    time.sleep(poll_s)
+            finally:
+                if process.poll() is None:  # timed out, or interrupted (the exception goes on)
+                    _stop(process)
+                exit_code = process.returncode
+        for line in tail.lines(final=True):
+            reader.feed(line)
+    finally:
+        if bar is not None:
+            bar.close()
+    run = reader.run()
+    elapsed = time.monotonic() - started
+    status = "timeout" if timed_out else ("ok" if exit_code == 0 and run.status == "ok" else "error")
+    events = gclog.parse(log, cell.collector) if log is not None and log.is_file() else None
+    return CellResult(cell, status, exit_code, _tail_text(stderr_path), elapsed, run, events, command)

@@ -1,0 +1,191 @@
+"""Stores finished cells under data/ as Parquet, and runs sweeps that resume where they stopped.
+
+A store is a folder (Store.named: data/<name>): cells/<key>.parquet holds one finished cell
+(its periodic, gc and GC-log rows, told apart by a `table` column; header, summary, status
+and stderr tail in the file's metadata), index.parquet one row per cell (cell parameters,
+status, error, summary fields); the engines' raw files go to runs_dir (Store.named:
+data/runs/<name>, which git ignores). Every row of both carries the machine
+fingerprint (machine.fingerprint). Files are written atomically (temporary file in the same
+folder, fsync, os.replace), the cell file before the index, and opening a store indexes any
+cell file the index misses: a finished cell is never lost. A failed cell is stored too, with
+status "error" or "timeout" and its stderr tail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import gclog, machine, paths
+from .records import COLUMNS, Run
+from .runner import Cell, CellResult, run_cell
+
+_META_KEY = b"allocorpool"
+_SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
+_ROW_CONSTANTS = {"table", "key", "status", *machine.FINGERPRINT_FIELDS}
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Calls write(temporary path) in path's folder, then fsyncs and renames it over path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        write(temporary)
+        with open(temporary, "rb") as file:
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path, metadata: dict[str, Any] | None = None) -> None:
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if metadata is not None:
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}),
+                                               _META_KEY: json.dumps(metadata, default=str).encode()})
+    atomic_write(path, lambda temporary: pq.write_table(table, temporary))
+
+
+class Store:
+    """The finished cells of a sweep, by key."""
+
+    def __init__(self, root: Path, runs_dir: Path | None = None) -> None:
+        self.root = root
+        self.cells_dir = root / "cells"
+        self.runs_dir = runs_dir or root / "runs"
+        self.index_path = root / "index.parquet"
+        self.cells_dir.mkdir(parents=True, exist_ok=True)
+        self._index = self._reconcile()
+
+    @classmethod
+    def named(cls, name: str) -> Store:
+        """The store data/<name> of the checkout; the engines' raw files go to data/runs/<name>
+        (kept out of git)."""
+        return cls(paths.data_dir() / name, paths.data_dir() / "runs" / name)
+
+    @property
+    def index(self) -> pd.DataFrame:
+        return self._index.copy()
+
+    def has(self, key: str, ok_only: bool = False) -> bool:
+        rows = self._index[self._index["key"] == key] if len(self._index) else self._index
+        return bool(len(rows)) and (not ok_only or bool((rows["status"] == "ok").all()))
+
+    def put(self, result: CellResult) -> None:
+        """Stores a finished cell (replacing an earlier one of the same key)."""
+        key = result.cell.key
+        fingerprint = machine.fingerprint(result.run.header)
+        frames = [frame.assign(table=name) for name, frame in result.run.tables.items()]
+        if result.gc_events is not None:
+            frames.append(result.gc_events.assign(table="gclog"))
+        rows = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) \
+            else pd.DataFrame({"table": pd.Series(dtype=str)})
+        rows = rows.assign(key=key, status=result.status, **fingerprint)
+        metadata = {"cell": result.cell.params(), "header": result.run.header, "summary": result.run.summary,
+                    "problems": result.run.problems, "status": result.status, "exit_code": result.exit_code,
+                    "error": result.error, "stderr_tail": result.stderr_tail, "elapsed_s": result.elapsed_s,
+                    "stored_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": result.command,
+                    "gclog_collector": None if result.gc_events is None else result.gc_events.attrs.get("collector"),
+                    "fingerprint": fingerprint}
+        _write_parquet(rows, self.cells_dir / f"{key}.parquet", metadata)
+        entry = _index_row(key, metadata)
+        others = self._index[self._index["key"] != key] if len(self._index) else self._index
+        self._index = pd.concat([others, pd.DataFrame([entry])], ignore_index=True) if len(others) \
+            else pd.DataFrame([entry])
+        self._write_index()
+
+    def load(self, key: str) -> CellResult:
+        """A stored cell, as run_cell returned it."""
+        table = pq.read_table(self.cells_dir / f"{key}.parquet")
+        metadata = json.loads(table.schema.metadata[_META_KEY])
+        tables = {str(name): _table_rows(str(name), part)
+                  for name, part in table.to_pandas().groupby("table", sort=False)}
+        events = tables.pop("gclog", None)
+        if events is not None:
+            events.attrs["collector"] = metadata["gclog_collector"]
+        run = Run(header=metadata["header"], tables=tables, summary=metadata["summary"],
+                  problems=metadata["problems"])
+        return CellResult(Cell(**metadata["cell"]), metadata["status"], metadata["exit_code"],
+                          metadata["stderr_tail"], metadata["elapsed_s"], run, events, metadata["command"])
+
+    def rows(self, table: str) -> pd.DataFrame:
+        """One table's rows (periodic, gc, gclog, ...) of every stored cell, with key and fingerprint."""
+        frames = [pq.read_table(path, filters=[("table", "=", table)]).to_pandas()
+                  for path in sorted(self.cells_dir.glob("*.parquet"))]
+        frames = [f.dropna(axis=1, how="all") for f in frames if len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def _write_index(self) -> None:
+        _write_parquet(self._index, self.index_path)
+
+    def _reconcile(self) -> pd.DataFrame:
+        """The index, with every cell file in it and no entry without its file."""
+        index = pq.read_table(self.index_path).to_pandas() if self.index_path.exists() else pd.DataFrame()
+        on_disk = {path.stem: path for path in self.cells_dir.glob("*.parquet")}
+        known = set(index["key"]) if len(index) else set()
+        missing = [key for key in on_disk if key not in known]
+        changed = bool(missing) or bool(known - set(on_disk))
+        if len(index):
+            index = index[index["key"].isin(on_disk)]
+        if missing:
+            entries = []
+            for key in missing:
+                metadata = json.loads(pq.read_schema(on_disk[key]).metadata[_META_KEY])
+                entries.append(_index_row(key, metadata))
+            index = pd.concat([index, pd.DataFrame(entries)], ignore_index=True) if len(index) \
+                else pd.DataFrame(entries)
+        self._index = index.reset_index(drop=True)
+        if changed:
+            self._write_index()
+        return self._index
+
+
+def _table_rows(name: str, part: pd.DataFrame) -> pd.DataFrame:
+    """One table's rows of a cell file: its own columns (the schema's, then any others it has)."""
+    frame = part.drop(columns=[c for c in part.columns if c in _ROW_CONSTANTS]).dropna(axis=1, how="all")
+    known = _SCHEMAS.get(name, [])
+    frame = frame.reindex(columns=known + [c for c in frame.columns if c not in known])
+    return frame.infer_objects().reset_index(drop=True)
+
+
+def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    row: dict[str, Any] = {"key": key}
+    row.update({name: metadata[name] for name in
+                ("status", "error", "exit_code", "elapsed_s", "stored_utc", "stderr_tail")})
+    row.update(metadata["cell"])
+    row.update(metadata["fingerprint"])
+    for name, value in (metadata["summary"] or {}).items():
+        row[name if name not in row else f"summary_{name}"] = value
+    return row
+
+
+def sweep(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellResult] | None = None,
+          retry_failed: bool = False, progress: bool = True) -> pd.DataFrame:
+    """Runs every cell the store does not have yet (nor, with retry_failed, has only as a failure),
+    storing each as soon as it ends; returns the index rows of the given cells."""
+    runner = run or (lambda cell: run_cell(cell, store.runs_dir, progress=progress))
+    keys = []
+    for cell in cells:
+        keys.append(cell.key)
+        if store.has(cell.key, ok_only=retry_failed):
+            continue
+        store.put(runner(cell))
+    index = store.index
+    return index[index["key"].isin(keys)].reset_index(drop=True)

@@ -1,0 +1,79 @@
+"""Lines up GC pauses with the seconds of a real-time run that lost packets.
+
+For each periodic record with lost > 0, the pauses (engine `gc` records, or the parsed GC
+log's pauses and stalls put on the run's clock) that overlap that period or the one before
+it, each with its estimated cost in ticks: pause_ms / interval_ns * 1e6 (the ticks that
+arrive while the consumer is stopped) and, given the input queue's capacity, the excess
+(pause_ms - capacity_ms) / interval_ns * 1e6 that cannot have fit in the queue.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from . import gclog
+from .records import Run
+
+PAUSE_COLUMNS = ["start_s", "duration_ms", "name", "source"]
+COLUMNS = ["t_s", "period_s", "lost", "pause_start_s", "pause_ms", "pause_name", "pause_source",
+           "est_ticks", "est_excess_ticks"]
+
+
+def pauses_from_records(gc: pd.DataFrame) -> pd.DataFrame:
+    """The engine's pause records on the run's clock."""
+    rec = gc[gc["kind"] == "pause"] if len(gc) else gc
+    return pd.DataFrame({"start_s": rec["t_s"].astype(float), "duration_ms": rec["duration_ms"].astype(float),
+                         "name": rec["bean"].astype(str) + " (" + rec["cause"].astype(str) + ")",
+                         "source": "records"}, columns=PAUSE_COLUMNS)
+
+
+def pauses_from_log(events: pd.DataFrame, offset_s: float) -> pd.DataFrame:
+    """A parsed GC log's pauses and stalls, moved to the run's clock (offset: gclog.estimate_offset)."""
+    stopped = events[events["kind"].isin(["pause", "stall"])]
+    return pd.DataFrame({"start_s": stopped["start_s"] - offset_s, "duration_ms": stopped["duration_ms"],
+                         "name": stopped["kind"] + ": " + stopped["name"], "source": "log"},
+                        columns=PAUSE_COLUMNS)
+
+
+def loss_timeline(periodic: pd.DataFrame, pauses: pd.DataFrame, interval_ns: int,
+                  capacity_ms: float | None = None) -> pd.DataFrame:
+    """One row per (lossy period, overlapping pause); a lossy period no pause explains has one
+    row with empty pause fields."""
+    rows: list[dict[str, object]] = []
+    ordered = periodic.sort_values("t_s").reset_index(drop=True)
+    starts = pauses["start_s"].to_numpy(dtype=float)
+    ends = starts + pauses["duration_ms"].to_numpy(dtype=float) / 1000
+    for i, period in ordered.iterrows():
+        if not period["lost"] > 0:
+            continue
+        end = float(period["t_s"])
+        begin = end - float(period["period_s"])
+        if i > 0:
+            begin -= float(ordered.at[i - 1, "period_s"])
+        base = {"t_s": end, "period_s": float(period["period_s"]), "lost": int(period["lost"])}
+        overlapping = pauses[(starts < end) & (ends > begin)]
+        if overlapping.empty:
+            rows.append({**base, "pause_start_s": math.nan, "pause_ms": math.nan, "pause_name": None,
+                         "pause_source": None, "est_ticks": math.nan, "est_excess_ticks": math.nan})
+        for _, pause in overlapping.iterrows():
+            ms = float(pause["duration_ms"])
+            excess = math.nan if capacity_ms is None else max(0.0, ms - capacity_ms) / interval_ns * 1e6
+            rows.append({**base, "pause_start_s": float(pause["start_s"]), "pause_ms": ms,
+                         "pause_name": pause["name"], "pause_source": pause["source"],
+                         "est_ticks": ms / interval_ns * 1e6, "est_excess_ticks": excess})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def run_timeline(run: Run, gc_events: pd.DataFrame | None = None) -> pd.DataFrame:
+    """loss_timeline for a real-time run: its interval and queue capacity from the header, its
+    pauses from the GC log when given and lined up with the records, else from its records."""
+    header = run.header or {}
+    if header.get("interval_ns") is None:
+        raise ValueError("not a real-time run: the header has no interval_ns")
+    offset = gclog.estimate_offset(gc_events, run.gc) if gc_events is not None else None
+    pauses = pauses_from_log(gc_events, offset) if gc_events is not None and offset is not None \
+        else pauses_from_records(run.gc)
+    capacity = (header.get("params") or {}).get("max_capturing_delay_ms")
+    return loss_timeline(run.periodic, pauses, int(header["interval_ns"]), capacity)

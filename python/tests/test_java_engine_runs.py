@@ -1,0 +1,79 @@
+"""The Java engine end to end through the launcher: every strategy and case on the three
+reference JVMs, a real-time run on the native clock, and bad input refused.
+
+These need `make java jdks native`; they check records and books, not speed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from allocorpool.java_engine import JavaRun
+
+pytestmark = pytest.mark.engine
+
+STRATEGIES = ["dummy", "alloc", "mix", "pool", "native-alloc", "native-mix", "native-pool"]
+CASES = ["A", "B", "C"]
+REFERENCE_JVMS = [(11, "cms"), (17, "g1"), (25, "zgc-gen")]
+
+
+def run_engine(run: JavaRun, args: list[str], timeout: float = 120) -> tuple[list[dict], subprocess.CompletedProcess]:
+    out = Path(args[args.index("--out") + 1])
+    done = subprocess.run(run.command(args), capture_output=True, text=True, timeout=timeout)
+    records = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    return records, done
+
+
+@pytest.mark.parametrize("jdk,collector", REFERENCE_JVMS, ids=[f"jdk{j}-{c}" for j, c in REFERENCE_JVMS])
+def test_batch_every_strategy_and_case(jdk: int, collector: str, tmp_path: Path) -> None:
+    run = JavaRun(jdk=jdk, collector=collector, heap="1g")
+    for strategy in STRATEGIES:
+        for case in CASES:
+            out = tmp_path / f"{strategy}-{case}.jsonl"
+            records, done = run_engine(run, ["--case", case, "--strategy", strategy, "--mode", "batch",
+                                             "--duration-s", "2", "--warmup-s", "1", "--scale", "0.01",
+                                             "--out", str(out)])
+            assert done.returncode == 0, f"{strategy} {case}: {done.stderr[-2000:]}"
+            header, summary = records[0], records[-1]
+            assert header["type"] == "header" and summary["type"] == "summary"
+            assert header["jdk_version"].startswith(str(jdk)), header["jdk_version"]
+            assert header["collector"] == collector
+            assert (header["strategy"], header["case"]) == (strategy, case)
+            assert summary["status"] == "ok", summary
+            assert summary["measured_packets"] > 0 and summary["ns_per_packet"] > 0
+            if strategy in ("pool", "mix", "native-pool", "native-mix"):
+                assert summary["pool_free"] + summary["pool_in_use"] == summary["pool_capacity"], summary
+
+
+def test_realtime_reports_lost_counts_every_second(tmp_path: Path) -> None:
+    out = tmp_path / "rt.jsonl"
+    records, done = run_engine(JavaRun(jdk=17, collector="g1", heap="1g"),
+                               ["--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "1000",
+                                "--duration-s", "10", "--warmup-s", "2", "--scale", "0.1", "--out", str(out)])
+    assert done.returncode == 0, done.stderr[-2000:]
+    periodic = [r for r in records if r["type"] == "periodic"]
+    assert len(periodic) >= 9, periodic
+    assert all(isinstance(r["lost"], int) for r in periodic)
+    summary = records[-1]
+    assert summary["status"] == "ok", summary
+    assert periodic[-1]["lost_total"] == sum(r["lost"] for r in periodic)
+    assert summary["lost"] >= periodic[-1]["lost_total"]
+    assert summary["lost"] + summary["trailing_dropped"] == summary["producer_dropped"], summary
+    assert summary["packets"] + summary["producer_dropped"] <= summary["producer_emitted"], summary
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--strategy", "foo"], "dummy, alloc, mix, pool, native-alloc, native-mix, native-pool"),
+    (["--case", "D"], "A, B, C"),
+    (["--mode", "realtime", "--case", "A", "--strategy", "pool"], "--interval-ns"),
+    (["--scale", "0"], "--scale"),
+])
+def test_bad_input_exits_2_naming_valid_values(args: list[str], needle: str) -> None:
+    done = subprocess.run(JavaRun(jdk=17, collector="g1", heap="256m").command(args),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    assert needle in done.stderr, done.stderr

@@ -1,0 +1,64 @@
+"""records.py on the hand-written sample runs (docs/records.md)."""
+
+import io
+
+from allocorpool.records import COLUMNS, RecordReader, read_run
+
+
+def test_java_batch(runs_dir):
+    run = read_run(runs_dir / "java-batch.jsonl")
+    assert run.status == "ok" and not run.failed and run.problems == []
+    assert run.header["engine"] == "java" and run.header["params"]["pool_size"] == 1_000_000
+    assert list(run.periodic.columns) == COLUMNS["periodic"]
+    assert len(run.periodic) == 5 and run.periodic["warmup"].tolist() == [True, True, False, False, False]
+    assert run.periodic["packets_total"].iloc[-1] == run.summary["packets"]
+    assert list(run.gc.columns) == COLUMNS["gc"] and len(run.gc) == 5
+    assert run.summary["live_objects"] == 3_039_000
+
+
+def test_java_realtime_has_gc_records_and_loss(runs_dir):
+    run = read_run(runs_dir / "java-realtime.jsonl")
+    assert run.status == "ok"
+    assert set(run.gc["kind"]) == {"pause", "cycle"}
+    assert run.periodic["lost"].sum() == run.summary["lost"] == 85_000
+    measured = run.periodic[~run.periodic["warmup"]]
+    assert measured["packets"].sum() == run.summary["measured_packets"]
+
+
+def test_cpp_run_has_no_gc_table(runs_dir):
+    run = read_run(runs_dir / "cpp-realtime.jsonl")
+    assert run.status == "ok" and run.header["design"] == "flat"
+    assert run.gc.empty and list(run.gc.columns) == COLUMNS["gc"]
+    assert "gc_pause_count" not in run.summary and run.summary["allocs_per_packet"] == 0.0
+
+
+def test_truncated_run_is_failed_and_keeps_its_records(runs_dir):
+    run = read_run(runs_dir / "java-truncated.jsonl")
+    assert run.summary is None and run.status == "incomplete" and run.failed
+    assert len(run.periodic) == 2 and len(run.gc) == 2
+    assert len(run.problems) == 1 and "not JSON" in run.problems[0]
+
+
+def test_stream_of_lines_and_incremental_reading(runs_dir):
+    lines = (runs_dir / "java-realtime.jsonl").read_text().splitlines(keepends=True)
+    assert read_run(io.StringIO("".join(lines))).summary["lost_measured"] == 85_000
+    reader = RecordReader()
+    for line in lines[:5]:
+        reader.feed(line)
+    partial = reader.run()
+    assert partial.status == "incomplete" and len(partial.periodic) == 2
+    reader.feed_all(lines[5:])
+    assert reader.run().status == "ok" and len(reader.run().periodic) == 6
+
+
+def test_engine_error_and_misordered_records():
+    run = read_run([
+        '{"type": "periodic", "t_s": 1.0}',
+        '{"type": "header", "schema": 2}',
+        '{"type": "summary", "status": "error", "error": "boom"}',
+        '{"type": "periodic", "t_s": 2.0}',
+        '[1, 2]',
+    ])
+    assert run.status == "error" and run.failed
+    assert len(run.periodic) == 2
+    assert len(run.problems) == 5  # before header, header not first, schema, after summary, not a record

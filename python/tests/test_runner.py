@@ -1,0 +1,105 @@
+"""runner.py: cells, command lines, and runs of a fake engine that succeeds, fails, crashes or hangs."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from allocorpool import jdks, paths
+from allocorpool.runner import Cell, engine_command, run_cell
+
+FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
+CPP = dict(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool", duration_s=0.5, warmup_s=0.1)
+
+
+def fake(behaviour):
+    def build(cell, out, gc_log):
+        return [sys.executable, str(FAKE), behaviour, *cell.engine_args(out)]
+    return build
+
+
+def test_cell_validation_and_key():
+    cell = Cell(engine="java", jdk=25, collector="zgc-gen", case="B", strategy="mix", mode="realtime",
+                interval_ns=500, compact_headers=True, live_objects=True, gc_log=True)
+    assert cell.key == "java_jdk25_zgc-gen_2g_coh_B_mix_realtime_500ns_d30_w5_x1_live_gclog"
+    assert Cell(**cell.params()) == cell
+    assert Cell(**CPP).key == "cpp_flat_glibc_A_pool_batch_d0.5_w0.1_x1"
+    with pytest.raises(ValueError, match="interval_ns"):
+        Cell(**CPP, mode="realtime")
+    with pytest.raises(ValueError, match="interval_ns"):
+        Cell(**CPP, interval_ns=1000)
+    with pytest.raises(ValueError, match="no collector 'cms'"):
+        Cell(engine="java", jdk=17, collector="cms", case="A", strategy="pool")
+    with pytest.raises(ValueError, match="design and allocator"):
+        Cell(engine="cpp", case="A", strategy="pool")
+    with pytest.raises(ValueError, match="for java cells"):
+        Cell(**CPP, gc_log=True)
+
+
+def test_engine_commands(tmp_path, monkeypatch):
+    jar, engine = tmp_path / "alloc-or-pool.jar", tmp_path / "cpp_engine"
+    jar.touch()
+    engine.touch()
+    monkeypatch.setattr(paths, "java_jar", lambda: jar)
+    monkeypatch.setattr(paths, "cpp_engine", lambda: engine)
+    monkeypatch.setattr(jdks, "java_executable", lambda major: Path(f"/jdks/{major}/bin/java"))
+    cell = Cell(engine="java", jdk=17, collector="g1", heap="1g", case="C", strategy="native-pool",
+                mode="realtime", interval_ns=700, duration_s=20, warmup_s=4, scale=0.5, live_objects=True, gc_log=True)
+    command = engine_command(cell, tmp_path / "out.jsonl", tmp_path / "gc.log")
+    assert command[0] == "/jdks/17/bin/java" and "-Xmx1g" in command and "-XX:+UseG1GC" in command
+    assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,level,tags" in command
+    assert command[command.index("-jar") + 1] == str(jar)
+    assert command[command.index("-jar") + 2:] == [
+        "--case", "C", "--strategy", "native-pool", "--mode", "realtime", "--interval-ns", "700",
+        "--duration-s", "20", "--warmup-s", "4", "--scale", "0.5", "--live-objects", "--out", str(tmp_path / "out.jsonl")]
+    assert engine_command(Cell(**CPP), tmp_path / "o.jsonl", None) == [
+        str(engine), "--design", "flat", "--allocator", "glibc", "--case", "A", "--strategy", "pool",
+        "--mode", "batch", "--duration-s", "0.5", "--warmup-s", "0.1", "--scale", "1", "--out", str(tmp_path / "o.jsonl")]
+
+
+def test_a_good_run_streams_its_records(tmp_path, monkeypatch):
+    monkeypatch.delenv("ALLOC_OR_POOL_COMMIT", raising=False)
+    seen = []
+    result = run_cell(Cell(**CPP), tmp_path, build=fake("ok"), poll_s=0.02, progress=True,
+                      on_update=lambda run: seen.append(len(run.periodic)))
+    assert result.status == "ok" and result.exit_code == 0 and result.error is None
+    assert len(result.run.periodic) == 5 and result.run.summary["status"] == "ok"
+    assert seen == sorted(seen) and seen[-1] == 5 and len(seen) > 1  # read while the engine ran
+    assert (tmp_path / f"{Cell(**CPP).key}.jsonl").is_file()
+    assert result.run.header["commit"] == paths.source_commit()  # handed to the engine as make does
+
+
+def test_an_engine_error_is_a_failure(tmp_path):
+    result = run_cell(Cell(**CPP), tmp_path, build=fake("error"), progress=False)
+    assert result.status == "error" and result.exit_code == 1
+    assert result.error == "pool conservation check failed"
+    assert len(result.run.periodic) == 5
+
+
+def test_a_crash_keeps_its_records_and_stderr(tmp_path):
+    result = run_cell(Cell(**CPP), tmp_path, build=fake("crash"), progress=False)
+    assert result.status == "error" and result.exit_code == 134
+    assert "simulated crash" in result.stderr_tail and result.error == "exit code 134"
+    assert result.run.summary is None and len(result.run.periodic) == 2
+    assert any("not JSON" in problem for problem in result.run.problems)  # the line cut short
+
+
+def test_a_hang_times_out_and_is_stopped(tmp_path):
+    result = run_cell(Cell(**CPP), tmp_path, build=fake("hang"), progress=False, timeout_s=1.5, poll_s=0.05)
+    assert result.status == "timeout" and result.exit_code is not None and result.exit_code < 0
+    assert result.elapsed_s < 10 and result.error.startswith("timed out")
+    assert len(result.run.periodic) == 1 and result.run.header["engine"] == "cpp"
+
+
+def test_a_missing_engine_is_a_failure_not_an_exception(tmp_path, monkeypatch):
+    monkeypatch.setattr(paths, "cpp_engine", lambda: tmp_path / "missing")
+    result = run_cell(Cell(**CPP), tmp_path, progress=False)
+    assert result.status == "error" and result.exit_code is None and "missing" in result.stderr_tail
+    broken = run_cell(Cell(**CPP), tmp_path, progress=False, build=lambda c, o, g: [str(tmp_path / "nothing")])
+    assert broken.status == "error" and broken.exit_code is None
+
+
+def test_a_relative_workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run_cell(Cell(**CPP), Path("runs"), build=fake("ok"), progress=False)
+    assert result.status == "ok" and (tmp_path / "runs" / f"{Cell(**CPP).key}.jsonl").is_file()

@@ -1,0 +1,68 @@
+"""search.py: bisection for the smallest loss-free interval, with fake probes and a fake engine."""
+
+import sys
+from pathlib import Path
+
+from allocorpool.runner import Cell
+from allocorpool.search import Probe, cell_probe, find_interval
+
+FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
+
+
+def boundary_probe(boundary, calls):
+    def probe(interval_ns):
+        calls.append(interval_ns)
+        ok = interval_ns >= boundary
+        return Probe(interval_ns, ok, 0 if ok else 1000, 0.0 if ok else 5.0)
+    return probe
+
+
+def test_finds_the_boundary_within_the_tolerance_and_records_every_probe():
+    calls = []
+    result = find_interval(boundary_probe(437, calls), low_ns=20, high_ns=10_000, tolerance_ns=10)
+    assert 437 <= result.good_interval_ns <= 447 and not result.lost_everywhere
+    assert list(result.probes["interval_ns"]) == calls
+    assert list(result.probes["purpose"][:2]) == ["bound", "bound"]
+    assert result.probes["purpose"].iloc[-1] == "reference" and calls[-1] == 1000
+    assert result.loss_pct_at_reference == 0.0
+    assert len(calls) < 20
+
+
+def test_lost_even_at_the_largest_interval():
+    calls = []
+    result = find_interval(boundary_probe(50_000, calls), high_ns=10_000)
+    assert result.good_interval_ns is None and result.lost_everywhere
+    assert calls == [10_000, 1000] and result.loss_pct_at_reference == 5.0
+
+
+def test_loss_free_at_the_smallest_interval_and_reference_reused():
+    calls = []
+    result = find_interval(boundary_probe(10, calls), low_ns=20, high_ns=1000)
+    assert result.good_interval_ns == 20
+    assert calls == [1000, 20, 20]  # bounds, one confirmation; 1000 was probed already
+
+
+def test_a_boundary_that_does_not_hold_on_a_second_look():
+    seen = {}
+
+    def flaky(interval_ns):  # 437..499 passes once, then loses
+        seen[interval_ns] = seen.get(interval_ns, 0) + 1
+        ok = interval_ns >= 500 or (interval_ns >= 437 and seen[interval_ns] == 1)
+        return Probe(interval_ns, ok)
+
+    result = find_interval(flaky, low_ns=20, high_ns=10_000, tolerance_ns=10)
+    assert 500 <= result.good_interval_ns <= 510
+    confirms = result.probes[result.probes["purpose"] == "confirm"]
+    assert not confirms["ok"].all() and confirms["ok"].iloc[-1]
+
+
+def test_probes_through_the_runner_with_a_fake_engine(tmp_path):
+    kept = []
+    cell = Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool", duration_s=5, warmup_s=1)
+    probe = cell_probe(cell, tmp_path, duration_s=0.5, keep=kept.append, progress=False,
+                       build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
+    result = find_interval(probe, low_ns=100, high_ns=1000, tolerance_ns=40)
+    assert 437 <= result.good_interval_ns <= 477  # the fake engine loses ticks below 437 ns
+    assert len(kept) == len(result.probes)
+    assert all(r.cell.mode == "realtime" and r.cell.duration_s == 0.5 for r in kept)
+    assert result.loss_pct_at_reference == 0.0 and result.probes["status"].eq("ok").all()
