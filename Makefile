@@ -16,11 +16,11 @@ JDK_MAJORS := 11 17 21 25
 
 export ALLOC_OR_POOL_COMMIT := $(COMMIT)
 
-.PHONY: all env jdks native java build test test-native test-java test-python queue-bench clean
+.PHONY: all env jdks native java cpp cpp-asan build test test-native test-java test-cpp test-python queue-bench harness-bench clean
 
 all: build
 
-build: native java
+build: native java cpp
 
 # Python: conda when present, else a venv filled from the pip section of the same environment.yml.
 env: $(VENV)/.installed
@@ -41,26 +41,44 @@ native:
 	JAVA_HOME=$(BUILD_JDK) cmake -S native-queue -B $(BUILD)/native-queue -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD)/native-queue
 
-java: native
+java:
 	cd java-lib && $(MVN) -q -Dgit.commit=$(COMMIT) -DskipTests package
+
+cpp:
+	cmake -S cpp-lib -B $(BUILD)/cpp-lib -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD)/cpp-lib
+
+# The C++ test suite again under AddressSanitizer + LeakSanitizer.
+cpp-asan:
+	cmake -S cpp-lib -B $(BUILD)/cpp-lib-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DALLOC_OR_POOL_SANITIZE=ON >/dev/null
+	cmake --build $(BUILD)/cpp-lib-asan
+
+test-cpp: cpp cpp-asan
+	ctest --test-dir $(BUILD)/cpp-lib --output-on-failure
+	ctest --test-dir $(BUILD)/cpp-lib-asan --output-on-failure
 
 test-native: native
 	ctest --test-dir $(BUILD)/native-queue --output-on-failure
 
-test-java: native
+test-java:
 	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -Dnativequeue.dir=$(BUILD)/native-queue package
 
 # Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC).
 test-python: env jdks java
 	cd python && $(PY) -m pytest -q tests
 
-test: test-native test-java test-python
+test: test-native test-java test-cpp test-python
 
 # The queue benchmark: C++ to C++ and C++ to Java, shortest loss-free interval on this machine.
 queue-bench: native java jdks
 	mkdir -p data/queue-bench
 	$(BUILD)/native-queue/queue_bench --out data/queue-bench/cpp-cpp.jsonl
 	$(PY) -m allocorpool java --jdk 25 --gc g1 --main allocorpool.queue.QueueBenchmark -- --out data/queue-bench/cpp-java.jsonl
+
+# The harness cost (dummy strategy) of both C++ designs, beside the article's 16 and 145 ns.
+harness-bench: cpp
+	mkdir -p data/harness-bench
+	$(BUILD)/cpp-lib/harness_bench --out data/harness-bench/harness.jsonl
 
 clean:
 	rm -rf $(BUILD) java-lib/target

@@ -117,7 +117,7 @@ int run_engine(int argc, char** argv) {
     // Outlives the summary: tearing the model down comes after the last record.
     std::unique_ptr<AnyModel> model;
     try {
-        model = make_model(options.design, options.strategy, params, options.seed);
+        model = make_model(options.design, options.strategy, params, static_cast<std::uint64_t>(options.seed));
         if (realtime) {
             summary.ticks = model->run_realtime(
                     {*options.interval_ns, options.producer_cpu, options.consumer_cpu}, timeline);

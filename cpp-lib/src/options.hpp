@@ -22,12 +22,12 @@ struct Options {
     std::string strategy;   // dummy | alloc | mix | pool
     Mode mode = Mode::batch;
     std::optional<std::uint64_t> interval_ns;  // realtime only, required there
-    double duration_s = 10;
-    double warmup_s = 2;
+    double duration_s = 30;
+    double warmup_s = 5;
     double scale = 1;
-    int producer_cpu = 0;  // realtime only; -1: not pinned
+    int producer_cpu = 0;  // realtime only (accepted and unused in batch, as java-lib); -1: not pinned
     int consumer_cpu = 1;
-    std::uint64_t seed = 1;
+    std::int64_t seed = 1;  // any 64-bit integer, as java-lib's long: the same seed draws the same packets
     std::string out = "-";  // "-": standard output
 };
 

@@ -17,7 +17,7 @@ public final class RecordSchema {
     public static final List<String> HEADER = List.of(
             "type", "schema", "engine", "run_id", "started_utc", "host", "os", "cpu_model", "cpus",
             "memory_bytes", "small_machine", "commit", "case", "strategy", "mode", "interval_ns",
-            "duration_s", "warmup_s", "scale", "params", "producer_cpu", "consumer_cpu",
+            "duration_s", "warmup_s", "scale", "seed", "params", "producer_cpu", "consumer_cpu",
             "jdk_vendor", "jdk_version", "vm_name", "vm_flags", "collector", "gc_beans", "heap_max_bytes");
 
     /** The fields of the header's {@code params} object. */

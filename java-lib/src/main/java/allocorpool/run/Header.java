@@ -47,6 +47,7 @@ final class Header {
         r.put("duration_s", config.durationS);
         r.put("warmup_s", config.warmupS);
         r.put("scale", config.scale);
+        r.put("seed", config.seed);
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("pool_size", params.poolSize);
         p.put("mix_pool_size", params.mixPoolSize);
