@@ -43,7 +43,7 @@ constexpr double max_probe_s = 3600;
 constexpr std::string_view usage = R"(usage: queue_bench [options]
   --out FILE           JSON Lines output (default: stdout)
   --probe-s SECONDS    length of each probe, in (0, 3600] (default 2)
-  --min-ns N           shortest interval the bisection tries, 1..1000000000 (default 10)
+  --min-ns N           shortest interval the bisection tries, 1..1000000000 (default 2)
   --max-ns N           longest interval the bisection tries, min-ns..1000000000 (default 1000)
   --producer-cpu N     CPU of the clock thread, -1 for no pinning (default 0)
   --consumer-cpu N     CPU of the consumer (main) thread, -1 for no pinning (default 1)
@@ -53,7 +53,7 @@ constexpr std::string_view usage = R"(usage: queue_bench [options]
 struct Options {
     std::string out;
     double probe_s = 2;
-    std::uint64_t min_ns = 10;
+    std::uint64_t min_ns = 2;
     std::uint64_t max_ns = 1000;
     int producer_cpu = 0;
     int consumer_cpu = 1;
@@ -195,6 +195,7 @@ Json header_record(const Options& options) {
             {"duration_s", options.probe_s},
             {"warmup_s", 0},
             {"scale", nullptr},
+            {"seed", nullptr},
             {"params",
              {{"probe_s", options.probe_s},
               {"min_ns", options.min_ns},

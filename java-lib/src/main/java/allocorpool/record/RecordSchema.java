@@ -40,9 +40,16 @@ public final class RecordSchema {
             "gc_cycle_total_ms", "live_objects", "live_bytes", "pool_capacity", "pool_free",
             "pool_in_use");
 
+    /** The queue benchmark's records: one probe of one interval, and the result of a pair. */
+    public static final List<String> PROBE = List.of(
+            "type", "pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok");
+
+    public static final List<String> RESULT = List.of(
+            "type", "pair", "write_ns", "good_interval_ns", "target_ns", "met_target");
+
     private RecordSchema() {}
 
-    /** The fields of a record type: "header", "periodic", "gc" or "summary". */
+    /** The fields of a record type: "header", "periodic", "gc", "summary", "probe" or "result". */
     public static List<String> fields(String type) {
         switch (String.valueOf(type)) {
             case "header":
@@ -53,6 +60,10 @@ public final class RecordSchema {
                 return GC;
             case "summary":
                 return SUMMARY;
+            case "probe":
+                return PROBE;
+            case "result":
+                return RESULT;
             default:
                 throw new IllegalArgumentException("no record type " + type);
         }
@@ -62,7 +73,8 @@ public final class RecordSchema {
     public static void check(Map<String, ?> record) {
         Object type = record.get("type");
         checkFields(String.valueOf(type), fields(String.valueOf(type)), record.keySet());
-        if ("header".equals(type)) {
+        // The queue benchmark's header keeps its own settings in params.
+        if ("header".equals(type) && "java".equals(record.get("engine"))) {
             Object params = record.get("params");
             if (!(params instanceof Map)) {
                 throw new IllegalStateException("header: params is not an object");

@@ -1,0 +1,215 @@
+package allocorpool.queue;
+
+import allocorpool.record.RecordWriter;
+import allocorpool.record.RunContext;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The C++ to Java half of the queue benchmark (native-queue's queue_bench does C++ to C++):
+ * the native clock writing into direct buffers that this JVM reads with acquire/release.
+ * It measures the producer's cost per tick when it runs flat out, and the shortest interval
+ * at which a reader that does nothing else loses no tick, by bisection over probes; the
+ * original measured 20 ns on a 2014 Xeon, the target printed beside ours.
+ *
+ * <p>usage: {@code QueueBenchmark [--out FILE] [--probe-s S] [--min-ns N] [--max-ns N]
+ * [--producer-cpu N] [--consumer-cpu N]}
+ */
+public final class QueueBenchmark {
+    static final String PAIR = "cpp-java";
+    static final long TARGET_NS = 20;
+    private static final long MAX_CAPTURING_DELAY_MS = 100;
+    private static final int FLAT_OUT_QUEUE_SIZE = 1 << 16;
+    private static final String USAGE = "usage: QueueBenchmark [--out FILE|-] [--probe-s 0.1..60] "
+            + "[--min-ns 1..1000000] [--max-ns 1..1000000] [--producer-cpu -1|0..] [--consumer-cpu -1|0..]";
+
+    private final RecordWriter records;
+    private final double probeS;
+    private final int producerCpu;
+
+    private QueueBenchmark(RecordWriter records, double probeS, int producerCpu) {
+        this.records = records;
+        this.probeS = probeS;
+        this.producerCpu = producerCpu;
+    }
+
+    public static void main(String[] args) throws IOException {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("--out", "-");
+        options.put("--probe-s", "2");
+        options.put("--min-ns", "2");
+        options.put("--max-ns", "1000");
+        options.put("--producer-cpu", "0");
+        options.put("--consumer-cpu", "1");
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--help")) {
+                System.out.println(USAGE);
+                return;
+            }
+            if (!options.containsKey(args[i]) || i + 1 == args.length) {
+                usageError("'" + args[i] + "' is not an option with a value; options: " + String.join(", ", options.keySet()));
+            }
+            options.put(args[i], args[++i]);
+        }
+        double probeS = number(options, "--probe-s", 0.1, 60);
+        long minNs = (long) number(options, "--min-ns", 1, 1_000_000);
+        long maxNs = (long) number(options, "--max-ns", 1, 1_000_000);
+        int producerCpu = (int) number(options, "--producer-cpu", -1, 4095);
+        int consumerCpu = (int) number(options, "--consumer-cpu", -1, 4095);
+        if (minNs > maxNs) {
+            usageError("--min-ns must not exceed --max-ns");
+        }
+        if (producerCpu >= 0 && producerCpu == consumerCpu) {
+            usageError("--producer-cpu and --consumer-cpu must differ: the reader would starve the clock");
+        }
+        NativeClock.load();
+        if (consumerCpu >= 0 && NativeClock.pinCurrentThread(consumerCpu) != 0) {
+            usageError("--consumer-cpu: cannot pin to CPU " + consumerCpu + "; this machine has CPUs 0.."
+                    + (Runtime.getRuntime().availableProcessors() - 1));
+        }
+        try (RecordWriter records = RecordWriter.open(options.get("--out"))) {
+            records.write(header(probeS, minNs, maxNs, producerCpu, consumerCpu));
+            new QueueBenchmark(records, probeS, producerCpu).run(minNs, maxNs);
+        }
+    }
+
+    private void run(long minNs, long maxNs) throws IOException {
+        Probe flatOut = probe(0, FLAT_OUT_QUEUE_SIZE);
+        double writeNs = flatOut.stats.emitted == 0 ? 0 : flatOut.seconds * 1e9 / flatOut.stats.emitted;
+        // Invariant: knownGood loses nothing; knownBad and below are taken as lossy.
+        Long good = null;
+        if (probe(maxNs, DualArrayQueue.capacityFor(MAX_CAPTURING_DELAY_MS, maxNs)).ok()) {
+            long knownBad = minNs - 1;
+            long knownGood = maxNs;
+            while (knownGood - knownBad > 1) {
+                long middle = knownBad + (knownGood - knownBad) / 2;
+                if (probe(middle, DualArrayQueue.capacityFor(MAX_CAPTURING_DELAY_MS, middle)).ok()) {
+                    knownGood = middle;
+                } else {
+                    knownBad = middle;
+                }
+            }
+            good = knownGood;
+        }
+        boolean met = good != null && good <= TARGET_NS;
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("type", "result");
+        result.put("pair", PAIR);
+        result.put("write_ns", writeNs);
+        result.put("good_interval_ns", good);
+        result.put("target_ns", TARGET_NS);
+        result.put("met_target", met);
+        records.write(result);
+        System.err.printf("queue_bench %s: write %.2f ns/tick, shortest loss-free interval %s (target %d ns: %s)%n",
+                PAIR, writeNs, good == null ? "none up to " + maxNs + " ns" : good + " ns", TARGET_NS,
+                met ? "met" : "not met");
+    }
+
+    /** One run of the clock for probeS seconds with this thread reading flat out. */
+    private Probe probe(long intervalNs, int queueSize) throws IOException {
+        TickSource source = TickSources.nativeClock(intervalNs, queueSize, producerCpu, -1);
+        long start = System.nanoTime();
+        long end = start + (long) (probeS * 1e9);
+        try {
+            while (System.nanoTime() - end < 0) {
+                // Drain in bursts: reading the clock once per tick would be the bottleneck.
+                for (int i = 0; i < 1024 && source.poll(); i++) {
+                    // the tick itself is all the work
+                }
+            }
+        } finally {
+            source.finish();
+        }
+        Probe probe = new Probe(intervalNs, (System.nanoTime() - start) / 1e9, source.finish());
+        records.write(probe.record());
+        if (!probe.stats.balanced()) {
+            throw new IllegalStateException("accounting broken at " + intervalNs + " ns: " + probe.stats);
+        }
+        return probe;
+    }
+
+    private static final class Probe {
+        final long intervalNs;
+        final double seconds;
+        final TickStats stats;
+
+        Probe(long intervalNs, double seconds, TickStats stats) {
+            this.intervalNs = intervalNs;
+            this.seconds = seconds;
+            this.stats = stats;
+        }
+
+        /**
+         * No loss, and the clock kept its rate: a producer slower than the interval would
+         * not have tested it (5% slack for a preemption at either end).
+         */
+        boolean ok() {
+            boolean keptRate = intervalNs == 0 || stats.emitted >= 0.95 * seconds * 1e9 / intervalNs;
+            return stats.balanced() && stats.dropped == 0 && stats.undelivered == 0 && keptRate;
+        }
+
+        Map<String, Object> record() {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("type", "probe");
+            r.put("pair", PAIR);
+            r.put("interval_ns", intervalNs);
+            r.put("duration_s", seconds);
+            r.put("emitted", stats.emitted);
+            r.put("received", stats.received);
+            r.put("dropped", stats.dropped);
+            r.put("lost", stats.gaps + stats.trailingDropped);
+            r.put("ok", ok());
+            return r;
+        }
+    }
+
+    private static Map<String, Object> header(double probeS, long minNs, long maxNs, int producerCpu, int consumerCpu) {
+        Map<String, Object> r = RunContext.header("queue-bench");
+        for (String field : List.of("case", "strategy", "mode", "interval_ns", "scale", "seed")) {
+            r.put(field, null);
+        }
+        r.put("duration_s", probeS);
+        r.put("warmup_s", 0);
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("probe_s", probeS);
+        params.put("min_ns", minNs);
+        params.put("max_ns", maxNs);
+        params.put("max_capturing_delay_ms", MAX_CAPTURING_DELAY_MS);
+        params.put("flat_out_queue_size", FLAT_OUT_QUEUE_SIZE);
+        r.put("params", params);
+        r.put("producer_cpu", producerCpu >= 0 ? producerCpu : null);
+        r.put("consumer_cpu", consumerCpu >= 0 ? consumerCpu : null);
+        List<String> beans = new ArrayList<>();
+        for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans()) {
+            beans.add(bean.getName());
+        }
+        r.put("collector", System.getProperty("allocorpool.collector"));
+        r.put("gc_beans", beans);
+        return r;
+    }
+
+    private static double number(Map<String, String> options, String name, double min, double max) {
+        String text = options.get(name);
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
+        }
+        if (!(value >= min && value <= max)) {
+            usageError(name + ": '" + text + "' is not a number in " + min + ".." + max);
+        }
+        return value;
+    }
+
+    private static void usageError(String message) {
+        System.err.println("QueueBenchmark: " + message);
+        System.err.println(USAGE);
+        System.exit(2);
+    }
+}

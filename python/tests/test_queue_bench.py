@@ -1,0 +1,54 @@
+"""Both halves of the queue benchmark run and write probe and result records."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from allocorpool import paths
+from allocorpool.java_engine import JavaRun
+
+pytestmark = pytest.mark.engine
+
+SHORT = ["--probe-s", "0.2", "--min-ns", "100", "--max-ns", "400"]
+
+
+def check_records(path: Path, pair: str, target_ns: int) -> None:
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert records[0]["type"] == "header" and records[0]["engine"] == "queue-bench"
+    probes = [r for r in records if r["type"] == "probe"]
+    assert probes and all(p["pair"] == pair for p in probes)
+    assert all(p["emitted"] == p["received"] + p["dropped"] for p in probes if p["ok"])
+    result = records[-1]
+    assert result["type"] == "result" and result["pair"] == pair and result["target_ns"] == target_ns
+    assert result["write_ns"] > 0
+    good = result["good_interval_ns"]
+    assert good is None or 100 <= good <= 400
+    if good is not None:
+        assert any(p["ok"] and p["interval_ns"] == good for p in probes)
+
+
+def test_cpp_to_cpp(tmp_path: Path) -> None:
+    out = tmp_path / "cpp.jsonl"
+    bench = paths.project_root() / "build" / "native-queue" / "queue_bench"
+    done = subprocess.run([str(bench), *SHORT, "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    check_records(out, "cpp-cpp", 44)
+
+
+def test_cpp_to_java(tmp_path: Path) -> None:
+    out = tmp_path / "java.jsonl"
+    run = JavaRun(jdk=21, collector="g1", heap="512m", main_class="allocorpool.queue.QueueBenchmark")
+    done = subprocess.run(run.command([*SHORT, "--out", str(out)]), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    check_records(out, "cpp-java", 20)
+
+
+def test_java_half_rejects_bad_values() -> None:
+    run = JavaRun(jdk=17, collector="g1", heap="256m", main_class="allocorpool.queue.QueueBenchmark")
+    done = subprocess.run(run.command(["--probe-s", "fast"]), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "--probe-s: 'fast' is not a number in 0.1..60.0" in done.stderr
