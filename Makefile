@@ -11,7 +11,6 @@ BUILD_JDK ?= /usr/lib/jvm/java-17-openjdk-amd64
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
 MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 JAR := java-lib/target/alloc-or-pool.jar
-NATIVE_LIB := $(BUILD)/native-queue/libnativequeue.so
 JDK_MAJORS := 11 17 21 25
 
 export ALLOC_OR_POOL_COMMIT := $(COMMIT)
@@ -67,7 +66,7 @@ test-java:
 test-python: env jdks java
 	cd python && $(PY) -m pytest -q tests
 
-test: test-native test-java test-cpp test-python
+test: test-native test-java test-cpp test-python test-notebooks test-kernels
 
 # The queue benchmark: C++ to C++ and C++ to Java, shortest loss-free interval on this machine.
 queue-bench: native java jdks
@@ -82,3 +81,6 @@ harness-bench: cpp
 
 clean:
 	rm -rf $(BUILD) java-lib/target
+
+# The study (notebooks, sweep, article) and the exploration kernels have their own files.
+include mk/study.mk mk/kernels.mk
