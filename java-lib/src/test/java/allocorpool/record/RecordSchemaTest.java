@@ -35,7 +35,7 @@ class RecordSchemaTest {
         String e = assertThrows(IllegalStateException.class, () -> RecordSchema.check(extra)).getMessage();
         assertTrue(e.contains("allocs_per_packet"), e);
         Map<String, Object> unknown = periodic();
-        unknown.put("type", "probe");
+        unknown.put("type", "bogus");
         assertThrows(IllegalArgumentException.class, () -> RecordSchema.check(unknown));
     }
 }
