@@ -23,7 +23,7 @@ build: native java cpp
 
 # Python: conda when present, else a venv filled from the pip section of the same environment.yml.
 env: $(VENV)/.installed
-$(VENV)/.installed: environment.yml tools/requirements_from_env.py
+$(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproject.toml
 	@if command -v conda >/dev/null 2>&1; then \
 	  conda env create --yes --quiet --prefix $(VENV) --file environment.yml; \
 	else \
