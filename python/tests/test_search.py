@@ -56,6 +56,34 @@ def test_a_boundary_that_does_not_hold_on_a_second_look():
     assert not confirms["ok"].all() and confirms["ok"].iloc[-1]
 
 
+def test_a_short_search_stops_at_a_relative_tolerance_from_a_known_lossy_low_bound():
+    calls = []
+    result = find_interval(boundary_probe(437, calls), low_ns=300, high_ns=2000, confirmations=0,
+                           relative_tolerance=0.5, low_known_lossy=True, reference_only_if_lost=True)
+    assert calls == [2000, 775, 482, 380]  # the low bound is taken as lossy, not probed
+    assert result.good_interval_ns == 482  # 482 - 380 is within half of 380
+    assert result.loss_pct_at_reference is None  # a loss-free interval exists: 1000 ns is not probed
+    assert "reference" not in set(result.probes["purpose"])
+
+
+def test_the_reference_is_probed_when_everything_loses_even_in_a_short_search():
+    calls = []
+    result = find_interval(boundary_probe(50_000, calls), low_ns=100, high_ns=2000, confirmations=0,
+                           relative_tolerance=0.5, low_known_lossy=True, reference_only_if_lost=True)
+    assert result.lost_everywhere and calls == [2000, 1000] and result.loss_pct_at_reference == 5.0
+
+
+def test_a_first_guess_bounds_the_search_from_either_side():
+    calls = []
+    above = find_interval(boundary_probe(437, calls), low_ns=300, high_ns=2000, confirmations=0,
+                          relative_tolerance=0.5, low_known_lossy=True, reference_only_if_lost=True, start_ns=600)
+    assert calls == [600, 424] and above.good_interval_ns == 600  # 2000 is never probed
+    calls.clear()
+    below = find_interval(boundary_probe(437, calls), low_ns=100, high_ns=2000, confirmations=1, start_ns=200)
+    assert calls[:2] == [200, 2000] and 437 <= below.good_interval_ns <= 447  # 100 is never probed
+    assert list(below.probes["purpose"][:2]) == ["start", "bound"]
+
+
 def test_probes_through_the_runner_with_a_fake_engine(tmp_path):
     kept = []
     cell = Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool", duration_s=5, warmup_s=1)

@@ -1,0 +1,83 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # GC logs
+#
+# A good batch figure can hide long pauses, and a pause longer than the input queue can
+# bridge is what loses packets in the real-time test. Every Java batch run of the study
+# writes a unified GC log (`-Xlog:gc*,safepoint`), and ends with a count of the live objects
+# after a full collection. From them, the article's GC table: the longest and the average
+# stop-the-world pause, how many pauses per second, the share of time spent paused, the
+# live objects, and the average pause divided by the live objects.
+#
+# The article read its logs by hand and took the live count from a profiler; here both come
+# from the runs themselves, and the log's pauses are checked against the engine's own record
+# of each collection (the `GarbageCollectorMXBean` notifications).
+
+# %% tags=["parameters"]
+import os
+
+profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
+data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+
+# %%
+import pandas as pd
+
+from allocorpool import display as show, figures, gclog, reference, tables
+from allocorpool.study_runs import Study
+
+study = Study(profile, data_dir or None)
+article = reference.load()
+chosen = study.solutions("gclogs")
+
+# %% tags=["progress"]
+batch = study.batch(chosen)
+
+# %%
+show.show_failures(tables.failures(batch), "batch cell")
+gc = study.gc_table(batch)
+show.show_table(tables.gc_chapter(gc, reference.gc_table(article)),
+                caption="GC table of the batch runs, this machine beside the article's (CMS, 2 GB heap, 2019)")
+
+# %% [markdown]
+# How the pauses are spread, per solution (a logarithmic count, so that the rare long ones
+# stay visible next to the many short ones):
+
+# %%
+pauses = study.pauses(batch)
+if len(pauses):
+    show.show_figure(figures.pause_histogram(pauses))
+else:
+    show.note("No stop-the-world pause was logged in these runs.")
+
+# %% [markdown]
+# The log against the engine's records: each pause the engine was notified of should have a
+# line in the log starting at the same moment and lasting as long, within the bean's
+# millisecond resolution. Log pauses without a record are expected where a collector reports
+# its pauses only as part of a concurrent cycle (CMS's initial mark and remark).
+
+# %%
+checks = []
+for row, result in study.gc_runs(batch):
+    if result.gc_events is None:
+        continue
+    check = gclog.cross_check(result.gc_events, result.run.gc)
+    checks.append({"solution": row["label"], "strategy": row["strategy_label"], "case": row["case"],
+                   "pause records": len(check.pairs) + len(check.unmatched_records),
+                   "paired with the log": len(check.pairs),
+                   "log pauses without a record": len(check.unmatched_log),
+                   "records' total, ms": check.record_total_ms, "log's total, ms": check.log_total_ms,
+                   "agree": check.ok})
+if checks:
+    show.show_table(pd.DataFrame(checks).set_index(["solution", "strategy", "case"]),
+                    caption="GC log against the engine's GC records")

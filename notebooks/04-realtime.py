@@ -1,0 +1,89 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Real-time test
+#
+# Now the source is the native clock: one packet per tick, and the processor must keep up.
+# The input queue holds 100 ms worth of ticks (the article's `MAX_CAPTURING_DELAY_MS`), so a
+# stall longer than that loses packets however fast the processor is otherwise. The figure
+# we look for is the smallest tick interval at which nothing is lost after the warm-up.
+#
+# It is found by bisection: each probe is a separate run at one interval, lossy probes raise
+# the lower bound and clean ones lower the upper bound. An interval shorter than the batch
+# time per packet cannot be kept up with, so under the shorter profiles the search starts
+# there and tries twice that first. Where no interval up to the search's upper end is clean,
+# the table shows the share of packets lost at 1000 ns instead, as the article does, and in
+# parentheses the loss with a larger heap (the article's 10 GB column, scaled like every heap
+# of the study).
+
+# %% tags=["parameters"]
+import os
+
+profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
+data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+
+# %%
+import pandas as pd
+
+from allocorpool import display as show, figures, reference, tables
+from allocorpool.study_runs import Study
+
+study = Study(profile, data_dir or None)
+article = reference.load()
+chosen = study.solutions("realtime")
+plan = study.profile.search
+show.note(f"Search under profile **{study.profile.name}**: intervals up to {plan.high_ns} ns, probes of "
+          f"{study.profile.probe_s:g} s after a {study.profile.probe_warmup_s:g} s warm-up, stopping when the bounds "
+          f"are within {plan.relative_tolerance:.0%} (or {plan.tolerance_ns} ns). Heaps: "
+          + "; ".join(f"{s.label} {s.heap_mb(study.profile.scale)} MB"
+                      + (f", big heap {s.big_heap_mb(study.profile.scale)} MB" if s.big_heap_mb(study.profile.scale) else "")
+                      for s in chosen) + ".")
+
+# %% tags=["progress"]
+searches = study.realtime(chosen)
+
+# %%
+show.show_failures(tables.failures(searches.table), "search")
+show.show_table(tables.realtime_chapter(searches.table, reference.realtime(article)),
+                caption="Real-time: smallest loss-free interval in ns, or the loss at 1000 ns (with the big heap), "
+                        "this machine beside the article's (CMS on Java 8, 2019)")
+
+# %%
+show.show_figure(figures.loss_vs_interval(searches.probes))
+
+# %% [markdown]
+# ## Where the packets went
+#
+# The article printed two runs at 1000 ns with CMS, case A: allocation lost a burst early and
+# then nothing, pooling lost a large burst every few seconds. The same runs here, longer than
+# a probe, with the GC log laid over the seconds that lost packets. The table under each
+# figure pairs each lossy second with the pauses that overlap it and estimates how many ticks
+# a pause of that length could not fit into the queue.
+
+# %% tags=["progress"]
+runs = study.timelines(chosen)
+
+# %%
+for solution, strategy, case, result in runs:
+    title = f"{solution.label}, {strategy}, case {case}, 1000 ns"
+    if result.status != "ok":
+        show.show_failures(pd.DataFrame([{"label": title, "error": result.error,
+                                          "stderr_tail": result.stderr_tail}]), "timeline run")
+        continue
+    fig, attribution = figures.pause_timeline(result, title)
+    show.show_figure(fig)
+    if len(attribution):
+        show.show_table(figures.attribution_table(attribution).head(12),
+                        caption=f"{title}: lossy periods and the pauses over them")
+    else:
+        show.note(f"{title}: no packet was lost in this run.")

@@ -1,0 +1,69 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # G1
+#
+# G1 became the default collector in JDK 9. It divides the heap into regions, collects the
+# ones with the most garbage first, and aims at a pause-time goal. The article tried it
+# (on Java 8, with an 80 ms goal) hoping for shorter pauses than CMS; here it runs with its
+# default goal on JDK 11 (the article's row) and on JDK 25, and on JDK 25 once more with
+# compact object headers, which shrink every object's header from 12 to 8 bytes: each pooled
+# packet is a handful of small objects beside its buffer, so the live set shrinks too.
+
+# %% tags=["parameters"]
+import os
+
+profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
+data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+
+# %%
+from allocorpool import display as show, figures, reference, tables
+from allocorpool.study_runs import Study
+
+study = Study(profile, data_dir or None)
+article = reference.load()
+chosen = study.solutions("g1")
+
+# %% tags=["progress"]
+batch = study.batch(chosen)
+
+# %%
+show.show_failures(tables.failures(batch), "batch cell")
+show.show_table(tables.batch_chapter(batch, reference.batch(article)),
+                caption="Batch: ns per packet, this machine beside the article's (G1 on Java 8, 2019)")
+show.show_figure(figures.ns_per_packet(batch, reference.batch(article)))
+
+# %% [markdown]
+# Unlike CMS's log, not every line of G1's marks a pause: concurrent marking runs beside the
+# program. Only the stop-the-world pauses count below.
+
+# %%
+show.show_table(tables.gc_chapter(study.gc_table(batch), reference.gc_table(article)),
+                caption="GC table of the batch runs, this machine beside the article's where it has one")
+pauses = study.pauses(batch)
+if len(pauses):
+    show.show_figure(figures.pause_histogram(pauses))
+
+# %% [markdown]
+# ## Real time
+#
+# The real-time search, as in the CMS chapter:
+
+# %% tags=["progress"]
+searches = study.realtime(chosen)
+
+# %%
+show.show_failures(tables.failures(searches.table), "search")
+show.show_table(tables.realtime_chapter(searches.table, reference.realtime(article)),
+                caption="Real-time: smallest loss-free interval in ns, or the loss at 1000 ns (with the big heap), this machine beside the article's (G1 on Java 8, 2019)")
+show.show_figure(figures.loss_vs_interval(searches.probes))

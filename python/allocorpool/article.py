@@ -1,0 +1,105 @@
+"""Renders the executed study notebooks as one self-contained HTML article.
+
+The notebooks (build/executed/<profile>/NN-*.ipynb, in name order) are merged into one, with
+their code hidden, their parameters cells, stream output and the output of cells tagged
+`progress` dropped (errors are kept), and an opening section listing the chapters. nbconvert's lab template renders it with plotly.js
+inlined once in the page's head, and with no script or style fetched from anywhere else
+(require.js, MathJax and mermaid are left out: the study uses none of them).
+
+Usage: python -m allocorpool.article EXECUTED_DIR OUT.html
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import sys
+from pathlib import Path
+
+import nbformat
+from jinja2 import DictLoader
+from nbconvert import HTMLExporter
+from plotly.offline import get_plotlyjs
+
+TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js -%}
+<script type="text/javascript">{{ resources.plotly_js }}</script>
+{%- endblock html_head_js -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{% block extra_css %}
+<style type="text/css">
+  main { max-width: 1200px; margin: 0 auto; }
+  .jp-RenderedHTMLCommon table { margin: 0.5em 0 1em 0; }
+</style>
+{% endblock extra_css %}
+"""
+DROPPED_TAGS = {"parameters", "injected-parameters"}
+
+
+def chapter_title(notebook: nbformat.NotebookNode, fallback: str) -> str:
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return fallback
+
+
+def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
+    """One notebook of the chapters, each behind an anchor, with a list of them first."""
+    notebooks = [nbformat.read(path, as_version=4) for path in paths]
+    merged = nbformat.v4.new_notebook()
+    merged.metadata = dict(notebooks[0].metadata) if notebooks else {}
+    merged.metadata["title"] = title
+    contents = "".join(f'<li><a href="#chapter-{i}">{html.escape(chapter_title(nb, path.stem))}</a></li>'
+                       for i, (nb, path) in enumerate(zip(notebooks, paths), 1))
+    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n<ol>{contents}</ol>"))
+    for i, notebook in enumerate(notebooks, 1):
+        merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="chapter-{i}"></a>'))
+        for cell in notebook.cells:
+            if DROPPED_TAGS & set(cell.get("metadata", {}).get("tags", [])):
+                continue
+            if cell.cell_type == "code":
+                progress = "progress" in cell.get("metadata", {}).get("tags", [])
+                cell.outputs = [o for o in cell.outputs if o.get("output_type") == "error"
+                                or (o.get("output_type") != "stream" and not progress)]
+            merged.cells.append(cell)
+    return merged
+
+
+def render(notebook: nbformat.NotebookNode) -> str:
+    exporter = HTMLExporter(template_name="lab", extra_loaders=[DictLoader({"article.html.j2": TEMPLATE})],
+                            template_file="article.html.j2", exclude_input=True, exclude_input_prompt=True,
+                            exclude_output_prompt=True)
+    body, _ = exporter.from_notebook_node(notebook, resources={"plotly_js": get_plotlyjs()})
+    return body
+
+
+def build(executed: Path, out: Path, title: str = "To allocate or to pool? Measured again") -> int:
+    """Writes the article; returns its size in bytes."""
+    paths = sorted(executed.glob("[0-9][0-9]-*.ipynb"))
+    if not paths:
+        raise FileNotFoundError(f"no executed notebooks in {executed}; run `make sweep` first")
+    text = render(merge(paths, title))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    return len(text.encode("utf-8"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m allocorpool.article", description=__doc__.splitlines()[0])
+    parser.add_argument("executed", type=Path, help="folder of executed notebooks")
+    parser.add_argument("out", type=Path, help="the HTML file to write")
+    args = parser.parse_args(argv)
+    try:
+        size = build(args.executed, args.out)
+    except FileNotFoundError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {size / 1e6:.1f} MB from {len(list(args.executed.glob('[0-9][0-9]-*.ipynb')))} notebooks")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""How the notebooks show things so that they survive papermill, nbconvert and JupyterLab alike.
+
+A figure is displayed as two representations: plotly's own (interactive in JupyterLab) and
+HTML that calls Plotly.newPlot without carrying plotly.js, which the article (article.py)
+loads once for every figure. Tables are styled HTML. A failed or timed-out cell is shown as
+such, with the tail of its stderr, and the notebook goes on.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from IPython.display import HTML, Markdown, display
+from pandas.io.formats.style import Styler
+
+from .tables import style
+
+PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
+
+
+def figure_bundle(fig: go.Figure) -> dict[str, Any]:
+    """The display bundle of a figure: plotly's JSON and plotly.js-free HTML."""
+    markup = fig.to_html(include_plotlyjs=False, full_html=False, config={"displaylogo": False, "responsive": True})
+    title = fig.layout.title.text or "figure"
+    return {PLOTLY_MIMETYPE: json.loads(fig.to_json()), "text/html": markup, "text/plain": f"<{title}>"}
+
+
+def show_figure(fig: go.Figure) -> None:
+    display(figure_bundle(fig), raw=True)
+
+
+def show_table(table: pd.DataFrame | Styler, caption: str | None = None, precision: int = 1) -> None:
+    """A styled table as HTML; a plain DataFrame gets the project's look and `precision` decimals."""
+    styler = table if isinstance(table, Styler) else style(table).format(precision=precision, na_rep="—")
+    if caption:
+        styler = styler.set_caption(caption)
+    display(HTML(styler.to_html()))
+
+
+def note(text: str) -> None:
+    """A sentence or two of prose computed from the results."""
+    display(Markdown(text))
+
+
+def failure_html(frame: pd.DataFrame, what: str) -> str:
+    """Failed cells as an HTML list: what failed, why, and its stderr tail folded under it."""
+    if frame.empty:
+        return f"<p>Every {what} finished.</p>"
+    items = []
+    for row in frame.to_dict("records"):
+        name = " ".join(str(row[c]) for c in ("label", "strategy_label", "case") if row.get(c) is not None)
+        why = row.get("error") or row.get("status") or "failed"
+        tail = row.get("stderr_tail") or ""
+        items.append(f"<li><b>{html.escape(name)}</b>: {html.escape(str(why))}"
+                     + (f"<details><summary>stderr tail</summary><pre>{html.escape(str(tail)[-2000:])}</pre>"
+                        f"</details>" if tail else "") + "</li>")
+    return (f"<p style='color:#a00000'>{len(frame)} {what}(s) failed or timed out; the study goes on "
+            f"without them:</p><ul>{''.join(items)}</ul>")
+
+
+def show_failures(frame: pd.DataFrame, what: str) -> None:
+    display(HTML(failure_html(frame, what)))

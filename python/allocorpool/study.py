@@ -1,0 +1,281 @@
+"""What the study measures: its selectable lists, its solutions and its three profiles.
+
+The lists come first (as in mimalloc-bench): edit them to change the study. A solution is
+what the summary tables call one: an engine with a JDK and a collector (and compact object
+headers), or a C++ design with an allocator. A profile sets how big and how long every run
+is: `ci` (seconds per cell, for the notebook tests), `quick` (the whole study at a tenth of
+the article's sizes) and `full` (the article's sizes and durations).
+
+Heaps scale with the profile's --scale so that small runs keep the article's proportions:
+max(256 MB, 2 GB x scale) for the heap strategies and max(256 MB, 1 GB x scale) for the
+native-buffer ones (whose 2 GB of direct memory is a limit, kept as the article's). The
+article's "(10 GB)" loss column is measured at max(256 MB, 10 GB x scale). Epsilon never
+collects: it gets a fixed 8 GB heap, and a run that allocates past it fails and is recorded so.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .runner import Cell
+
+# ---- The selectable lists -------------------------------------------------------------
+STRATEGIES = ("dummy", "alloc", "mix", "pool")
+STRATEGY_LABELS = {"dummy": "Dummy", "alloc": "Allocation", "mix": "Mix", "pool": "Pooling"}  # the article's
+REALTIME_STRATEGIES = ("alloc", "mix", "pool")  # the dummy strategy only measures the harness
+CASES = ("A", "B", "C")
+ALLOCATORS = ("glibc", "jemalloc", "mimalloc", "tcmalloc")
+SEED_JDK = 11  # the article ran CMS and G1 on Java 8 and ZGC on Java 11; 11 is the oldest here and the last with CMS
+MODERN_JDK = 25
+EPSILON_HEAP_MB = 8192
+REFERENCE_NS = 1000  # the article's interval for "lost: x%"
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One row group of the summary tables."""
+
+    name: str
+    label: str
+    engine: str  # "java" or "cpp"
+    article: str | None = None  # its name in data/reference/article_reference.csv
+    jdk: int | None = None
+    collector: str | None = None
+    native_buffers: bool = False  # the native-* strategies: buffers off-heap, 1 GB heap
+    compact_headers: bool = False
+    design: str | None = None  # cpp: "cpp" or "flat"
+    allocator: str | None = None
+    fixed_heap_mb: int | None = None
+    baseline: bool = False  # shown, but never marked best: it cannot run for long
+
+    def engine_strategy(self, strategy: str) -> str:
+        """The engine's name for a strategy (native buffers have their own, except dummy)."""
+        return f"native-{strategy}" if self.native_buffers and strategy != "dummy" else strategy
+
+    def heap_mb(self, scale: float) -> int | None:
+        if self.engine != "java":
+            return None
+        if self.fixed_heap_mb is not None:
+            return self.fixed_heap_mb
+        return max(256, round((1024 if self.native_buffers else 2048) * scale))
+
+    def big_heap_mb(self, scale: float) -> int | None:
+        """The heap of the article's "(10 GB)" column; None where it does not apply or equals heap_mb."""
+        if self.engine != "java" or self.native_buffers or self.fixed_heap_mb is not None:
+            return None
+        big = max(256, round(10240 * scale))
+        return big if big != self.heap_mb(scale) else None
+
+
+def _cpp(design: str, allocator: str) -> Solution:
+    title = "C++" if design == "cpp" else "C++ flat"
+    article = title if allocator == "glibc" else None
+    return Solution(f"{design}-{allocator}", f"{title} ({allocator})", "cpp", article=article, design=design,
+                    allocator=allocator)
+
+
+SOLUTIONS: tuple[Solution, ...] = (
+    # the article's solutions, in its order
+    Solution("cms", "CMS (JDK 11)", "java", "CMS", SEED_JDK, "cms"),
+    Solution("g1", "G1 (JDK 11)", "java", "G1", SEED_JDK, "g1"),
+    Solution("zgc", "ZGC (JDK 11)", "java", "ZGC", SEED_JDK, "zgc"),
+    Solution("native-cms", "Native CMS (JDK 11)", "java", "Native CMS", SEED_JDK, "cms", native_buffers=True),
+    Solution("native-g1", "Native G1 (JDK 11)", "java", "Native G1", SEED_JDK, "g1", native_buffers=True),
+    Solution("native-zgc", "Native ZGC (JDK 11)", "java", "Native ZGC", SEED_JDK, "zgc", native_buffers=True),
+    _cpp("cpp", "glibc"),
+    _cpp("flat", "glibc"),
+    # today's collectors and allocators
+    Solution("g1-25", "G1 (JDK 25)", "java", jdk=MODERN_JDK, collector="g1"),
+    Solution("g1-25-coh", "G1 (JDK 25, compact headers)", "java", jdk=MODERN_JDK, collector="g1",
+             compact_headers=True),
+    Solution("parallel-25", "Parallel (JDK 25)", "java", jdk=MODERN_JDK, collector="parallel"),
+    Solution("shenandoah-25", "Shenandoah (JDK 25)", "java", jdk=MODERN_JDK, collector="shenandoah"),
+    Solution("zgc-gen-25", "Generational ZGC (JDK 25)", "java", jdk=MODERN_JDK, collector="zgc-gen"),
+    Solution("native-zgc-gen-25", "Native generational ZGC (JDK 25)", "java", jdk=MODERN_JDK,
+             collector="zgc-gen", native_buffers=True),
+    Solution("epsilon-25", "Epsilon (JDK 25, no GC)", "java", jdk=MODERN_JDK, collector="epsilon",
+             fixed_heap_mb=EPSILON_HEAP_MB, baseline=True),
+    *(_cpp(design, allocator) for design in ("cpp", "flat") for allocator in ALLOCATORS[1:]),
+)
+SOLUTIONS_BY_NAME = {s.name: s for s in SOLUTIONS}
+
+# Which chapter (notebook) runs which solutions; the summary shows them all.
+CHAPTERS: dict[str, tuple[str, ...]] = {
+    "batch": ("cms", "parallel-25", "epsilon-25"),
+    "g1": ("g1", "g1-25", "g1-25-coh"),
+    "zgc": ("zgc", "zgc-gen-25", "shenandoah-25"),
+    "native": ("native-cms", "native-g1", "native-zgc", "native-zgc-gen-25"),
+    "cpp": tuple(s.name for s in SOLUTIONS if s.engine == "cpp"),
+}
+CHAPTERS["realtime"] = CHAPTERS["gclogs"] = CHAPTERS["batch"]
+
+# The article's printed real-time runs (solution, strategy, case) at 1000 ns, replayed as timelines.
+TIMELINES = (("cms", "alloc", "A"), ("cms", "pool", "A"), ("native-cms", "pool", "C"))
+
+
+# ---- Profiles ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SearchPlan:
+    """How the real-time search (search.find_interval) runs under a profile."""
+
+    low_ns: int
+    high_ns: int
+    tolerance_ns: int
+    relative_tolerance: float
+    confirmations: int
+    low_from_batch: bool  # the batch time per packet is the low bound, known to lose: not probed
+    reference_only_if_lost: bool  # probe 1000 ns only where no interval is loss-free
+    start_factor: float = 2.0  # the first probe: this x the batch time per packet
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str
+    scale: float
+    batch_s: float
+    batch_warmup_s: float
+    probe_s: float
+    probe_warmup_s: float
+    timeline_s: float
+    queue_probe_s: float
+    search: SearchPlan
+    cases: tuple[str, ...] = CASES
+    solutions: tuple[str, ...] | None = None  # None: every solution
+    timeout_factor: float = 1.0  # on runner.default_timeout
+
+    def selects(self, solution: Solution) -> bool:
+        return self.solutions is None or solution.name in self.solutions
+
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (
+    Profile("ci", "seconds per cell, case A, a solution of each kind: for the notebook tests",
+            scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2,
+            queue_probe_s=0.2,
+            search=SearchPlan(low_ns=20, high_ns=1000, tolerance_ns=10, relative_tolerance=1.0, confirmations=0,
+                              low_from_batch=True, reference_only_if_lost=True),
+            cases=("A",),
+            solutions=("cms", "g1", "zgc", "native-cms", "native-g1", "native-zgc", "cpp-glibc", "flat-glibc",
+                       "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
+    Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarse search",
+            scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
+            queue_probe_s=0.5,
+            search=SearchPlan(low_ns=20, high_ns=2000, tolerance_ns=10, relative_tolerance=0.5, confirmations=0,
+                              low_from_batch=True, reference_only_if_lost=True)),
+    Profile("full", "the article's sizes and durations: 60 s batch runs, 30 s probes, a fine search",
+            scale=1.0, batch_s=60, batch_warmup_s=10, probe_s=30, probe_warmup_s=5, timeline_s=60,
+            queue_probe_s=2,
+            search=SearchPlan(low_ns=20, high_ns=10_000, tolerance_ns=10, relative_tolerance=0.05, confirmations=1,
+                              low_from_batch=False, reference_only_if_lost=False)),
+)}
+DEFAULT_PROFILE = "quick"
+
+
+def profile(name: str | Profile) -> Profile:
+    if isinstance(name, Profile):
+        return name
+    if name not in PROFILES:
+        raise ValueError(f"unknown profile {name!r}; one of {', '.join(PROFILES)}")
+    return PROFILES[name]
+
+
+def solutions(names: tuple[str, ...] | list[str] | None = None, profile_: Profile | None = None) -> list[Solution]:
+    """The named solutions (all when None) in the study's order, less those the profile leaves out."""
+    wanted = SOLUTIONS if names is None else tuple(SOLUTIONS_BY_NAME[n] for n in names)
+    order = {s.name: i for i, s in enumerate(SOLUTIONS)}
+    return sorted((s for s in wanted if profile_ is None or profile_.selects(s)), key=lambda s: order[s.name])
+
+
+# ---- Cells ------------------------------------------------------------------------------
+def heap_text(mb: int) -> str:
+    return f"{mb // 1024}g" if mb % 1024 == 0 else f"{mb}m"
+
+
+def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: int | None = None,
+          **run: object) -> Cell:
+    common: dict[str, object] = dict(case=case, strategy=solution.engine_strategy(strategy), scale=prof.scale, **run)
+    if solution.engine == "cpp":
+        return Cell(engine="cpp", design=solution.design, allocator=solution.allocator, **common)  # type: ignore[arg-type]
+    heap = heap_mb or solution.heap_mb(prof.scale)
+    assert heap is not None
+    return Cell(engine="java", jdk=solution.jdk, collector=solution.collector, heap=heap_text(heap),
+                compact_headers=solution.compact_headers, gc_log=True, **common)  # type: ignore[arg-type]
+
+
+def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile) -> Cell:
+    """A batch run; Java ones log GC and count live objects at the end (the GC table's last columns),
+    except where nothing is ever collected."""
+    live = solution.engine == "java" and not solution.baseline
+    return _cell(solution, strategy, case, prof, mode="batch", duration_s=prof.batch_s,
+                 warmup_s=prof.batch_warmup_s, **({"live_objects": True} if live else {}))
+
+
+def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,
+               heap_mb: int | None = None, duration_s: float | None = None) -> Cell:
+    """A real-time run at one interval (a search probe, a big-heap probe or a timeline)."""
+    return _cell(solution, strategy, case, prof, heap_mb, mode="realtime", interval_ns=interval_ns,
+                 duration_s=duration_s if duration_s is not None else prof.probe_s, warmup_s=prof.probe_warmup_s)
+
+
+# ---- The time it takes ------------------------------------------------------------------
+JVM_START_S = 0.8  # start-up, heap set-up, live-object count and exit of one engine run, on a 2-core machine
+CPP_START_S = 0.1
+TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
+
+
+def expected_probes(plan: SearchPlan) -> float:
+    """Probes of a search that finds an interval, the first guess keeping up half the time."""
+    step = math.log1p(max(plan.relative_tolerance, plan.tolerance_ns / TYPICAL_LOW_NS))
+
+    def bisections(low: float, high: float) -> int:
+        return max(0, math.ceil(math.log2(math.log(high / low) / step)))
+
+    low = TYPICAL_LOW_NS if plan.low_from_batch else plan.low_ns
+    start = TYPICAL_LOW_NS * plan.start_factor
+    kept_up = 1 + bisections(low, start)
+    lost = 2 + bisections(start, plan.high_ns)
+    return (kept_up + lost) / 2 + (0 if plan.low_from_batch else 0.5) + plan.confirmations \
+        + (0 if plan.reference_only_if_lost else 1)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    batch_cells: int
+    searches: int
+    probes: float
+    timelines: int
+    seconds: float
+    lines: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+def estimate(prof: Profile, chosen: list[Solution] | None = None) -> Estimate:
+    """The cells a profile runs for the chosen solutions (all it selects by default) and about how long."""
+    chosen = solutions(None, prof) if chosen is None else [s for s in chosen if prof.selects(s)]
+    cases = len(prof.cases)
+    batch_s = searches = probes = 0.0
+    batch_cells = search_count = 0
+    per_search = expected_probes(prof.search)
+    for s in chosen:
+        start = JVM_START_S if s.engine == "java" else CPP_START_S
+        batch_cells += len(STRATEGIES) * cases
+        batch_s += len(STRATEGIES) * cases * (prof.batch_s + start)
+        search_count += len(REALTIME_STRATEGIES) * cases
+        probes += len(REALTIME_STRATEGIES) * cases * per_search
+        searches += len(REALTIME_STRATEGIES) * cases * per_search * (prof.probe_s + start)
+    names = {s.name for s in chosen}
+    timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
+    timeline_s = timelines * (prof.timeline_s + JVM_START_S)
+    total = batch_s + searches + timeline_s
+    lines = [f"profile {prof.name}: {prof.description}",
+             f"  scale {prof.scale:g}; batch runs {prof.batch_s:g} s (warm-up {prof.batch_warmup_s:g} s); "
+             f"probes {prof.probe_s:g} s (warm-up {prof.probe_warmup_s:g} s)",
+             f"  {len(chosen)} solutions x {cases} case(s): {batch_cells} batch cells ~ {batch_s / 60:.1f} min; "
+             f"{search_count} real-time searches x ~{per_search:g} probes ~ {searches / 60:.1f} min; "
+             f"{timelines} timeline run(s) ~ {timeline_s / 60:.1f} min",
+             f"  estimate: about {total / 60:.0f} min, a rough figure (a search that loses everywhere takes "
+             f"fewer probes and one more on the big heap; cells already stored are skipped)"]
+    return Estimate(batch_cells, search_count, probes, timelines, total, lines)

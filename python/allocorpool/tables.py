@@ -1,0 +1,213 @@
+"""The study's tables: strategy x case grids with the article's figure beside ours, and the
+article's colour marks on the two summary tables.
+
+A grid has one row per (solution, strategy) and two columns per case: this machine's figure
+and the article's (labelled; a dash where the article has none). The marks follow the
+article's rule, applied to ours and, separately, to the article's own figures: per case, the
+best figure of every ranked solution is green, the best and second-best distinct figures of
+the Java solutions yellow and red (green wins), and a real-time cell with no loss-free
+interval grey. Baselines (Epsilon) are shown but never ranked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pandas as pd
+from pandas.io.formats.style import Styler
+
+from .reference import ARTICLE, OURS, format_pct
+from .study import CASES, STRATEGIES
+
+MARK_STYLES = {
+    "green": "background-color: #8fd98f",
+    "yellow": "background-color: #ffe066",
+    "red": "background-color: #ff9a9a",
+    "grey": "background-color: #8a8a8a; color: #ffffff",
+}
+MARK_LEGEND = ("Marks, as in the article: green, the best figure of the column; yellow and red, the best and "
+               "second-best Java figures; grey, no interval without loss (the figure is then the loss at 1000 ns). "
+               "Ours and the article's are marked separately; Epsilon is never ranked.")
+ROW_NAMES = ["solution", "strategy"]
+
+
+def batch_text(row: dict[str, Any]) -> str:
+    if row["status"] != "ok":
+        return "timed out" if row["status"] == "timeout" else "failed"
+    value = row.get("ns_per_packet")
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.0f}"
+
+
+def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
+    """A search's result as the article writes it: the interval, or "lost: x%" (and the big heap's loss)."""
+    if row["outcome"] == "found":
+        return f"{row['interval_ns']:.0f}"
+    if row["outcome"] == "failed" or row.get("loss_pct") is None or pd.isna(row.get("loss_pct")):
+        return "failed"
+    text = f"lost: {format_pct(row['loss_pct'])}%"
+    big = row.get("big_heap_loss_pct")
+    if with_big_heap and big is not None and not pd.isna(big):
+        text += f" ({format_pct(big)}%)"
+    return text
+
+
+def grid(frame: pd.DataFrame, ours: Callable[[dict[str, Any]], str], article: pd.Series | None) -> pd.DataFrame:
+    """Rows (solution label, strategy label) in the frame's order; columns (case, OURS / ARTICLE)."""
+    records = frame.to_dict("records")
+    rows = list(dict.fromkeys((r["label"], r["strategy_label"]) for r in records))
+    cases = [c for c in CASES if c in set(frame["case"])]
+    has_article = article is not None and any(r["article"] for r in records)
+    sources = [OURS, ARTICLE] if has_article else [OURS]
+    columns = pd.MultiIndex.from_product([cases, sources], names=["case", ""])
+    table = pd.DataFrame("", index=pd.MultiIndex.from_tuples(rows, names=ROW_NAMES), columns=columns)
+    for r in records:
+        table.loc[(r["label"], r["strategy_label"]), (r["case"], OURS)] = ours(r)
+        if has_article:
+            assert article is not None
+            value = article.get((r["article"], r["strategy_label"], r["case"])) if r["article"] else None
+            table.loc[(r["label"], r["strategy_label"]), (r["case"], ARTICLE)] = "—" if value is None else value
+    return table
+
+
+def marks(values: pd.DataFrame, java: pd.Series, ranked: pd.Series, no_solution: pd.DataFrame | None = None
+          ) -> pd.DataFrame:
+    """The article's marks for a table of figures (lower is better; NaN: none) indexed like java/ranked."""
+    out = pd.DataFrame("", index=values.index, columns=values.columns)
+    for case in values.columns:
+        column = values[case].round()
+        best = column[ranked].min()
+        java_values = sorted(column[ranked & java].dropna().unique())
+        for position, mark in zip(java_values[:2], ("yellow", "red")):
+            out.loc[ranked & java & (column == position), case] = mark
+        if not math.isnan(best):
+            out.loc[ranked & (column == best), case] = "green"
+        if no_solution is not None:
+            out.loc[no_solution[case], case] = "grey"
+    return out
+
+
+def _figures(frame: pd.DataFrame, value: Callable[[dict[str, Any]], float]) -> pd.DataFrame:
+    """One figure per (solution label, strategy label) and case."""
+    records = frame.to_dict("records")
+    index = pd.MultiIndex.from_tuples(list(dict.fromkeys((r["label"], r["strategy_label"]) for r in records)),
+                                      names=ROW_NAMES)
+    cases = [c for c in CASES if c in set(frame["case"])]
+    table = pd.DataFrame(math.nan, index=index, columns=cases)
+    for r in records:
+        table.loc[(r["label"], r["strategy_label"]), r["case"]] = value(r)
+    return table
+
+
+def _row_flags(frame: pd.DataFrame, index: pd.Index, flag: Callable[[dict[str, Any]], bool]) -> pd.Series:
+    by_row = {(r["label"], r["strategy_label"]): flag(r) for r in frame.to_dict("records")}
+    return pd.Series([by_row[i] for i in index], index=index, dtype=bool)
+
+
+def _marked(table: pd.DataFrame, ours: pd.DataFrame, article: pd.DataFrame | None) -> Styler:
+    def styles(_: pd.DataFrame) -> pd.DataFrame:
+        css = pd.DataFrame("", index=table.index, columns=table.columns)
+        for case in ours.columns:
+            css[(case, OURS)] = ours[case].map(lambda m: MARK_STYLES.get(m, ""))
+            if article is not None and (case, ARTICLE) in table.columns:
+                css[(case, ARTICLE)] = article[case].map(lambda m: MARK_STYLES.get(m, "color: #555555"))
+        return css
+    return style(table).apply(styles, axis=None)
+
+
+def style(table: pd.DataFrame) -> Styler:
+    """The project's table look: compact, figures to the right, the article's columns in italics."""
+    styler = table.style.set_table_styles([
+        {"selector": "", "props": "border-collapse: collapse; font-size: 0.9em;"},
+        {"selector": "th, td", "props": "border: 1px solid #cccccc; padding: 2px 8px;"},
+        {"selector": "td", "props": "text-align: right; white-space: nowrap;"},
+    ])
+    article_columns = [c for c in table.columns if isinstance(c, tuple) and c[-1] == ARTICLE]
+    if article_columns:
+        styler = styler.set_properties(subset=article_columns, **{"font-style": "italic"})
+    return styler
+
+
+def batch_summary(batch: pd.DataFrame, article_batch: pd.Series) -> Styler:
+    """The article's first summary table: batch ns/packet, no dummy, marked."""
+    frame = batch[batch["strategy"] != "dummy"]
+    table = grid(frame, batch_text, article_batch.map(lambda v: f"{v:.0f}"))
+    figures = _figures(frame, lambda r: r["ns_per_packet"] if r["status"] == "ok" and r["ns_per_packet"] else math.nan)
+    java = _row_flags(frame, figures.index, lambda r: r["engine"] == "java")
+    ranked = _row_flags(frame, figures.index, lambda r: not r["baseline"])
+    article_figures = _figures(frame, lambda r: article_batch.get((r["article"], r["strategy_label"], r["case"]),
+                                                                  math.nan) if r["article"] else math.nan)
+    return _marked(table, marks(figures, java, ranked), marks(article_figures, java, ranked))
+
+
+def realtime_summary(searches: pd.DataFrame, article_realtime: pd.DataFrame) -> Styler:
+    """The article's second summary table: the smallest loss-free interval, or the loss at 1000 ns, marked."""
+    table = grid(searches, lambda r: realtime_text(r, with_big_heap=False), article_realtime["text"])
+    figures = _figures(searches, lambda r: r["interval_ns"] if r["outcome"] == "found" else math.nan)
+    java = _row_flags(searches, figures.index, lambda r: r["engine"] == "java")
+    ranked = _row_flags(searches, figures.index, lambda r: not r["baseline"])
+    ours = marks(figures, java, ranked, figures.isna())
+    known = _figures(searches, lambda r: 1.0 if r["article"] and (r["article"], r["strategy_label"], r["case"])
+                     in article_realtime.index else math.nan)
+    article_figures = _figures(searches, lambda r: article_realtime["interval_ns"].get(
+        (r["article"], r["strategy_label"], r["case"]), math.nan) if r["article"] else math.nan)
+    article = marks(article_figures, java, ranked, known.notna() & article_figures.isna())
+    return _marked(table, ours, article)
+
+
+def batch_chapter(batch: pd.DataFrame, article_batch: pd.Series) -> Styler:
+    """A chapter's batch table: ns/packet per strategy and case, the article's beside."""
+    return style(grid(batch, batch_text, article_batch.map(lambda v: f"{v:.0f}")))
+
+
+def realtime_chapter(searches: pd.DataFrame, article_realtime: pd.DataFrame) -> Styler:
+    """A chapter's real-time table, with the big heap's loss in parentheses (the article's 10 GB column)."""
+    table = grid(searches, realtime_text, article_realtime["text"])
+    figures = _figures(searches, lambda r: r["interval_ns"] if r["outcome"] == "found" else math.nan)
+    grey = pd.DataFrame("", index=figures.index, columns=figures.columns).mask(figures.isna(), "grey")
+    return _marked(table, grey, None)
+
+
+def gc_chapter(gc: pd.DataFrame, article_gc: pd.DataFrame) -> Styler:
+    """The article's GC table per solution, case and strategy, with the article's figures beside ours."""
+    metrics = {"max_pause_ms": ("Max GC pause, ms", "{:.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:.1f}"),
+               "gcs_per_s": ("GC count / s", "{:.1f}"), "gc_fraction_pct": ("GC fraction, %", "{:.0f}"),
+               "live_objects_mil": ("Live objects, mil", "{:.3f}"),
+               "gc_ns_per_live_object": ("GC time / object, ns", "{:.0f}")}
+    solution_order = {name: i for i, name in enumerate(dict.fromkeys(gc["solution"]))} if len(gc) else {}
+    records = sorted(gc.to_dict("records"),
+                     key=lambda r: (solution_order[r["solution"]], r["case"], STRATEGIES.index(r["strategy"])))
+    rows = []
+    for r in records:
+        key = (r["article"], r["strategy_label"], r["case"])
+        theirs = article_gc.loc[key] if r["article"] and key in article_gc.index else None
+        row: dict[Any, str] = {("solution", ""): r["label"], ("case", ""): r["case"],
+                               ("strategy", ""): r["strategy_label"]}
+        for column, (title, fmt) in metrics.items():
+            value = r.get(column)
+            row[(title, OURS)] = "" if value is None or pd.isna(value) else fmt.format(value)
+            row[(title, ARTICLE)] = "—" if theirs is None or pd.isna(theirs[column]) else fmt.format(theirs[column])
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
+    table = table.set_index([("solution", ""), ("case", ""), ("strategy", "")])
+    table.index.names = ["solution", "case", "strategy"]
+    return style(table)
+
+
+def failures(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a batch or search frame that failed or timed out."""
+    if "outcome" in frame.columns:
+        failed = frame[frame["outcome"] == "failed"]
+    else:
+        failed = frame[frame["status"] != "ok"]
+    return failed.reset_index(drop=True)
+
+
+def best(frame: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
+    """The row with the smallest figure in each group (rows without one left out)."""
+    known = frame.dropna(subset=[value])
+    if known.empty:
+        return known
+    return known.loc[known.groupby(by, sort=False)[value].idxmin()].reset_index(drop=True)

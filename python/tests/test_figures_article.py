@@ -1,0 +1,89 @@
+"""figures.py, display.py and article.py: figures from study frames, bundles that survive nbconvert,
+and one self-contained HTML article."""
+
+import nbformat
+import pandas as pd
+
+from allocorpool import article, display, figures, gclog, reference
+from allocorpool.records import read_run
+from allocorpool.runner import Cell, CellResult
+
+BATCH = pd.DataFrame([
+    {"label": "CMS (JDK 11)", "article": "CMS", "strategy_label": s, "case": c, "status": "ok", "ns_per_packet": v}
+    for s, c, v in (("Allocation", "A", 400.0), ("Pooling", "A", 300.0), ("Pooling", "B", 500.0))
+] + [{"label": "Parallel (JDK 25)", "article": None, "strategy_label": "Mix", "case": "A", "status": "error",
+      "ns_per_packet": None}])
+
+
+def test_batch_bars_with_the_articles_markers():
+    fig = figures.ns_per_packet(BATCH, reference.batch(reference.load()))
+    bars = [t for t in fig.data if t.type == "bar"]
+    markers = [t for t in fig.data if t.type == "scatter"]
+    assert sorted(t.name for t in bars) == ["Allocation", "Pooling"]  # the failed Parallel cell has no bar
+    assert all(t.name == reference.ARTICLE for t in markers) and sum(t.showlegend for t in markers) == 1
+    pooling = next(t for t in markers if t.offsetgroup == "Pooling")
+    assert list(pooling.y) == [346.0, 470.0]  # the article's CMS pooling, cases A and B
+
+
+def test_loss_against_interval_and_pause_histogram():
+    probes = pd.DataFrame({"label": "G1 (JDK 11)", "strategy": "pool", "case": "A", "interval_ns": [2000, 600, 300],
+                           "ok": [True, True, False], "lost_pct": [0.0, 0.0, 12.5], "status": ["ok", "ok", "error"]})
+    fig = figures.loss_vs_interval(probes)
+    assert list(fig.data[0].x) == [300, 600, 2000] and list(fig.data[0].y) == [100, 0.0, 0.0]  # failed: 100 %
+    pauses = pd.DataFrame({"label": "G1 (JDK 11)", "strategy_label": ["Mix", "Mix", "Pooling"],
+                           "duration_ms": [3.0, 4.0, 40.0]})
+    assert len(figures.pause_histogram(pauses).data) == 2
+
+
+def test_a_timeline_lines_pauses_up_with_lost_packets(runs_dir):
+    run = read_run(runs_dir / "java-realtime.jsonl")
+    cell = Cell(engine="java", jdk=21, collector="g1", case="B", strategy="alloc", mode="realtime", interval_ns=1000,
+                duration_s=6, warmup_s=2, gc_log=True)
+    result = CellResult(cell, "ok", 0, "", 6.5, run, gclog.parse(runs_dir / "java-realtime.gc.log"))
+    fig, attribution = figures.pause_timeline(result, "G1 alloc B")
+    assert [t.type for t in fig.data] == ["bar", "scatter"]
+    assert (attribution["lost"] == 85_000).all() and attribution["pause_name"].str.contains("Pause Full").any()
+
+
+def test_a_figure_bundle_carries_no_plotly_js_and_failures_are_escaped():
+    bundle = display.figure_bundle(figures.ns_per_packet(BATCH))
+    assert set(bundle) == {display.PLOTLY_MIMETYPE, "text/html", "text/plain"}
+    assert "Plotly.newPlot" in bundle["text/html"] and len(bundle["text/html"]) < 100_000
+    failed = pd.DataFrame([{"label": "CMS <11>", "strategy_label": "Mix", "case": "A", "error": "exit code 1",
+                            "stderr_tail": "OutOfMemoryError <heap>"}])
+    html = display.failure_html(failed, "batch cell")
+    assert "CMS &lt;11&gt; Mix A" in html and "OutOfMemoryError &lt;heap&gt;" in html
+    assert display.failure_html(failed.iloc[0:0], "batch cell") == "<p>Every batch cell finished.</p>"
+
+
+def executed_notebook(path, title, figure_html):
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    parameters = nbformat.v4.new_code_cell("profile = 'quick'", metadata={"tags": ["parameters"]})
+    progress = nbformat.v4.new_code_cell("study.batch(...)", metadata={"tags": ["progress"]})
+    progress.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": "[quick] running"})]
+    shown = nbformat.v4.new_code_cell("show(fig)")
+    shown.outputs = [nbformat.v4.new_output("stream", name="stderr", text="progress bar\n"),
+                     nbformat.v4.new_output("display_data", data={"text/html": figure_html, "text/plain": "fig"})]
+    notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown]
+    nbformat.write(notebook, path)
+
+
+def test_the_article_is_one_self_contained_page(tmp_path):
+    figure_html = display.figure_bundle(figures.ns_per_packet(BATCH))["text/html"]
+    executed_notebook(tmp_path / "01-first.ipynb", "First chapter", figure_html)
+    executed_notebook(tmp_path / "02-second.ipynb", "Second chapter", figure_html)
+    (tmp_path / "explore-java.ipynb").write_text("not a study notebook")
+    merged = article.merge(sorted(tmp_path.glob("0*.ipynb")), "Title")
+    sources = [c.source for c in merged.cells]
+    assert not any("profile = 'quick'" in s for s in sources)
+    shown = [c for c in merged.cells if c.cell_type == "code"]
+    assert [len(c.outputs) for c in shown] == [0, 1, 0, 1]  # progress output and stderr dropped
+    size = article.build(tmp_path, tmp_path / "article.html")
+    page = (tmp_path / "article.html").read_text()
+    assert size == len(page.encode()) and page.count("Plotly.newPlot") == 2
+    assert page.count("plotly.js v") == 1  # the library once, inline
+    assert "<script src=" not in page and "<link rel=\"stylesheet\" href=" not in page
+    assert "cdnjs" not in page  # no require.js, MathJax or mermaid from a CDN
+    assert page.index("First chapter") < page.index("Second chapter") and 'href="#chapter-2"' in page
+    assert "study.batch" not in page  # code is hidden

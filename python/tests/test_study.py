@@ -1,0 +1,66 @@
+"""study.py: the solutions, their chapters, heaps that scale, cells, profiles and the estimate."""
+
+import pytest
+
+from allocorpool import jdks, study
+from allocorpool.study import CHAPTERS, PROFILES, SOLUTIONS, SOLUTIONS_BY_NAME, batch_cell, probe_cell
+
+
+def test_every_solution_runs_on_its_jdk_and_belongs_to_one_chapter():
+    chapters = [name for key, names in CHAPTERS.items() if key not in ("realtime", "gclogs") for name in names]
+    assert sorted(chapters) == sorted(s.name for s in SOLUTIONS)
+    for solution in SOLUTIONS:
+        if solution.engine == "java":
+            jdks.collector_flags(solution.jdk, solution.collector)  # raises if the JDK lacks it
+        else:
+            assert solution.design in ("cpp", "flat") and solution.allocator in study.ALLOCATORS
+    seed = [s.article for s in SOLUTIONS if s.article]
+    assert seed == ["CMS", "G1", "ZGC", "Native CMS", "Native G1", "Native ZGC", "C++", "C++ flat"]
+
+
+def test_heaps_scale_and_keep_a_floor():
+    cms, native, epsilon, cpp = (SOLUTIONS_BY_NAME[n] for n in ("cms", "native-cms", "epsilon-25", "flat-glibc"))
+    assert cms.heap_mb(1.0) == 2048 and cms.big_heap_mb(1.0) == 10240
+    assert cms.heap_mb(0.1) == 256 and cms.big_heap_mb(0.1) == 1024
+    assert cms.big_heap_mb(0.02) is None  # 256 MB either way: nothing to compare
+    assert native.heap_mb(1.0) == 1024 and native.big_heap_mb(1.0) is None
+    assert epsilon.heap_mb(0.1) == epsilon.heap_mb(1.0) == study.EPSILON_HEAP_MB and epsilon.big_heap_mb(1.0) is None
+    assert cpp.heap_mb(1.0) is None
+
+
+def test_cells_of_each_kind():
+    quick = PROFILES["quick"]
+    cell = batch_cell(SOLUTIONS_BY_NAME["native-zgc"], "mix", "B", quick)
+    assert (cell.engine, cell.jdk, cell.collector, cell.strategy, cell.heap) == ("java", 11, "zgc", "native-mix", "256m")
+    assert cell.gc_log and cell.live_objects and cell.duration_s == quick.batch_s and cell.scale == quick.scale
+    assert batch_cell(SOLUTIONS_BY_NAME["native-zgc"], "dummy", "B", quick).strategy == "dummy"
+    assert not batch_cell(SOLUTIONS_BY_NAME["epsilon-25"], "pool", "A", quick).live_objects
+    coh = batch_cell(SOLUTIONS_BY_NAME["g1-25-coh"], "pool", "A", PROFILES["full"])
+    assert coh.compact_headers and coh.heap == "2g" and coh.jdk == 25
+    probe = probe_cell(SOLUTIONS_BY_NAME["cms"], "pool", "C", quick, 700, heap_mb=1024)
+    assert probe.mode == "realtime" and probe.interval_ns == 700 and probe.heap == "1g"
+    cpp = probe_cell(SOLUTIONS_BY_NAME["cpp-mimalloc"], "alloc", "A", quick, 300, duration_s=9)
+    assert (cpp.design, cpp.allocator, cpp.duration_s, cpp.gc_log) == ("cpp", "mimalloc", 9, False)
+
+
+def test_profiles_select_solutions_and_cases():
+    ci = PROFILES["ci"]
+    assert ci.cases == ("A",) and len(study.solutions(None, ci)) == len(ci.solutions)
+    assert [s.name for s in study.solutions(CHAPTERS["g1"], ci)] == ["g1", "g1-25-coh"]
+    assert len(study.solutions(None, PROFILES["quick"])) == len(SOLUTIONS)
+    assert study.profile("full") is PROFILES["full"]
+    with pytest.raises(ValueError, match="unknown profile"):
+        study.profile("huge")
+
+
+def test_the_estimate_counts_cells():
+    quick = PROFILES["quick"]
+    estimate = study.estimate(quick)
+    assert estimate.batch_cells == len(SOLUTIONS) * len(study.STRATEGIES) * 3
+    assert estimate.searches == len(SOLUTIONS) * len(study.REALTIME_STRATEGIES) * 3
+    assert estimate.timelines == len(study.TIMELINES)
+    assert 20 * 60 < estimate.seconds < 45 * 60  # the quick profile's budget: about half an hour
+    assert "profile quick" in str(estimate) and "estimate: about" in str(estimate)
+    assert study.estimate(PROFILES["ci"]).seconds < 6 * 60
+    only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["flat-glibc"]])
+    assert only_cpp.batch_cells == 12 and only_cpp.timelines == 0

@@ -1,0 +1,110 @@
+"""reference.py and tables.py: the article's figures, grids beside ours, and the article's marks."""
+
+import math
+
+import pandas as pd
+
+from allocorpool import reference, tables
+from allocorpool.reference import ARTICLE, OURS
+from allocorpool.study import SOLUTIONS, STRATEGY_LABELS
+
+ARTICLE_ROWS = [s for s in SOLUTIONS if s.article]
+
+
+def frame_like_ours(values, test):
+    """Search or batch rows for the article's solutions, carrying the article's own figures."""
+    rows = []
+    for solution in ARTICLE_ROWS:
+        for strategy in ("alloc", "mix", "pool"):
+            for case in "ABC":
+                key = (solution.article, STRATEGY_LABELS[strategy], case)
+                row = {"solution": solution.name, "label": solution.label, "article": solution.article,
+                       "engine": solution.engine, "baseline": False, "strategy": strategy,
+                       "strategy_label": STRATEGY_LABELS[strategy], "case": case}
+                if test == "batch":
+                    row.update(status="ok", ns_per_packet=values.get(key))
+                else:
+                    interval = values["interval_ns"].get(key, math.nan)
+                    row.update(outcome="found" if not math.isnan(interval) else "lost", interval_ns=interval,
+                               loss_pct=1.0, big_heap_loss_pct=None)
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def marks_of(styler):
+    """(solution, strategy, case, source) -> mark colour of a rendered summary table."""
+    styler._compute()
+    table = styler.data
+    found = {}
+    for (row, col), props in styler.ctx.items():
+        css = dict(props)
+        colour = css.get("background-color")
+        if colour:
+            name = {v.split(";")[0].split(": ")[1]: k for k, v in tables.MARK_STYLES.items()}[colour]
+            found[(*table.index[row], *table.columns[col])] = name
+    return found
+
+
+def test_the_article_reference_reads_as_printed():
+    ref = reference.load()
+    assert reference.batch(ref)[("C++ flat", "Pooling", "A")] == 34
+    realtime = reference.realtime(ref)
+    assert realtime.loc[("CMS", "Allocation", "C"), "text"] == "lost: 75% (20%)"
+    assert realtime.loc[("Native CMS", "Mix", "B"), "text"] == "250; lost: 0.0025%"
+    assert reference.realtime(ref, with_extras=False).loc[("CMS", "Pooling", "A"), "text"] == "lost: 17%"
+    assert math.isnan(realtime.loc[("G1", "Mix", "C"), "interval_ns"])
+    gc = reference.gc_table(ref)
+    assert gc.loc[("CMS", "Pooling", "A"), "max_pause_ms"] == 940 and gc.loc[("G1", "Mix", "C"), "gcs_per_s"] == 2.3
+    assert [reference.format_pct(v) for v in (75, 4.4, 0.8, 0.0025)] == ["75", "4.4", "0.8", "0.0025"]
+
+
+def test_the_marking_rule_gives_the_articles_own_colours():
+    ref = reference.load()
+    batch = frame_like_ours(reference.batch(ref), "batch")
+    marked = marks_of(tables.batch_summary(batch, reference.batch(ref)))
+    for case in "ABC":
+        assert marked[("C++ flat (glibc)", "Pooling", case, OURS)] == "green"
+        assert marked[("Native CMS (JDK 11)", "Pooling", case, OURS)] == "yellow"
+        assert marked[("Native CMS (JDK 11)", "Mix", case, OURS)] == "red"
+        assert marked[("C++ flat (glibc)", "Pooling", case, ARTICLE)] == "green"  # the article's column too
+    assert sum(1 for m in marked.values() if m == "yellow") == 6  # three cases, ours and the article's
+
+    realtime_ref = reference.realtime(ref, with_extras=False)
+    searches = frame_like_ours(realtime_ref, "realtime")
+    marked = marks_of(tables.realtime_summary(searches, realtime_ref))
+    ours = {k[:3]: v for k, v in marked.items() if k[3] == OURS}
+    assert {k for k, v in ours.items() if v == "yellow"} == {
+        ("ZGC (JDK 11)", "Mix", "A"), ("Native CMS (JDK 11)", "Pooling", "A"), ("Native ZGC (JDK 11)", "Mix", "A"),
+        ("Native ZGC (JDK 11)", "Mix", "B"), ("Native ZGC (JDK 11)", "Pooling", "B"), ("Native ZGC (JDK 11)", "Mix", "C")}
+    assert ours[("ZGC (JDK 11)", "Mix", "C")] == "red" and ours[("CMS (JDK 11)", "Mix", "B")] == "red"
+    assert ours[("CMS (JDK 11)", "Pooling", "A")] == "grey" and ours[("Native CMS (JDK 11)", "Mix", "B")] == "grey"
+    assert {k for k, v in ours.items() if v == "green"} == {("C++ flat (glibc)", s, c)
+                                                             for s, c in (("Pooling", "A"), ("Mix", "A"),
+                                                                          ("Pooling", "B"), ("Pooling", "C"))}
+
+
+def test_a_baseline_is_never_marked_and_failures_read_as_such():
+    values = pd.DataFrame({"A": [10.0, 50.0, 60.0, 70.0]}, index=["epsilon", "cms", "g1", "flat"])
+    java = pd.Series([True, True, True, False], index=values.index)
+    ranked = pd.Series([False, True, True, True], index=values.index)
+    marks = tables.marks(values, java, ranked)["A"].to_dict()
+    assert marks == {"epsilon": "", "cms": "green", "g1": "red", "flat": ""}  # green wins over yellow
+    failed = {"status": "timeout", "ns_per_packet": None}
+    assert tables.batch_text(failed) == "timed out" and tables.batch_text({"status": "ok", "ns_per_packet": 99.6}) == "100"
+    search = {"outcome": "lost", "interval_ns": None, "loss_pct": 4.4, "big_heap_loss_pct": 0.8}
+    assert tables.realtime_text(search) == "lost: 4.4% (0.8%)" and tables.realtime_text(search, False) == "lost: 4.4%"
+    assert tables.realtime_text({"outcome": "failed", "loss_pct": None}) == "failed"
+
+
+def test_a_grid_puts_the_article_beside_ours_with_a_dash_where_it_has_nothing():
+    batch = pd.DataFrame([
+        {"label": "CMS (JDK 11)", "article": "CMS", "strategy_label": "Mix", "case": "A", "status": "ok",
+         "ns_per_packet": 120.0},
+        {"label": "Parallel (JDK 25)", "article": None, "strategy_label": "Mix", "case": "A", "status": "error",
+         "ns_per_packet": None}])
+    grid = tables.grid(batch, tables.batch_text, reference.batch(reference.load()).map(lambda v: f"{v:.0f}"))
+    assert list(grid.columns) == [("A", OURS), ("A", ARTICLE)]
+    assert grid.loc[("CMS (JDK 11)", "Mix")].tolist() == ["120", "108"]
+    assert grid.loc[("Parallel (JDK 25)", "Mix")].tolist() == ["failed", "—"]
+    best = tables.best(batch, "ns_per_packet", ["case"])
+    assert best["label"].tolist() == ["CMS (JDK 11)"]
