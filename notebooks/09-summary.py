@@ -80,5 +80,5 @@ show.note("\n".join(lines))
 # ## The machine and the runs
 
 # %%
-show.show_table(study.machine().set_index("what"), caption="Where these figures were measured")
+show.show_table(study.machine().set_index("what").rename_axis(None), caption="Where these figures were measured")
 show.note(f"Profile **{study.profile.name}**: {study.profile.description}.")

@@ -27,8 +27,13 @@ def _grid(titles: list[str]) -> tuple[go.Figure, list[tuple[int, int]]]:
     columns = min(COLUMNS_PER_ROW, len(titles)) or 1
     rows = max(1, math.ceil(len(titles) / columns))
     fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, shared_yaxes=True,
-                        horizontal_spacing=0.03, vertical_spacing=0.12 if rows > 1 else 0.1)
+                        horizontal_spacing=0.03, vertical_spacing=0.24 / rows if rows > 1 else 0.1)
     return fig, [(i // columns + 1, i % columns + 1) for i in range(len(titles))]
+
+
+def _bottom_row(places: list[tuple[int, int]]) -> int:
+    """The last row of a grid: the only one whose x axes get a title."""
+    return max((row for row, _ in places), default=1)
 
 
 def ns_per_packet(batch: pd.DataFrame, article: pd.Series | None = None, title: str = "Batch: time per packet"
@@ -87,7 +92,8 @@ def loss_vs_interval(probes: pd.DataFrame, title: str = "Real-time probes: loss 
                 hovertemplate=f"{label}<br>{name}: %{{x}} ns, lost %{{y:.3g}}%<extra></extra>"), row=row, col=col)
     fig.update_layout(title=title, height=340 * len({r for r, _ in places}) if places else 340,
                       legend={"orientation": "h", "y": -0.25})
-    fig.update_xaxes(type="log", tickvals=LOG_TICKS, title_text="interval, ns")
+    fig.update_xaxes(type="log", tickvals=LOG_TICKS)
+    fig.update_xaxes(title_text="interval, ns", row=_bottom_row(places))
     fig.update_yaxes(title_text="lost after warm-up, %", col=1)
     return fig
 
@@ -152,7 +158,7 @@ def pause_histogram(pauses: pd.DataFrame, title: str = "GC pauses in the batch r
                           row=row, col=col)
     fig.update_layout(title=title, barmode="overlay", height=340 * len({r for r, _ in places}) if places else 340,
                       legend={"orientation": "h", "y": -0.25})
-    fig.update_xaxes(title_text="pause, ms")
+    fig.update_xaxes(title_text="pause, ms", row=_bottom_row(places))
     fig.update_yaxes(type="log", tickvals=LOG_TICKS)
     fig.update_yaxes(title_text="pauses", col=1)
     return fig

@@ -190,6 +190,21 @@ def pauses(events: pd.DataFrame) -> pd.DataFrame:
     return events[events["kind"] == "pause"]
 
 
+NESTING_TOLERANCE_S = 0.001  # uptime decorations have millisecond resolution
+
+
+def outer_pauses(events: pd.DataFrame) -> pd.DataFrame:
+    """The pauses that are not inside another one: each stop of the world once. CMS logs the
+    Full GC of a failed young collection (promotion failure) inside that Young pause, both
+    timing the same stop; counting both would double the time spent paused."""
+    stops = pauses(events).sort_values(["start_s", "duration_ms"], ascending=[True, False])
+    ends = (stops["start_s"] + stops["duration_ms"] / 1000).to_numpy(dtype=float)
+    starts = stops["start_s"].to_numpy(dtype=float)
+    latest_end = np.maximum.accumulate(np.concatenate([[-np.inf], ends[:-1]])) if len(ends) else ends
+    nested = (starts < latest_end) & (ends <= latest_end + NESTING_TOLERANCE_S)
+    return stops[~nested].sort_index()
+
+
 def estimate_offset(events: pd.DataFrame, gc_records: pd.DataFrame, tolerance_ms: float = 2.0) -> float | None:
     """The log's uptime at the run's t = 0, found by lining the log's pauses up with the
     records' pauses (each record's start is whole milliseconds of JVM uptime, so a pair's

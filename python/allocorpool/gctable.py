@@ -3,7 +3,8 @@
 Per run, over the measured window (after warm-up): max and average pause (ms), GCs per
 second (pauses per second), fraction of time in GC pauses (%), live objects (millions, the
 summary's live_objects) and GC time per live object (average pause / live objects, ns).
-Pauses come from the run's parsed GC log when there is one (lined up with the run's clock by
+Pauses come from the run's parsed GC log when there is one (each stop once: gclog.outer_pauses;
+lined up with the run's clock by
 gclog.estimate_offset; a log that cannot be lined up is taken as starting with the run, which
 counts up to the JVM's start-up time of warm-up pauses in), else from its `gc` records of
 kind `pause`.
@@ -45,7 +46,7 @@ def pause_durations(run: Run, gc_events: pd.DataFrame | None) -> tuple[str | Non
     start, end = measured_window(run)
     if gc_events is not None:
         offset = gclog.estimate_offset(gc_events, run.gc) or 0.0
-        log = gclog.pauses(gc_events)
+        log = gclog.outer_pauses(gc_events)
         t = log["start_s"] - offset
         return "log", log.loc[(t >= start) & (t <= end), "duration_ms"].astype(float)
     gc = run.gc

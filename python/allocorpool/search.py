@@ -14,7 +14,7 @@ engine in tests; `cell_probe` makes one from a runner.Cell.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -109,13 +109,25 @@ def find_interval(probe: ProbeFn, low_ns: int = 20, high_ns: int = 10_000, toler
                         pd.DataFrame(log, columns=["interval_ns", "ok", "lost", "lost_pct", "status", "purpose"]))
 
 
+def measured_loss(summary: Mapping[str, Any]) -> tuple[int | None, float | None]:
+    """Ticks lost after warm-up and their share of the ticks, counting the producer's drops
+    after the last tick the consumer received (`trailing_dropped`) with the gaps it saw
+    (`lost_measured`): a consumer far behind the clock is still reading an old batch when the
+    run ends, so it never reaches the gap those drops left, and no periodic record shows them."""
+    gaps = summary.get("lost_measured")
+    if gaps is None:
+        return None, None
+    lost = int(gaps) + int(summary.get("trailing_dropped") or 0)
+    seen = lost + int(summary.get("measured_packets") or 0)
+    return lost, (lost * 100 / seen if seen else None)
+
+
 def probe_from_result(result: CellResult) -> Probe:
     """A probe's verdict on a finished real-time run."""
-    summary = result.run.summary or {}
-    lost = summary.get("lost_measured")
+    lost, lost_pct = measured_loss(result.run.summary or {})
     assert result.cell.interval_ns is not None
     return Probe(interval_ns=result.cell.interval_ns, ok=result.status == "ok" and lost == 0,
-                 lost=lost, lost_pct=summary.get("lost_pct_measured"), status=result.status)
+                 lost=lost, lost_pct=lost_pct, status=result.status)
 
 
 def cell_probe(cell: Cell, workdir: Path, duration_s: float | None = None,

@@ -143,7 +143,6 @@ class Profile:
     search: SearchPlan
     cases: tuple[str, ...] = CASES
     solutions: tuple[str, ...] | None = None  # None: every solution
-    timeout_factor: float = 1.0  # on runner.default_timeout
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
@@ -158,10 +157,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             cases=("A",),
             solutions=("cms", "g1", "zgc", "native-cms", "native-g1", "native-zgc", "cpp-glibc", "flat-glibc",
                        "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
-    Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarse search",
+    Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
             queue_probe_s=0.5,
-            search=SearchPlan(low_ns=20, high_ns=2000, tolerance_ns=10, relative_tolerance=0.5, confirmations=0,
+            search=SearchPlan(low_ns=20, high_ns=2000, tolerance_ns=10, relative_tolerance=0.25, confirmations=0,
                               low_from_batch=True, reference_only_if_lost=True)),
     Profile("full", "the article's sizes and durations: 60 s batch runs, 30 s probes, a fine search",
             scale=1.0, batch_s=60, batch_warmup_s=10, probe_s=30, probe_warmup_s=5, timeline_s=60,
@@ -219,13 +218,16 @@ def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, inte
 
 
 # ---- The time it takes ------------------------------------------------------------------
-JVM_START_S = 0.8  # start-up, heap set-up, live-object count and exit of one engine run, on a 2-core machine
-CPP_START_S = 0.1
+# Measured in a quick sweep on a 2-core machine: what a run costs beyond its duration (start-up,
+# set-up, the live-object count, exit), and how often the first guess of a search keeps up.
+JVM_START_S = 0.6
+CPP_START_S = 0.25
+START_KEEPS_UP = 0.8
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 
 
 def expected_probes(plan: SearchPlan) -> float:
-    """Probes of a search that finds an interval, the first guess keeping up half the time."""
+    """Probes of a search that finds an interval, the first guess keeping up as often as measured."""
     step = math.log1p(max(plan.relative_tolerance, plan.tolerance_ns / TYPICAL_LOW_NS))
 
     def bisections(low: float, high: float) -> int:
@@ -235,8 +237,9 @@ def expected_probes(plan: SearchPlan) -> float:
     start = TYPICAL_LOW_NS * plan.start_factor
     kept_up = 1 + bisections(low, start)
     lost = 2 + bisections(start, plan.high_ns)
-    return (kept_up + lost) / 2 + (0 if plan.low_from_batch else 0.5) + plan.confirmations \
-        + (0 if plan.reference_only_if_lost else 1)
+    low_bound = 0 if plan.low_from_batch else 0.5
+    reference = 0 if plan.reference_only_if_lost else 1
+    return START_KEEPS_UP * kept_up + (1 - START_KEEPS_UP) * lost + low_bound + plan.confirmations + reference
 
 
 @dataclass(frozen=True)

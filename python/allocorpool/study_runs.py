@@ -28,10 +28,10 @@ from . import gclog, gctable, jdks, paths
 from .java_engine import JavaRun
 from .records import read_run
 from .runner import Cell, CellResult, default_timeout, run_cell
-from .search import Probe, find_interval
+from .search import Probe, find_interval, measured_loss
 from .store import Store, atomic_write, sweep
 from .study import (CHAPTERS, REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, STRATEGY_LABELS, TIMELINES, Profile,
-                    Solution, batch_cell, estimate, probe_cell, profile, solutions)
+                    Solution, batch_cell, probe_cell, profile, solutions)
 
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
@@ -99,7 +99,7 @@ class Study:
         self.retry_failed = retry_failed
         self._progress = progress
         self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
-        self._rerun: set[str] = set()  # failed cells already retried in this session
+        self._run_here: set[str] = set()  # cells run in this session: a failure is retried once at most
         self._loaded: dict[str, CellResult] = {}
         self._ran = 0
         self._status = _Status(False, "")
@@ -108,14 +108,10 @@ class Study:
         """The solutions of a chapter (study.CHAPTERS; None: all) that the profile selects."""
         return solutions(None if chapter is None else CHAPTERS[chapter], self.profile)
 
-    def estimate(self, chosen: list[Solution]) -> str:
-        return str(estimate(self.profile, chosen))
-
     # ---- running cells ---------------------------------------------------------------
     def _run(self, cell: Cell) -> CellResult:
         self._status.show(f"running {cell.key}")
-        timeout = default_timeout(cell) * self.profile.timeout_factor
-        result = run_cell(cell, self.store.runs_dir, timeout_s=timeout, progress=False)
+        result = run_cell(cell, self.store.runs_dir, timeout_s=default_timeout(cell), progress=False)
         self._ran += 1
         self._status.show(f"{cell.key}: {result.status} in {result.elapsed_s:.1f} s ({self._ran} run so far)")
         return result
@@ -123,9 +119,9 @@ class Study:
     def cell_row(self, cell: Cell) -> dict[str, Any]:
         """The index row of a cell, running it first if the store does not have it."""
         row = self._rows.get(cell.key)
-        retry = self.retry_failed and row is not None and row["status"] != "ok" and cell.key not in self._rerun
+        retry = self.retry_failed and row is not None and row["status"] != "ok" and cell.key not in self._run_here
         if row is None or retry:
-            self._rerun.add(cell.key)
+            self._run_here.add(cell.key)
             index = sweep([cell], self.store, run=self._run, retry_failed=retry)
             row = index.iloc[0].to_dict()
             self._rows[cell.key] = row
@@ -140,8 +136,8 @@ class Study:
     def _begin(self, what: str) -> None:
         self._status = _Status(self._progress, f"{self.profile.name} {what}")
 
-    def _end(self, count: int) -> None:
-        self._status.show(f"done: {count} results, {self._ran} cell(s) run in this session, the rest from "
+    def _end(self, what: str) -> None:
+        self._status.show(f"done: {what}; {self._ran} cell(s) run in this session, the rest read from "
                           f"{self.store.root}")
 
     # ---- batch ---------------------------------------------------------------------------
@@ -159,7 +155,7 @@ class Study:
                                  "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
                                  **{name: _value(row, name) if row["status"] == "ok" else None
                                     for name in _BATCH_FIELDS}})
-        self._end(len(rows))
+        self._end(f"{len(rows)} batch cells")
         return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["key", "status", "error", "stderr_tail"]
                             + _BATCH_FIELDS)
 
@@ -170,9 +166,10 @@ class Study:
             cell = probe_cell(solution, strategy, case, self.profile, interval_ns, heap_mb=heap_mb)
             row = self.cell_row(cell)
             keys.append(cell.key)
-            lost = _value(row, "lost_measured")
+            lost, lost_pct = measured_loss({name: _value(row, name) for name in
+                                            ("lost_measured", "trailing_dropped", "measured_packets")})
             return Probe(interval_ns=interval_ns, ok=row["status"] == "ok" and lost == 0, lost=lost,
-                         lost_pct=_value(row, "lost_pct_measured"), status=row["status"])
+                         lost_pct=lost_pct, status=row["status"])
         return probe
 
     def search(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], pd.DataFrame]:
@@ -220,7 +217,7 @@ class Study:
                     row, probed = self.search(solution, strategy, case)
                     rows.append(row)
                     probes.append(probed)
-        self._end(len(rows))
+        self._end(f"{len(rows)} searches")
         table = pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + [
             "outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes", "error", "stderr_tail",
             "reference_key"])
@@ -238,7 +235,7 @@ class Study:
                                   duration_s=self.profile.timeline_s)
                 self.cell_row(cell)
                 found.append((by_name[name], strategy, case, self.load(cell.key)))
-        self._end(len(found))
+        self._end(f"{len(found)} timeline runs")
         return found
 
     # ---- GC logs -------------------------------------------------------------------------
@@ -256,8 +253,8 @@ class Study:
         return pd.DataFrame(rows)
 
     def pauses(self, batch: pd.DataFrame) -> pd.DataFrame:
-        """Every stop-the-world pause in the GC logs of those cells, with their labels."""
-        frames = [gclog.pauses(result.gc_events).assign(**{c: row[c] for c in _SOLUTION_COLUMNS})
+        """Every stop-the-world pause (each stop once) in the GC logs of those cells, with their labels."""
+        frames = [gclog.outer_pauses(result.gc_events).assign(**{c: row[c] for c in _SOLUTION_COLUMNS})
                   for row, result in self.gc_runs(batch) if result.gc_events is not None]
         frames = [f for f in frames if len(f)]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=gclog.COLUMNS)
@@ -281,7 +278,7 @@ class Study:
             out[pair] = {"status": "ok" if len(results) else "error", "error": error, "stderr_tail": stderr,
                          "probes": run.table("probe") if run is not None else pd.DataFrame(),
                          "result": results}
-        self._end(len(out))
+        self._status.show(f"done: the queue benchmark's results are in {folder}")
         return out
 
     # ---- the machine ---------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 import math
 
+import pandas as pd
 import pytest
 
 from allocorpool import gclog
@@ -42,3 +43,17 @@ def test_table_of_mixed_runs(runs_dir):
     assert list(table["strategy"]) == ["pool", "alloc", "pool"]
     assert list(table["source"].fillna("none")) == ["records", "log", "none"]
     assert table.loc[2, "pauses"] == 0 and math.isnan(table.loc[2, "gcs_per_s"])
+
+
+def test_a_full_gc_inside_a_young_pause_is_one_stop():
+    # CMS on JDK 11, promotion failure: GC(7) Pause Young and GC(8) Pause Full end on the same line time
+    events = pd.DataFrame({
+        "kind": ["pause", "pause", "pause", "concurrent", "pause"],
+        "name": ["Pause Young (Allocation Failure)", "Pause Full (Allocation Failure)", "Pause Initial Mark",
+                 "Concurrent Mark", "Pause Young (Allocation Failure)"],
+        "start_s": [0.417537, 0.417591, 0.5005, 0.51, 0.6],
+        "duration_ms": [82.463, 82.409, 0.877, 20.0, 27.3]})
+    outer = gclog.outer_pauses(events)
+    assert list(outer["name"]) == ["Pause Young (Allocation Failure)", "Pause Initial Mark",
+                                   "Pause Young (Allocation Failure)"]
+    assert outer["duration_ms"].sum() == pytest.approx(82.463 + 0.877 + 27.3)

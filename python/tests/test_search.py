@@ -3,8 +3,10 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 from allocorpool.runner import Cell
-from allocorpool.search import Probe, cell_probe, find_interval
+from allocorpool.search import Probe, cell_probe, find_interval, measured_loss
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
 
@@ -94,3 +96,11 @@ def test_probes_through_the_runner_with_a_fake_engine(tmp_path):
     assert len(kept) == len(result.probes)
     assert all(r.cell.mode == "realtime" and r.cell.duration_s == 0.5 for r in kept)
     assert result.loss_pct_at_reference == 0.0 and result.probes["status"].eq("ok").all()
+
+
+def test_drops_the_consumer_never_reached_are_lost_too():
+    far_behind = {"lost_measured": 0, "trailing_dropped": 68_000_000, "measured_packets": 480_000}
+    lost, pct = measured_loss(far_behind)
+    assert lost == 68_000_000 and pct == pytest.approx(68_000_000 / 68_480_000 * 100)
+    assert measured_loss({"lost_measured": 5, "trailing_dropped": None, "measured_packets": 95}) == (5, 5.0)
+    assert measured_loss({"lost_measured": None}) == (None, None)
