@@ -87,10 +87,13 @@ Json summary_record(const SummaryInputs& summary) {
     record["measured_s"] = totals.measured_s;
     record["ns_per_packet"] = totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 / measured) : Json(nullptr);
     record["lost"] = totals.lost;
-    record["lost_measured"] = totals.lost_measured;
-    const double seen = static_cast<double>(totals.lost_measured) + measured;
-    record["lost_pct_measured"] =
-            seen != 0 ? Json(static_cast<double>(totals.lost_measured) / seen * 100) : Json(nullptr);
+    // Trailing drops are lost in the measured time too: a consumer that fell behind never
+    // reaches the gap they leave.
+    const std::uint64_t lost_measured =
+            totals.lost_measured + (summary.ticks && totals.measured_packets != 0 ? summary.ticks->trailing_dropped : 0);
+    record["lost_measured"] = lost_measured;
+    const double seen = static_cast<double>(lost_measured) + measured;
+    record["lost_pct_measured"] = seen != 0 ? Json(static_cast<double>(lost_measured) / seen * 100) : Json(nullptr);
     record["producer_emitted"] = summary.ticks ? Json(summary.ticks->emitted) : Json(nullptr);
     record["producer_dropped"] = summary.ticks ? Json(summary.ticks->dropped) : Json(nullptr);
     record["trailing_dropped"] = summary.ticks ? Json(summary.ticks->trailing_dropped) : Json(nullptr);

@@ -110,16 +110,14 @@ def find_interval(probe: ProbeFn, low_ns: int = 20, high_ns: int = 10_000, toler
 
 
 def measured_loss(summary: Mapping[str, Any]) -> tuple[int | None, float | None]:
-    """Ticks lost after warm-up and their share of the ticks, counting the producer's drops
-    after the last tick the consumer received (`trailing_dropped`) with the gaps it saw
-    (`lost_measured`): a consumer far behind the clock is still reading an old batch when the
-    run ends, so it never reaches the gap those drops left, and no periodic record shows them."""
-    gaps = summary.get("lost_measured")
-    if gaps is None:
+    """Ticks lost after warm-up and their share of the ticks, as the engine counted them
+    (`lost_measured` includes the drops after the last tick the consumer received: a
+    consumer far behind the clock never reaches the gap they leave)."""
+    lost = summary.get("lost_measured")
+    if lost is None:
         return None, None
-    lost = int(gaps) + int(summary.get("trailing_dropped") or 0)
-    seen = lost + int(summary.get("measured_packets") or 0)
-    return lost, (lost * 100 / seen if seen else None)
+    seen = int(lost) + int(summary.get("measured_packets") or 0)
+    return int(lost), (int(lost) * 100 / seen if seen else None)
 
 
 def probe_from_result(result: CellResult) -> Probe:

@@ -47,6 +47,7 @@ final class PeriodReporter {
     private long now;
     private long packets;
     private long lost;
+    private long trailingDropped;
 
     private boolean measuring;
     private long measureTime;
@@ -190,17 +191,20 @@ final class PeriodReporter {
     /**
      * The final lost count of a real-time run, from the source after it was drained: gaps
      * found in the ticks still queued at the end are ticks dropped during the run, so the
-     * summary's lost plus the source's trailing drops equals the producer's drops.
+     * summary's lost plus the source's trailing drops equals the producer's drops. The
+     * trailing drops are lost during the measured time too: a consumer that fell behind
+     * never reaches the gap they leave, so the measured loss counts them.
      */
-    void settleLost(long lostTotal) {
+    void settleLost(long lostTotal, long trailingDropped) {
         this.lost = lostTotal;
+        this.trailingDropped = trailingDropped;
     }
 
     /** The summary fields the clock knows, as of the last check. */
     void summarize(Map<String, Object> r) {
         long measuredPackets = measuring ? packets - measurePackets : 0;
         double measuredS = measuring ? (now - measureTime) / 1e9 : 0;
-        long lostMeasured = measuring ? lost - measureLost : 0;
+        long lostMeasured = measuring ? lost - measureLost + trailingDropped : 0;
         r.put("t_s", seconds(now));
         r.put("packets", packets);
         r.put("measured_packets", measuredPackets);

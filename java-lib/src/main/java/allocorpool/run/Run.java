@@ -59,7 +59,7 @@ public final class Run {
                     reporter = new PeriodReporter(out, gc, config, human);
                     RealtimeLoop.run(loop, source, reporter);
                     stats = source.finish();
-                    reporter.settleLost(stats.gaps);
+                    reporter.settleLost(stats.gaps, stats.trailingDropped);
                 }
             } else {
                 reporter = new PeriodReporter(out, gc, config, human);
