@@ -37,7 +37,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import display as show, figures, reference, tables
+from allocorpool import chapter, display as show, reference, tables
 from allocorpool.study_runs import Study
 
 study = Study(profile, data_dir or None)
@@ -48,12 +48,7 @@ chosen = study.solutions("batch")
 batch = study.batch(chosen)
 
 # %%
-show.show_failures(tables.failures(batch), "batch cell")
-show.show_table(tables.batch_chapter(batch, reference.batch(article)),
-                caption="Batch: ns per packet, this machine beside the article's (CMS on Java 8, 2019)")
-
-# %%
-show.show_figure(figures.ns_per_packet(batch, reference.batch(article)))
+chapter.show_batch(batch, article, "CMS on Java 8")
 
 # %% [markdown]
 # Which strategy was fastest, per solution and case (the dummy strategy left out):

@@ -33,9 +33,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-import pandas as pd
-
-from allocorpool import display as show, figures, reference, tables
+from allocorpool import chapter, display as show, reference
 from allocorpool.study_runs import Study
 
 study = Study(profile, data_dir or None)
@@ -53,13 +51,7 @@ show.note(f"Search under profile **{study.profile.name}**: intervals up to {plan
 searches = study.realtime(chosen)
 
 # %%
-show.show_failures(tables.failures(searches.table), "search")
-show.show_table(tables.realtime_chapter(searches.table, reference.realtime(article)),
-                caption="Real-time: smallest loss-free interval in ns, or the loss at 1000 ns (with the big heap), "
-                        "this machine beside the article's (CMS on Java 8, 2019)")
-
-# %%
-show.show_figure(figures.loss_vs_interval(searches.probes))
+chapter.show_realtime(searches, article, "CMS on Java 8")
 
 # %% [markdown]
 # ## Where the packets went
@@ -74,16 +66,4 @@ show.show_figure(figures.loss_vs_interval(searches.probes))
 runs = study.timelines(chosen)
 
 # %%
-for solution, strategy, case, result in runs:
-    title = f"{solution.label}, {strategy}, case {case}, 1000 ns"
-    if result.status != "ok":
-        show.show_failures(pd.DataFrame([{"label": title, "error": result.error,
-                                          "stderr_tail": result.stderr_tail}]), "timeline run")
-        continue
-    fig, attribution = figures.pause_timeline(result, title)
-    show.show_figure(fig)
-    if len(attribution):
-        show.show_table(figures.attribution_table(attribution).head(12),
-                        caption=f"{title}: lossy periods and the pauses over them")
-    else:
-        show.note(f"{title}: no packet was lost in this run.")
+chapter.show_timelines(runs)

@@ -27,7 +27,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import display as show, figures, reference, tables
+from allocorpool import chapter, reference
 from allocorpool.study_runs import Study
 
 study = Study(profile, data_dir or None)
@@ -38,21 +38,14 @@ chosen = study.solutions("g1")
 batch = study.batch(chosen)
 
 # %%
-show.show_failures(tables.failures(batch), "batch cell")
-show.show_table(tables.batch_chapter(batch, reference.batch(article)),
-                caption="Batch: ns per packet, this machine beside the article's (G1 on Java 8, 2019)")
-show.show_figure(figures.ns_per_packet(batch, reference.batch(article)))
+chapter.show_batch(batch, article, "G1 on Java 8")
 
 # %% [markdown]
 # Unlike CMS's log, not every line of G1's marks a pause: concurrent marking runs beside the
 # program. Only the stop-the-world pauses count below.
 
 # %%
-show.show_table(tables.gc_chapter(study.gc_table(batch), reference.gc_table(article)),
-                caption="GC table of the batch runs, this machine beside the article's where it has one")
-pauses = study.pauses(batch)
-if len(pauses):
-    show.show_figure(figures.pause_histogram(pauses))
+chapter.show_gc(study.gc_table(batch), study.pauses(batch), article)
 
 # %% [markdown]
 # ## Real time
@@ -63,7 +56,4 @@ if len(pauses):
 searches = study.realtime(chosen)
 
 # %%
-show.show_failures(tables.failures(searches.table), "search")
-show.show_table(tables.realtime_chapter(searches.table, reference.realtime(article)),
-                caption="Real-time: smallest loss-free interval in ns, or the loss at 1000 ns (with the big heap), this machine beside the article's (G1 on Java 8, 2019)")
-show.show_figure(figures.loss_vs_interval(searches.probes))
+chapter.show_realtime(searches, article, "G1 on Java 8")

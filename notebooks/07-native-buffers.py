@@ -30,7 +30,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import display as show, figures, reference, tables
+from allocorpool import chapter, reference
 from allocorpool.study_runs import Study
 
 study = Study(profile, data_dir or None)
@@ -41,17 +41,10 @@ chosen = study.solutions("native")
 batch = study.batch(chosen)
 
 # %%
-show.show_failures(tables.failures(batch), "batch cell")
-show.show_table(tables.batch_chapter(batch, reference.batch(article)),
-                caption="Batch: ns per packet, this machine beside the article's (Java 8 / 11, 2019)")
-show.show_figure(figures.ns_per_packet(batch, reference.batch(article)))
+chapter.show_batch(batch, article, "Java 8 / 11")
 
 # %%
-show.show_table(tables.gc_chapter(study.gc_table(batch), reference.gc_table(article)),
-                caption="GC table of the batch runs, this machine beside the article's where it has one")
-pauses = study.pauses(batch)
-if len(pauses):
-    show.show_figure(figures.pause_histogram(pauses))
+chapter.show_gc(study.gc_table(batch), study.pauses(batch), article)
 
 # %% [markdown]
 # ## Real time
@@ -64,10 +57,7 @@ if len(pauses):
 searches = study.realtime(chosen)
 
 # %%
-show.show_failures(tables.failures(searches.table), "search")
-show.show_table(tables.realtime_chapter(searches.table, reference.realtime(article)),
-                caption="Real-time: smallest loss-free interval in ns, or the loss at 1000 ns, this machine beside the article's (Java 8 / 11, 2019)")
-show.show_figure(figures.loss_vs_interval(searches.probes))
+chapter.show_realtime(searches, article, "Java 8 / 11", big_heap=False)
 
 # %% [markdown]
 # The article explained the native CMS pooling losses in case C from its GC log: frequent
@@ -78,15 +68,4 @@ show.show_figure(figures.loss_vs_interval(searches.probes))
 runs = study.timelines(chosen)
 
 # %%
-for solution, strategy, case, result in runs:
-    title = f"{solution.label}, {strategy}, case {case}, 1000 ns"
-    if result.status != "ok":
-        show.note(f"{title}: the run failed ({result.error}).")
-        continue
-    fig, attribution = figures.pause_timeline(result, title)
-    show.show_figure(fig)
-    if len(attribution):
-        show.show_table(figures.attribution_table(attribution).head(12),
-                        caption=f"{title}: lossy periods and the pauses over them")
-    else:
-        show.note(f"{title}: no packet was lost in this run.")
+chapter.show_timelines(runs)

@@ -27,7 +27,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import display as show, figures, reference, tables
+from allocorpool import chapter, display as show, reference
 from allocorpool.study_runs import Study
 
 study = Study(profile, data_dir or None)
@@ -38,10 +38,7 @@ chosen = study.solutions("cpp")
 batch = study.batch(chosen)
 
 # %%
-show.show_failures(tables.failures(batch), "batch cell")
-show.show_table(tables.batch_chapter(batch, reference.batch(article)),
-                caption="Batch: ns per packet, this machine beside the article's (glibc, 2019)")
-show.show_figure(figures.ns_per_packet(batch, reference.batch(article)))
+chapter.show_batch(batch, article, "glibc")
 
 # %% [markdown]
 # Allocations per packet, as the engine counts them, tell the designs apart regardless of
@@ -60,7 +57,4 @@ show.show_table(counts, caption="Allocations per packet", precision=2)
 searches = study.realtime(chosen)
 
 # %%
-show.show_failures(tables.failures(searches.table), "search")
-show.show_table(tables.realtime_chapter(searches.table, reference.realtime(article)),
-                caption="Real-time: smallest loss-free interval in ns, or the loss at 1000 ns, this machine beside the article's (glibc, 2019)")
-show.show_figure(figures.loss_vs_interval(searches.probes))
+chapter.show_realtime(searches, article, "glibc", big_heap=False)
