@@ -40,7 +40,7 @@ sweep: notebooks
 
 # One self-contained HTML file of the executed notebooks, plotly.js embedded once.
 article: env
-	$(PY) -m allocorpool.article $(EXECUTED_DIR) $(ARTICLE_HTML)
+	$(PY) -m allocorpool.chapters.article $(EXECUTED_DIR) $(ARTICLE_HTML)
 
 # From a fresh clone: set up, build, run the sweep and render the article (even when a
 # notebook failed: the article shows where); fails if anything did.

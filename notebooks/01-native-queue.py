@@ -33,46 +33,21 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-import pandas as pd
-import plotly.graph_objects as go
+from allocorpool.chapters import display as show
+from allocorpool.chapters import native_queue
+from allocorpool.run.sweep import Sweep
 
-from allocorpool import display as show
-from allocorpool.study_runs import Study
-
-study = Study(profile, data_dir or None)
-show.note(f"Profile **{study.profile.name}**: {study.profile.description}. Results are kept in "
-          f"`{study.store.root}`.")
+sweep = Sweep(profile, data_dir or None)
+show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}. Results are kept in "
+          f"`{sweep.store.root}`.")
 
 # %% tags=["progress"]
-queue = study.queue_bench()
+queue = sweep.queue_bench()
 
 # %%
-failed = pd.DataFrame([{"label": f"queue benchmark {pair}", "error": half["error"], "stderr_tail": half["stderr_tail"]}
-                       for pair, half in queue.items() if half["status"] != "ok"])
-show.show_failures(failed, "queue benchmark")
-results = pd.concat([half["result"] for half in queue.values() if len(half["result"])], ignore_index=True)
-if len(results):
-    show.show_table(results.rename(columns={
-        "pair": "producer to consumer", "write_ns": "producer's cost per tick, ns",
-        "good_interval_ns": "shortest loss-free interval, ns", "target_ns": "the original's figure, ns",
-        "met_target": "as fine or finer"}).set_index("producer to consumer").fillna("none kept up"),
-        caption="The clock on this machine, beside the original's figures (another machine, 2019)", precision=2)
+native_queue.show_results(queue)
 
 # %% [markdown]
 # Every probe of the bisection: a probe keeps up when the consumer saw every number the
 # producer wrote. The shortest interval that kept up bounds what the real-time test can ask
 # for on this machine.
-
-# %%
-fig = go.Figure()
-for pair, half in queue.items():
-    probes = half["probes"]
-    if len(probes):
-        probes = probes.sort_values("interval_ns")
-        fig.add_trace(go.Scatter(x=probes["interval_ns"], y=probes["lost"] / probes["emitted"] * 100,
-                                 mode="markers", name=pair,
-                                 marker={"symbol": ["circle" if ok else "x" for ok in probes["ok"]], "size": 9}))
-fig.update_layout(title="Queue probes: share of numbers lost against interval (circles kept up)", height=360)
-fig.update_xaxes(type="log", title_text="interval, ns")
-fig.update_yaxes(title_text="lost, %")
-show.show_figure(fig)

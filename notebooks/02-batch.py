@@ -37,27 +37,26 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import chapter, display as show, reference, tables
-from allocorpool.study_runs import Study
+from allocorpool.chapters import batch as batch_chapter
+from allocorpool.chapters import sections
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions("batch")
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions("batch")
 
 # %% tags=["progress"]
-batch = study.batch(chosen)
+batch = sweep.batch(chosen)
 
 # %%
-chapter.show_batch(batch, article, "CMS on Java 8")
+sections.show_batch(batch, reference_figures, "CMS on Java 8")
 
 # %% [markdown]
 # Which strategy was fastest, per solution and case (the dummy strategy left out):
 
 # %%
-fastest = tables.best(batch[batch["strategy"] != "dummy"], "ns_per_packet", ["label", "case"])
-show.note("\n".join(f"- {label}: " + ", ".join(f"case {r.case} **{r.strategy_label}** ({r.ns_per_packet:.0f} ns)"
-                                               for r in rows.itertuples())
-                    for label, rows in fastest.groupby("label", sort=False)))
+batch_chapter.show_fastest(batch)
 
 # %% [markdown]
 # Three things make a strategy slow here: allocating (and zeroing) buffers, collecting often,

@@ -31,22 +31,22 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-import pandas as pd
+from allocorpool.chapters import display as show
+from allocorpool.chapters import figures, gc_logs, tables
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-from allocorpool import display as show, figures, gclog, reference, tables
-from allocorpool.study_runs import Study
-
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions("gclogs")
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions("gclogs")
 
 # %% tags=["progress"]
-batch = study.batch(chosen)
+batch = sweep.batch(chosen)
 
 # %%
 show.show_failures(tables.failures(batch), "batch cell")
-gc = study.gc_table(batch)
-show.show_table(tables.gc_chapter(gc, reference.gc_table(article)),
+gc = sweep.gc_table(batch)
+show.show_table(tables.gc_chapter(gc, reference.gc_table(reference_figures)),
                 caption="GC table of the batch runs, this machine beside the article's (CMS, 2 GB heap, 2019)")
 
 # %% [markdown]
@@ -54,7 +54,7 @@ show.show_table(tables.gc_chapter(gc, reference.gc_table(article)),
 # stay visible next to the many short ones):
 
 # %%
-pauses = study.pauses(batch)
+pauses = sweep.pauses(batch)
 if len(pauses):
     show.show_figure(figures.pause_histogram(pauses))
 else:
@@ -67,17 +67,4 @@ else:
 # its pauses only as part of a concurrent cycle (CMS's initial mark and remark).
 
 # %%
-checks = []
-for row, result in study.gc_runs(batch):
-    if result.gc_events is None:
-        continue
-    check = gclog.cross_check(result.gc_events, result.run.gc)
-    checks.append({"solution": row["label"], "strategy": row["strategy_label"], "case": row["case"],
-                   "pause records": len(check.pairs) + len(check.unmatched_records),
-                   "paired with the log": len(check.pairs),
-                   "log pauses without a record": len(check.unmatched_log),
-                   "records' total, ms": check.record_total_ms, "log's total, ms": check.log_total_ms,
-                   "agree": check.ok})
-if checks:
-    show.show_table(pd.DataFrame(checks).set_index(["solution", "strategy", "case"]),
-                    caption="GC log against the engine's GC records")
+gc_logs.show_cross_check(sweep.gc_runs(batch))

@@ -33,25 +33,27 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import chapter, display as show, reference
-from allocorpool.study_runs import Study
+from allocorpool.chapters import display as show
+from allocorpool.chapters import sections
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions("realtime")
-plan = study.profile.search
-show.note(f"Search under profile **{study.profile.name}**: intervals up to {plan.high_ns} ns, probes of "
-          f"{study.profile.probe_s:g} s after a {study.profile.probe_warmup_s:g} s warm-up, stopping when the bounds "
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions("realtime")
+plan = sweep.profile.search
+show.note(f"Search under profile **{sweep.profile.name}**: intervals up to {plan.high_ns} ns, probes of "
+          f"{sweep.profile.probe_s:g} s after a {sweep.profile.probe_warmup_s:g} s warm-up, stopping when the bounds "
           f"are within {plan.relative_tolerance:.0%} (or {plan.tolerance_ns} ns). Heaps: "
-          + "; ".join(f"{s.label} {s.heap_mb(study.profile.scale)} MB"
-                      + (f", big heap {s.big_heap_mb(study.profile.scale)} MB" if s.big_heap_mb(study.profile.scale) else "")
+          + "; ".join(f"{s.label} {s.heap_mb(sweep.profile.scale)} MB"
+                      + (f", big heap {s.big_heap_mb(sweep.profile.scale)} MB" if s.big_heap_mb(sweep.profile.scale) else "")
                       for s in chosen) + ".")
 
 # %% tags=["progress"]
-searches = study.realtime(chosen)
+searches = sweep.realtime(chosen)
 
 # %%
-chapter.show_realtime(searches, article, "CMS on Java 8")
+sections.show_realtime(searches, reference_figures, "CMS on Java 8")
 
 # %% [markdown]
 # ## Where the packets went
@@ -63,7 +65,7 @@ chapter.show_realtime(searches, article, "CMS on Java 8")
 # a pause of that length could not fit into the queue.
 
 # %% tags=["progress"]
-runs = study.timelines(chosen)
+runs = sweep.timelines(chosen)
 
 # %%
-chapter.show_timelines(runs)
+sections.show_timelines(runs)

@@ -27,25 +27,26 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import chapter, reference
-from allocorpool.study_runs import Study
+from allocorpool.chapters import sections
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions("g1")
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions("g1")
 
 # %% tags=["progress"]
-batch = study.batch(chosen)
+batch = sweep.batch(chosen)
 
 # %%
-chapter.show_batch(batch, article, "G1 on Java 8")
+sections.show_batch(batch, reference_figures, "G1 on Java 8")
 
 # %% [markdown]
 # Unlike CMS's log, not every line of G1's marks a pause: concurrent marking runs beside the
 # program. Only the stop-the-world pauses count below.
 
 # %%
-chapter.show_gc(study.gc_table(batch), study.pauses(batch), article)
+sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 
 # %% [markdown]
 # ## Real time
@@ -53,7 +54,7 @@ chapter.show_gc(study.gc_table(batch), study.pauses(batch), article)
 # The real-time search, as in the CMS chapter:
 
 # %% tags=["progress"]
-searches = study.realtime(chosen)
+searches = sweep.realtime(chosen)
 
 # %%
-chapter.show_realtime(searches, article, "G1 on Java 8")
+sections.show_realtime(searches, reference_figures, "G1 on Java 8")

@@ -27,18 +27,19 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import chapter, reference
-from allocorpool.study_runs import Study
+from allocorpool.chapters import sections
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions("zgc")
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions("zgc")
 
 # %% tags=["progress"]
-batch = study.batch(chosen)
+batch = sweep.batch(chosen)
 
 # %%
-chapter.show_batch(batch, article, "ZGC on Java 11")
+sections.show_batch(batch, reference_figures, "ZGC on Java 11")
 
 # %% [markdown]
 # The article skipped the GC table for ZGC: it found no way to log its pauses. Unified
@@ -47,13 +48,13 @@ chapter.show_batch(batch, article, "ZGC on Java 11")
 # *allocation stall*, which the log records separately and which is not counted as a pause.
 
 # %%
-chapter.show_gc(study.gc_table(batch), study.pauses(batch), article)
+sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 
 # %% [markdown]
 # ## Real time
 
 # %% tags=["progress"]
-searches = study.realtime(chosen)
+searches = sweep.realtime(chosen)
 
 # %%
-chapter.show_realtime(searches, article, "ZGC on Java 11")
+sections.show_realtime(searches, reference_figures, "ZGC on Java 11")

@@ -30,21 +30,22 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import chapter, reference
-from allocorpool.study_runs import Study
+from allocorpool.chapters import sections
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions("native")
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions("native")
 
 # %% tags=["progress"]
-batch = study.batch(chosen)
+batch = sweep.batch(chosen)
 
 # %%
-chapter.show_batch(batch, article, "Java 8 / 11")
+sections.show_batch(batch, reference_figures, "Java 8 / 11")
 
 # %%
-chapter.show_gc(study.gc_table(batch), study.pauses(batch), article)
+sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 
 # %% [markdown]
 # ## Real time
@@ -54,10 +55,10 @@ chapter.show_gc(study.gc_table(batch), study.pauses(batch), article)
 # reports the loss at 1000 ns in that case.
 
 # %% tags=["progress"]
-searches = study.realtime(chosen)
+searches = sweep.realtime(chosen)
 
 # %%
-chapter.show_realtime(searches, article, "Java 8 / 11", big_heap=False)
+sections.show_realtime(searches, reference_figures, "Java 8 / 11", big_heap=False)
 
 # %% [markdown]
 # The article explained the native CMS pooling losses in case C from its GC log: frequent
@@ -65,7 +66,7 @@ chapter.show_realtime(searches, article, "Java 8 / 11", big_heap=False)
 # collection. The same run here, with its pauses over the lost packets:
 
 # %% tags=["progress"]
-runs = study.timelines(chosen)
+runs = sweep.timelines(chosen)
 
 # %%
-chapter.show_timelines(runs)
+sections.show_timelines(runs)

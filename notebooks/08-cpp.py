@@ -27,34 +27,32 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import chapter, display as show, reference
-from allocorpool.study_runs import Study
+from allocorpool.chapters import cpp, sections
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions("cpp")
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions("cpp")
 
 # %% tags=["progress"]
-batch = study.batch(chosen)
+batch = sweep.batch(chosen)
 
 # %%
-chapter.show_batch(batch, article, "glibc")
+sections.show_batch(batch, reference_figures, "glibc")
 
 # %% [markdown]
 # Allocations per packet, as the engine counts them, tell the designs apart regardless of
 # speed: the flat design's pooling strategy should allocate nothing.
 
 # %%
-counts = batch[batch["status"] == "ok"].pivot_table(index=["label", "strategy_label"], columns="case",
-                                                     values="allocs_per_packet", sort=False)
-counts.index.names = ["solution", "strategy"]
-show.show_table(counts, caption="Allocations per packet", precision=2)
+cpp.show_allocations(batch)
 
 # %% [markdown]
 # ## Real time
 
 # %% tags=["progress"]
-searches = study.realtime(chosen)
+searches = sweep.realtime(chosen)
 
 # %%
-chapter.show_realtime(searches, article, "glibc", big_heap=False)
+sections.show_realtime(searches, reference_figures, "glibc", big_heap=False)

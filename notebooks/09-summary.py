@@ -25,23 +25,25 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool import display as show, reference, tables
-from allocorpool.study_runs import Study
+from allocorpool.chapters import display as show
+from allocorpool.chapters import summary, tables
+from allocorpool.data import reference
+from allocorpool.run.sweep import Sweep
 
-study = Study(profile, data_dir or None)
-article = reference.load()
-chosen = study.solutions()
+sweep = Sweep(profile, data_dir or None)
+reference_figures = reference.load()
+chosen = sweep.solutions()
 
 # %% tags=["progress"]
-batch = study.batch(chosen)
-searches = study.realtime(chosen)
+batch = sweep.batch(chosen)
+searches = sweep.realtime(chosen)
 
 # %% [markdown]
 # ## Batch
 
 # %%
 show.show_failures(tables.failures(batch), "batch cell")
-show.show_table(tables.batch_summary(batch, reference.batch(article)),
+show.show_table(tables.batch_summary(batch, reference.batch(reference_figures)),
                 caption="Batch test: ns per packet")
 show.note(tables.MARK_LEGEND)
 
@@ -50,7 +52,7 @@ show.note(tables.MARK_LEGEND)
 
 # %%
 show.show_failures(tables.failures(searches.table), "search")
-show.show_table(tables.realtime_summary(searches.table, reference.realtime(article, with_extras=False)),
+show.show_table(tables.realtime_summary(searches.table, reference.realtime(reference_figures, with_extras=False)),
                 caption="Real-time test: smallest loss-free interval in ns, or the loss at 1000 ns")
 show.note(tables.MARK_LEGEND)
 
@@ -60,25 +62,11 @@ show.note(tables.MARK_LEGEND)
 # The best figure of each column, and the best Java one:
 
 # %%
-lines = []
-for test, frame, column in (("batch", batch[batch["strategy"] != "dummy"], "ns_per_packet"),
-                            ("real-time", searches.table[searches.table["outcome"] == "found"], "interval_ns")):
-    ranked = frame[~frame["baseline"]]
-    for case in study.profile.cases:
-        in_case = ranked[ranked["case"] == case]
-        overall = tables.best(in_case, column, ["case"])
-        java = tables.best(in_case[in_case["engine"] == "java"], column, ["case"])
-        parts = [f"{r.label} {r.strategy_label} ({getattr(r, column):.0f} ns)" for r in overall.itertuples()]
-        parts += [f"best Java: {r.label} {r.strategy_label} ({getattr(r, column):.0f} ns)" for r in java.itertuples()]
-        lines.append(f"- {test}, case {case}: " + ("; ".join(parts) if parts else "no solution"))
-unsolved = searches.table[(searches.table["outcome"] != "found") & ~searches.table["baseline"]]
-lines.append(f"- real-time cells with no loss-free interval: {len(unsolved)} of "
-             f"{int((~searches.table['baseline']).sum())}")
-show.note("\n".join(lines))
+summary.show_best(batch, searches.table, sweep.profile.cases)
 
 # %% [markdown]
 # ## The machine and the runs
 
 # %%
-show.show_table(study.machine().set_index("what").rename_axis(None), caption="Where these figures were measured")
-show.note(f"Profile **{study.profile.name}**: {study.profile.description}.")
+show.show_table(sweep.machine().set_index("what").rename_axis(None), caption="Where these figures were measured")
+show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")

@@ -7,8 +7,9 @@ import os
 import sys
 from pathlib import Path
 
-from . import jdks, study
-from .java_engine import JavaRun
+from allocorpool import study
+from allocorpool.run import jdks
+from allocorpool.run.java import JavaRun
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .runner import Cell
+from allocorpool.run.runner import Cell
 
 # ---- The selectable lists -------------------------------------------------------------
 STRATEGIES = ("dummy", "alloc", "mix", "pool")
@@ -39,7 +39,7 @@ class Solution:
     name: str
     label: str
     engine: str  # "java" or "cpp"
-    article: str | None = None  # its name in data/reference/article_reference.csv
+    reference_name: str | None = None  # its name in data/reference/article_reference.csv (the 2019 article's)
     jdk: int | None = None
     collector: str | None = None
     native_buffers: bool = False  # the native-* strategies: buffers off-heap, 1 GB heap
@@ -70,8 +70,8 @@ class Solution:
 
 def _cpp(design: str, allocator: str) -> Solution:
     title = "C++" if design == "cpp" else "C++ flat"
-    article = title if allocator == "glibc" else None
-    return Solution(f"{design}-{allocator}", f"{title} ({allocator})", "cpp", article=article, design=design,
+    reference = title if allocator == "glibc" else None
+    return Solution(f"{design}-{allocator}", f"{title} ({allocator})", "cpp", reference_name=reference, design=design,
                     allocator=allocator)
 
 

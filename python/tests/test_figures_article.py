@@ -4,14 +4,15 @@ and one self-contained HTML article."""
 import nbformat
 import pandas as pd
 
-from allocorpool import article, display, figures, gclog, reference
-from allocorpool.records import read_run
-from allocorpool.runner import Cell, CellResult
+from allocorpool.chapters import article, display, figures
+from allocorpool.data import gclog, reference
+from allocorpool.data.records import read_run
+from allocorpool.run.runner import Cell, CellResult
 
 BATCH = pd.DataFrame([
-    {"label": "CMS (JDK 11)", "article": "CMS", "strategy_label": s, "case": c, "status": "ok", "ns_per_packet": v}
+    {"label": "CMS (JDK 11)", "reference_name": "CMS", "strategy_label": s, "case": c, "status": "ok", "ns_per_packet": v}
     for s, c, v in (("Allocation", "A", 400.0), ("Pooling", "A", 300.0), ("Pooling", "B", 500.0))
-] + [{"label": "Parallel (JDK 25)", "article": None, "strategy_label": "Mix", "case": "A", "status": "error",
+] + [{"label": "Parallel (JDK 25)", "reference_name": None, "strategy_label": "Mix", "case": "A", "status": "error",
       "ns_per_packet": None}])
 
 
@@ -20,7 +21,7 @@ def test_batch_bars_with_the_articles_markers():
     bars = [t for t in fig.data if t.type == "bar"]
     markers = [t for t in fig.data if t.type == "scatter"]
     assert sorted(t.name for t in bars) == ["Allocation", "Pooling"]  # the failed Parallel cell has no bar
-    assert all(t.name == reference.ARTICLE for t in markers) and sum(t.showlegend for t in markers) == 1
+    assert all(t.name == reference.REFERENCE for t in markers) and sum(t.showlegend for t in markers) == 1
     pooling = next(t for t in markers if t.offsetgroup == "Pooling")
     assert list(pooling.y) == [346.0, 470.0]  # the article's CMS pooling, cases A and B
 

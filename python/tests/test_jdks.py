@@ -2,8 +2,8 @@
 
 import pytest
 
-from allocorpool import jdks
-from allocorpool.java_engine import JavaRun
+from allocorpool.run import jdks
+from allocorpool.run.java import JavaRun
 
 
 def test_cms_only_on_11():

@@ -2,7 +2,7 @@
 
 import platform
 
-from allocorpool.machine import FINGERPRINT_FIELDS, fingerprint, host_fingerprint
+from allocorpool.run.machine import FINGERPRINT_FIELDS, fingerprint, host_fingerprint
 
 
 def test_host_fingerprint():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from allocorpool import paths
-from allocorpool.java_engine import JavaRun
+from allocorpool.run.java import JavaRun
 
 pytestmark = pytest.mark.engine
 

@@ -2,7 +2,7 @@
 
 import io
 
-from allocorpool.records import COLUMNS, RecordReader, read_run
+from allocorpool.data.records import COLUMNS, RecordReader, read_run
 
 
 def test_java_batch(runs_dir):

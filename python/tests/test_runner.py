@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from allocorpool import jdks, paths
-from allocorpool.runner import Cell, engine_command, run_cell
+from allocorpool import paths
+from allocorpool.run import jdks
+from allocorpool.run.runner import Cell, engine_command, run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
 CPP = dict(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool", duration_s=0.5, warmup_s=0.1)

@@ -1,14 +1,10 @@
 """search.py: bisection for the smallest loss-free interval, with fake probes and a fake engine."""
 
-import sys
-from pathlib import Path
 
 import pytest
 
-from allocorpool.runner import Cell
-from allocorpool.search import Probe, cell_probe, find_interval, measured_loss
+from allocorpool.analysis.search import Probe, find_interval, measured_loss
 
-FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
 
 
 def boundary_probe(boundary, calls):
@@ -84,18 +80,6 @@ def test_a_first_guess_bounds_the_search_from_either_side():
     below = find_interval(boundary_probe(437, calls), low_ns=100, high_ns=2000, confirmations=1, start_ns=200)
     assert calls[:2] == [200, 2000] and 437 <= below.good_interval_ns <= 447  # 100 is never probed
     assert list(below.probes["purpose"][:2]) == ["start", "bound"]
-
-
-def test_probes_through_the_runner_with_a_fake_engine(tmp_path):
-    kept = []
-    cell = Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool", duration_s=5, warmup_s=1)
-    probe = cell_probe(cell, tmp_path, duration_s=0.5, keep=kept.append, progress=False,
-                       build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
-    result = find_interval(probe, low_ns=100, high_ns=1000, tolerance_ns=40)
-    assert 437 <= result.good_interval_ns <= 477  # the fake engine loses ticks below 437 ns
-    assert len(kept) == len(result.probes)
-    assert all(r.cell.mode == "realtime" and r.cell.duration_s == 0.5 for r in kept)
-    assert result.loss_pct_at_reference == 0.0 and result.probes["status"].eq("ok").all()
 
 
 def test_measured_loss_is_the_engines_own_count():

@@ -7,11 +7,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from allocorpool import gclog
-from allocorpool.machine import FINGERPRINT_FIELDS
-from allocorpool.records import read_run
-from allocorpool.runner import Cell, CellResult, run_cell
-from allocorpool.store import Store, atomic_write, sweep
+from allocorpool.data import gclog
+from allocorpool.data.records import read_run
+from allocorpool.data.store import Store, atomic_write, run_missing
+from allocorpool.run.machine import FINGERPRINT_FIELDS
+from allocorpool.run.runner import Cell, CellResult, run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
 REALTIME = Cell(engine="java", jdk=21, collector="g1", case="B", strategy="alloc", mode="realtime",
@@ -92,10 +92,10 @@ def test_an_interrupted_sweep_resumes_with_the_remaining_cells(tmp_path, runs_di
         return CellResult(cell, "ok", 0, "", 1.0, run)
 
     with pytest.raises(KeyboardInterrupt):
-        sweep(cells, Store(tmp_path), run=interrupted)
+        run_missing(cells, Store(tmp_path), run=interrupted)
     assert len(Store(tmp_path).index) == 2
     resumed = []
-    done = sweep(cells, Store(tmp_path), run=lambda cell: resumed.append(cell.key) or CellResult(cell, "ok", 0, "", 1.0, run))
+    done = run_missing(cells, Store(tmp_path), run=lambda cell: resumed.append(cell.key) or CellResult(cell, "ok", 0, "", 1.0, run))
     assert resumed == [cells[2].key, cells[3].key]
     assert sorted(done["key"]) == sorted(c.key for c in cells) and (done["status"] == "ok").all()
 
@@ -106,9 +106,9 @@ def test_failures_are_skipped_unless_retried(tmp_path, runs_dir):
     store.put(CellResult(cell, "timeout", -15, "", 60.0, read_run([])))
     calls = []
     fresh = CellResult(cell, "ok", 0, "", 1.0, read_run(runs_dir / "cpp-realtime.jsonl"))
-    sweep([cell], store, run=lambda c: calls.append(c) or fresh)
+    run_missing([cell], store, run=lambda c: calls.append(c) or fresh)
     assert calls == []
-    assert sweep([cell], store, run=lambda c: calls.append(c) or fresh, retry_failed=True)["status"].tolist() == ["ok"]
+    assert run_missing([cell], store, run=lambda c: calls.append(c) or fresh, retry_failed=True)["status"].tolist() == ["ok"]
     assert len(calls) == 1 and len(store.index) == 1
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from allocorpool import jdks, study
+from allocorpool import study
+from allocorpool.run import jdks
 from allocorpool.study import CHAPTERS, PROFILES, SOLUTIONS, SOLUTIONS_BY_NAME, batch_cell, probe_cell
 
 
@@ -14,7 +15,7 @@ def test_every_solution_runs_on_its_jdk_and_belongs_to_one_chapter():
             jdks.collector_flags(solution.jdk, solution.collector)  # raises if the JDK lacks it
         else:
             assert solution.design in ("cpp", "flat") and solution.allocator in study.ALLOCATORS
-    seed = [s.article for s in SOLUTIONS if s.article]
+    seed = [s.reference_name for s in SOLUTIONS if s.reference_name]
     assert seed == ["CMS", "G1", "ZGC", "Native CMS", "Native G1", "Native ZGC", "C++", "C++ flat"]
 
 

@@ -4,21 +4,22 @@ import math
 
 import pandas as pd
 
-from allocorpool import reference, tables
-from allocorpool.reference import ARTICLE, OURS
+from allocorpool.chapters import tables
+from allocorpool.data import reference
+from allocorpool.data.reference import OURS, REFERENCE
 from allocorpool.study import SOLUTIONS, STRATEGY_LABELS
 
-ARTICLE_ROWS = [s for s in SOLUTIONS if s.article]
+REFERENCE_ROWS = [s for s in SOLUTIONS if s.reference_name]
 
 
 def frame_like_ours(values, test):
     """Search or batch rows for the article's solutions, carrying the article's own figures."""
     rows = []
-    for solution in ARTICLE_ROWS:
+    for solution in REFERENCE_ROWS:
         for strategy in ("alloc", "mix", "pool"):
             for case in "ABC":
-                key = (solution.article, STRATEGY_LABELS[strategy], case)
-                row = {"solution": solution.name, "label": solution.label, "article": solution.article,
+                key = (solution.reference_name, STRATEGY_LABELS[strategy], case)
+                row = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
                        "engine": solution.engine, "baseline": False, "strategy": strategy,
                        "strategy_label": STRATEGY_LABELS[strategy], "case": case}
                 if test == "batch":
@@ -66,7 +67,7 @@ def test_the_marking_rule_gives_the_articles_own_colours():
         assert marked[("C++ flat (glibc)", "Pooling", case, OURS)] == "green"
         assert marked[("Native CMS (JDK 11)", "Pooling", case, OURS)] == "yellow"
         assert marked[("Native CMS (JDK 11)", "Mix", case, OURS)] == "red"
-        assert marked[("C++ flat (glibc)", "Pooling", case, ARTICLE)] == "green"  # the article's column too
+        assert marked[("C++ flat (glibc)", "Pooling", case, REFERENCE)] == "green"  # the article's column too
     assert sum(1 for m in marked.values() if m == "yellow") == 6  # three cases, ours and the article's
 
     realtime_ref = reference.realtime(ref, with_extras=False)
@@ -98,12 +99,12 @@ def test_a_baseline_is_never_marked_and_failures_read_as_such():
 
 def test_a_grid_puts_the_article_beside_ours_with_a_dash_where_it_has_nothing():
     batch = pd.DataFrame([
-        {"label": "CMS (JDK 11)", "article": "CMS", "strategy_label": "Mix", "case": "A", "status": "ok",
+        {"label": "CMS (JDK 11)", "reference_name": "CMS", "strategy_label": "Mix", "case": "A", "status": "ok",
          "ns_per_packet": 120.0},
-        {"label": "Parallel (JDK 25)", "article": None, "strategy_label": "Mix", "case": "A", "status": "error",
+        {"label": "Parallel (JDK 25)", "reference_name": None, "strategy_label": "Mix", "case": "A", "status": "error",
          "ns_per_packet": None}])
     grid = tables.grid(batch, tables.batch_text, reference.batch(reference.load()).map(lambda v: f"{v:.0f}"))
-    assert list(grid.columns) == [("A", OURS), ("A", ARTICLE)]
+    assert list(grid.columns) == [("A", OURS), ("A", REFERENCE)]
     assert grid.loc[("CMS (JDK 11)", "Mix")].tolist() == ["120", "108"]
     assert grid.loc[("Parallel (JDK 25)", "Mix")].tolist() == ["failed", "—"]
     best = tables.best(batch, "ns_per_packet", ["case"])

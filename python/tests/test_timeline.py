@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from allocorpool import gclog
-from allocorpool.records import read_run
-from allocorpool.timeline import loss_timeline, pauses_from_records, run_timeline
+from allocorpool.analysis.timeline import loss_timeline, pauses_from_records, run_timeline
+from allocorpool.data import gclog
+from allocorpool.data.records import read_run
 
 
 def test_the_full_gc_explains_the_lost_second(runs_dir):

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from jupyter_client.kernelspec import KernelSpecManager
 
-from .. import jdks, paths
+from allocorpool import paths
+from allocorpool.run import jdks
 
 HEAP_OPTIONS = ("-Xms512m", "-Xmx1g")
 

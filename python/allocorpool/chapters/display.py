@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML, Markdown, display
 from pandas.io.formats.style import Styler
 
-from .tables import style
+from allocorpool.chapters.tables import style
 
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from . import paths
+from allocorpool import paths
 
 SMALL_MACHINE_CPUS = 4  # fewer CPUs than this: producer and consumer share the machine (docs/records.md)
 

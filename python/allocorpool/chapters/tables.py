@@ -18,8 +18,8 @@ from typing import Any
 import pandas as pd
 from pandas.io.formats.style import Styler
 
-from .reference import ARTICLE, OURS, format_pct
-from .study import CASES, STRATEGIES
+from allocorpool.data.reference import OURS, REFERENCE, format_pct
+from allocorpool.study import CASES, STRATEGIES
 
 MARK_STYLES = {
     "green": "background-color: #8fd98f",
@@ -53,21 +53,21 @@ def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
     return text
 
 
-def grid(frame: pd.DataFrame, ours: Callable[[dict[str, Any]], str], article: pd.Series | None) -> pd.DataFrame:
-    """Rows (solution label, strategy label) in the frame's order; columns (case, OURS / ARTICLE)."""
+def grid(frame: pd.DataFrame, ours: Callable[[dict[str, Any]], str], reference_texts: pd.Series | None) -> pd.DataFrame:
+    """Rows (solution label, strategy label) in the frame's order; columns (case, OURS / REFERENCE)."""
     records = frame.to_dict("records")
     rows = list(dict.fromkeys((r["label"], r["strategy_label"]) for r in records))
     cases = [c for c in CASES if c in set(frame["case"])]
-    has_article = article is not None and any(r["article"] for r in records)
-    sources = [OURS, ARTICLE] if has_article else [OURS]
+    has_reference = reference_texts is not None and any(r["reference_name"] for r in records)
+    sources = [OURS, REFERENCE] if has_reference else [OURS]
     columns = pd.MultiIndex.from_product([cases, sources], names=["case", ""])
     table = pd.DataFrame("", index=pd.MultiIndex.from_tuples(rows, names=ROW_NAMES), columns=columns)
     for r in records:
         table.loc[(r["label"], r["strategy_label"]), (r["case"], OURS)] = ours(r)
-        if has_article:
-            assert article is not None
-            value = article.get((r["article"], r["strategy_label"], r["case"])) if r["article"] else None
-            table.loc[(r["label"], r["strategy_label"]), (r["case"], ARTICLE)] = "—" if value is None else value
+        if has_reference:
+            assert reference_texts is not None
+            value = reference_texts.get((r["reference_name"], r["strategy_label"], r["case"])) if r["reference_name"] else None
+            table.loc[(r["label"], r["strategy_label"]), (r["case"], REFERENCE)] = "—" if value is None else value
     return table
 
 
@@ -105,13 +105,13 @@ def _row_flags(frame: pd.DataFrame, index: pd.Index, flag: Callable[[dict[str, A
     return pd.Series([by_row[i] for i in index], index=index, dtype=bool)
 
 
-def _marked(table: pd.DataFrame, ours: pd.DataFrame, article: pd.DataFrame | None) -> Styler:
+def _marked(table: pd.DataFrame, ours: pd.DataFrame, reference_marks: pd.DataFrame | None) -> Styler:
     def styles(_: pd.DataFrame) -> pd.DataFrame:
         css = pd.DataFrame("", index=table.index, columns=table.columns)
         for case in ours.columns:
             css[(case, OURS)] = ours[case].map(lambda m: MARK_STYLES.get(m, ""))
-            if article is not None and (case, ARTICLE) in table.columns:
-                css[(case, ARTICLE)] = article[case].map(lambda m: MARK_STYLES.get(m, "color: #555555"))
+            if reference_marks is not None and (case, REFERENCE) in table.columns:
+                css[(case, REFERENCE)] = reference_marks[case].map(lambda m: MARK_STYLES.get(m, "color: #555555"))
         return css
     return style(table).apply(styles, axis=None)
 
@@ -123,53 +123,53 @@ def style(table: pd.DataFrame) -> Styler:
         {"selector": "th, td", "props": "border: 1px solid #cccccc; padding: 2px 8px;"},
         {"selector": "td", "props": "text-align: right; white-space: nowrap;"},
     ])
-    article_columns = [c for c in table.columns if isinstance(c, tuple) and c[-1] == ARTICLE]
-    if article_columns:
-        styler = styler.set_properties(subset=article_columns, **{"font-style": "italic"})
+    reference_columns = [c for c in table.columns if isinstance(c, tuple) and c[-1] == REFERENCE]
+    if reference_columns:
+        styler = styler.set_properties(subset=reference_columns, **{"font-style": "italic"})
     return styler
 
 
-def batch_summary(batch: pd.DataFrame, article_batch: pd.Series) -> Styler:
+def batch_summary(batch: pd.DataFrame, reference_batch: pd.Series) -> Styler:
     """The article's first summary table: batch ns/packet, no dummy, marked."""
     frame = batch[batch["strategy"] != "dummy"]
-    table = grid(frame, batch_text, article_batch.map(lambda v: f"{v:.0f}"))
+    table = grid(frame, batch_text, reference_batch.map(lambda v: f"{v:.0f}"))
     figures = _figures(frame, lambda r: r["ns_per_packet"] if r["status"] == "ok" and r["ns_per_packet"] else math.nan)
     java = _row_flags(frame, figures.index, lambda r: r["engine"] == "java")
     ranked = _row_flags(frame, figures.index, lambda r: not r["baseline"])
-    article_figures = _figures(frame, lambda r: article_batch.get((r["article"], r["strategy_label"], r["case"]),
-                                                                  math.nan) if r["article"] else math.nan)
-    return _marked(table, marks(figures, java, ranked), marks(article_figures, java, ranked))
+    reference_values = _figures(frame, lambda r: reference_batch.get((r["reference_name"], r["strategy_label"], r["case"]),
+                                                                  math.nan) if r["reference_name"] else math.nan)
+    return _marked(table, marks(figures, java, ranked), marks(reference_values, java, ranked))
 
 
-def realtime_summary(searches: pd.DataFrame, article_realtime: pd.DataFrame) -> Styler:
+def realtime_summary(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -> Styler:
     """The article's second summary table: the smallest loss-free interval, or the loss at 1000 ns, marked."""
-    table = grid(searches, lambda r: realtime_text(r, with_big_heap=False), article_realtime["text"])
+    table = grid(searches, lambda r: realtime_text(r, with_big_heap=False), reference_realtime["text"])
     figures = _figures(searches, lambda r: r["interval_ns"] if r["outcome"] == "found" else math.nan)
     java = _row_flags(searches, figures.index, lambda r: r["engine"] == "java")
     ranked = _row_flags(searches, figures.index, lambda r: not r["baseline"])
     ours = marks(figures, java, ranked, figures.isna())
-    known = _figures(searches, lambda r: 1.0 if r["article"] and (r["article"], r["strategy_label"], r["case"])
-                     in article_realtime.index else math.nan)
-    article_figures = _figures(searches, lambda r: article_realtime["interval_ns"].get(
-        (r["article"], r["strategy_label"], r["case"]), math.nan) if r["article"] else math.nan)
-    article = marks(article_figures, java, ranked, known.notna() & article_figures.isna())
-    return _marked(table, ours, article)
+    known = _figures(searches, lambda r: 1.0 if r["reference_name"] and (r["reference_name"], r["strategy_label"], r["case"])
+                     in reference_realtime.index else math.nan)
+    reference_values = _figures(searches, lambda r: reference_realtime["interval_ns"].get(
+        (r["reference_name"], r["strategy_label"], r["case"]), math.nan) if r["reference_name"] else math.nan)
+    theirs = marks(reference_values, java, ranked, known.notna() & reference_values.isna())
+    return _marked(table, ours, theirs)
 
 
-def batch_chapter(batch: pd.DataFrame, article_batch: pd.Series) -> Styler:
+def batch_chapter(batch: pd.DataFrame, reference_batch: pd.Series) -> Styler:
     """A chapter's batch table: ns/packet per strategy and case, the article's beside."""
-    return style(grid(batch, batch_text, article_batch.map(lambda v: f"{v:.0f}")))
+    return style(grid(batch, batch_text, reference_batch.map(lambda v: f"{v:.0f}")))
 
 
-def realtime_chapter(searches: pd.DataFrame, article_realtime: pd.DataFrame) -> Styler:
+def realtime_chapter(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -> Styler:
     """A chapter's real-time table, with the big heap's loss in parentheses (the article's 10 GB column)."""
-    table = grid(searches, realtime_text, article_realtime["text"])
+    table = grid(searches, realtime_text, reference_realtime["text"])
     figures = _figures(searches, lambda r: r["interval_ns"] if r["outcome"] == "found" else math.nan)
     grey = pd.DataFrame("", index=figures.index, columns=figures.columns).mask(figures.isna(), "grey")
     return _marked(table, grey, None)
 
 
-def gc_chapter(gc: pd.DataFrame, article_gc: pd.DataFrame) -> Styler:
+def gc_chapter(gc: pd.DataFrame, reference_gc: pd.DataFrame) -> Styler:
     """The article's GC table per solution, case and strategy, with the article's figures beside ours."""
     metrics = {"max_pause_ms": ("Max GC pause, ms", "{:.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:.1f}"),
                "gcs_per_s": ("GC count / s", "{:.1f}"), "gc_fraction_pct": ("GC fraction, %", "{:.0f}"),
@@ -180,14 +180,14 @@ def gc_chapter(gc: pd.DataFrame, article_gc: pd.DataFrame) -> Styler:
                      key=lambda r: (solution_order[r["solution"]], r["case"], STRATEGIES.index(r["strategy"])))
     rows = []
     for r in records:
-        key = (r["article"], r["strategy_label"], r["case"])
-        theirs = article_gc.loc[key] if r["article"] and key in article_gc.index else None
+        key = (r["reference_name"], r["strategy_label"], r["case"])
+        theirs = reference_gc.loc[key] if r["reference_name"] and key in reference_gc.index else None
         row: dict[Any, str] = {("solution", ""): r["label"], ("case", ""): r["case"],
                                ("strategy", ""): r["strategy_label"]}
         for column, (title, fmt) in metrics.items():
             value = r.get(column)
             row[(title, OURS)] = "" if value is None or pd.isna(value) else fmt.format(value)
-            row[(title, ARTICLE)] = "—" if theirs is None or pd.isna(theirs[column]) else fmt.format(theirs[column])
+            row[(title, REFERENCE)] = "—" if theirs is None or pd.isna(theirs[column]) else fmt.format(theirs[column])
         rows.append(row)
     table = pd.DataFrame(rows)
     table.columns = pd.MultiIndex.from_tuples(table.columns)

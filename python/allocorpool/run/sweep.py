@@ -24,19 +24,34 @@ from typing import Any
 
 import pandas as pd
 
-from . import gclog, gctable, jdks, paths
-from .java_engine import JavaRun
-from .records import read_run
-from .runner import Cell, CellResult, default_timeout, run_cell
-from .search import Probe, find_interval, measured_loss
-from .store import Store, atomic_write, sweep
-from .study import (CHAPTERS, REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, STRATEGY_LABELS, TIMELINES, Profile,
-                    Solution, batch_cell, probe_cell, profile, solutions)
+from allocorpool import paths
+from allocorpool.analysis import gctable
+from allocorpool.analysis.search import Probe, find_interval, measured_loss
+from allocorpool.data import gclog
+from allocorpool.data.records import read_run
+from allocorpool.data.store import Store, atomic_write, run_missing
+from allocorpool.run import jdks
+from allocorpool.run.java import JavaRun
+from allocorpool.run.runner import Cell, CellResult, default_timeout, run_cell
+from allocorpool.study import (
+    CHAPTERS,
+    REALTIME_STRATEGIES,
+    REFERENCE_NS,
+    STRATEGIES,
+    STRATEGY_LABELS,
+    TIMELINES,
+    Profile,
+    Solution,
+    batch_cell,
+    probe_cell,
+    profile,
+    solutions,
+)
 
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
-_SOLUTION_COLUMNS = ["solution", "label", "article", "engine", "baseline", "strategy", "strategy_label", "case"]
+_SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                  "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "jdk_build"]
 
@@ -73,7 +88,7 @@ class _Status:
         line = f"[{self._prefix} {time.monotonic() - self._started:6.0f} s] {text}"
         print(line, file=sys.__stderr__, flush=True)
         if _in_notebook():
-            from IPython.display import display, Pretty
+            from IPython.display import Pretty, display
             if self._handle is None:
                 self._handle = display(Pretty(line), display_id=True)
             else:
@@ -88,8 +103,8 @@ class Searches:
     probes: pd.DataFrame
 
 
-class Study:
-    """The study under one profile, its cells kept in one store."""
+class Sweep:
+    """The sweep of one profile: its cells run through one store and read back as DataFrames."""
 
     def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False) -> None:
@@ -122,7 +137,7 @@ class Study:
         retry = self.retry_failed and row is not None and row["status"] != "ok" and cell.key not in self._run_here
         if row is None or retry:
             self._run_here.add(cell.key)
-            index = sweep([cell], self.store, run=self._run, retry_failed=retry)
+            index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
             row = index.iloc[0].to_dict()
             self._rows[cell.key] = row
         return row
@@ -299,7 +314,7 @@ class Study:
 
 
 def _labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
-    return {"solution": solution.name, "label": solution.label, "article": solution.article,
+    return {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
             "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
             "strategy_label": STRATEGY_LABELS[strategy], "case": case}
 

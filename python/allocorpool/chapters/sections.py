@@ -10,23 +10,24 @@ from typing import Any
 
 import pandas as pd
 
-from . import display as show
-from . import figures, reference, tables
+from allocorpool.chapters import display as show
+from allocorpool.chapters import figures, tables
+from allocorpool.data import reference
 
 
-def show_batch(batch: pd.DataFrame, article: pd.DataFrame, article_source: str) -> None:
+def show_batch(batch: pd.DataFrame, reference_figures: pd.DataFrame, reference_source: str) -> None:
     """Failed batch cells, ns per packet beside the article's, and the same as a figure."""
     show.show_failures(tables.failures(batch), "batch cell")
-    show.show_table(tables.batch_chapter(batch, reference.batch(article)),
-                    caption=f"Batch: ns per packet, this machine beside the article's ({article_source}, 2019)")
-    show.show_figure(figures.ns_per_packet(batch, reference.batch(article)))
+    show.show_table(tables.batch_chapter(batch, reference.batch(reference_figures)),
+                    caption=f"Batch: ns per packet, this machine beside the article's ({reference_source}, 2019)")
+    show.show_figure(figures.ns_per_packet(batch, reference.batch(reference_figures)))
 
 
-def show_gc(gc_table: pd.DataFrame, pauses: pd.DataFrame, article: pd.DataFrame,
-            article_source: str | None = None) -> None:
+def show_gc(gc_table: pd.DataFrame, pauses: pd.DataFrame, reference_figures: pd.DataFrame,
+            reference_source: str | None = None) -> None:
     """The seed's GC table beside the article's (where it has one), and how the pauses are spread."""
-    beside = f"the article's ({article_source})" if article_source else "the article's where it has one"
-    show.show_table(tables.gc_chapter(gc_table, reference.gc_table(article)),
+    beside = f"the article's ({reference_source})" if reference_source else "the article's where it has one"
+    show.show_table(tables.gc_chapter(gc_table, reference.gc_table(reference_figures)),
                     caption=f"GC table of the batch runs, this machine beside {beside}")
     if len(pauses):
         show.show_figure(figures.pause_histogram(pauses))
@@ -34,14 +35,14 @@ def show_gc(gc_table: pd.DataFrame, pauses: pd.DataFrame, article: pd.DataFrame,
         show.note("No stop-the-world pause was logged in these runs.")
 
 
-def show_realtime(searches: Any, article: pd.DataFrame, article_source: str, big_heap: bool = True) -> None:
+def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_source: str, big_heap: bool = True) -> None:
     """Failed searches, the smallest loss-free interval (or the loss at 1000 ns) beside the
     article's, and every probe's loss against its interval."""
     show.show_failures(tables.failures(searches.table), "search")
     heap = " (with the big heap)" if big_heap else ""
-    show.show_table(tables.realtime_chapter(searches.table, reference.realtime(article)),
+    show.show_table(tables.realtime_chapter(searches.table, reference.realtime(reference_figures)),
                     caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1000 ns{heap}, "
-                            f"this machine beside the article's ({article_source}, 2019)")
+                            f"this machine beside the article's ({reference_source}, 2019)")
     show.show_figure(figures.loss_vs_interval(searches.probes))
 
 

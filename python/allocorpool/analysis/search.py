@@ -8,20 +8,17 @@ it too (reusing a probe already made there), or only where no interval is loss-f
 asked. A shorter search may stop at a relative tolerance, and may start from a low bound
 already known to lose (an interval below the batch time per packet cannot keep up), which
 saves its probe, and from a first guess (twice that time, say). `probe` is any callable interval_ns -> Probe, so the search runs without an
-engine in tests; `cell_probe` makes one from a runner.Cell.
+engine in tests.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, replace
-from pathlib import Path
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import pandas as pd
-
-from .runner import Cell, CellResult, CommandBuilder, engine_command, run_cell
 
 REFERENCE_NS = 1000
 
@@ -118,25 +115,3 @@ def measured_loss(summary: Mapping[str, Any]) -> tuple[int | None, float | None]
         return None, None
     seen = int(lost) + int(summary.get("measured_packets") or 0)
     return int(lost), (int(lost) * 100 / seen if seen else None)
-
-
-def probe_from_result(result: CellResult) -> Probe:
-    """A probe's verdict on a finished real-time run."""
-    lost, lost_pct = measured_loss(result.run.summary or {})
-    assert result.cell.interval_ns is not None
-    return Probe(interval_ns=result.cell.interval_ns, ok=result.status == "ok" and lost == 0,
-                 lost=lost, lost_pct=lost_pct, status=result.status)
-
-
-def cell_probe(cell: Cell, workdir: Path, duration_s: float | None = None,
-               keep: Callable[[CellResult], None] | None = None, progress: bool = True,
-               build: CommandBuilder = engine_command) -> ProbeFn:
-    """Probes that run `cell` in real-time mode at the asked interval (and hand each result to keep)."""
-    def probe(interval_ns: int) -> Probe:
-        probe_cell = replace(cell, mode="realtime", interval_ns=interval_ns,
-                             duration_s=duration_s if duration_s is not None else cell.duration_s)
-        result = run_cell(probe_cell, workdir, progress=progress, build=build)
-        if keep is not None:
-            keep(result)
-        return probe_from_result(result)
-    return probe

@@ -25,9 +25,11 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import gclog, machine, paths
-from .records import COLUMNS, Run
-from .runner import Cell, CellResult, run_cell
+from allocorpool import paths
+from allocorpool.data import gclog
+from allocorpool.data.records import COLUMNS, Run
+from allocorpool.run import machine
+from allocorpool.run.runner import Cell, CellResult, run_cell
 
 _META_KEY = b"allocorpool"
 _SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
@@ -176,7 +178,7 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def sweep(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellResult] | None = None,
+def run_missing(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellResult] | None = None,
           retry_failed: bool = False, progress: bool = True) -> pd.DataFrame:
     """Runs every cell the store does not have yet (nor, with retry_failed, has only as a failure),
     storing each as soon as it ends; returns the index rows of the given cells."""

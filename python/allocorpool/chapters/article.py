@@ -6,7 +6,7 @@ their code hidden, their parameters cells, stream output and the output of cells
 inlined once in the page's head, and with no script or style fetched from anywhere else
 (require.js, MathJax and mermaid are left out: the study uses none of them).
 
-Usage: python -m allocorpool.article EXECUTED_DIR OUT.html
+Usage: python -m allocorpool.chapters.article EXECUTED_DIR OUT.html
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def build(executed: Path, out: Path, title: str = "To allocate or to pool? Measu
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m allocorpool.article", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m allocorpool.chapters.article", description=__doc__.splitlines()[0])
     parser.add_argument("executed", type=Path, help="folder of executed notebooks")
     parser.add_argument("out", type=Path, help="the HTML file to write")
     args = parser.parse_args(argv)

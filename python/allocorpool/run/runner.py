@@ -22,9 +22,11 @@ from typing import Any
 import pandas as pd
 from tqdm.auto import tqdm
 
-from . import gclog, jdks, paths
-from .java_engine import JavaRun
-from .records import RecordReader, Run
+from allocorpool import paths
+from allocorpool.data import gclog
+from allocorpool.data.records import RecordReader, Run
+from allocorpool.run import jdks
+from allocorpool.run.java import JavaRun
 
 ENGINES = ("java", "cpp")
 MODES = ("batch", "realtime")

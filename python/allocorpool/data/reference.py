@@ -1,7 +1,7 @@
 """The article's own figures (data/reference/article_reference.csv), ready to sit beside ours.
 
 They come from another machine and another year: every table and figure shows them in a
-column or series labelled ARTICLE, never in place of this machine's results.
+column or series labelled REFERENCE, never in place of this machine's results.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths
+from allocorpool import paths
 
-ARTICLE = "article (2019)"
+REFERENCE = "article (2019)"
 OURS = "this machine"
 GC_METRICS = {  # the article's GC table metric -> gctable's column
     "max_gc_pause_ms": "max_pause_ms",

@@ -1,7 +1,7 @@
 """Plotly figures of the study: ns/packet by strategy and case, loss against interval, pause
 timelines with the lost packets over them, and pause histograms.
 
-Builders take the DataFrames of study_runs (and reference's figures, drawn as "article"
+Builders take the DataFrames of study_runs (and reference's figures, drawn as "2019 article"
 markers beside ours) and return a go.Figure; display.show_figure shows it.
 """
 
@@ -13,10 +13,11 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from . import gclog, timeline
-from .reference import ARTICLE
-from .runner import CellResult
-from .study import CASES, STRATEGY_LABELS
+from allocorpool.analysis import timeline
+from allocorpool.data import gclog
+from allocorpool.data.reference import REFERENCE
+from allocorpool.run.runner import CellResult
+from allocorpool.study import CASES, STRATEGY_LABELS
 
 STRATEGY_COLOURS = {"Dummy": "#9e9e9e", "Allocation": "#d62728", "Mix": "#ff7f0e", "Pooling": "#1f77b4"}
 COLUMNS_PER_ROW = 4
@@ -36,12 +37,12 @@ def _bottom_row(places: list[tuple[int, int]]) -> int:
     return max((row for row, _ in places), default=1)
 
 
-def ns_per_packet(batch: pd.DataFrame, article: pd.Series | None = None, title: str = "Batch: time per packet"
+def ns_per_packet(batch: pd.DataFrame, reference: pd.Series | None = None, title: str = "Batch: time per packet"
                   ) -> go.Figure:
     """Grouped bars per case and strategy, one panel per solution; the article's figures as markers."""
     labels = list(dict.fromkeys(batch["label"]))
     fig, places = _grid(labels)
-    article_in_legend = False
+    reference_in_legend = False
     for (row, col), label in zip(places, labels):
         part = batch[(batch["label"] == label) & (batch["status"] == "ok")]
         first = (row, col) == places[0]
@@ -53,17 +54,17 @@ def ns_per_packet(batch: pd.DataFrame, article: pd.Series | None = None, title: 
                                  offsetgroup=strategy, legendgroup=strategy, showlegend=first,
                                  hovertemplate=f"{label}<br>{strategy} %{{x}}: %{{y:.0f}} ns<extra></extra>"),
                           row=row, col=col)
-            if article is not None:
-                theirs = [(case, article.get((r, strategy, case))) for r, case in zip(rows["article"], rows["case"]) if r]
+            if reference is not None:
+                theirs = [(case, reference.get((r, strategy, case))) for r, case in zip(rows["reference_name"], rows["case"]) if r]
                 theirs = [(c, v) for c, v in theirs if v is not None]
                 if theirs:
                     fig.add_trace(go.Scatter(
                         x=[c for c, _ in theirs], y=[v for _, v in theirs], mode="markers", offsetgroup=strategy,
-                        name=ARTICLE, legendgroup=ARTICLE, showlegend=not article_in_legend,
+                        name=REFERENCE, legendgroup=REFERENCE, showlegend=not reference_in_legend,
                         marker={"symbol": "line-ew-open", "size": 14, "color": "black", "line": {"width": 2}},
-                        hovertemplate=f"{ARTICLE}<br>{strategy} %{{x}}: %{{y:.0f}} ns<extra></extra>"),
+                        hovertemplate=f"{REFERENCE}<br>{strategy} %{{x}}: %{{y:.0f}} ns<extra></extra>"),
                         row=row, col=col)
-                    article_in_legend = True
+                    reference_in_legend = True
     fig.update_layout(title=title, barmode="group", scattermode="group", height=340 * len({r for r, _ in places}),
                       legend={"orientation": "h", "y": -0.25})
     fig.update_yaxes(type="log", tickvals=LOG_TICKS)

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import jdks, paths
+from allocorpool import paths
+from allocorpool.run import jdks
 
 _HEAP = re.compile(r"^[1-9][0-9]*[mMgG]$")
 

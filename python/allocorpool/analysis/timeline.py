@@ -13,8 +13,8 @@ import math
 
 import pandas as pd
 
-from . import gclog
-from .records import Run
+from allocorpool.data import gclog
+from allocorpool.data.records import Run
 
 PAUSE_COLUMNS = ["start_s", "duration_ms", "name", "source"]
 COLUMNS = ["t_s", "period_s", "lost", "pause_start_s", "pause_ms", "pause_name", "pause_source",

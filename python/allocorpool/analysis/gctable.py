@@ -13,19 +13,15 @@ kind `pause`.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 
 import pandas as pd
 
-from . import gclog
-from .records import Run
-from .runner import CellResult
+from allocorpool.data import gclog
+from allocorpool.data.records import Run
 
 LABELS = ["engine", "jdk_version", "collector", "heap_max_bytes", "case", "strategy", "mode", "interval_ns"]
 COLUMNS = LABELS + ["source", "window_s", "pauses", "max_pause_ms", "avg_pause_ms", "gcs_per_s",
                     "gc_fraction_pct", "live_objects_mil", "gc_ns_per_live_object"]
-
-RunLike = Run | CellResult | tuple[Run, pd.DataFrame | None]
 
 
 def measured_window(run: Run) -> tuple[float, float]:
@@ -76,16 +72,3 @@ def gc_stats(run: Run, gc_events: pd.DataFrame | None = None) -> dict[str, objec
         gc_ns_per_live_object=average * 1e6 / live if live and count else math.nan,
     )
     return row
-
-
-def gc_table(runs: Iterable[RunLike]) -> pd.DataFrame:
-    """The GC table of runs given as records.Run, runner.CellResult or (Run, parsed GC log)."""
-    rows = []
-    for item in runs:
-        if isinstance(item, CellResult):
-            rows.append(gc_stats(item.run, item.gc_events))
-        elif isinstance(item, Run):
-            rows.append(gc_stats(item))
-        else:
-            rows.append(gc_stats(*item))
-    return pd.DataFrame(rows, columns=COLUMNS)
