@@ -144,3 +144,35 @@ def test_named_stores_keep_raw_files_out_of_the_store(tmp_path, monkeypatch):
     monkeypatch.setenv("ALLOC_OR_POOL_HOME", str(tmp_path))
     store = Store.named("sweep-1")
     assert store.root == tmp_path / "data" / "sweep-1" and store.runs_dir == tmp_path / "data" / "runs" / "sweep-1"
+
+
+def test_a_stored_cell_comes_back_as_its_own_kind(tmp_path, monkeypatch):
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from allocorpool.data import store as store_module
+
+    @dataclass(frozen=True)
+    class ProgramCell:
+        kind: ClassVar[str] = "program"
+        variant: str
+        depth: int
+
+        @property
+        def key(self) -> str:
+            return f"program_{self.variant}_{self.depth}"
+
+        def params(self) -> dict:
+            return {"variant": self.variant, "depth": self.depth}
+
+    monkeypatch.setitem(globals(), "ProgramCell", ProgramCell)
+    monkeypatch.setitem(store_module.CELL_TYPES, "program", f"{__name__}:ProgramCell")
+    cell = ProgramCell("c-glibc", 12)
+    store = Store(tmp_path)
+    store.put(CellResult(cell, "ok", 0, "", 0.5, read_run(['{"type": "header", "schema": 1}',
+                                                           '{"type": "summary", "status": "ok"}'])))
+    loaded = Store(tmp_path).load(cell.key)
+    assert loaded.cell == cell and loaded.status == "ok"
+    assert Store(tmp_path).index.set_index("key").loc[cell.key, "cell_kind"] == "program"
+    with pytest.raises(ValueError, match="unknown cell kind 'nope'; known: engine"):
+        store_module.cell_type("nope")

@@ -13,6 +13,7 @@ status "error" or "timeout" and its stderr tail.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import tempfile
@@ -32,6 +33,12 @@ from allocorpool.run import machine
 from allocorpool.run.runner import Cell, CellResult, run_cell
 
 _META_KEY = b"allocorpool"
+# The kinds of cell a store holds, each a frozen dataclass with `kind`, `key` and `params()`: the
+# packet-analyser engines' runs, and the other studies' benchmark programs. A stored cell names its
+# kind; loading it rebuilds the cell from its parameters (imported here lazily, as "module:Class").
+CELL_TYPES: dict[str, str] = {
+    "engine": "allocorpool.run.runner:Cell",
+}
 _SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
 _ROW_CONSTANTS = {"table", "key", "status", *machine.FINGERPRINT_FIELDS}
 
@@ -100,7 +107,7 @@ class Store:
         rows = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) \
             else pd.DataFrame({"table": pd.Series(dtype=str)})
         rows = rows.assign(key=key, status=result.status, **fingerprint)
-        metadata = {"cell": result.cell.params(), "header": result.run.header, "summary": result.run.summary,
+        metadata = {"cell_kind": result.cell.kind, "cell": result.cell.params(), "header": result.run.header, "summary": result.run.summary,
                     "problems": result.run.problems, "status": result.status, "exit_code": result.exit_code,
                     "error": result.error, "stderr_tail": result.stderr_tail, "elapsed_s": result.elapsed_s,
                     "stored_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": result.command,
@@ -124,7 +131,7 @@ class Store:
             events.attrs["collector"] = metadata["gclog_collector"]
         run = Run(header=metadata["header"], tables=tables, summary=metadata["summary"],
                   problems=metadata["problems"])
-        return CellResult(Cell(**metadata["cell"]), metadata["status"], metadata["exit_code"],
+        return CellResult(cell_type(metadata.get("cell_kind", "engine"))(**metadata["cell"]), metadata["status"], metadata["exit_code"],
                           metadata["stderr_tail"], metadata["elapsed_s"], run, events, metadata["command"])
 
     def rows(self, table: str) -> pd.DataFrame:
@@ -159,6 +166,14 @@ class Store:
         return self._index
 
 
+def cell_type(kind: str) -> type:
+    """The cell class of a kind (CELL_TYPES)."""
+    if kind not in CELL_TYPES:
+        raise ValueError(f"unknown cell kind {kind!r}; known: {', '.join(CELL_TYPES)}")
+    module, _, name = CELL_TYPES[kind].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def _table_rows(name: str, part: pd.DataFrame) -> pd.DataFrame:
     """One table's rows of a cell file: its own columns (the schema's, then any others it has)."""
     frame = part.drop(columns=[c for c in part.columns if c in _ROW_CONSTANTS]).dropna(axis=1, how="all")
@@ -171,6 +186,7 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     row: dict[str, Any] = {"key": key}
     row.update({name: metadata[name] for name in
                 ("status", "error", "exit_code", "elapsed_s", "stored_utc", "stderr_tail")})
+    row["cell_kind"] = metadata.get("cell_kind", "engine")
     row.update(metadata["cell"])
     row.update(metadata["fingerprint"])
     for name, value in (metadata["summary"] or {}).items():

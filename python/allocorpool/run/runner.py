@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -38,6 +38,7 @@ STOP_GRACE_S = 5.0
 class Cell:
     """One run of one engine: everything that selects what is measured."""
 
+    kind: ClassVar[str] = "engine"  # data.store.CELL_TYPES
     engine: str
     case: str
     strategy: str
