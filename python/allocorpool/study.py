@@ -29,6 +29,9 @@ ALLOCATORS = ("glibc", "jemalloc", "mimalloc", "tcmalloc")
 SEED_JDK = 11  # the article ran CMS and G1 on Java 8 and ZGC on Java 11; 11 is the oldest here and the last with CMS
 MODERN_JDK = 25
 EPSILON_HEAP_MB = 8192
+# Epsilon touches every page of its heap once, before the run, so that the run measures allocation
+# and not the kernel handing out fresh pages.
+EPSILON_OPTIONS = ("-XX:+AlwaysPreTouch",)
 REFERENCE_NS = 1000  # the article's interval for "lost: x%"
 
 
@@ -48,6 +51,7 @@ class Solution:
     allocator: str | None = None
     fixed_heap_mb: int | None = None
     baseline: bool = False  # shown, but never marked best: it cannot run for long
+    vm_options: tuple[str, ...] = ()  # JVM options beyond the collector's own
 
     def engine_strategy(self, strategy: str) -> str:
         """The engine's name for a strategy (native buffers have their own, except dummy)."""
@@ -75,16 +79,25 @@ def _cpp(design: str, allocator: str) -> Solution:
                     allocator=allocator)
 
 
+# The article ran its G1 rows with an 80 ms pause goal; the rows compared with them do too.
+G1_ARTICLE_GOAL = ("-XX:MaxGCPauseMillis=80",)
+
 SOLUTIONS: tuple[Solution, ...] = (
-    # the article's solutions, in its order
-    Solution("cms", "CMS (JDK 11)", "java", "CMS", SEED_JDK, "cms"),
-    Solution("g1", "G1 (JDK 11)", "java", "G1", SEED_JDK, "g1"),
+    # the article's solutions as it ran them, in its order. Its "CMS" rows passed no collector flag to
+    # Java 8, whose default was Parallel (its logs say "Full GC (Ergonomics)", which only Parallel prints).
+    Solution("parallel-11", "Parallel (JDK 11), the article's \"CMS\" as run", "java", "CMS", SEED_JDK, "parallel"),
+    Solution("g1", "G1 (JDK 11, 80 ms goal)", "java", "G1", SEED_JDK, "g1", vm_options=G1_ARTICLE_GOAL),
     Solution("zgc", "ZGC (JDK 11)", "java", "ZGC", SEED_JDK, "zgc"),
-    Solution("native-cms", "Native CMS (JDK 11)", "java", "Native CMS", SEED_JDK, "cms", native_buffers=True),
-    Solution("native-g1", "Native G1 (JDK 11)", "java", "Native G1", SEED_JDK, "g1", native_buffers=True),
+    Solution("native-parallel-11", "Native Parallel (JDK 11), the article's \"Native CMS\" as run", "java",
+             "Native CMS", SEED_JDK, "parallel", native_buffers=True),
+    Solution("native-g1", "Native G1 (JDK 11, 80 ms goal)", "java", "Native G1", SEED_JDK, "g1", native_buffers=True,
+             vm_options=G1_ARTICLE_GOAL),
     Solution("native-zgc", "Native ZGC (JDK 11)", "java", "Native ZGC", SEED_JDK, "zgc", native_buffers=True),
     _cpp("cpp", "glibc"),
     _cpp("flat", "glibc"),
+    # the collector the article named but did not run
+    Solution("cms", "CMS (JDK 11)", "java", jdk=SEED_JDK, collector="cms"),
+    Solution("native-cms", "Native CMS (JDK 11)", "java", jdk=SEED_JDK, collector="cms", native_buffers=True),
     # today's collectors and allocators
     Solution("g1-25", "G1 (JDK 25)", "java", jdk=MODERN_JDK, collector="g1"),
     Solution("g1-25-coh", "G1 (JDK 25, compact headers)", "java", jdk=MODERN_JDK, collector="g1",
@@ -95,23 +108,23 @@ SOLUTIONS: tuple[Solution, ...] = (
     Solution("native-zgc-gen-25", "Native generational ZGC (JDK 25)", "java", jdk=MODERN_JDK,
              collector="zgc-gen", native_buffers=True),
     Solution("epsilon-25", "Epsilon (JDK 25, no GC)", "java", jdk=MODERN_JDK, collector="epsilon",
-             fixed_heap_mb=EPSILON_HEAP_MB, baseline=True),
+             fixed_heap_mb=EPSILON_HEAP_MB, baseline=True, vm_options=EPSILON_OPTIONS),
     *(_cpp(design, allocator) for design in ("cpp", "flat") for allocator in ALLOCATORS[1:]),
 )
 SOLUTIONS_BY_NAME = {s.name: s for s in SOLUTIONS}
 
 # Which chapter (notebook) runs which solutions; the summary shows them all.
 CHAPTERS: dict[str, tuple[str, ...]] = {
-    "batch": ("cms", "parallel-25", "epsilon-25"),
+    "batch": ("parallel-11", "cms", "parallel-25", "epsilon-25"),
     "g1": ("g1", "g1-25", "g1-25-coh"),
     "zgc": ("zgc", "zgc-gen-25", "shenandoah-25"),
-    "native": ("native-cms", "native-g1", "native-zgc", "native-zgc-gen-25"),
+    "native": ("native-parallel-11", "native-cms", "native-g1", "native-zgc", "native-zgc-gen-25"),
     "cpp": tuple(s.name for s in SOLUTIONS if s.engine == "cpp"),
 }
 CHAPTERS["realtime"] = CHAPTERS["gclogs"] = CHAPTERS["batch"]
 
 # The article's printed real-time runs (solution, strategy, case) at 1000 ns, replayed as timelines.
-TIMELINES = (("cms", "alloc", "A"), ("cms", "pool", "A"), ("native-cms", "pool", "C"))
+TIMELINES = (("parallel-11", "alloc", "A"), ("parallel-11", "pool", "A"), ("native-parallel-11", "pool", "C"))
 
 
 # ---- Profiles ---------------------------------------------------------------------------
@@ -155,8 +168,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             search=SearchPlan(low_ns=20, high_ns=1000, tolerance_ns=10, relative_tolerance=1.0, confirmations=0,
                               low_from_batch=True, reference_only_if_lost=True),
             cases=("A",),
-            solutions=("cms", "g1", "zgc", "native-cms", "native-g1", "native-zgc", "cpp-glibc", "flat-glibc",
-                       "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
+            solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
+                       "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
             queue_probe_s=0.5,
@@ -199,7 +212,8 @@ def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: 
     heap = heap_mb or solution.heap_mb(prof.scale)
     assert heap is not None
     return Cell(engine="java", jdk=solution.jdk, collector=solution.collector, heap=heap_text(heap),
-                compact_headers=solution.compact_headers, gc_log=True, **common)  # type: ignore[arg-type]
+                compact_headers=solution.compact_headers, vm_options=solution.vm_options, gc_log=True,
+                **common)  # type: ignore[arg-type]
 
 
 def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile) -> Cell:

@@ -22,9 +22,17 @@ def fake(behaviour):
 def test_cell_validation_and_key():
     cell = Cell(engine="java", jdk=25, collector="zgc-gen", case="B", strategy="mix", mode="realtime",
                 interval_ns=500, compact_headers=True, live_objects=True, gc_log=True)
-    assert cell.key == "java_jdk25_zgc-gen_2g_coh_B_mix_realtime_500ns_d30_w5_x1_live_gclog"
+    assert cell.key == "java_jdk25_zgc-gen_2g_coh_B_mix_realtime_500ns_d30_w5_x1_counter_live_gclog"
     assert Cell(**cell.params()) == cell
-    assert Cell(**CPP).key == "cpp_flat_glibc_A_pool_batch_d0.5_w0.1_x1"
+    assert Cell(**CPP).key == "cpp_flat_glibc_A_pool_batch_d0.5_w0.1_x1_counter"
+    tuned = Cell(engine="java", jdk=11, collector="g1", case="A", strategy="pool", source="random",
+                 internal_queue_size=10_000, stored_count=10_000, vm_options=["-XX:MaxGCPauseMillis=80"], build="3f2a")
+    assert tuned.key == "java_jdk11_g1_2g_MaxGCPauseMillis=80_A_q10000_s10000_pool_batch_d30_w5_x1_random_b3f2a"
+    assert tuned.measurement == tuned.key.removesuffix("_b3f2a") and Cell(**tuned.params()) == tuned
+    with pytest.raises(ValueError, match="source 'hash': one of"):
+        Cell(**CPP, source="hash")
+    with pytest.raises(ValueError, match="vm_options are for java cells"):
+        Cell(**CPP, vm_options=("-XX:+AlwaysPreTouch",))
     with pytest.raises(ValueError, match="interval_ns"):
         Cell(**CPP, mode="realtime")
     with pytest.raises(ValueError, match="interval_ns"):
@@ -52,10 +60,15 @@ def test_engine_commands(tmp_path, monkeypatch):
     assert command[command.index("-jar") + 1] == str(jar)
     assert command[command.index("-jar") + 2:] == [
         "--case", "C", "--strategy", "native-pool", "--mode", "realtime", "--interval-ns", "700",
-        "--duration-s", "20", "--warmup-s", "4", "--scale", "0.5", "--live-objects", "--out", str(tmp_path / "out.jsonl")]
+        "--duration-s", "20", "--warmup-s", "4", "--scale", "0.5", "--source", "counter", "--live-objects",
+        "--out", str(tmp_path / "out.jsonl")]
     assert engine_command(Cell(**CPP), tmp_path / "o.jsonl", None) == [
         str(engine), "--design", "flat", "--allocator", "glibc", "--case", "A", "--strategy", "pool",
-        "--mode", "batch", "--duration-s", "0.5", "--warmup-s", "0.1", "--scale", "1", "--out", str(tmp_path / "o.jsonl")]
+        "--mode", "batch", "--duration-s", "0.5", "--warmup-s", "0.1", "--scale", "1", "--source", "counter",
+        "--out", str(tmp_path / "o.jsonl")]
+    overridden = Cell(**CPP, stored_count=1000, internal_queue_size=1000, pool_size=10_000_000, source="random")
+    assert engine_command(overridden, tmp_path / "o.jsonl", None)[17:25] == [
+        "--source", "random", "--internal-queue-size", "1000", "--stored-count", "1000", "--pool-size", "10000000"]
 
 
 def test_a_good_run_streams_its_records(tmp_path, monkeypatch):

@@ -30,6 +30,7 @@ from allocorpool.run.java import JavaRun
 
 ENGINES = ("java", "cpp")
 MODES = ("batch", "realtime")
+SOURCES = ("counter", "random")  # the engines' --source: the published code's draws, or independent ones
 STDERR_TAIL_CHARS = 4000
 STOP_GRACE_S = 5.0
 
@@ -47,14 +48,21 @@ class Cell:
     warmup_s: float = 5.0
     interval_ns: int | None = None  # real-time only
     scale: float = 1.0
-    jdk: int | None = None  # java only, from here to gc_log
+    source: str = "counter"
+    # Absolute counts that override the case's scaled ones (None: the case's).
+    internal_queue_size: int | None = None
+    stored_count: int | None = None
+    pool_size: int | None = None
+    jdk: int | None = None  # java only, from here to vm_options
     collector: str | None = None
     heap: str = "2g"
     compact_headers: bool = False
     live_objects: bool = False
     gc_log: bool = False
+    vm_options: tuple[str, ...] = ()  # more JVM options, as the solution runs them (e.g. G1's pause goal)
     design: str | None = None  # cpp only: "cpp" or "flat"
     allocator: str | None = None  # cpp only
+    build: str = ""  # the engine build that runs it (paths.engine_build); "" where not known
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -63,6 +71,9 @@ class Cell:
             raise ValueError(f"mode {self.mode!r}: one of {MODES}")
         if (self.mode == "realtime") != (self.interval_ns is not None):
             raise ValueError("interval_ns is required in realtime mode and only there")
+        if self.source not in SOURCES:
+            raise ValueError(f"source {self.source!r}: one of {SOURCES}")
+        object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:
                 raise ValueError("a java cell needs jdk and collector")
@@ -73,8 +84,9 @@ class Cell:
             if self.design is None or self.allocator is None:
                 raise ValueError("a cpp cell needs design and allocator")
             if self.jdk is not None or self.collector is not None or self.gc_log or self.live_objects \
-                    or self.compact_headers:
-                raise ValueError("jdk, collector, gc_log, live_objects and compact_headers are for java cells")
+                    or self.compact_headers or self.vm_options:
+                raise ValueError("jdk, collector, gc_log, live_objects, compact_headers and vm_options are for "
+                                 "java cells")
 
     @property
     def key(self) -> str:
@@ -82,14 +94,24 @@ class Cell:
         parts = [self.engine]
         if self.engine == "java":
             parts += [f"jdk{self.jdk}", str(self.collector), self.heap] + (["coh"] if self.compact_headers else [])
+            parts += [option.removeprefix("-XX:").lstrip("-") for option in self.vm_options]
         else:
             parts += [str(self.design), str(self.allocator)]
-        parts += [self.case, self.strategy, self.mode]
+        parts.append(self.case)
+        parts += [f"{tag}{count}" for tag, count in (("q", self.internal_queue_size), ("s", self.stored_count),
+                                                      ("p", self.pool_size)) if count is not None]
+        parts += [self.strategy, self.mode]
         if self.interval_ns is not None:
             parts.append(f"{self.interval_ns}ns")
-        parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}"]
+        parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}", self.source]
         parts += (["live"] if self.live_objects else []) + (["gclog"] if self.gc_log else [])
+        parts += [f"b{self.build}"] if self.build else []
         return "_".join(parts)
+
+    @property
+    def measurement(self) -> str:
+        """The key without the engine build: what is measured, whichever build measured it."""
+        return self.key.removesuffix(f"_b{self.build}") if self.build else self.key
 
     def params(self) -> dict[str, Any]:
         return asdict(self)
@@ -99,7 +121,11 @@ class Cell:
         if self.interval_ns is not None:
             args += ["--interval-ns", str(self.interval_ns)]
         args += ["--duration-s", f"{self.duration_s:g}", "--warmup-s", f"{self.warmup_s:g}",
-                 "--scale", f"{self.scale:g}"]
+                 "--scale", f"{self.scale:g}", "--source", self.source]
+        for option, count in (("--internal-queue-size", self.internal_queue_size),
+                              ("--stored-count", self.stored_count), ("--pool-size", self.pool_size)):
+            if count is not None:
+                args += [option, str(count)]
         if self.live_objects:
             args.append("--live-objects")
         return args + ["--out", str(out)]
@@ -110,7 +136,7 @@ def engine_command(cell: Cell, out: Path, gc_log: Path | None) -> list[str]:
     if cell.engine == "java":
         assert cell.jdk is not None and cell.collector is not None
         run = JavaRun(jdk=cell.jdk, collector=cell.collector, heap=cell.heap, gc_log=gc_log,
-                      compact_headers=cell.compact_headers)
+                      compact_headers=cell.compact_headers, vm_options=cell.vm_options)
         return run.command(cell.engine_args(out))
     engine = paths.cpp_engine()
     if not engine.is_file():
