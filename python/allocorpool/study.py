@@ -130,16 +130,13 @@ TIMELINES = (("parallel-11", "alloc", "A"), ("parallel-11", "pool", "A"), ("nati
 # ---- Profiles ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SearchPlan:
-    """How the real-time search (search.find_interval) runs under a profile."""
+    """How the real-time search (analysis.search.find_interval) runs under a profile."""
 
-    low_ns: int
-    high_ns: int
-    tolerance_ns: int
-    relative_tolerance: float
-    confirmations: int
-    low_from_batch: bool  # the batch time per packet is the low bound, known to lose: not probed
-    reference_only_if_lost: bool  # probe 1000 ns only where no interval is loss-free
-    start_factor: float = 2.0  # the first probe: this x the batch time per packet
+    high_ns: int  # the largest interval probed
+    longest_probe_s: float  # a confirmation's cap: it lasts long enough for two of the slowest collections
+    confirm: bool = True  # confirm the interval found with that longer probe (Java cells)
+    low_ns: int = 20  # the low end where the batch time per packet is unknown
+    start_factor: float = 1.5  # the first probe: this x the batch time per packet
 
 
 @dataclass(frozen=True)
@@ -165,21 +162,18 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("ci", "seconds per cell, case A, a solution of each kind: for the notebook tests",
             scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2,
             queue_probe_s=0.2,
-            search=SearchPlan(low_ns=20, high_ns=1000, tolerance_ns=10, relative_tolerance=1.0, confirmations=0,
-                              low_from_batch=True, reference_only_if_lost=True),
+            search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False),
             cases=("A",),
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
             queue_probe_s=0.5,
-            search=SearchPlan(low_ns=20, high_ns=2000, tolerance_ns=10, relative_tolerance=0.25, confirmations=0,
-                              low_from_batch=True, reference_only_if_lost=True)),
+            search=SearchPlan(high_ns=2000, longest_probe_s=6)),
     Profile("full", "the article's sizes and durations: 60 s batch runs, 30 s probes, a fine search",
             scale=1.0, batch_s=60, batch_warmup_s=10, probe_s=30, probe_warmup_s=5, timeline_s=60,
             queue_probe_s=2,
-            search=SearchPlan(low_ns=20, high_ns=10_000, tolerance_ns=10, relative_tolerance=0.05, confirmations=1,
-                              low_from_batch=False, reference_only_if_lost=False)),
+            search=SearchPlan(high_ns=10_000, longest_probe_s=120)),
 )}
 DEFAULT_PROFILE = "quick"
 
@@ -241,19 +235,13 @@ TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 
 
 def expected_probes(plan: SearchPlan) -> float:
-    """Probes of a search that finds an interval, the first guess keeping up as often as measured."""
-    step = math.log1p(max(plan.relative_tolerance, plan.tolerance_ns / TYPICAL_LOW_NS))
-
-    def bisections(low: float, high: float) -> int:
-        return max(0, math.ceil(math.log2(math.log(high / low) / step)))
-
-    low = TYPICAL_LOW_NS if plan.low_from_batch else plan.low_ns
+    """Short probes of a search: doubling from 1.5 x the batch figure to the first loss-free interval,
+    then bisection to two significant digits (about five), as often as the first guess keeps up;
+    doubling to the largest interval where nothing keeps up."""
     start = TYPICAL_LOW_NS * plan.start_factor
-    kept_up = 1 + bisections(low, start)
-    lost = 2 + bisections(start, plan.high_ns)
-    low_bound = 0 if plan.low_from_batch else 0.5
-    reference = 0 if plan.reference_only_if_lost else 1
-    return START_KEEPS_UP * kept_up + (1 - START_KEEPS_UP) * lost + low_bound + plan.confirmations + reference
+    found = START_KEEPS_UP * 1 + (1 - START_KEEPS_UP) * 2 + 5
+    lost = 1 + math.ceil(math.log2(plan.high_ns / start))
+    return START_KEEPS_UP * found + (1 - START_KEEPS_UP) * lost
 
 
 @dataclass(frozen=True)
@@ -282,7 +270,8 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None) -> Estimate:
         batch_s += len(STRATEGIES) * cases * (prof.batch_s + start)
         search_count += len(REALTIME_STRATEGIES) * cases
         probes += len(REALTIME_STRATEGIES) * cases * per_search
-        searches += len(REALTIME_STRATEGIES) * cases * per_search * (prof.probe_s + start)
+        confirm_s = prof.search.longest_probe_s if prof.search.confirm and s.engine == "java" else 0.0
+        searches += len(REALTIME_STRATEGIES) * cases * (per_search * (prof.probe_s + start) + confirm_s)
     names = {s.name for s in chosen}
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
     timeline_s = timelines * (prof.timeline_s + JVM_START_S)

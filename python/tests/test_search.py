@@ -1,90 +1,117 @@
-"""search.py: bisection for the smallest loss-free interval, with fake probes and a fake engine."""
-
+"""search.py: the probe verdict and the search for the smallest loss-free interval, with fake probes."""
 
 import pytest
 
-from allocorpool.analysis.search import Probe, find_interval, measured_loss
+from allocorpool.analysis.search import Probe, find_interval, kept_up, measured_loss, on_grid, step_ns, verdict
 
 
+def boundary_probe(boundary, calls, long_boundary=None, fails=()):
+    """Loss-free from `boundary` up (from `long_boundary` for probes longer than 1 s); `fails`: intervals
+    whose probe crashes (each listed once per failure)."""
+    failures = list(fails)
 
-def boundary_probe(boundary, calls):
-    def probe(interval_ns):
-        calls.append(interval_ns)
-        ok = interval_ns >= boundary
-        return Probe(interval_ns, ok, 0 if ok else 1000, 0.0 if ok else 5.0)
+    def probe(interval_ns, duration_s):
+        calls.append((interval_ns, duration_s))
+        if interval_ns in failures:
+            failures.remove(interval_ns)
+            return Probe(interval_ns, duration_s, False, status="error", error="exit code 134")
+        limit = long_boundary if long_boundary and duration_s > 1 else boundary
+        ok = interval_ns >= limit
+        return Probe(interval_ns, duration_s, ok, lost=0 if ok else 1000, lost_pct=0.0 if ok else 5.0, kept_up=ok)
     return probe
 
 
-def test_finds_the_boundary_within_the_tolerance_and_records_every_probe():
+def test_the_printed_resolution():
+    assert [step_ns(x) for x in (15, 95, 120, 450, 999, 1000, 2000, 9999)] == [10, 10, 10, 10, 10, 100, 100, 100]
+    assert [on_grid(x) for x in (101, 120, 449.2, 1001, 2345)] == [110, 120, 450, 1100, 2400]
+
+
+def test_brackets_from_the_batch_figure_and_bisects_to_the_printed_resolution():
     calls = []
-    result = find_interval(boundary_probe(437, calls), low_ns=20, high_ns=10_000, tolerance_ns=10)
-    assert 437 <= result.good_interval_ns <= 447 and not result.lost_everywhere
-    assert list(result.probes["interval_ns"]) == calls
-    assert list(result.probes["purpose"][:2]) == ["bound", "bound"]
-    assert result.probes["purpose"].iloc[-1] == "reference" and calls[-1] == 1000
-    assert result.loss_pct_at_reference == 0.0
-    assert len(calls) < 20
+    result = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150)
+    assert result.outcome == "found" and result.good_interval_ns == 440
+    assert calls[0] == (230, 1)  # 1.5 x the batch figure, on the grid; nothing below 150 is probed
+    assert [c for c, _ in calls[:2]] == [230, 460]
+    assert result.loss_pct_at_reference is None and 1000 not in [c for c, _ in calls]
+    assert list(result.probes["interval_ns"]) == [c for c, _ in calls]
+    assert len(calls) == 7  # two to bracket, five to bisect 230..460 to 10 ns
 
 
-def test_lost_even_at_the_largest_interval():
+def test_the_reference_interval_is_a_bracket_step_and_serves_a_cell_that_loses_everywhere():
     calls = []
-    result = find_interval(boundary_probe(50_000, calls), high_ns=10_000)
-    assert result.good_interval_ns is None and result.lost_everywhere
-    assert calls == [10_000, 1000] and result.loss_pct_at_reference == 5.0
+    result = find_interval(boundary_probe(50_000, calls), probe_s=1, high_ns=10_000, batch_ns=300)
+    assert result.outcome == "lost" and result.good_interval_ns is None
+    assert [c for c, _ in calls] == [450, 900, 1000, 2000, 4000, 8000, 10_000]  # 1000 taken on the way, once
+    assert result.loss_pct_at_reference == 5.0
+    assert list(result.probes["purpose"]).count("reference") == 1
 
 
-def test_loss_free_at_the_smallest_interval_and_reference_reused():
+def test_a_cell_that_loses_at_1000_ns_is_not_searched_below():
     calls = []
-    result = find_interval(boundary_probe(10, calls), low_ns=20, high_ns=1000)
-    assert result.good_interval_ns == 20
-    assert calls == [1000, 20, 20]  # bounds, one confirmation; 1000 was probed already
+    result = find_interval(boundary_probe(1500, calls), probe_s=1, high_ns=10_000, batch_ns=600)
+    assert result.good_interval_ns == 1500
+    assert min(c for c, _ in calls[calls.index((1000, 1)):]) == 1000
 
 
-def test_a_boundary_that_does_not_hold_on_a_second_look():
-    seen = {}
-
-    def flaky(interval_ns):  # 437..499 passes once, then loses
-        seen[interval_ns] = seen.get(interval_ns, 0) + 1
-        ok = interval_ns >= 500 or (interval_ns >= 437 and seen[interval_ns] == 1)
-        return Probe(interval_ns, ok)
-
-    result = find_interval(flaky, low_ns=20, high_ns=10_000, tolerance_ns=10)
-    assert 500 <= result.good_interval_ns <= 510
+def test_a_longer_confirmation_that_loses_sends_the_search_above():
+    calls = []
+    # Loss-free from 437 in short probes, but a rare long pause needs 900 ns: only long probes see it.
+    result = find_interval(boundary_probe(437, calls, long_boundary=900), probe_s=1, high_ns=10_000, batch_ns=150,
+                           confirm_s=lambda interval: 12.0)
+    assert result.good_interval_ns == 900
     confirms = result.probes[result.probes["purpose"] == "confirm"]
-    assert not confirms["ok"].all() and confirms["ok"].iloc[-1]
+    assert list(confirms["duration_s"].unique()) == [12.0]
+    assert not confirms["ok"].iloc[0] and confirms["ok"].iloc[-1]
 
 
-def test_a_short_search_stops_at_a_relative_tolerance_from_a_known_lossy_low_bound():
+def test_a_failed_probe_is_retried_once_then_fails_the_search():
     calls = []
-    result = find_interval(boundary_probe(437, calls), low_ns=300, high_ns=2000, confirmations=0,
-                           relative_tolerance=0.5, low_known_lossy=True, reference_only_if_lost=True)
-    assert calls == [2000, 775, 482, 380]  # the low bound is taken as lossy, not probed
-    assert result.good_interval_ns == 482  # 482 - 380 is within half of 380
-    assert result.loss_pct_at_reference is None  # a loss-free interval exists: 1000 ns is not probed
-    assert "reference" not in set(result.probes["purpose"])
-
-
-def test_the_reference_is_probed_when_everything_loses_even_in_a_short_search():
-    calls = []
-    result = find_interval(boundary_probe(50_000, calls), low_ns=100, high_ns=2000, confirmations=0,
-                           relative_tolerance=0.5, low_known_lossy=True, reference_only_if_lost=True)
-    assert result.lost_everywhere and calls == [2000, 1000] and result.loss_pct_at_reference == 5.0
-
-
-def test_a_first_guess_bounds_the_search_from_either_side():
-    calls = []
-    above = find_interval(boundary_probe(437, calls), low_ns=300, high_ns=2000, confirmations=0,
-                          relative_tolerance=0.5, low_known_lossy=True, reference_only_if_lost=True, start_ns=600)
-    assert calls == [600, 424] and above.good_interval_ns == 600  # 2000 is never probed
+    once = find_interval(boundary_probe(437, calls, fails=(460,)), probe_s=1, high_ns=10_000, batch_ns=150)
+    assert once.outcome == "found" and once.good_interval_ns == 440
+    retried = once.probes[once.probes["interval_ns"] == 460]
+    assert list(retried["attempt"]) == [1, 2] and list(retried["status"]) == ["error", "ok"]
     calls.clear()
-    below = find_interval(boundary_probe(437, calls), low_ns=100, high_ns=2000, confirmations=1, start_ns=200)
-    assert calls[:2] == [200, 2000] and 437 <= below.good_interval_ns <= 447  # 100 is never probed
-    assert list(below.probes["purpose"][:2]) == ["start", "bound"]
+    twice = find_interval(boundary_probe(437, calls, fails=(460, 460)), probe_s=1, high_ns=10_000, batch_ns=150)
+    assert twice.outcome == "failed" and twice.good_interval_ns is None and twice.error == "exit code 134"
+    assert twice.loss_pct_at_reference is None  # a failure is never a loss
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="need 0 < low_ns < high_ns"):
+        find_interval(boundary_probe(1, []), probe_s=1, high_ns=10, low_ns=20)
 
 
 def test_measured_loss_is_the_engines_own_count():
-    # The engines count drops after the last received tick in lost_measured themselves.
-    lost, pct = measured_loss({"lost_measured": 68_000_000, "trailing_dropped": 68_000_000, "measured_packets": 480_000})
+    lost, pct = measured_loss({"lost_measured": 68_000_000, "measured_packets": 480_000})
     assert lost == 68_000_000 and pct == pytest.approx(68_000_000 / 68_480_000 * 100)
-    assert measured_loss({"lost_measured": 5, "trailing_dropped": None, "measured_packets": 95}) == (5, 5.0)
+    assert measured_loss({"lost_measured": 5, "measured_packets": 95}) == (5, 5.0)
     assert measured_loss({"lost_measured": None}) == (None, None)
+
+
+def test_a_consumer_that_fell_behind_without_losing_is_not_loss_free():
+    # 2.5 s at 1000 ns: 2,500,000 ticks due, one queue array holds 100,000 (100 ms). A consumer 5 % slower
+    # than the clock processed 2,375,000 and lost nothing yet (the second array held the rest): it did not
+    # keep up. (Over 1.5 s it would be 75,000 behind, less than the queue: a probe must be long enough.)
+    slow = {"lost_measured": 0, "measured_packets": 2_375_000, "measured_ticks_due": 2_500_000, "measured_s": 2.5}
+    assert kept_up(slow, 1000, 100_000) is False
+    assert not verdict("ok", slow, 1000, 2.5, 100_000).ok
+    steady = {**slow, "measured_packets": 2_499_990}
+    assert verdict("ok", steady, 1000, 2.5, 100_000).ok
+    # An older record without measured_ticks_due: the ticks due come from the window's length.
+    assert kept_up({"measured_packets": 2_375_000, "measured_s": 2.5}, 1000, 100_000) is False
+    crashed = verdict("error", {"lost_measured": 0}, 1000, 1.5, 100_000, error="exit code 134")
+    assert not crashed.ok and crashed.lost is None and crashed.error == "exit code 134"
+
+
+def test_the_slowest_collections_period():
+    import pandas as pd
+    events = pd.DataFrame({
+        "kind": ["pause", "pause", "pause", "pause", "pause", "concurrent", "pause"],
+        "name": ["Pause Young (Allocation Failure)", "Pause Full (Ergonomics)", "Pause Young (Allocation Failure)",
+                 "Pause Young (Allocation Failure)", "Pause Full (Ergonomics)", "Concurrent Mark", "Pause Full (System.gc())"],
+        "start_s": [0.5, 1.0, 1.5, 2.5, 5.0, 5.5, 9.0],
+        "duration_ms": [20.0, 800.0, 25.0, 22.0, 900.0, 300.0, 700.0]})
+    from allocorpool.analysis.search import slowest_collection_period_s
+    assert slowest_collection_period_s(events) == pytest.approx((9.0 - 1.0) / 2)  # three full pauses
+    assert slowest_collection_period_s(events.iloc[:2]) is None  # one full pause: period unknown
+    assert slowest_collection_period_s(events.iloc[0:0]) is None

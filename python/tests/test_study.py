@@ -60,7 +60,7 @@ def test_the_estimate_counts_cells():
     assert estimate.batch_cells == len(SOLUTIONS) * len(study.STRATEGIES) * 3
     assert estimate.searches == len(SOLUTIONS) * len(study.REALTIME_STRATEGIES) * 3
     assert estimate.timelines == len(study.TIMELINES)
-    assert 20 * 60 < estimate.seconds < 45 * 60  # the quick profile's budget: about half an hour
+    assert 20 * 60 < estimate.seconds < 90 * 60  # the quick profile: well under the time of `make test` in CI
     assert "profile quick" in str(estimate) and "estimate: about" in str(estimate)
     assert study.estimate(PROFILES["ci"]).seconds < 6 * 60
     only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["flat-glibc"]])

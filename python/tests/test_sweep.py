@@ -13,19 +13,21 @@ from allocorpool.study import SOLUTIONS_BY_NAME
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # loses ticks below 437 ns
 TINY = replace(study.PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",),
-               search=study.SearchPlan(low_ns=100, high_ns=2000, tolerance_ns=10, relative_tolerance=0.5,
-                                       confirmations=0, low_from_batch=True, reference_only_if_lost=True))
+               search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False))
 FLAT = SOLUTIONS_BY_NAME["flat-glibc"]
 
 
 @pytest.fixture
 def engine(monkeypatch):
-    """The fake engine in place of the real ones: behaviour per strategy, every run counted."""
+    """The fake engine in place of the real ones: behaviour per (strategy, mode), or a list of them
+    taken one per run (the last one stays); every run counted."""
     behaviours, runs = {}, []
 
     def fake_run(cell, workdir, **options):
         runs.append(cell)
         behaviour = behaviours.get((cell.strategy, cell.mode), "ok")
+        if isinstance(behaviour, list):
+            behaviour = behaviour.pop(0) if len(behaviour) > 1 else behaviour[0]
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
 
@@ -38,7 +40,7 @@ def test_batch_cells_run_once_and_failures_are_kept(tmp_path, engine):
     behaviours[("mix", "batch")] = "error"
     first = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
     assert list(first["strategy"]) == list(study.STRATEGIES) and len(runs) == 4
-    assert first.set_index("strategy").loc["pool", "ns_per_packet"] == 100000.0
+    assert first.set_index("strategy").loc["pool", "ns_per_packet"] == 100.0
     failed = first[first["status"] != "ok"]
     assert list(failed["strategy"]) == ["mix"] and failed["error"].iloc[0] == "pool conservation check failed"
     assert failed["ns_per_packet"].isna().all()
@@ -57,7 +59,7 @@ def test_a_search_finds_the_boundary_and_replays_from_the_store(tmp_path, engine
     assert table["interval_ns"].between(437, 437 * 1.5).all()
     assert table["loss_pct"].isna().all()  # a loss-free interval exists: 1000 ns is not probed
     assert len(searches.probes) == table["probes"].sum() and set(searches.probes["purpose"]) <= {
-        "bound", "bisect", "start"}
+        "bracket", "bisect"}
     count = len(runs)
     replay = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
     assert len(runs) == count and replay.table["interval_ns"].tolist() == searches.table["interval_ns"].tolist()
@@ -72,6 +74,23 @@ def test_lost_everywhere_and_failed_searches(tmp_path, engine):
     assert "simulated crash" in table.loc["alloc", "stderr_tail"]
     assert table.loc["pool", "outcome"] == "lost" and table.loc["pool", "loss_pct"] == 0.0  # probed at 1000 ns
     assert table.loc["pool", "big_heap"] is None  # C++ has no heap
+
+
+def test_a_crashed_probe_runs_once_more_and_a_slow_consumer_is_never_loss_free(tmp_path, engine):
+    behaviours, runs = engine
+    behaviours[("pool", "realtime")] = ["crash", "ok"]  # the first probe crashes, its second attempt runs
+    behaviours[("mix", "realtime")] = "slow"  # loses nothing but falls behind the clock
+    table = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    searches = table.table.set_index("strategy")
+    assert searches.loc["pool", "outcome"] == "found" and 437 <= searches.loc["pool", "interval_ns"] <= 450
+    pool = table.probes[table.probes["strategy"] == "pool"]
+    assert list(pool["attempt"][:2]) == [1, 2] and list(pool["status"][:2]) == ["error", "ok"]
+    assert searches.loc["mix", "outcome"] == "lost"  # never kept up, though it lost nothing
+    mix = table.probes[(table.probes["strategy"] == "mix") & (table.probes["interval_ns"] >= 437)]
+    assert len(mix) and (mix["lost"] == 0).all() and not mix["kept_up"].any()
+    count = len(runs)
+    again = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])  # replayed: nothing runs again
+    assert len(runs) == count and again.table["outcome"].tolist() == table.table["outcome"].tolist()
 
 
 def test_the_profile_and_data_folder_come_from_the_environment(tmp_path, monkeypatch):

@@ -1,14 +1,26 @@
-"""The real-time search: the smallest source interval with no loss after warm-up.
+"""The real-time search: the smallest source interval at which a cell loses nothing.
 
-Bisection (geometric, as intervals span 20 ns to 10 us) between a lossy and a loss-free
-interval, each probe one real-time run; the interval found is probed again `confirmations`
-times and the search goes on above it if any of them loses. Every probe is recorded. The
-article also gives the loss at 1000 ns where no interval is loss-free: the search measures
-it too (reusing a probe already made there), or only where no interval is loss-free when
-asked. A shorter search may stop at a relative tolerance, and may start from a low bound
-already known to lose (an interval below the batch time per packet cannot keep up), which
-saves its probe, and from a first guess (twice that time, say). `probe` is any callable interval_ns -> Probe, so the search runs without an
-engine in tests.
+A probe is one real-time run at one interval. Its verdict (`verdict`) is loss-free only when the
+run ended ok, lost nothing after the warm-up and kept up: a consumer slower than the clock that
+has not yet overflowed the input queue loses nothing, but it processed fewer packets than the
+ticks that came due, so a probe must also show measured_packets >= measured_ticks_due - one
+queue's capacity.
+
+The search (`find_interval`), as the article's tables need it:
+- It brackets by doubling from a first guess (a little above the batch time per packet, below
+  which no interval can keep up), and takes 1000 ns, the article's reference interval, as one of
+  the bracket's steps when the doubling passes it. Below a lossy probe nothing is probed: a cell
+  that loses at 1000 ns is searched only above it.
+- It bisects (geometrically) between the last lossy and the first loss-free interval and stops at
+  the resolution the tables print: two significant digits, never finer than 10 ns.
+- It confirms the interval found with a longer probe (`confirm_s`: long enough to contain the
+  cell's slowest collection at least twice); a confirmation that loses sends the search above it.
+- Where no interval up to the largest is loss-free, the result is the loss at 1000 ns (reusing the
+  probe made there).
+- A probe that crashed or timed out is a failure, never a loss: it is retried once, and a second
+  failure ends the search as failed, with the probe's error.
+`probe` is any callable (interval_ns, duration_s) -> Probe, so the search runs without an engine
+in tests.
 """
 
 from __future__ import annotations
@@ -21,97 +33,186 @@ from typing import Any
 import pandas as pd
 
 REFERENCE_NS = 1000
+MIN_STEP_NS = 10
+SIGNIFICANT_DIGITS = 2
+OUTCOMES = ("found", "lost", "failed")
+PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error", "purpose",
+                 "attempt"]
 
 
 @dataclass(frozen=True)
 class Probe:
-    """One real-time run at one interval."""
+    """One real-time run at one interval, judged by `verdict`."""
 
     interval_ns: int
-    ok: bool  # ran to the end and lost nothing after warm-up
+    duration_s: float
+    ok: bool  # loss-free: ended ok, lost nothing after warm-up and kept up
+    status: str = "ok"  # the run's own status: ok, error or timeout
     lost: int | None = None  # ticks lost after warm-up
     lost_pct: float | None = None
-    status: str = "ok"  # the run's status (runner.CellResult.status)
+    kept_up: bool | None = None
+    error: str | None = None
 
 
-ProbeFn = Callable[[int], Probe]
-
-
-@dataclass
-class SearchResult:
-    good_interval_ns: int | None  # None: packets are lost even at the largest interval
-    reference_ns: int
-    loss_pct_at_reference: float | None  # None: not measured, or the probe there failed
-    probes: pd.DataFrame  # every probe in order, with its purpose
-
-    @property
-    def lost_everywhere(self) -> bool:
-        return self.good_interval_ns is None
-
-
-def find_interval(probe: ProbeFn, low_ns: int = 20, high_ns: int = 10_000, tolerance_ns: int = 10,
-                  confirmations: int = 1, reference_ns: int = REFERENCE_NS, *, relative_tolerance: float = 0.0,
-                  low_known_lossy: bool = False, reference_only_if_lost: bool = False,
-                  start_ns: int | None = None) -> SearchResult:
-    """Smallest loss-free interval in [low_ns, high_ns], to within tolerance_ns or
-    relative_tolerance x the lossy side, whichever is wider. start_ns, a guess inside the
-    range, is probed first: loss-free, it bounds the search from above and high_ns is not
-    probed; lossy, it bounds it from below."""
-    if not 0 < low_ns < high_ns or tolerance_ns < 1 or relative_tolerance < 0 or confirmations < 0:
-        raise ValueError("need 0 < low_ns < high_ns, tolerance_ns >= 1, relative_tolerance >= 0, confirmations >= 0")
-    log: list[dict[str, Any]] = []
-
-    def run(interval: int, purpose: str) -> Probe:
-        result = probe(interval)
-        log.append({**asdict(result), "purpose": purpose})
-        return result
-
-    good: int | None = None
-    lo, hi = low_ns, high_ns
-    lossy_low = low_known_lossy
-    if start_ns is not None and low_ns < start_ns < high_ns:
-        if run(start_ns, "start").ok:
-            hi = start_ns
-        else:
-            lo, lossy_low = start_ns, True
-    if hi < high_ns or run(high_ns, "bound").ok:
-        if not lossy_low:
-            lossy_low = not run(low_ns, "bound").ok
-            if not lossy_low:
-                hi = low_ns
-        while good is None:
-            while lossy_low and hi - lo > max(tolerance_ns, relative_tolerance * lo):
-                mid = min(max(round(math.sqrt(lo * hi)), lo + 1), hi - 1)
-                if run(mid, "bisect").ok:
-                    hi = mid
-                else:
-                    lo = mid
-            if all(run(hi, "confirm").ok for _ in range(confirmations)):
-                good = hi
-            elif hi == high_ns:
-                break  # the largest interval lost on a second look
-            else:
-                lossy_low = True
-                lo = hi
-                above = [int(p["interval_ns"]) for p in log if p["ok"] and int(p["interval_ns"]) > hi]
-                hi = min(above) if above else high_ns
-    at_reference = [p for p in log if p["interval_ns"] == reference_ns]
-    if at_reference:
-        loss_at_reference = at_reference[0]["lost_pct"]
-    elif good is None or not reference_only_if_lost:
-        loss_at_reference = run(reference_ns, "reference").lost_pct
-    else:
-        loss_at_reference = None
-    return SearchResult(good, reference_ns, loss_at_reference,
-                        pd.DataFrame(log, columns=["interval_ns", "ok", "lost", "lost_pct", "status", "purpose"]))
+ProbeFn = Callable[[int, float], Probe]
 
 
 def measured_loss(summary: Mapping[str, Any]) -> tuple[int | None, float | None]:
     """Ticks lost after warm-up and their share of the ticks, as the engine counted them
-    (`lost_measured` includes the drops after the last tick the consumer received: a
-    consumer far behind the clock never reaches the gap they leave)."""
+    (`lost_measured` includes the gaps found while draining the queue and the drops after the last
+    tick received)."""
     lost = summary.get("lost_measured")
-    if lost is None:
+    if lost is None or (isinstance(lost, float) and math.isnan(lost)):
         return None, None
     seen = int(lost) + int(summary.get("measured_packets") or 0)
     return int(lost), (int(lost) * 100 / seen if seen else None)
+
+
+def kept_up(summary: Mapping[str, Any], interval_ns: int, queue_capacity: int | None) -> bool | None:
+    """Whether the consumer processed at least the ticks due in the window less one queue's
+    capacity; None where the summary cannot tell."""
+    packets = summary.get("measured_packets")
+    due = summary.get("measured_ticks_due")
+    if due is None or (isinstance(due, float) and math.isnan(due)):
+        seconds = summary.get("measured_s")
+        if seconds is None:
+            return None
+        due = math.floor(float(seconds) * 1e9 / interval_ns)
+    if packets is None or queue_capacity is None:
+        return None
+    return int(packets) >= int(due) - int(queue_capacity)
+
+
+def verdict(status: str, summary: Mapping[str, Any], interval_ns: int, duration_s: float,
+            queue_capacity: int | None, error: str | None = None) -> Probe:
+    """A probe's result from its run's status and summary."""
+    lost, lost_pct = measured_loss(summary) if status == "ok" else (None, None)
+    up = kept_up(summary, interval_ns, queue_capacity) if status == "ok" else None
+    ok = status == "ok" and lost == 0 and up is True
+    return Probe(interval_ns=interval_ns, duration_s=duration_s, ok=ok, status=status, lost=lost, lost_pct=lost_pct,
+                 kept_up=up, error=error)
+
+
+def step_ns(interval_ns: float) -> int:
+    """The resolution the tables print at this interval: two significant digits, at least 10 ns."""
+    if interval_ns <= 0:
+        return MIN_STEP_NS
+    return max(MIN_STEP_NS, 10 ** (math.floor(math.log10(interval_ns)) - (SIGNIFICANT_DIGITS - 1)))
+
+
+def on_grid(interval_ns: float) -> int:
+    """The interval rounded up to the printed resolution."""
+    step = step_ns(interval_ns)
+    return int(math.ceil(interval_ns / step - 1e-9) * step)
+
+
+def slowest_collection_period_s(events: pd.DataFrame) -> float | None:
+    """How often a batch run's slowest kind of collection came: the mean time between two pauses of the
+    kind (its first two words, "Pause Full", "Pause Young", ...) whose longest pause is the longest of
+    all; None where that kind came less than twice."""
+    pauses = events[events["kind"] == "pause"] if len(events) else events
+    if not len(pauses):
+        return None
+    kinds = pauses["name"].str.split().str[:2].str.join(" ")
+    slowest = pauses.groupby(kinds)["duration_ms"].max().idxmax()
+    starts = pauses.loc[kinds == slowest, "start_s"].astype(float).sort_values()
+    if len(starts) < 2:
+        return None
+    return float(starts.iloc[-1] - starts.iloc[0]) / (len(starts) - 1)
+
+
+@dataclass
+class SearchResult:
+    outcome: str  # one of OUTCOMES
+    good_interval_ns: int | None  # the smallest loss-free interval (outcome "found")
+    reference_ns: int
+    loss_pct_at_reference: float | None  # where no interval is loss-free; None when not measured
+    probes: pd.DataFrame  # every probe in order, with its purpose and attempt
+    error: str | None = None  # outcome "failed": the failed probe's error
+
+    @property
+    def lost_everywhere(self) -> bool:
+        return self.outcome == "lost"
+
+
+class _ProbeFailed(Exception):
+    def __init__(self, probe: Probe) -> None:
+        super().__init__(probe.error or probe.status)
+        self.probe = probe
+
+
+def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: float | None = None,
+                  low_ns: int = 20, start_factor: float = 1.5, confirm_s: Callable[[int], float] | None = None,
+                  reference_ns: int = REFERENCE_NS) -> SearchResult:
+    """Smallest loss-free interval in (batch_ns or low_ns, high_ns], to the printed resolution."""
+    if not 0 < low_ns < high_ns or probe_s <= 0 or start_factor <= 1:
+        raise ValueError("need 0 < low_ns < high_ns, probe_s > 0 and start_factor > 1")
+    log: list[dict[str, Any]] = []
+    results: dict[tuple[int, float], Probe] = {}
+
+    def run(interval: int, duration: float, purpose: str) -> Probe:
+        if (interval, duration) in results:
+            return results[(interval, duration)]
+        for attempt in (1, 2):
+            result = probe(interval, duration)
+            log.append({**asdict(result), "purpose": purpose, "attempt": attempt})
+            if result.status == "ok":
+                results[(interval, duration)] = result
+                return result
+        raise _ProbeFailed(result)
+
+    def lossy_at_reference() -> float | None:
+        return run(reference_ns, probe_s, "reference").lost_pct
+
+    floor = max(low_ns, math.floor(batch_ns)) if batch_ns else low_ns  # known not to keep up
+    try:
+        lossy, good = floor, None
+        guess = on_grid(min(max(floor * start_factor, low_ns), high_ns))
+        while good is None:  # bracket by doubling, taking the reference interval on the way
+            if lossy < reference_ns < guess and (reference_ns, probe_s) not in results:
+                guess = reference_ns
+            result = run(guess, probe_s, "reference" if guess == reference_ns else "bracket")
+            if result.ok:
+                good = guess
+            elif guess >= high_ns:
+                break
+            else:
+                lossy, guess = guess, on_grid(min(guess * 2, high_ns))
+        while good is not None:
+            while good - lossy > step_ns(lossy):  # bisect to the printed resolution
+                middle = on_grid(math.sqrt(lossy * good))
+                if not lossy < middle < good:
+                    break
+                if run(middle, probe_s, "bisect").ok:
+                    good = middle
+                else:
+                    lossy = middle
+            if confirm_s is None:
+                break
+            long_s = max(probe_s, confirm_s(good))
+            if long_s <= probe_s or run(good, long_s, "confirm").ok:
+                break
+            lossy = good  # a rare long collection lost packets: search above it
+            above = [interval for (interval, _), r in results.items() if r.ok and interval > lossy]
+            good = min(above) if above else None
+            while good is None:
+                guess = on_grid(min(lossy * 2, high_ns))
+                if guess <= lossy:
+                    break
+                if run(guess, probe_s, "bracket").ok:
+                    good = guess
+                else:
+                    lossy = guess
+                    if guess >= high_ns:
+                        break
+        if good is not None:
+            return SearchResult("found", good, reference_ns, None, _frame(log))
+        return SearchResult("lost", None, reference_ns, lossy_at_reference(), _frame(log))
+    except _ProbeFailed as failure:
+        return SearchResult("failed", None, reference_ns, None, _frame(log),
+                            error=failure.probe.error or f"probe at {failure.probe.interval_ns} ns: "
+                                                         f"{failure.probe.status}")
+
+
+def _frame(log: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame(log, columns=PROBE_COLUMNS)

@@ -107,7 +107,8 @@ class Store:
         rows = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) \
             else pd.DataFrame({"table": pd.Series(dtype=str)})
         rows = rows.assign(key=key, status=result.status, **fingerprint)
-        metadata = {"cell_kind": result.cell.kind, "cell": result.cell.params(), "header": result.run.header, "summary": result.run.summary,
+        metadata = {"cell_kind": result.cell.kind, "attempts": self._attempts(key) + 1, "cell": result.cell.params(),
+                    "header": result.run.header, "summary": result.run.summary,
                     "problems": result.run.problems, "status": result.status, "exit_code": result.exit_code,
                     "error": result.error, "stderr_tail": result.stderr_tail, "elapsed_s": result.elapsed_s,
                     "stored_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": result.command,
@@ -119,6 +120,14 @@ class Store:
         self._index = pd.concat([others, pd.DataFrame([entry])], ignore_index=True) if len(others) \
             else pd.DataFrame([entry])
         self._write_index()
+
+    def _attempts(self, key: str) -> int:
+        """Runs of a key that failed in a row so far (0 when it is new or its last run finished ok)."""
+        rows = self._index[self._index["key"] == key] if len(self._index) else self._index
+        if not len(rows) or rows["status"].iloc[0] == "ok":
+            return 0
+        attempts = rows["attempts"].iloc[0] if "attempts" in rows else None
+        return 1 if attempts is None or pd.isna(attempts) else int(attempts)
 
     def load(self, key: str) -> CellResult:
         """A stored cell, as run_cell returned it."""
@@ -187,7 +196,10 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     row.update({name: metadata[name] for name in
                 ("status", "error", "exit_code", "elapsed_s", "stored_utc", "stderr_tail")})
     row["cell_kind"] = metadata.get("cell_kind", "engine")
+    row["attempts"] = metadata.get("attempts", 1)  # runs of this key so far when the earlier ones failed
     row.update(metadata["cell"])
+    for name, value in ((metadata.get("header") or {}).get("params") or {}).items():
+        row[f"params_{name}"] = value
     row.update(metadata["fingerprint"])
     for name, value in (metadata["summary"] or {}).items():
         row[name if name not in row else f"summary_{name}"] = value

@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis import gctable
-from allocorpool.analysis.search import Probe, find_interval, measured_loss
+from allocorpool.analysis.search import Probe, ProbeFn, find_interval, slowest_collection_period_s, verdict
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store, atomic_write, run_missing
@@ -131,10 +131,14 @@ class Sweep:
         self._status.show(f"{cell.key}: {result.status} in {result.elapsed_s:.1f} s ({self._ran} run so far)")
         return result
 
-    def cell_row(self, cell: Cell) -> dict[str, Any]:
-        """The index row of a cell, running it first if the store does not have it."""
+    def cell_row(self, cell: Cell, retry_failure: bool = False) -> dict[str, Any]:
+        """The index row of a cell, running it first if the store does not have it. A stored failure runs
+        again when the sweep retries failures (once per session), or when retry_failure asks for the
+        second attempt of a search's probe (once per key: the store counts the attempts)."""
         row = self._rows.get(cell.key)
-        retry = self.retry_failed and row is not None and row["status"] != "ok" and cell.key not in self._run_here
+        failed = row is not None and row["status"] != "ok"
+        retry = failed and ((self.retry_failed and cell.key not in self._run_here)
+                            or (retry_failure and (_value(row, "attempts") or 1) < 2))
         if row is None or retry:
             self._run_here.add(cell.key)
             index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
@@ -176,50 +180,72 @@ class Sweep:
 
     # ---- real-time ---------------------------------------------------------------------
     def _probe(self, solution: Solution, strategy: str, case: str, keys: list[str],
-               heap_mb: int | None = None) -> Any:
-        def probe(interval_ns: int) -> Probe:
-            cell = probe_cell(solution, strategy, case, self.profile, interval_ns, heap_mb=heap_mb)
-            row = self.cell_row(cell)
+               heap_mb: int | None = None) -> ProbeFn:
+        """Probes of one cell: a real-time run at (interval, duration), judged by search.verdict. A
+        failed run is run again once when the search asks again (its second attempt)."""
+        asked: set[str] = set()
+
+        def probe(interval_ns: int, duration_s: float) -> Probe:
+            cell = probe_cell(solution, strategy, case, self.profile, interval_ns, heap_mb=heap_mb,
+                              duration_s=duration_s)
+            row = self.cell_row(cell, retry_failure=cell.key in asked)
+            asked.add(cell.key)
             keys.append(cell.key)
-            lost, lost_pct = measured_loss({name: _value(row, name) for name in
-                                            ("lost_measured", "trailing_dropped", "measured_packets")})
-            return Probe(interval_ns=interval_ns, ok=row["status"] == "ok" and lost == 0, lost=lost,
-                         lost_pct=lost_pct, status=row["status"])
+            summary = {name: _value(row, name) for name in ("lost_measured", "measured_packets", "measured_ticks_due",
+                                                            "measured_s")}
+            capacity = _value(row, "params_input_queue_size")
+            return verdict(row["status"], summary, interval_ns, duration_s,
+                           int(capacity) if capacity is not None else None, error=_value(row, "error"))
         return probe
+
+    def confirmation_s(self, solution: Solution, strategy: str, case: str) -> Callable[[int], float] | None:
+        """How long the probe that confirms an interval runs: long enough for its window to hold the
+        slowest collection of the cell's batch run twice, that collection's period stretched by the
+        real-time run's lower allocation rate (interval / batch ns per packet); the profile's longest
+        probe where the batch run saw it less than twice. None where nothing is confirmed (C++: no
+        collector; or the profile does not confirm)."""
+        plan = self.profile.search
+        if not plan.confirm or solution.engine != "java":
+            return None
+        cell = batch_cell(solution, strategy, case, self.profile)
+        row = self.cell_row(cell)
+        warmup, shortest, longest = self.profile.probe_warmup_s, self.profile.probe_s, plan.longest_probe_s
+        batch_ns = _value(row, "ns_per_packet") if row["status"] == "ok" else None
+        events = self.load(cell.key).gc_events if batch_ns else None
+        period = slowest_collection_period_s(events) if events is not None else None
+
+        def duration(interval_ns: int) -> float:
+            if period is None or not batch_ns:
+                return longest
+            return min(longest, max(shortest, warmup + 2 * period * interval_ns / batch_ns))
+        return duration
 
     def search(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], pd.DataFrame]:
         """One real-time search (and, where it finds no interval, the big-heap probe at 1000 ns)."""
         plan = self.profile.search
         batch = self.cell_row(batch_cell(solution, strategy, case, self.profile))
         batch_ns = _value(batch, "ns_per_packet") if batch["status"] == "ok" else None
-        hints = batch_ns is not None and plan.low_from_batch and batch_ns < plan.high_ns / plan.start_factor
-        low = max(plan.low_ns, math.floor(batch_ns)) if hints and batch_ns else plan.low_ns
         keys: list[str] = []
-        result = find_interval(
-            self._probe(solution, strategy, case, keys), low_ns=low, high_ns=plan.high_ns,
-            tolerance_ns=plan.tolerance_ns, confirmations=plan.confirmations, reference_ns=REFERENCE_NS,
-            relative_tolerance=plan.relative_tolerance, low_known_lossy=hints,
-            reference_only_if_lost=plan.reference_only_if_lost,
-            start_ns=round(batch_ns * plan.start_factor) if hints and batch_ns else None)
+        result = find_interval(self._probe(solution, strategy, case, keys), probe_s=self.profile.probe_s,
+                               high_ns=plan.high_ns, batch_ns=batch_ns, low_ns=plan.low_ns,
+                               start_factor=plan.start_factor,
+                               confirm_s=self.confirmation_s(solution, strategy, case), reference_ns=REFERENCE_NS)
         probes = result.probes.assign(key=keys, **_labels(solution, strategy, case))
-        reference = probes[probes["interval_ns"] == REFERENCE_NS].head(1)
-        row: dict[str, Any] = {**_labels(solution, strategy, case), "interval_ns": result.good_interval_ns,
-                               "loss_pct": result.loss_pct_at_reference, "probes": len(probes),
-                               "big_heap": None, "big_heap_loss_pct": None, "error": None, "stderr_tail": None,
+        reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")].head(1)
+        row: dict[str, Any] = {**_labels(solution, strategy, case), "outcome": result.outcome,
+                               "interval_ns": result.good_interval_ns, "loss_pct": result.loss_pct_at_reference,
+                               "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None,
+                               "error": result.error, "stderr_tail": None,
                                "reference_key": reference["key"].iloc[0] if len(reference) else None}
-        if result.good_interval_ns is not None:
-            row["outcome"] = "found"
-        else:
-            failed = bool(len(reference)) and reference["status"].iloc[0] != "ok"
-            row["outcome"] = "failed" if failed else "lost"
-            if failed:
-                stored = self._rows[reference["key"].iloc[0]]
-                row.update(error=_value(stored, "error"), stderr_tail=_value(stored, "stderr_tail"))
-            big = solution.big_heap_mb(self.profile.scale)
-            if big is not None and not failed:
-                big_keys: list[str] = []
-                big_probe = self._probe(solution, strategy, case, big_keys, heap_mb=big)(REFERENCE_NS)
-                row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct)
+        if result.outcome == "failed":
+            failed = probes[probes["status"] != "ok"]
+            row["stderr_tail"] = _value(self._rows[failed["key"].iloc[-1]], "stderr_tail") if len(failed) else None
+        big = solution.big_heap_mb(self.profile.scale)
+        if result.outcome == "lost" and big is not None:
+            big_keys: list[str] = []
+            big_probe = self._probe(solution, strategy, case, big_keys, heap_mb=big)(REFERENCE_NS,
+                                                                                     self.profile.probe_s)
+            row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct)
         return row, probes
 
     def realtime(self, chosen: Iterable[Solution]) -> Searches:
