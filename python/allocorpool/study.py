@@ -137,6 +137,7 @@ class SearchPlan:
     confirm: bool = True  # confirm the interval found with that longer probe (Java cells)
     low_ns: int = 20  # the low end where the batch time per packet is unknown
     start_factor: float = 1.5  # the first probe: this x the batch time per packet
+    digits: int = 2  # the resolution: significant digits of the interval found (the article's tables: two)
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("ci", "seconds per cell, case A, a solution of each kind: for the notebook tests",
             scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2,
             queue_probe_s=0.2,
-            search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False),
+            search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
             cases=("A",),
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
@@ -236,10 +237,10 @@ TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 
 def expected_probes(plan: SearchPlan) -> float:
     """Short probes of a search: doubling from 1.5 x the batch figure to the first loss-free interval,
-    then bisection to two significant digits (about five), as often as the first guess keeps up;
+    then bisection to two significant digits (about five; to one, about two), as often as the first guess keeps up;
     doubling to the largest interval where nothing keeps up."""
     start = TYPICAL_LOW_NS * plan.start_factor
-    found = START_KEEPS_UP * 1 + (1 - START_KEEPS_UP) * 2 + 5
+    found = START_KEEPS_UP * 1 + (1 - START_KEEPS_UP) * 2 + (5 if plan.digits > 1 else 2)
     lost = 1 + math.ceil(math.log2(plan.high_ns / start))
     return START_KEEPS_UP * found + (1 - START_KEEPS_UP) * lost
 

@@ -115,3 +115,9 @@ def test_the_slowest_collections_period():
     assert slowest_collection_period_s(events) == pytest.approx((9.0 - 1.0) / 2)  # three full pauses
     assert slowest_collection_period_s(events.iloc[:2]) is None  # one full pause: period unknown
     assert slowest_collection_period_s(events.iloc[0:0]) is None
+
+
+def test_a_coarser_resolution_takes_fewer_probes():
+    calls = []
+    result = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150, digits=1)
+    assert result.good_interval_ns == 500 and [c for c, _ in calls] == [300, 600, 500, 400]

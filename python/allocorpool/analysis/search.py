@@ -93,16 +93,16 @@ def verdict(status: str, summary: Mapping[str, Any], interval_ns: int, duration_
                  kept_up=up, error=error)
 
 
-def step_ns(interval_ns: float) -> int:
+def step_ns(interval_ns: float, digits: int = SIGNIFICANT_DIGITS) -> int:
     """The resolution the tables print at this interval: two significant digits, at least 10 ns."""
     if interval_ns <= 0:
         return MIN_STEP_NS
-    return max(MIN_STEP_NS, 10 ** (math.floor(math.log10(interval_ns)) - (SIGNIFICANT_DIGITS - 1)))
+    return max(MIN_STEP_NS, 10 ** (math.floor(math.log10(interval_ns)) - (digits - 1)))
 
 
-def on_grid(interval_ns: float) -> int:
+def on_grid(interval_ns: float, digits: int = SIGNIFICANT_DIGITS) -> int:
     """The interval rounded up to the printed resolution."""
-    step = step_ns(interval_ns)
+    step = step_ns(interval_ns, digits)
     return int(math.ceil(interval_ns / step - 1e-9) * step)
 
 
@@ -143,8 +143,8 @@ class _ProbeFailed(Exception):
 
 def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: float | None = None,
                   low_ns: int = 20, start_factor: float = 1.5, confirm_s: Callable[[int], float] | None = None,
-                  reference_ns: int = REFERENCE_NS) -> SearchResult:
-    """Smallest loss-free interval in (batch_ns or low_ns, high_ns], to the printed resolution."""
+                  reference_ns: int = REFERENCE_NS, digits: int = SIGNIFICANT_DIGITS) -> SearchResult:
+    """Smallest loss-free interval in (batch_ns or low_ns, high_ns], to `digits` significant digits."""
     if not 0 < low_ns < high_ns or probe_s <= 0 or start_factor <= 1:
         raise ValueError("need 0 < low_ns < high_ns, probe_s > 0 and start_factor > 1")
     log: list[dict[str, Any]] = []
@@ -167,7 +167,7 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
     floor = max(low_ns, math.floor(batch_ns)) if batch_ns else low_ns  # known not to keep up
     try:
         lossy, good = floor, None
-        guess = on_grid(min(max(floor * start_factor, low_ns), high_ns))
+        guess = on_grid(min(max(floor * start_factor, low_ns), high_ns), digits)
         while good is None:  # bracket by doubling, taking the reference interval on the way
             if lossy < reference_ns < guess and (reference_ns, probe_s) not in results:
                 guess = reference_ns
@@ -177,10 +177,10 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
             elif guess >= high_ns:
                 break
             else:
-                lossy, guess = guess, on_grid(min(guess * 2, high_ns))
+                lossy, guess = guess, on_grid(min(guess * 2, high_ns), digits)
         while good is not None:
-            while good - lossy > step_ns(lossy):  # bisect to the printed resolution
-                middle = on_grid(math.sqrt(lossy * good))
+            while good - lossy > step_ns(lossy, digits):  # bisect to the printed resolution
+                middle = on_grid(math.sqrt(lossy * good), digits)
                 if not lossy < middle < good:
                     break
                 if run(middle, probe_s, "bisect").ok:
@@ -196,7 +196,7 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
             above = [interval for (interval, _), r in results.items() if r.ok and interval > lossy]
             good = min(above) if above else None
             while good is None:
-                guess = on_grid(min(lossy * 2, high_ns))
+                guess = on_grid(min(lossy * 2, high_ns), digits)
                 if guess <= lossy:
                     break
                 if run(guess, probe_s, "bracket").ok:

@@ -229,7 +229,8 @@ class Sweep:
         result = find_interval(self._probe(solution, strategy, case, keys), probe_s=self.profile.probe_s,
                                high_ns=plan.high_ns, batch_ns=batch_ns, low_ns=plan.low_ns,
                                start_factor=plan.start_factor,
-                               confirm_s=self.confirmation_s(solution, strategy, case), reference_ns=REFERENCE_NS)
+                               confirm_s=self.confirmation_s(solution, strategy, case), reference_ns=REFERENCE_NS,
+                               digits=plan.digits)
         probes = result.probes.assign(key=keys, **_labels(solution, strategy, case))
         reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")].head(1)
         row: dict[str, Any] = {**_labels(solution, strategy, case), "outcome": result.outcome,
