@@ -29,7 +29,11 @@ plan: env
 sweep: notebooks
 	@mkdir -p $(EXECUTED_DIR)
 	@$(PY) -m allocorpool plan --profile $(PROFILE)
-	@start=$$(date +%s); failed=""; \
+	@mkdir -p data/$(PROFILE); exec 9>>data/$(PROFILE)/.sweep.lock; \
+	if ! flock -n 9; then echo "make sweep: another sweep of profile $(PROFILE) is running on data/$(PROFILE)" \
+	  "($$(cat data/$(PROFILE)/.sweep.lock)); wait for it to end or stop it" >&2; exit 2; fi; \
+	: > data/$(PROFILE)/.sweep.lock; echo "pid $$$$, make sweep PROFILE=$(PROFILE), since $$(date -u +%FT%TZ)" >&9; \
+	start=$$(date +%s); failed=""; \
 	for notebook in $(STUDY_NOTEBOOKS); do \
 	  name=$$(basename $$notebook); echo "== $$name (profile $(PROFILE))"; \
 	  $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 -p profile $(PROFILE) \

@@ -64,3 +64,6 @@ batch_chapter.show_fastest(batch)
 # third, and the mixed strategy a little of each. The gap between the dummy strategy and the
 # others is what memory management costs in this model; the next chapter looks at the
 # collector's side of it in the GC logs.
+
+# %% tags=["check"]
+sweep.finish(batch)

@@ -32,7 +32,7 @@ data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import display as show
-from allocorpool.chapters import figures, gc_logs, tables
+from allocorpool.chapters import gc_logs, sections, tables
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 
@@ -45,20 +45,8 @@ batch = sweep.batch(chosen)
 
 # %%
 show.show_failures(tables.failures(batch), "batch cell")
-gc = sweep.gc_table(batch)
-show.show_table(tables.gc_chapter(gc, reference.gc_table(reference_figures)),
-                caption="GC table of the batch runs, this machine beside the article's (CMS, 2 GB heap, 2019)")
-
-# %% [markdown]
-# How the pauses are spread, per solution (a logarithmic count, so that the rare long ones
-# stay visible next to the many short ones):
-
-# %%
-pauses = sweep.pauses(batch)
-if len(pauses):
-    show.show_figure(figures.pause_histogram(pauses))
-else:
-    show.note("No stop-the-world pause was logged in these runs.")
+sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures,
+                 "Parallel on Java 8, the article's \"CMS\", 2 GB heap, 2019")
 
 # %% [markdown]
 # The log against the engine's records: each pause the engine was notified of should have a
@@ -68,3 +56,6 @@ else:
 
 # %%
 gc_logs.show_cross_check(sweep.gc_runs(batch))
+
+# %% tags=["check"]
+sweep.finish(batch)

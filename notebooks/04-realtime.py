@@ -69,3 +69,6 @@ runs = sweep.timelines(chosen)
 
 # %%
 sections.show_timelines(runs)
+
+# %% tags=["check"]
+sweep.finish(searches.table)

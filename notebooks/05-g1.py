@@ -58,3 +58,6 @@ searches = sweep.realtime(chosen)
 
 # %%
 sections.show_realtime(searches, reference_figures, "G1 on Java 8")
+
+# %% tags=["check"]
+sweep.finish(batch, searches.table)

@@ -58,3 +58,6 @@ searches = sweep.realtime(chosen)
 
 # %%
 sections.show_realtime(searches, reference_figures, "ZGC on Java 11")
+
+# %% tags=["check"]
+sweep.finish(batch, searches.table)

@@ -70,3 +70,6 @@ runs = sweep.timelines(chosen)
 
 # %%
 sections.show_timelines(runs)
+
+# %% tags=["check"]
+sweep.finish(batch, searches.table)

@@ -56,3 +56,6 @@ searches = sweep.realtime(chosen)
 
 # %%
 sections.show_realtime(searches, reference_figures, "glibc", big_heap=False)
+
+# %% tags=["check"]
+sweep.finish(batch, searches.table)

@@ -70,3 +70,6 @@ summary.show_best(batch, searches.table, sweep.profile.cases)
 # %%
 show.show_table(sweep.machine().set_index("what").rename_axis(None), caption="Where these figures were measured")
 show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")
+
+# %% tags=["check"]
+sweep.finish(batch, searches.table)

@@ -154,6 +154,7 @@ class Profile:
     search: SearchPlan
     cases: tuple[str, ...] = CASES
     solutions: tuple[str, ...] | None = None  # None: every solution
+    strict: bool = False  # a chapter fails when any of its runs failed or it has no result (the tests' profile)
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
@@ -164,7 +165,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2,
             queue_probe_s=0.2,
             search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
-            cases=("A",),
+            cases=("A",), strict=True,
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",

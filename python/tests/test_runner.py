@@ -117,3 +117,39 @@ def test_a_relative_workdir(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run_cell(Cell(**CPP), Path("runs"), build=fake("ok"), progress=False)
     assert result.status == "ok" and (tmp_path / "runs" / f"{Cell(**CPP).key}.jsonl").is_file()
+
+
+def _children(pid):
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def test_an_engine_dies_with_the_process_that_started_it(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    script = (f"import sys; sys.path.insert(0, {str(FAKE.parent.parent)!r})\n"
+              "from test_runner import CPP, fake\n"
+              "from allocorpool.run.runner import Cell, run_cell\n"
+              f"run_cell(Cell(**CPP), __import__('pathlib').Path({str(tmp_path)!r}), build=fake('hang'),"
+              " progress=False, timeout_s=120)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.monotonic() + 30
+    while not (engines := _children(parent.pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert engines, "the engine did not start"
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{engines[0]}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+        try:
+            os.waitpid(engines[0], os.WNOHANG)  # not our child: raises; the zombie is reaped by init
+        except ChildProcessError:
+            pass
+    status = Path(f"/proc/{engines[0]}/status")
+    assert not status.exists() or "zombie" in status.read_text(), "the engine outlived the process that started it"

@@ -176,3 +176,24 @@ def test_a_stored_cell_comes_back_as_its_own_kind(tmp_path, monkeypatch):
     assert Store(tmp_path).index.set_index("key").loc[cell.key, "cell_kind"] == "program"
     with pytest.raises(ValueError, match="unknown cell kind 'nope'; known: engine"):
         store_module.cell_type("nope")
+
+
+def test_a_second_process_cannot_run_cells_into_a_taken_store(tmp_path):
+    import subprocess
+    import time
+
+    from allocorpool.data.store import StoreBusy
+
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path\n"
+                               "from allocorpool.data.store import Store\n"
+                               f"Store(Path({str(tmp_path)!r})).lock_for_runs(); print('taken', flush=True)\n"
+                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "taken"
+        with pytest.raises(StoreBusy, match=rf"taken by another sweep \(pid {holder.pid}, .*ALLOC_OR_POOL_DATA"):
+            Store(tmp_path).lock_for_runs()
+    finally:
+        holder.kill()
+        holder.wait()
+    time.sleep(0.1)
+    Store(tmp_path).lock_for_runs()  # free again once the holder is gone

@@ -12,7 +12,7 @@ from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # loses ticks below 437 ns
-TINY = replace(study.PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",),
+TINY = replace(study.PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",), strict=False,
                search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False))
 FLAT = SOLUTIONS_BY_NAME["flat-glibc"]
 
@@ -100,3 +100,20 @@ def test_the_profile_and_data_folder_come_from_the_environment(tmp_path, monkeyp
     assert chosen.profile.name == "ci" and chosen.store.root == tmp_path / "data"
     assert [s.name for s in chosen.solutions("cpp")] == ["cpp-glibc", "flat-glibc", "flat-jemalloc"]
     assert chosen.machine().empty
+
+
+def test_a_strict_profile_fails_a_chapter_whose_runs_failed_or_that_has_no_result(tmp_path, engine):
+    behaviours, _ = engine
+    behaviours[("mix", "batch")] = "error"
+    strict = replace(TINY, strict=True)
+    chapter = sweep.Sweep(strict, tmp_path, progress=False)
+    batch = chapter.batch([FLAT])
+    with pytest.raises(sweep.ChapterFailed, match="cpp_flat_glibc_A_mix_batch.*: error: pool conservation check failed"):
+        chapter.finish(batch)
+    lenient = sweep.Sweep(TINY, tmp_path, progress=False)  # the same failure, read back: shown, not raised
+    lenient.finish(lenient.batch([FLAT]))
+    behaviours.clear()
+    clean = sweep.Sweep(strict, tmp_path / "clean", progress=False)
+    clean.finish(clean.batch([FLAT]))
+    with pytest.raises(sweep.ChapterFailed, match="result table 1 of 1 has no finished row"):
+        clean.finish(batch[batch["status"] == "nothing"])

@@ -34,7 +34,7 @@ TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 </style>
 {% endblock extra_css %}
 """
-DROPPED_TAGS = {"parameters", "injected-parameters"}
+DROPPED_TAGS = {"parameters", "injected-parameters", "check"}  # check: the test profile's last cell
 
 
 def chapter_title(notebook: nbformat.NotebookNode, fallback: str) -> str:

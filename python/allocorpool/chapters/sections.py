@@ -27,6 +27,9 @@ def show_gc(gc_table: pd.DataFrame, pauses: pd.DataFrame, reference_figures: pd.
             reference_source: str | None = None) -> None:
     """The seed's GC table beside the article's (where it has one), and how the pauses are spread."""
     beside = f"the article's ({reference_source})" if reference_source else "the article's where it has one"
+    if not len(gc_table):
+        show.note("No Java batch cell of this chapter finished: there is no GC table to show.")
+        return
     show.show_table(tables.gc_chapter(gc_table, reference.gc_table(reference_figures)),
                     caption=f"GC table of the batch runs, this machine beside {beside}")
     if len(pauses):

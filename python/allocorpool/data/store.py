@@ -13,6 +13,7 @@ status "error" or "timeout" and its stderr tail.
 
 from __future__ import annotations
 
+import fcntl
 import importlib
 import json
 import os
@@ -72,6 +73,13 @@ def _write_parquet(frame: pd.DataFrame, path: Path, metadata: dict[str, Any] | N
     atomic_write(path, lambda temporary: pq.write_table(table, temporary))
 
 
+class StoreBusy(RuntimeError):
+    """Another process is running cells into this store."""
+
+
+_RUNS_LOCKS: dict[Path, int] = {}  # the stores this process has taken: root -> the locked file
+
+
 class Store:
     """The finished cells of a sweep, by key."""
 
@@ -88,6 +96,28 @@ class Store:
         """The store data/<name> of the checkout; the engines' raw files go to data/runs/<name>
         (kept out of git)."""
         return cls(paths.data_dir() / name, paths.data_dir() / "runs" / name)
+
+    def lock_for_runs(self) -> None:
+        """Takes the store for this process's runs, until it exits: two sweeps writing one store would
+        also measure on a machine the other one loads. Refuses, naming the holder, while another
+        process has it."""
+        root = self.root.resolve()
+        if root in _RUNS_LOCKS:
+            return
+        fd = os.open(root / ".runs.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 4096, 0).decode("utf-8", errors="replace").strip() or "a process"
+            os.close(fd)
+            raise StoreBusy(f"the store {self.root} is taken by another sweep ({holder}); wait for it to end, "
+                            f"stop it, or give this one another data folder (ALLOC_OR_POOL_DATA)") from None
+        command = " ".join(Path(f"/proc/{os.getpid()}/cmdline").read_bytes().decode(errors="replace")
+                           .replace("\0", " ").split())
+        since = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}, {command[:200]}, since {since}".encode(), 0)
+        _RUNS_LOCKS[root] = fd
 
     @property
     def index(self) -> pd.DataFrame:

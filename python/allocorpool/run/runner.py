@@ -10,6 +10,7 @@ every record it wrote: run_cell does not raise for what the engine does.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -204,6 +205,18 @@ class _Tail:
         return [chunk.decode("utf-8", errors="replace") for chunk in chunks]
 
 
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with_parent() -> None:
+    """Run in an engine's process before it execs: the kernel sends it SIGKILL when the process that
+    started it dies, so a killed kernel or sweep leaves no engine running on the cores it pinned."""
+    parent = os.getppid()
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
 def _engine_environment() -> dict[str, str]:
     """The environment with the commit the engines put in their header (as `make` exports it)."""
     return {**os.environ, "ALLOC_OR_POOL_COMMIT": os.environ.get("ALLOC_OR_POOL_COMMIT") or paths.source_commit()}
@@ -273,7 +286,8 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
         with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
             try:
                 process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-                                           cwd=workdir, env=_engine_environment(), start_new_session=True)
+                                           cwd=workdir, env=_engine_environment(), start_new_session=True,
+                                           preexec_fn=die_with_parent)
             except OSError as error:
                 return CellResult(cell, "error", None, str(error), 0.0, reader.run(), command=command)
             try:

