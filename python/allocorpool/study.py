@@ -6,11 +6,11 @@ headers), or a C++ design with an allocator. A profile sets how big and how long
 is: `ci` (seconds per cell, for the notebook tests), `quick` (the whole study at a tenth of
 the article's sizes) and `full` (the article's sizes and durations).
 
-Heaps scale with the profile's --scale so that small runs keep the article's proportions:
-max(256 MB, 2 GB x scale) for the heap strategies and max(256 MB, 1 GB x scale) for the
-native-buffer ones (whose 2 GB of direct memory is a limit, kept as the article's). The
-article's "(10 GB)" loss column is measured at max(256 MB, 10 GB x scale). Epsilon never
-collects: it gets a fixed 8 GB heap, and a run that allocates past it fails and is recorded so.
+Heaps scale with the profile's --scale so that small runs keep the article's proportions of
+heap to live set: 2 GB x scale for the heap strategies, half of that for the native-buffer ones
+(whose 2 GB of direct memory is a limit, kept as the article's), and five times it for the
+article's "(10 GB)" loss column; MIN_HEAP_MB only keeps the smallest profile above what a JVM
+needs for itself. Epsilon never collects: it gets a fixed heap, touched before the run.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ CASES = ("A", "B", "C")
 ALLOCATORS = ("glibc", "jemalloc", "mimalloc", "tcmalloc")
 SEED_JDK = 11  # the article ran CMS and G1 on Java 8 and ZGC on Java 11; 11 is the oldest here and the last with CMS
 MODERN_JDK = 25
+ARTICLE_HEAP_MB = 2048  # the article's -Xmx2g; its native-buffer runs had half (1 GB)
+BIG_HEAP_FACTOR = 5  # the article's "(10 GB)" column: five times the heap
+MIN_HEAP_MB = 16
 EPSILON_HEAP_MB = 8192
 # Epsilon touches every page of its heap once, before the run, so that the run measures allocation
 # and not the kernel handing out fresh pages.
@@ -62,14 +65,15 @@ class Solution:
             return None
         if self.fixed_heap_mb is not None:
             return self.fixed_heap_mb
-        return max(256, round((1024 if self.native_buffers else 2048) * scale))
+        heap = ARTICLE_HEAP_MB * scale
+        return max(MIN_HEAP_MB, round(heap / 2 if self.native_buffers else heap))
 
     def big_heap_mb(self, scale: float) -> int | None:
         """The heap of the article's "(10 GB)" column; None where it does not apply or equals heap_mb."""
         if self.engine != "java" or self.native_buffers or self.fixed_heap_mb is not None:
             return None
-        big = max(256, round(10240 * scale))
-        return big if big != self.heap_mb(scale) else None
+        heap = self.heap_mb(scale)
+        return None if heap is None else BIG_HEAP_FACTOR * heap
 
 
 def _cpp(design: str, allocator: str) -> Solution:

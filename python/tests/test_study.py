@@ -19,12 +19,13 @@ def test_every_solution_runs_on_its_jdk_and_belongs_to_one_chapter():
     assert seed == ["CMS", "G1", "ZGC", "Native CMS", "Native G1", "Native ZGC", "C++", "C++ flat"]
 
 
-def test_heaps_scale_and_keep_a_floor():
+def test_heaps_keep_the_articles_proportions_at_every_scale():
     cms, native, epsilon, cpp = (SOLUTIONS_BY_NAME[n] for n in ("cms", "native-cms", "epsilon-25", "flat-glibc"))
     assert cms.heap_mb(1.0) == 2048 and cms.big_heap_mb(1.0) == 10240
-    assert cms.heap_mb(0.1) == 256 and cms.big_heap_mb(0.1) == 1024
-    assert cms.big_heap_mb(0.02) is None  # 256 MB either way: nothing to compare
-    assert native.heap_mb(1.0) == 1024 and native.big_heap_mb(1.0) is None
+    assert cms.heap_mb(0.1) == 205 and cms.big_heap_mb(0.1) == 1025  # the big heap stays 5x
+    assert native.heap_mb(1.0) == 1024 and native.heap_mb(0.1) == 102  # native heaps stay half
+    assert native.big_heap_mb(1.0) is None
+    assert cms.heap_mb(0.001) == study.MIN_HEAP_MB
     assert epsilon.heap_mb(0.1) == epsilon.heap_mb(1.0) == study.EPSILON_HEAP_MB and epsilon.big_heap_mb(1.0) is None
     assert cpp.heap_mb(1.0) is None
 
@@ -32,7 +33,7 @@ def test_heaps_scale_and_keep_a_floor():
 def test_cells_of_each_kind():
     quick = PROFILES["quick"]
     cell = batch_cell(SOLUTIONS_BY_NAME["native-zgc"], "mix", "B", quick)
-    assert (cell.engine, cell.jdk, cell.collector, cell.strategy, cell.heap) == ("java", 11, "zgc", "native-mix", "256m")
+    assert (cell.engine, cell.jdk, cell.collector, cell.strategy, cell.heap) == ("java", 11, "zgc", "native-mix", "102m")
     assert cell.gc_log and cell.live_objects and cell.duration_s == quick.batch_s and cell.scale == quick.scale
     assert batch_cell(SOLUTIONS_BY_NAME["native-zgc"], "dummy", "B", quick).strategy == "dummy"
     assert not batch_cell(SOLUTIONS_BY_NAME["epsilon-25"], "pool", "A", quick).live_objects
