@@ -23,7 +23,7 @@ build: native java cpp
 
 # Python: conda when present, else a venv filled from the pip section of the same environment.yml.
 env: $(VENV)/.installed
-$(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproject.toml
+$(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproject.toml tools/jupyterlab-overrides.json
 	@if command -v conda >/dev/null 2>&1; then \
 	  conda env create --yes --quiet --prefix $(VENV) --file environment.yml; \
 	else \
@@ -31,6 +31,8 @@ $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproj
 	  $(VENV)/bin/pip install --quiet --disable-pip-version-check -r <(python3 tools/requirements_from_env.py environment.yml); \
 	fi
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e python
+	# JupyterLab's settings for this environment: the text notebooks open as notebooks on a double-click.
+	install -D -m 644 tools/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
 
 jdks: env
@@ -64,9 +66,9 @@ test-java:
 
 # Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC).
 test-python: env jdks java
-	cd python && $(PY) -m pytest -q tests
+	cd python && $(PY) -m pytest -q -m "not browser" tests
 
-test: test-native test-java test-cpp test-python test-notebooks test-kernels
+test: test-native test-java test-cpp test-python test-notebooks test-browser test-kernels
 
 # The queue benchmark: C++ to C++ and C++ to Java, shortest loss-free interval on this machine.
 queue-bench: native java jdks

@@ -12,7 +12,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article study lab test-notebooks plan
+.PHONY: notebooks sweep article study lab test-notebooks test-browser plan
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -68,3 +68,16 @@ test-notebooks: env jdks native java cpp notebooks
 	cd $(NOTEBOOKS_DIR) && ALLOC_OR_POOL_PROFILE=ci ALLOC_OR_POOL_DATA=$(TEST_NOTEBOOKS_DIR)/data \
 	  $(PY) -m pytest -q -p no:cacheprovider --rootdir=$(NOTEBOOKS_DIR) --nbval-lax --nbval-current-env \
 	  --nbval-cell-timeout=900 $(notdir $(STUDY_NOTEBOOKS))
+
+# The study in a real browser (Debian's Chromium): a chapter opened from JupyterLab's file browser
+# runs under ci, and the ci article, rendered from the notebooks executed on the same store, draws.
+TEST_EXECUTED_DIR := $(TEST_NOTEBOOKS_DIR)/executed
+test-browser: test-notebooks
+	rm -rf $(TEST_EXECUTED_DIR) && mkdir -p $(TEST_EXECUTED_DIR)
+	for notebook in $(STUDY_NOTEBOOKS); do \
+	  $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 --log-level WARNING -p profile ci \
+	    -p data_dir $(TEST_NOTEBOOKS_DIR)/data $$notebook $(TEST_EXECUTED_DIR)/$$(basename $$notebook) || exit 1; \
+	done
+	$(PY) -m allocorpool.chapters.article $(TEST_EXECUTED_DIR) $(TEST_NOTEBOOKS_DIR)/article.html
+	cd python && ALLOC_OR_POOL_DATA=$(TEST_NOTEBOOKS_DIR)/data ALLOC_OR_POOL_ARTICLE=$(TEST_NOTEBOOKS_DIR)/article.html \
+	  $(PY) -m pytest -q -p no:cacheprovider -m browser tests

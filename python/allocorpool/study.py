@@ -36,6 +36,7 @@ EPSILON_HEAP_MB = 8192
 # and not the kernel handing out fresh pages.
 EPSILON_OPTIONS = ("-XX:+AlwaysPreTouch",)
 REFERENCE_NS = 1000  # the article's interval for "lost: x%"
+MAX_CAPTURING_DELAY_MS = 100  # the article's input queue, in time
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,12 @@ class Profile:
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
+
+    @property
+    def capture_delay_ms(self) -> float:
+        """The input queue's capacity in time: the article's 100 ms scaled with the live set, so that
+        a pause keeps its ratio to what the queue bridges."""
+        return MAX_CAPTURING_DELAY_MS * self.scale
 
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (

@@ -7,7 +7,10 @@ import pandas as pd
 from allocorpool.chapters import article, display, figures
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
+from allocorpool.data.store import Store
 from allocorpool.run.runner import Cell, CellResult
+
+from conftest import FIXTURES
 
 BATCH = pd.DataFrame([
     {"label": "CMS (JDK 11)", "reference_name": "CMS", "strategy_label": s, "case": c, "status": "ok", "ns_per_packet": v}
@@ -57,9 +60,10 @@ def test_a_figure_bundle_carries_no_plotly_js_and_failures_are_escaped():
     assert display.failure_html(failed.iloc[0:0], "batch cell") == "<p>Every batch cell finished.</p>"
 
 
-def executed_notebook(path, title, figure_html):
+def executed_notebook(path, title, figure_html, data_dir):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.metadata["papermill"] = {"parameters": {"profile": "quick", "data_dir": str(data_dir)}}
     parameters = nbformat.v4.new_code_cell("profile = 'quick'", metadata={"tags": ["parameters"]})
     progress = nbformat.v4.new_code_cell("study.batch(...)", metadata={"tags": ["progress"]})
     progress.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": "[quick] running"})]
@@ -72,8 +76,11 @@ def executed_notebook(path, title, figure_html):
 
 def test_the_article_is_one_self_contained_page(tmp_path):
     figure_html = display.figure_bundle(figures.ns_per_packet(BATCH))["text/html"]
-    executed_notebook(tmp_path / "01-first.ipynb", "First chapter", figure_html)
-    executed_notebook(tmp_path / "02-second.ipynb", "Second chapter", figure_html)
+    data = tmp_path / "data"
+    Store(data).put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool"), "ok",
+                               0, "", 1.0, read_run(FIXTURES / "runs" / "cpp-realtime.jsonl")))
+    executed_notebook(tmp_path / "01-first.ipynb", "First chapter", figure_html, data)
+    executed_notebook(tmp_path / "02-second.ipynb", "Second chapter", figure_html, data)
     (tmp_path / "explore-java.ipynb").write_text("not a study notebook")
     merged = article.merge(sorted(tmp_path.glob("0*.ipynb")), "Title")
     sources = [c.source for c in merged.cells]
@@ -88,3 +95,7 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert "cdnjs" not in page  # no require.js, MathJax or mermaid from a CDN
     assert page.index("First chapter") < page.index("Second chapter") and 'href="#chapter-2"' in page
     assert "study.batch" not in page  # code is hidden
+    first_screen = page[:page.index("First chapter")]
+    assert "Profile <strong>quick</strong>" in first_screen and "205 MB" in first_screen and "10 ms of ticks" in first_screen
+    assert "Measured on 1 machine: " in first_screen and "(1 cells" in first_screen
+    assert str(tmp_path) not in page  # no path of the machine that built it

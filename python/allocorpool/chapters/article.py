@@ -17,9 +17,14 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 from plotly.offline import get_plotlyjs
+
+from allocorpool import paths, study
+from allocorpool.data import reference
+from allocorpool.data.store import Store
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js -%}
@@ -46,15 +51,58 @@ def chapter_title(notebook: nbformat.NotebookNode, fallback: str) -> str:
     return fallback
 
 
+def parameters(notebooks: list[nbformat.NotebookNode]) -> tuple[str, str]:
+    """The profile and data folder the notebooks ran with (papermill records them); one for all."""
+    found = {(str(p.get("profile", "")), str(p.get("data_dir", "")))
+             for p in (nb.metadata.get("papermill", {}).get("parameters", {}) for nb in notebooks)}
+    if len(found) != 1:
+        raise ValueError(f"the notebooks ran with different profiles or data folders: {sorted(found)}")
+    profile_name, data_dir = found.pop()
+    return profile_name or study.DEFAULT_PROFILE, data_dir
+
+
+def provenance(profile_name: str, data_dir: str) -> str:
+    """The first screen's account of where the figures come from: the profile and its sizes, and the
+    machines the stored cells ran on (from the store the notebooks read)."""
+    prof = study.profile(profile_name)
+    root = Path(data_dir) if data_dir else paths.data_dir() / prof.name
+    heap = study.SOLUTIONS_BY_NAME["parallel-11"]
+    native = study.SOLUTIONS_BY_NAME["native-parallel-11"]
+    lines = [f"**Where these figures come from.** Profile **{prof.name}**: {prof.description}. Every count of the "
+             f"model (pool, mix pool, internal queue, store) is {prof.scale:g} x the article's; Java heaps are "
+             f"{heap.heap_mb(prof.scale)} MB (the article's 2 GB x {prof.scale:g}), "
+             f"{native.heap_mb(prof.scale)} MB with native buffers, {heap.big_heap_mb(prof.scale)} MB for the "
+             f"big-heap column; the input queue holds {prof.capture_delay_ms:g} ms of ticks "
+             f"(the article's {study.MAX_CAPTURING_DELAY_MS} ms x {prof.scale:g})."]
+    index = Store(root).index if (root / "cells").is_dir() else pd.DataFrame()
+    if len(index):
+        index = index.assign(memory_gb=(index["memory_bytes"] / 2**30).round(1))
+        machines = index.groupby(["cpu_model", "cpus", "memory_gb", "kernel"], dropna=False)
+        described = [f"{cpu}, {int(cpus)} CPUs, {memory:g} GB, {kernel} ({len(cells)} cells)"
+                     for (cpu, cpus, memory, kernel), cells in machines]
+        dates = pd.to_datetime(index["stored_utc"])
+        lines.append(f"Measured on {len(described)} machine{'s' if len(described) > 1 else ''}: "
+                     + "; ".join(described) + f", from {dates.min():%Y-%m-%d} to {dates.max():%Y-%m-%d} (UTC), "
+                     f"engine source commit{'s' if index['commit'].nunique() > 1 else ''} "
+                     + ", ".join(sorted(index["commit"].dropna().astype(str).unique())) + ".")
+    else:
+        lines.append("The store holds no cell: nothing was measured.")
+    lines.append(f"The article's own figures (2019: dual Xeon E5-2620 v3, Java 8 and 11) stand beside ours, "
+                 f"labelled \"{reference.REFERENCE}\".")
+    return "\n\n".join(lines)
+
+
 def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
-    """One notebook of the chapters, each behind an anchor, with a list of them first."""
+    """One notebook of the chapters, each behind an anchor, with where the figures come from and a
+    list of the chapters first."""
     notebooks = [nbformat.read(path, as_version=4) for path in paths]
     merged = nbformat.v4.new_notebook()
     merged.metadata = dict(notebooks[0].metadata) if notebooks else {}
     merged.metadata["title"] = title
     contents = "".join(f'<li><a href="#chapter-{i}">{html.escape(chapter_title(nb, path.stem))}</a></li>'
                        for i, (nb, path) in enumerate(zip(notebooks, paths), 1))
-    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n<ol>{contents}</ol>"))
+    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n{provenance(*parameters(notebooks))}\n\n"
+                                                      f"<ol>{contents}</ol>"))
     for i, notebook in enumerate(notebooks, 1):
         merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="chapter-{i}"></a>'))
         for cell in notebook.cells:

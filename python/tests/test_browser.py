@@ -1,0 +1,140 @@
+"""The study in a real browser, as a user meets it: Debian's Chromium driven by its chromedriver.
+
+- JupyterLab (the project environment, with its settings) lists the chapters; a double-click on
+  one opens it as a notebook, not as a text file; running it under the ci profile shows its first
+  table (the cells come from the store `make test-notebooks` filled, or run).
+- The rendered article draws every figure and logs no script error, and prints no path of the
+  machine that built it.
+
+`make test-browser` runs these after rendering the ci article (ALLOC_OR_POOL_ARTICLE).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from allocorpool import paths
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+CHAPTER = "02-batch.py"
+RUN_TIMEOUT_S = 900
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as ready  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not (CHROMIUM.is_file() and CHROMEDRIVER.is_file()):
+        pytest.fail("Debian's chromium and chromium-driver are not installed (.ci/run installs them)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    # The closed network refuses Chromium's background connections: turn them off.
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-quic", "--window-size=1400,1000",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)), options=options)
+    yield driver
+    driver.quit()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on the checkout, with its token, under the ci profile and the tests' data folder."""
+    port, token = _free_port(), secrets.token_hex(16)
+    data = os.environ.get("ALLOC_OR_POOL_DATA") or str(tmp_path_factory.mktemp("data"))
+    env = {**os.environ, "ALLOC_OR_POOL_PROFILE": "ci", "ALLOC_OR_POOL_DATA": data}
+    jupyter = Path(sys.executable).with_name("jupyter")
+    command = [str(jupyter), "lab", "--no-browser", f"--port={port}", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={paths.project_root()}", "--LabApp.expose_app_in_browser=True"]
+    if os.geteuid() == 0:
+        command.append("--allow-root")
+    log = tmp_path_factory.mktemp("lab") / "jupyterlab.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, env=env,
+                                  start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
+                break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail(f"JupyterLab did not start:\n{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+    yield url, token
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def _double_click(driver, name: str) -> None:
+    """Double-clicks a file browser entry, as a user does."""
+    item = WebDriverWait(driver, 60).until(ready.element_to_be_clickable(
+        (By.XPATH, f"//li[contains(@class, 'jp-DirListing-item')][.//span[text()='{name}']]")))
+    ActionChains(driver).double_click(item).perform()
+
+
+def test_a_chapter_opens_as_a_notebook_and_runs_to_its_first_table(browser, lab):
+    url, token = lab
+    browser.get(f"{url}/lab?token={token}")
+    _double_click(browser, "notebooks")
+    _double_click(browser, CHAPTER)
+    panel = WebDriverWait(browser, 60).until(ready.presence_of_element_located(
+        (By.CSS_SELECTOR, ".jp-NotebookPanel")))
+    assert not browser.find_elements(By.CSS_SELECTOR, ".jp-FileEditor"), f"{CHAPTER} opened as a text file"
+    WebDriverWait(browser, 120).until(lambda d: d.execute_script(
+        "const w = window.jupyterapp.shell.currentWidget;"
+        "return !!(w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel"
+        " && w.sessionContext.session.kernel.connectionStatus === 'connected');"))
+    browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells');")
+    table = WebDriverWait(browser, RUN_TIMEOUT_S).until(lambda d: panel.find_elements(
+        By.CSS_SELECTOR, ".jp-OutputArea-output table") or (panel.find_elements(
+            By.CSS_SELECTOR, ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'] .ansi-red-fg")
+            and pytest.fail("a cell of the chapter raised")))
+    assert "ns" in table[0].text or "case" in table[0].text.lower()
+
+
+def test_the_article_draws_every_figure_without_a_script_error(browser):
+    article = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
+    if not article.is_file():
+        pytest.fail(f"{article} is missing: render it first (make test-browser does)")
+    text = article.read_text(encoding="utf-8")
+    for private in {str(paths.project_root()), str(Path.home())} - {"/"}:
+        assert private not in text, f"the article prints a path of the machine that built it: {private}"
+    browser.get_log("browser")  # what came before this page
+    browser.get(article.as_uri())
+    figures = WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".plotly-graph-div"))
+    WebDriverWait(browser, 60).until(lambda d: all(f.find_elements(By.CSS_SELECTOR, ".main-svg") for f in figures))
+    assert len(figures) >= 5
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert not errors, f"the article logged script errors: {errors}"
+
