@@ -117,3 +117,17 @@ def test_a_strict_profile_fails_a_chapter_whose_runs_failed_or_that_has_no_resul
     clean.finish(clean.batch([FLAT]))
     with pytest.raises(sweep.ChapterFailed, match="result table 1 of 1 has no finished row"):
         clean.finish(batch[batch["status"] == "nothing"])
+
+
+def test_a_replay_runs_nothing_and_shows_the_newest_result_of_each_measurement(tmp_path, engine):
+    _, runs = engine
+    measured = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    count = len(runs)
+    rebuilt = replace(TINY, name="tiny-rebuilt")
+    monkeypatched = sweep.Sweep(TINY, tmp_path, progress=False, replay=True)
+    assert monkeypatched.batch([FLAT])["status"].tolist() == measured["status"].tolist() and len(runs) == count
+    empty = sweep.Sweep(rebuilt, tmp_path / "empty", progress=False, replay=True)
+    batch = empty.batch([FLAT])
+    searches = empty.realtime([FLAT])
+    assert len(runs) == count  # a replay never runs a cell
+    assert set(batch["status"]) == {"missing"} and set(searches.table["outcome"]) == {"missing"}

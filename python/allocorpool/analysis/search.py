@@ -18,7 +18,8 @@ The search (`find_interval`), as the article's tables need it:
 - Where no interval up to the largest is loss-free, the result is the loss at 1000 ns (reusing the
   probe made there).
 - A probe that crashed or timed out is a failure, never a loss: it is retried once, and a second
-  failure ends the search as failed, with the probe's error.
+  failure ends the search as failed, with the probe's error. A replay (nothing runs) that lacks a
+  probe ends the search as missing.
 `probe` is any callable (interval_ns, duration_s) -> Probe, so the search runs without an engine
 in tests.
 """
@@ -35,7 +36,8 @@ import pandas as pd
 REFERENCE_NS = 1000
 MIN_STEP_NS = 10
 SIGNIFICANT_DIGITS = 2
-OUTCOMES = ("found", "lost", "failed")
+OUTCOMES = ("found", "lost", "failed", "missing")  # missing: a replay of a store that lacks a probe
+MISSING = "missing"
 PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error", "purpose",
                  "attempt"]
 
@@ -159,6 +161,8 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
             if result.status == "ok":
                 results[(interval, duration)] = result
                 return result
+            if result.status == MISSING:
+                break
         raise _ProbeFailed(result)
 
     def lossy_at_reference() -> float | None:
@@ -209,7 +213,8 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
             return SearchResult("found", good, reference_ns, None, _frame(log))
         return SearchResult("lost", None, reference_ns, lossy_at_reference(), _frame(log))
     except _ProbeFailed as failure:
-        return SearchResult("failed", None, reference_ns, None, _frame(log),
+        outcome = MISSING if failure.probe.status == MISSING else "failed"
+        return SearchResult(outcome, None, reference_ns, None, _frame(log),
                             error=failure.probe.error or f"probe at {failure.probe.interval_ns} ns: "
                                                          f"{failure.probe.status}")
 

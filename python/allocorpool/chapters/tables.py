@@ -33,9 +33,12 @@ MARK_LEGEND = ("Marks, as in the article: green, the best figure of the column; 
 ROW_NAMES = ["solution", "strategy"]
 
 
+STATUS_TEXT = {"timeout": "timed out", "missing": "not measured"}
+
+
 def batch_text(row: dict[str, Any]) -> str:
     if row["status"] != "ok":
-        return "timed out" if row["status"] == "timeout" else "failed"
+        return STATUS_TEXT.get(row["status"], "failed")
     value = row.get("ns_per_packet")
     return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.0f}"
 
@@ -44,6 +47,8 @@ def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
     """A search's result as the article writes it: the interval, or "lost: x%" (and the big heap's loss)."""
     if row["outcome"] == "found":
         return f"{row['interval_ns']:.0f}"
+    if row["outcome"] == "missing":
+        return STATUS_TEXT["missing"]
     if row["outcome"] == "failed" or row.get("loss_pct") is None or pd.isna(row.get("loss_pct")):
         return "failed"
     text = f"lost: {format_pct(row['loss_pct'])}%"
@@ -201,7 +206,7 @@ def failures(frame: pd.DataFrame) -> pd.DataFrame:
     if "outcome" in frame.columns:
         failed = frame[frame["outcome"] == "failed"]
     else:
-        failed = frame[frame["status"] != "ok"]
+        failed = frame[~frame["status"].isin(["ok", "missing"])]
     return failed.reset_index(drop=True)
 
 

@@ -137,7 +137,8 @@ class Store:
         rows = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) \
             else pd.DataFrame({"table": pd.Series(dtype=str)})
         rows = rows.assign(key=key, status=result.status, **fingerprint)
-        metadata = {"cell_kind": result.cell.kind, "attempts": self._attempts(key) + 1, "cell": result.cell.params(),
+        metadata = {"cell_kind": result.cell.kind, "measurement": getattr(result.cell, "measurement", key),
+                    "attempts": self._attempts(key) + 1, "cell": result.cell.params(),
                     "header": result.run.header, "summary": result.run.summary,
                     "problems": result.run.problems, "status": result.status, "exit_code": result.exit_code,
                     "error": result.error, "stderr_tail": result.stderr_tail, "elapsed_s": result.elapsed_s,
@@ -150,6 +151,13 @@ class Store:
         self._index = pd.concat([others, pd.DataFrame([entry])], ignore_index=True) if len(others) \
             else pd.DataFrame([entry])
         self._write_index()
+
+    def latest(self, measurement: str) -> dict[str, Any] | None:
+        """The index row of the newest stored cell that measured this (whichever engine build ran it)."""
+        if not len(self._index) or "measurement" not in self._index:
+            return None
+        rows = self._index[self._index["measurement"] == measurement]
+        return rows.sort_values("stored_utc").iloc[-1].to_dict() if len(rows) else None
 
     def _attempts(self, key: str) -> int:
         """Runs of a key that failed in a row so far (0 when it is new or its last run finished ok)."""
@@ -226,6 +234,7 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     row.update({name: metadata[name] for name in
                 ("status", "error", "exit_code", "elapsed_s", "stored_utc", "stderr_tail")})
     row["cell_kind"] = metadata.get("cell_kind", "engine")
+    row["measurement"] = metadata.get("measurement", key)
     row["attempts"] = metadata.get("attempts", 1)  # runs of this key so far when the earlier ones failed
     row.update(metadata["cell"])
     for name, value in ((metadata.get("header") or {}).get("params") or {}).items():

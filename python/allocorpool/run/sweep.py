@@ -26,7 +26,7 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis import gctable
-from allocorpool.analysis.search import Probe, ProbeFn, find_interval, slowest_collection_period_s, verdict
+from allocorpool.analysis.search import MISSING, Probe, ProbeFn, find_interval, slowest_collection_period_s, verdict
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store, atomic_write, run_missing
@@ -50,6 +50,8 @@ from allocorpool.study import (
 
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
+REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the store only, never run a cell (make article)
+# MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
@@ -120,11 +122,14 @@ class Sweep:
     """The sweep of one profile: its cells run through one store and read back as DataFrames."""
 
     def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
-                 progress: bool = True, retry_failed: bool = False) -> None:
+                 progress: bool = True, retry_failed: bool = False, replay: bool | None = None) -> None:
         self.profile = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
         data = data_dir or os.environ.get(DATA_VARIABLE)
         self.store = Store(Path(data).resolve()) if data else Store.named(self.profile.name)
         self.retry_failed = retry_failed
+        # A replay shows what the store holds (the newest result of each measurement, whichever engine
+        # build made it) and runs nothing: the article of a committed store renders anywhere.
+        self.replay = os.environ.get(REPLAY_VARIABLE) == "1" if replay is None else replay
         self._progress = progress
         self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
         self._run_here: set[str] = set()  # cells run in this session: a failure is retried once at most
@@ -150,6 +155,11 @@ class Sweep:
         again when the sweep retries failures (once per session), or when retry_failure asks for the
         second attempt of a search's probe (once per key: the store counts the attempts)."""
         row = self._rows.get(cell.key)
+        if self.replay:
+            row = row or self.store.latest(cell.measurement) or {
+                "key": cell.key, "status": MISSING, "error": "not measured: the store has no such cell"}
+            self._seen[cell.key] = row
+            return row
         failed = row is not None and row["status"] != "ok"
         retry = failed and ((self.retry_failed and cell.key not in self._run_here)
                             or (retry_failure and (_value(row, "attempts") or 1) < 2))
