@@ -42,8 +42,15 @@ sweep: notebooks
 	echo "sweep $(PROFILE): $$(( $$(date +%s) - start )) s, executed notebooks in $(EXECUTED_DIR)"; \
 	if [ -n "$$failed" ]; then echo "notebooks that failed:$$failed (their executed copies show where)"; exit 1; fi
 
-# One self-contained HTML file of the executed notebooks, plotly.js embedded once.
-article: env
+# The article of a profile's store, on any machine: every notebook replays the store (nothing runs;
+# a cell it lacks shows as not measured), then one self-contained HTML file, plotly.js embedded once.
+# `make article PROFILE=full` renders the committed data/full/.
+article: env notebooks
+	@mkdir -p $(EXECUTED_DIR)
+	@for notebook in $(STUDY_NOTEBOOKS); do \
+	  ALLOC_OR_POOL_REPLAY=1 $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 --log-level WARNING \
+	    -p profile $(PROFILE) $$notebook $(EXECUTED_DIR)/$$(basename $$notebook) || exit 1; \
+	done
 	$(PY) -m allocorpool.chapters.article $(EXECUTED_DIR) $(ARTICLE_HTML)
 
 # From a fresh clone: set up, build, run the sweep and render the article (even when a

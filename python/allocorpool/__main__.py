@@ -53,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"JDK {major}: {', '.join(jdks.collectors_of(major))}")
             return 0
         if args.command == "plan":
-            print(study.estimate(study.profile(args.profile)))
+            chosen = study.profile(args.profile)
+            print(study.estimate(chosen, title=", every solution"))
+            paper = study.solutions(None, chosen, study.selection("paper"))
+            print(study.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,
                       gc_log=args.gc_log, compact_headers=args.compact_headers,

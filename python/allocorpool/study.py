@@ -118,6 +118,13 @@ SOLUTIONS: tuple[Solution, ...] = (
 )
 SOLUTIONS_BY_NAME = {s.name: s for s in SOLUTIONS}
 
+# Selections of solutions a sweep can be limited to (`make sweep SOLUTIONS=paper`): "paper", the
+# article's eight solutions as it ran them; "all", every solution the profile has.
+SELECTIONS: dict[str, tuple[str, ...] | None] = {
+    "all": None,
+    "paper": tuple(s.name for s in SOLUTIONS if s.reference_name),
+}
+
 # Which chapter (notebook) runs which solutions; the summary shows them all.
 CHAPTERS: dict[str, tuple[str, ...]] = {
     "batch": ("parallel-11", "cms", "parallel-25", "epsilon-25"),
@@ -199,9 +206,19 @@ def profile(name: str | Profile) -> Profile:
     return PROFILES[name]
 
 
-def solutions(names: tuple[str, ...] | list[str] | None = None, profile_: Profile | None = None) -> list[Solution]:
-    """The named solutions (all when None) in the study's order, less those the profile leaves out."""
+def selection(name: str) -> tuple[str, ...] | None:
+    """The solutions of a selection (SELECTIONS); a clear error naming the valid ones otherwise."""
+    if name not in SELECTIONS:
+        raise ValueError(f"unknown selection of solutions {name!r}; one of {', '.join(SELECTIONS)}")
+    return SELECTIONS[name]
+
+
+def solutions(names: tuple[str, ...] | list[str] | None = None, profile_: Profile | None = None,
+              selected: tuple[str, ...] | None = None) -> list[Solution]:
+    """The named solutions (all when None) in the study's order, less those the profile leaves out and
+    those a selection (when given) does not hold."""
     wanted = SOLUTIONS if names is None else tuple(SOLUTIONS_BY_NAME[n] for n in names)
+    wanted = tuple(s for s in wanted if selected is None or s.name in selected)
     order = {s.name: i for i, s in enumerate(SOLUTIONS)}
     return sorted((s for s in wanted if profile_ is None or profile_.selects(s)), key=lambda s: order[s.name])
 
@@ -270,7 +287,7 @@ class Estimate:
         return "\n".join(self.lines)
 
 
-def estimate(prof: Profile, chosen: list[Solution] | None = None) -> Estimate:
+def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "") -> Estimate:
     """The cells a profile runs for the chosen solutions (all it selects by default) and about how long."""
     chosen = solutions(None, prof) if chosen is None else [s for s in chosen if prof.selects(s)]
     cases = len(prof.cases)
@@ -289,7 +306,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None) -> Estimate:
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
     timeline_s = timelines * (prof.timeline_s + JVM_START_S)
     total = batch_s + searches + timeline_s
-    lines = [f"profile {prof.name}: {prof.description}",
+    lines = [f"profile {prof.name}{title}: {prof.description}",
              f"  scale {prof.scale:g}; batch runs {prof.batch_s:g} s (warm-up {prof.batch_warmup_s:g} s); "
              f"probes {prof.probe_s:g} s (warm-up {prof.probe_warmup_s:g} s)",
              f"  {len(chosen)} solutions x {cases} case(s): {batch_cells} batch cells ~ {batch_s / 60:.1f} min; "

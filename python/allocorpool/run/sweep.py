@@ -33,6 +33,7 @@ from allocorpool.data.store import Store, atomic_write, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
+from allocorpool.study import selection as study_selection
 from allocorpool.study import (
     CHAPTERS,
     REALTIME_STRATEGIES,
@@ -50,6 +51,7 @@ from allocorpool.study import (
 
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
+SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (study.SELECTIONS): make's SOLUTIONS
 REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the store only, never run a cell (make article)
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
@@ -127,6 +129,7 @@ class Sweep:
         data = data_dir or os.environ.get(DATA_VARIABLE)
         self.store = Store(Path(data).resolve()) if data else Store.named(self.profile.name)
         self.retry_failed = retry_failed
+        self.selection = study_selection(os.environ.get(SOLUTIONS_VARIABLE) or "all")
         # A replay shows what the store holds (the newest result of each measurement, whichever engine
         # build made it) and runs nothing: the article of a committed store renders anywhere.
         self.replay = os.environ.get(REPLAY_VARIABLE) == "1" if replay is None else replay
@@ -139,8 +142,9 @@ class Sweep:
         self._status = _Status(False, "")
 
     def solutions(self, chapter: str | None = None) -> list[Solution]:
-        """The solutions of a chapter (study.CHAPTERS; None: all) that the profile selects."""
-        return solutions(None if chapter is None else CHAPTERS[chapter], self.profile)
+        """The solutions of a chapter (study.CHAPTERS; None: all) that the profile and the sweep's
+        selection (ALLOC_OR_POOL_SOLUTIONS) hold."""
+        return solutions(None if chapter is None else CHAPTERS[chapter], self.profile, self.selection)
 
     # ---- running cells ---------------------------------------------------------------
     def _run(self, cell: Cell) -> CellResult:
