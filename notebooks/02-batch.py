@@ -65,5 +65,15 @@ batch_chapter.show_fastest(batch)
 # others is what memory management costs in this model; the next chapter looks at the
 # collector's side of it in the GC logs.
 
+# %% [markdown]
+# ## The article's claims on this machine
+#
+# Each claim of the article about the batch test, checked on this chapter's cells: the article's
+# "CMS" (Parallel, as it ran), real CMS and today's Parallel. A claim holds when it is true of every
+# cell it speaks of; the cells behind each verdict, those against it first, are folded under it.
+
+# %%
+batch_chapter.show_verdicts(batch)
+
 # %% tags=["check"]
 sweep.finish(batch)

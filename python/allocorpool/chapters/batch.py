@@ -1,4 +1,5 @@
-"""Chapter 02, the batch test: ns per packet of every strategy and case."""
+"""Chapter 02, the batch test: ns per packet of every strategy and case, and the article's claims
+about it checked on this machine's figures."""
 
 from __future__ import annotations
 
@@ -6,6 +7,11 @@ import pandas as pd
 
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
+from allocorpool.chapters.claims import Claim, Verdict, known, per_group, show_claims
+
+REAL_STRATEGIES = ("Allocation", "Mix", "Pooling")
+SLOW_FACTOR = 3.0  # "awful": at least this many times the cheapest strategy of the case
+CLOSE = 1.25  # "just a bit worse": within 25 % of the cheapest
 
 
 def show_fastest(batch: pd.DataFrame) -> None:
@@ -14,3 +20,68 @@ def show_fastest(batch: pd.DataFrame) -> None:
     show.note("\n".join(f"- {label}: " + ", ".join(f"case {r.case} **{r.strategy_label}** ({r.ns_per_packet:.0f} ns)"
                                                    for r in rows.itertuples())
                         for label, rows in fastest.groupby("label", sort=False)))
+
+
+def _real(figures: dict[str, float]) -> dict[str, float]:
+    return {s: figures.get(s, float("nan")) for s in REAL_STRATEGIES}
+
+
+def allocation_slowest(batch: pd.DataFrame) -> Verdict:
+    def slowest(figures: dict[str, float]) -> bool | None:
+        real = _real(figures)
+        return real["Allocation"] >= max(real.values()) if known(*real.values()) else None
+    return per_group(_ranked(batch), "ns_per_packet", slowest)
+
+
+def allocation_awful_in_c(batch: pd.DataFrame) -> Verdict:
+    def awful(figures: dict[str, float]) -> bool | None:
+        real = _real(figures)
+        return real["Allocation"] >= SLOW_FACTOR * min(real.values()) if known(*real.values()) else None
+    ranked = _ranked(batch)
+    return per_group(ranked[ranked["case"] == "C"], "ns_per_packet", awful, "solutions in case C")
+
+
+def mix_fastest_in_a_and_b(batch: pd.DataFrame) -> Verdict:
+    def fastest(figures: dict[str, float]) -> bool | None:
+        real = _real(figures)
+        return real["Mix"] <= min(real.values()) if known(*real.values()) else None
+    ranked = _ranked(batch)
+    return per_group(ranked[ranked["case"].isin(["A", "B"])], "ns_per_packet", fastest)
+
+
+def mix_close_in_c(batch: pd.DataFrame) -> Verdict:
+    def close(figures: dict[str, float]) -> bool | None:
+        real = _real(figures)
+        return real["Mix"] <= CLOSE * min(real.values()) if known(*real.values()) else None
+    ranked = _ranked(batch)
+    return per_group(ranked[ranked["case"] == "C"], "ns_per_packet", close, "solutions in case C")
+
+
+def pooling_beats_allocation(batch: pd.DataFrame) -> Verdict:
+    def beats(figures: dict[str, float]) -> bool | None:
+        return figures["Pooling"] < figures["Allocation"] if known(figures.get("Pooling", float("nan")),
+                                                                   figures.get("Allocation", float("nan"))) else None
+    return per_group(_ranked(batch), "ns_per_packet", beats)
+
+
+def _ranked(batch: pd.DataFrame) -> pd.DataFrame:
+    """The cells a claim speaks of: finished, real strategies, no baseline (Epsilon)."""
+    rows = batch[(batch["strategy"] != "dummy") & ~batch["baseline"].astype(bool)]
+    return rows.assign(ns_per_packet=rows["ns_per_packet"].where(rows["status"] == "ok"))
+
+
+CLAIMS = (
+    Claim("Allocation is the slowest strategy in every case", allocation_slowest),
+    Claim(f"In case C allocation is awful: at least {SLOW_FACTOR:g} times the cheapest strategy",
+          allocation_awful_in_c),
+    Claim("Mix is the fastest strategy in cases A and B", mix_fastest_in_a_and_b),
+    Claim(f"In case C mix is only a little slower than the fastest (within {CLOSE - 1:.0%})", mix_close_in_c),
+    Claim("Pooling beats allocation in every batch cell", pooling_beats_allocation),
+)
+
+
+def show_verdicts(batch: pd.DataFrame) -> list[tuple[Claim, Verdict]]:
+    """The article's batch claims, each checked on this chapter's cells."""
+    checked = [(claim, claim.check(batch)) for claim in CLAIMS]
+    show_claims(checked)
+    return checked

@@ -64,3 +64,9 @@ def failure_html(frame: pd.DataFrame, what: str) -> str:
 
 def show_failures(frame: pd.DataFrame, what: str) -> None:
     display(HTML(failure_html(frame, what)))
+
+
+def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:
+    """A table folded under a one-line summary (the cells behind a verdict)."""
+    inner = style(table).format(precision=precision, na_rep="—").hide(axis="index").to_html()
+    display(HTML(f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"))

@@ -1,0 +1,40 @@
+"""claims.py and the chapters' claims: verdicts computed from the figures, the deciding cells listed."""
+
+import pandas as pd
+
+from allocorpool.chapters import batch as batch_chapter
+from allocorpool.chapters.claims import FAILS, HOLDS, PARTLY, UNKNOWN, share
+
+
+def batch_rows(figures):
+    """Batch rows of one solution: {case: (alloc, mix, pool)} in ns per packet (None: failed)."""
+    rows = []
+    for case, values in figures.items():
+        for strategy, label, value in zip(("alloc", "mix", "pool"), ("Allocation", "Mix", "Pooling"), values):
+            rows.append({"solution": "parallel-11", "label": "Parallel (JDK 11)", "engine": "java", "baseline": False,
+                         "strategy": strategy, "strategy_label": label, "case": case,
+                         "status": "ok" if value is not None else "error", "ns_per_packet": value})
+    return pd.DataFrame(rows)
+
+
+ARTICLE_CMS = {"A": (400, 108, 346), "B": (685, 315, 470), "C": (4042, 466, 415)}  # its "CMS" table
+
+
+def test_the_articles_own_batch_figures_agree_with_its_claims():
+    batch = batch_rows(ARTICLE_CMS)
+    verdicts = {claim.text: claim.check(batch) for claim in batch_chapter.CLAIMS}
+    assert all(v.verdict == HOLDS for v in verdicts.values()), {k: v.summary for k, v in verdicts.items()}
+    assert verdicts["Pooling beats allocation in every batch cell"].summary == "in 3 of 3 solution and case pairs"
+
+
+def test_a_claim_that_fails_somewhere_lists_the_cells_against_it_first():
+    batch = batch_rows({"A": (400, 108, 500), "B": (685, 315, 470), "C": (4042, 466, None)})
+    verdict = batch_chapter.pooling_beats_allocation(batch)
+    assert verdict.verdict == PARTLY and verdict.summary == "in 1 of 2 solution and case pairs (1 could not be judged)"
+    assert verdict.cells["case"].tolist()[0] == "A" and verdict.cells["agrees"].tolist()[0] is False
+    assert batch_chapter.mix_close_in_c(batch).verdict == UNKNOWN  # pooling C failed: nothing to compare
+
+
+def test_share_words_the_count():
+    assert share(0, 0).verdict == UNKNOWN
+    assert share(0, 4).verdict == FAILS and share(4, 4).verdict == HOLDS and share(2, 4).summary == "in 2 of 4 cells"
