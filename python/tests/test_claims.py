@@ -22,7 +22,7 @@ ARTICLE_CMS = {"A": (400, 108, 346), "B": (685, 315, 470), "C": (4042, 466, 415)
 
 def test_the_articles_own_batch_figures_agree_with_its_claims():
     batch = batch_rows(ARTICLE_CMS)
-    verdicts = {claim.text: claim.check(batch) for claim in batch_chapter.CLAIMS}
+    verdicts = {claim.text: claim.check(batch=batch) for claim in batch_chapter.CLAIMS}
     assert all(v.verdict == HOLDS for v in verdicts.values()), {k: v.summary for k, v in verdicts.items()}
     assert verdicts["Pooling beats allocation in every batch cell"].summary == "in 3 of 3 solution and case pairs"
 
@@ -38,3 +38,32 @@ def test_a_claim_that_fails_somewhere_lists_the_cells_against_it_first():
 def test_share_words_the_count():
     assert share(0, 0).verdict == UNKNOWN
     assert share(0, 4).verdict == FAILS and share(4, 4).verdict == HOLDS and share(2, 4).summary == "in 2 of 4 cells"
+
+
+def article_searches(solution="CMS", label="Parallel (JDK 11)"):
+    """The article's own real-time results for one of its solutions, as search rows."""
+    from allocorpool.data import reference
+    ref = reference.load()
+    rows = []
+    for strategy, strategy_label in (("alloc", "Allocation"), ("mix", "Mix"), ("pool", "Pooling")):
+        for case in "ABC":
+            metrics = ref[(ref["test"] == "realtime") & (ref["solution"] == solution)
+                          & (ref["strategy"] == strategy_label) & (ref["case"] == case)]
+            value = {(m, h): v for m, h, v in zip(metrics["metric"], metrics["heap_gb"].fillna(0), metrics["value"])}
+            interval = value.get(("min_interval_ns", 0))
+            rows.append({"label": label, "engine": "java", "baseline": False, "strategy": strategy,
+                         "strategy_label": strategy_label, "case": case,
+                         "outcome": "found" if interval else "lost", "interval_ns": interval,
+                         "loss_pct": value.get(("lost_pct_at_1000ns", 2)),
+                         "big_heap": "10 GB", "big_heap_loss_pct": value.get(("lost_pct_at_1000ns", 10))})
+    return pd.DataFrame(rows)
+
+
+def test_the_articles_own_real_time_figures_agree_with_its_claims():
+    from allocorpool.chapters import realtime
+    searches = article_searches()
+    batch = batch_rows(ARTICLE_CMS)
+    verdicts = {claim.text: claim.check(searches=searches, batch=batch) for claim in realtime.CLAIMS}
+    assert all(v.verdict == HOLDS for v in verdicts.values()), {k: v.summary for k, v in verdicts.items()}
+    faster = searches.assign(outcome=searches["outcome"].where(searches["strategy"] != "pool", "found"))
+    assert realtime.pooling_loses_everywhere(searches=faster).verdict == FAILS

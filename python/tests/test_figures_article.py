@@ -3,14 +3,13 @@ and one self-contained HTML article."""
 
 import nbformat
 import pandas as pd
+from conftest import FIXTURES
 
 from allocorpool.chapters import article, display, figures
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
 from allocorpool.run.runner import Cell, CellResult
-
-from conftest import FIXTURES
 
 BATCH = pd.DataFrame([
     {"label": "CMS (JDK 11)", "reference_name": "CMS", "strategy_label": s, "case": c, "status": "ok", "ns_per_packet": v}

@@ -26,14 +26,14 @@ def _real(figures: dict[str, float]) -> dict[str, float]:
     return {s: figures.get(s, float("nan")) for s in REAL_STRATEGIES}
 
 
-def allocation_slowest(batch: pd.DataFrame) -> Verdict:
+def allocation_slowest(batch: pd.DataFrame, **_: object) -> Verdict:
     def slowest(figures: dict[str, float]) -> bool | None:
         real = _real(figures)
         return real["Allocation"] >= max(real.values()) if known(*real.values()) else None
     return per_group(_ranked(batch), "ns_per_packet", slowest)
 
 
-def allocation_awful_in_c(batch: pd.DataFrame) -> Verdict:
+def allocation_awful_in_c(batch: pd.DataFrame, **_: object) -> Verdict:
     def awful(figures: dict[str, float]) -> bool | None:
         real = _real(figures)
         return real["Allocation"] >= SLOW_FACTOR * min(real.values()) if known(*real.values()) else None
@@ -41,7 +41,7 @@ def allocation_awful_in_c(batch: pd.DataFrame) -> Verdict:
     return per_group(ranked[ranked["case"] == "C"], "ns_per_packet", awful, "solutions in case C")
 
 
-def mix_fastest_in_a_and_b(batch: pd.DataFrame) -> Verdict:
+def mix_fastest_in_a_and_b(batch: pd.DataFrame, **_: object) -> Verdict:
     def fastest(figures: dict[str, float]) -> bool | None:
         real = _real(figures)
         return real["Mix"] <= min(real.values()) if known(*real.values()) else None
@@ -49,7 +49,7 @@ def mix_fastest_in_a_and_b(batch: pd.DataFrame) -> Verdict:
     return per_group(ranked[ranked["case"].isin(["A", "B"])], "ns_per_packet", fastest)
 
 
-def mix_close_in_c(batch: pd.DataFrame) -> Verdict:
+def mix_close_in_c(batch: pd.DataFrame, **_: object) -> Verdict:
     def close(figures: dict[str, float]) -> bool | None:
         real = _real(figures)
         return real["Mix"] <= CLOSE * min(real.values()) if known(*real.values()) else None
@@ -57,7 +57,7 @@ def mix_close_in_c(batch: pd.DataFrame) -> Verdict:
     return per_group(ranked[ranked["case"] == "C"], "ns_per_packet", close, "solutions in case C")
 
 
-def pooling_beats_allocation(batch: pd.DataFrame) -> Verdict:
+def pooling_beats_allocation(batch: pd.DataFrame, **_: object) -> Verdict:
     def beats(figures: dict[str, float]) -> bool | None:
         return figures["Pooling"] < figures["Allocation"] if known(figures.get("Pooling", float("nan")),
                                                                    figures.get("Allocation", float("nan"))) else None
@@ -82,6 +82,6 @@ CLAIMS = (
 
 def show_verdicts(batch: pd.DataFrame) -> list[tuple[Claim, Verdict]]:
     """The article's batch claims, each checked on this chapter's cells."""
-    checked = [(claim, claim.check(batch)) for claim in CLAIMS]
+    checked = [(claim, claim.check(batch=batch)) for claim in CLAIMS]
     show_claims(checked)
     return checked

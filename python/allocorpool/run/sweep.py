@@ -33,7 +33,6 @@ from allocorpool.data.store import Store, atomic_write, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
-from allocorpool.study import selection as study_selection
 from allocorpool.study import (
     CHAPTERS,
     REALTIME_STRATEGIES,
@@ -48,6 +47,7 @@ from allocorpool.study import (
     profile,
     solutions,
 )
+from allocorpool.study import selection as study_selection
 
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"

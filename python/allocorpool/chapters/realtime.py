@@ -1,0 +1,87 @@
+"""Chapter 04, the real-time test: the search for the smallest loss-free interval, the pause
+timelines of the article's printed runs, and the article's real-time claims checked here."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pandas as pd
+
+from allocorpool.chapters import display as show
+from allocorpool.chapters.claims import Claim, Verdict, every, show_claims
+from allocorpool.study import Profile, Solution
+
+SEARCH_COLUMNS = ["label", "strategy_label", "case", "outcome", "interval_ns", "loss_pct"]
+
+
+def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
+    """How the searches of this profile run, and the heaps of the chosen solutions."""
+    plan = profile.search
+    digits = "two significant digits, as the article prints them" if plan.digits > 1 else "one significant digit"
+    heaps = "; ".join(f"{s.label} {s.heap_mb(profile.scale)} MB"
+                      + (f", big heap {s.big_heap_mb(profile.scale)} MB" if s.big_heap_mb(profile.scale) else "")
+                      for s in chosen if s.engine == "java")
+    show.note(f"Search under profile **{profile.name}**: probes of {profile.probe_s:g} s after a "
+              f"{profile.probe_warmup_s:g} s warm-up, from {plan.start_factor:g} x the batch time per packet "
+              f"doubling up to {plan.high_ns} ns (1000 ns taken on the way), then bisection to {digits}; "
+              + ("the interval found in a Java cell is confirmed by a probe long enough to hold the cell's slowest "
+                 f"collection twice (at most {plan.longest_probe_s:g} s). " if plan.confirm else "")
+              + f"The input queue holds {profile.capture_delay_ms:g} ms of ticks. "
+              + (f"Heaps: {heaps}." if heaps else ""))
+
+
+def _outcome(rows: pd.DataFrame, wanted: str) -> Verdict:
+    return every(rows, lambda r: None if r["outcome"] in ("failed", "missing") else r["outcome"] == wanted,
+                 SEARCH_COLUMNS)
+
+
+def pooling_loses_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
+    return _outcome(_ranked(searches)[lambda f: f["strategy"] == "pool"], "lost")
+
+
+def allocation_keeps_up_in_a_near_its_batch_speed(searches: pd.DataFrame, batch: pd.DataFrame,
+                                                  **_: object) -> Verdict:
+    speed = batch.set_index(["label", "strategy", "case"])["ns_per_packet"]
+    rows = _ranked(searches)[lambda f: (f["strategy"] == "alloc") & (f["case"] == "A")]
+    rows = rows.assign(batch_ns=[speed.get((r.label, r.strategy, r.case)) for r in rows.itertuples()])
+
+    def near(row: dict) -> bool | None:
+        if row["outcome"] in ("failed", "missing") or pd.isna(row["batch_ns"]):
+            return None
+        return row["outcome"] == "found" and row["interval_ns"] <= 2 * row["batch_ns"]
+    return every(rows, near, SEARCH_COLUMNS + ["batch_ns"])
+
+
+def mix_keeps_up_in_a_and_b(searches: pd.DataFrame, **_: object) -> Verdict:
+    return _outcome(_ranked(searches)[lambda f: (f["strategy"] == "mix") & f["case"].isin(["A", "B"])], "found")
+
+
+def nothing_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
+    return _outcome(_ranked(searches)[lambda f: f["case"] == "C"], "lost")
+
+
+def a_bigger_heap_cuts_the_loss(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = _ranked(searches)[lambda f: (f["outcome"] == "lost") & f["big_heap_loss_pct"].notna()]
+    return every(rows, lambda r: r["big_heap_loss_pct"] < r["loss_pct"],
+                 SEARCH_COLUMNS + ["big_heap", "big_heap_loss_pct"], "cells that lose")
+
+
+def _ranked(searches: pd.DataFrame) -> pd.DataFrame:
+    return searches[~searches["baseline"].astype(bool)]
+
+
+CLAIMS = (
+    Claim("Pooling loses packets in every case: its pauses outlast the input queue", pooling_loses_everywhere),
+    Claim("Allocation keeps up in case A, at an interval within twice its batch time per packet",
+          allocation_keeps_up_in_a_near_its_batch_speed),
+    Claim("Mix keeps up in cases A and B", mix_keeps_up_in_a_and_b),
+    Claim("No strategy keeps up in case C", nothing_keeps_up_in_c),
+    Claim("A heap five times larger cuts the loss where packets are lost", a_bigger_heap_cuts_the_loss),
+)
+
+
+def show_verdicts(searches: pd.DataFrame, batch: pd.DataFrame) -> list:
+    """The article's real-time claims, each checked on this chapter's searches."""
+    checked = [(claim, claim.check(searches=searches, batch=batch)) for claim in CLAIMS]
+    show_claims(checked)
+    return checked
