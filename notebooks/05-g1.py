@@ -27,6 +27,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
+from allocorpool.chapters import g1 as g1_chapter
 from allocorpool.chapters import sections
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
@@ -58,6 +59,21 @@ searches = sweep.realtime(chosen)
 
 # %%
 sections.show_realtime(searches, reference_figures, "G1 on Java 8")
+
+# %% [markdown]
+# ## The article's claims on this machine
+#
+# Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
+# beside it, on the article's own figures; the cells behind each verdict here, those against it
+# first, are folded under it.
+
+# %% tags=["progress"]
+as_run = sweep.solutions_named(["parallel-11"])  # the article's "CMS" as it ran, for comparison
+baseline, baseline_searches = sweep.batch(as_run), sweep.realtime(as_run).table
+
+# %%
+g1_chapter.show_verdicts(reference_figures, batch=batch, searches=searches.table, baseline=baseline,
+                         baseline_searches=baseline_searches)
 
 # %% tags=["check"]
 sweep.finish(batch, searches.table)

@@ -28,6 +28,7 @@ data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import sections
+from allocorpool.chapters import zgc as zgc_chapter
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 
@@ -58,6 +59,19 @@ searches = sweep.realtime(chosen)
 
 # %%
 sections.show_realtime(searches, reference_figures, "ZGC on Java 11")
+
+# %% [markdown]
+# ## The article's claims on this machine
+#
+# Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
+# beside it, on the article's own figures; the cells behind each verdict here, those against it
+# first, are folded under it.
+
+# %% tags=["progress"]
+g1_batch = sweep.batch(sweep.solutions_named(["g1"]))  # the article's G1 as it ran, for comparison
+
+# %%
+zgc_chapter.show_verdicts(reference_figures, batch=batch, searches=searches.table, g1_batch=g1_batch)
 
 # %% tags=["check"]
 sweep.finish(batch, searches.table)

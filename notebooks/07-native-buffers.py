@@ -30,7 +30,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import sections
+from allocorpool.chapters import native_buffers, sections
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 
@@ -70,6 +70,19 @@ runs = sweep.timelines(chosen)
 
 # %%
 sections.show_timelines(runs)
+
+# %% [markdown]
+# ## The article's claims on this machine
+#
+# Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
+# beside it, on the article's own figures; the cells behind each verdict here, those against it
+# first, are folded under it.
+
+# %% tags=["progress"]
+heap_batch = sweep.batch(sweep.solutions_named(native_buffers.TWINS.values()))  # the same collectors, heap buffers
+
+# %%
+native_buffers.show_verdicts(reference_figures, batch=batch, searches=searches.table, heap_batch=heap_batch)
 
 # %% tags=["check"]
 sweep.finish(batch, searches.table)

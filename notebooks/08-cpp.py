@@ -57,5 +57,15 @@ searches = sweep.realtime(chosen)
 # %%
 sections.show_realtime(searches, reference_figures, "glibc", big_heap=False)
 
+# %% [markdown]
+# ## The article's claims on this machine
+#
+# Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
+# beside it, on the article's own figures; the cells behind each verdict here, those against it
+# first, are folded under it.
+
+# %%
+cpp.show_verdicts(reference_figures, batch=batch, searches=searches.table)
+
 # %% tags=["check"]
 sweep.finish(batch, searches.table)

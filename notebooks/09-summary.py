@@ -65,6 +65,16 @@ show.note(tables.MARK_LEGEND)
 summary.show_best(batch, searches.table, sweep.profile.cases)
 
 # %% [markdown]
+# ## The article's conclusions on this machine
+#
+# The article closed with a list of conclusions. Each is restated here in our words and checked on
+# every cell of the study and, beside it, on the article's own figures; the cells behind each verdict
+# here, those against it first, are folded under it.
+
+# %%
+summary.show_conclusions(reference_figures, batch=batch, searches=searches.table)
+
+# %% [markdown]
 # ## The machine and the runs
 
 # %%

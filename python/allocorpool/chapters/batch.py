@@ -7,7 +7,7 @@ import pandas as pd
 
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
-from allocorpool.chapters.claims import Claim, Verdict, known, per_group, show_claims
+from allocorpool.chapters.claims import Claim, Verdict, article_data, check_all, known, per_group, show_claims
 
 REAL_STRATEGIES = ("Allocation", "Mix", "Pooling")
 SLOW_FACTOR = 3.0  # "awful": at least this many times the cheapest strategy of the case
@@ -70,6 +70,8 @@ def _ranked(batch: pd.DataFrame) -> pd.DataFrame:
     return rows.assign(ns_per_packet=rows["ns_per_packet"].where(rows["status"] == "ok"))
 
 
+ARTICLE_SOLUTIONS = ("parallel-11",)  # the article's solutions this chapter's claims were made of
+
 CLAIMS = (
     Claim("Allocation is the slowest strategy in every case", allocation_slowest),
     Claim(f"In case C allocation is awful: at least {SLOW_FACTOR:g} times the cheapest strategy",
@@ -80,8 +82,9 @@ CLAIMS = (
 )
 
 
-def show_verdicts(batch: pd.DataFrame) -> list[tuple[Claim, Verdict]]:
-    """The article's batch claims, each checked on this chapter's cells."""
-    checked = [(claim, claim.check(batch=batch)) for claim in CLAIMS]
+def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
+    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
+    checks name) and on the article's own figures."""
+    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
     show_claims(checked)
     return checked

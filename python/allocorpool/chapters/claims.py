@@ -18,8 +18,10 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool import study
 from allocorpool.chapters import display as show
 from allocorpool.chapters.tables import style
+from allocorpool.data import reference
 
 HOLDS, PARTLY, FAILS, UNKNOWN = "holds", "partly", "does not hold", "cannot tell"
 
@@ -95,16 +97,114 @@ def known(*values: float) -> bool:
     return all(not math.isnan(v) for v in values)
 
 
-def show_claims(checked: list[tuple[Claim, Verdict]], title: str = "The article's claims on this machine") -> None:
-    """A table of the claims and their verdicts, then each claim's deciding cells, folded."""
+def most(verdict: Verdict) -> Verdict:
+    """A claim about most cells: it holds when more than half of the judged ones agree."""
+    if verdict.verdict == UNKNOWN or not len(verdict.cells):
+        return verdict
+    agree = (verdict.cells["agrees"] == True).sum()  # noqa: E712 (a column of True, False and None)
+    judged = verdict.cells["agrees"].notna().sum()
+    return Verdict(HOLDS if agree * 2 > judged else FAILS, verdict.summary, verdict.cells)
+
+
+def searched(frame: pd.DataFrame) -> pd.DataFrame:
+    """Search rows a claim can judge: not a baseline, not failed, not missing from a replayed store."""
+    ranked = frame[~frame["baseline"].astype(bool)]
+    return ranked.assign(judged=ranked["outcome"].isin(["found", "lost"]))
+
+
+def pooling_keeps_up_as_well_as_allocation(searches: pd.DataFrame, **_: object) -> Verdict:
+    """Per solution and case: where allocation keeps up, pooling does too at an interval no longer."""
+    rows = []
+    for (label, case), part in searches[~searches["baseline"].astype(bool)].groupby(["label", "case"], sort=False):
+        by = {r["strategy"]: r for r in part.to_dict("records")}
+        if "alloc" not in by or "pool" not in by:
+            continue
+        alloc, pool = by["alloc"], by["pool"]
+        rows.append({"label": label, "case": case, "allocation": _result(alloc), "pooling": _result(pool),
+                     "_alloc": alloc, "_pool": pool})
+
+    def as_well(row: dict[str, Any]) -> bool | None:
+        alloc, pool = row["_alloc"], row["_pool"]
+        if {alloc["outcome"], pool["outcome"]} - {"found", "lost"}:
+            return None
+        if alloc["outcome"] == "lost":
+            return True
+        return pool["outcome"] == "found" and pool["interval_ns"] <= alloc["interval_ns"]
+    table = pd.DataFrame(rows)
+    if not len(table):
+        return Verdict(UNKNOWN, "no solution and case pairs to check")
+    return every(table, as_well, ["label", "case", "allocation", "pooling"], "solution and case pairs")
+
+
+def _result(row: dict[str, Any]) -> str:
+    if row["outcome"] == "found":
+        return f"{row['interval_ns']:.0f} ns"
+    if row["outcome"] == "lost":
+        return "lost" + (f" {row['loss_pct']:.2g}%" if pd.notna(row.get("loss_pct")) else "")
+    return str(row["outcome"])
+
+
+def article_data(reference_figures: pd.DataFrame, solutions: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
+    """The article's own figures shaped like this study's batch and search tables, under our names of
+    its solutions as it ran them, so that every claim can be checked on the article's data too:
+    `batch` and `searches` hold the chapter's solutions (all when None), the comparison baselines a
+    check may ask for hold all of them."""
+    batch = reference.batch(reference_figures)
+    rows = reference_figures[reference_figures["test"] == "realtime"]
+    by_name = {s.reference_name: s for s in study.SOLUTIONS if s.reference_name}
+    batch_rows, search_rows = [], []
+    for solution in by_name.values():
+        labels = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
+                  "engine": solution.engine, "baseline": False}
+        for strategy, strategy_label in study.STRATEGY_LABELS.items():
+            for case in study.CASES:
+                cell = {**labels, "strategy": strategy, "strategy_label": strategy_label, "case": case}
+                value = batch.get((solution.reference_name, strategy_label, case))
+                batch_rows.append({**cell, "status": "ok" if value is not None else "missing", "ns_per_packet": value})
+                if strategy == "dummy":
+                    continue
+                metrics = rows[(rows["solution"] == solution.reference_name) & (rows["strategy"] == strategy_label)
+                               & (rows["case"] == case)]
+                figure = {(m, int(h) if pd.notna(h) else 0): v
+                          for m, h, v in zip(metrics["metric"], metrics["heap_gb"], metrics["value"])}
+                interval = figure.get(("min_interval_ns", 0))
+                lost = next((v for (m, h), v in figure.items() if m == "lost_pct_at_1000ns" and h != 10), None)
+                search_rows.append({**cell, "outcome": "found" if interval else "lost" if lost is not None
+                                    else "missing", "interval_ns": interval, "loss_pct": lost, "big_heap": "10 GB",
+                                    "big_heap_loss_pct": figure.get(("lost_pct_at_1000ns", 10))})
+    batch_frame, search_frame = pd.DataFrame(batch_rows), pd.DataFrame(search_rows)
+    chosen = set(solutions) if solutions is not None else set(batch_frame["solution"])
+    return {"batch": batch_frame[batch_frame["solution"].isin(chosen)],
+            "searches": search_frame[search_frame["solution"].isin(chosen)],
+            "baseline": batch_frame, "baseline_searches": search_frame, "heap_batch": batch_frame,
+            "g1_batch": batch_frame}
+
+
+def check_all(claims: Iterable[Claim], ours: dict[str, Any], article: dict[str, Any] | None = None
+              ) -> list[tuple[Claim, Verdict, Verdict | None]]:
+    """Every claim's verdict on this machine's data and, given them, on the article's own figures."""
+    return [(claim, claim.check(**ours), claim.check(**article) if article is not None else None)
+            for claim in claims]
+
+
+def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
+                title: str = "The article's claims on this machine") -> None:
+    """A table of the claims and their verdicts here (and on the article's own figures), then each
+    claim's deciding cells on this machine, folded."""
     if not checked:
         return
-    table = pd.DataFrame([{"the article's claim (our words)": claim.text, "here": verdict.verdict,
-                           "how often": verdict.summary} for claim, verdict in checked])
+    rows = []
+    for claim, ours, theirs in checked:
+        row = {"the article's claim (our words)": claim.text, "here": ours.verdict, "how often here": ours.summary}
+        if theirs is not None:
+            row.update({"on the article's own figures": theirs.verdict, "how often there": theirs.summary})
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("the article's claim (our words)")
     colours = {HOLDS: "#8fd98f", PARTLY: "#ffe066", FAILS: "#ff9a9a", UNKNOWN: "#dddddd"}
-    styler = style(table.set_index("the article's claim (our words)")).map(
-        lambda v: f"background-color: {colours[v]}" if v in colours else "", subset=["here"])
+    verdict_columns = [c for c in ("here", "on the article's own figures") if c in table.columns]
+    styler = style(table).map(lambda v: f"background-color: {colours[v]}" if v in colours else "",
+                              subset=verdict_columns)
     show.show_table(styler, caption=title)
-    for claim, verdict in checked:
-        if len(verdict.cells):
-            show.show_details(f"The cells behind: {claim.text}", verdict.cells)
+    for claim, ours, _ in checked:
+        if len(ours.cells):
+            show.show_details(f"The cells behind, on this machine: {claim.text}", ours.cells)

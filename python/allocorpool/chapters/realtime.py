@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import Claim, Verdict, every, show_claims
+from allocorpool.chapters.claims import Claim, Verdict, article_data, check_all, every, show_claims
 from allocorpool.study import Profile, Solution
 
 SEARCH_COLUMNS = ["label", "strategy_label", "case", "outcome", "interval_ns", "loss_pct"]
@@ -70,6 +70,8 @@ def _ranked(searches: pd.DataFrame) -> pd.DataFrame:
     return searches[~searches["baseline"].astype(bool)]
 
 
+ARTICLE_SOLUTIONS = ("parallel-11",)  # the article's solutions this chapter's claims were made of
+
 CLAIMS = (
     Claim("Pooling loses packets in every case: its pauses outlast the input queue", pooling_loses_everywhere),
     Claim("Allocation keeps up in case A, at an interval within twice its batch time per packet",
@@ -80,8 +82,9 @@ CLAIMS = (
 )
 
 
-def show_verdicts(searches: pd.DataFrame, batch: pd.DataFrame) -> list:
-    """The article's real-time claims, each checked on this chapter's searches."""
-    checked = [(claim, claim.check(searches=searches, batch=batch)) for claim in CLAIMS]
+def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
+    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
+    checks name) and on the article's own figures."""
+    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
     show_claims(checked)
     return checked

@@ -1,11 +1,28 @@
-"""Chapter 09, the summary: both summary tables and the best figure of each column."""
+"""Chapter 09, the summary: both summary tables, the best figure of each column, and the article's
+conclusions, each a computed verdict."""
 
 from __future__ import annotations
 
 import pandas as pd
 
+from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
+from allocorpool.chapters.claims import (
+    UNKNOWN,
+    Claim,
+    Verdict,
+    article_data,
+    check_all,
+    every,
+    known,
+    most,
+    per_group,
+    pooling_keeps_up_as_well_as_allocation,
+    searched,
+    share,
+    show_claims,
+)
 
 
 def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...]) -> None:
@@ -25,3 +42,98 @@ def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...
     unsolved = searches[(searches["outcome"] != "found") & ~searches["baseline"]]
     lines.append(f"- real-time cells with no loss-free interval: {len(unsolved)} of {int((~searches['baseline']).sum())}")
     show.note("\n".join(lines))
+
+
+# ---- the article's conclusions ----------------------------------------------------------------
+ZGC_C_LIMIT_NS = 500  # "two million packets per second"
+
+
+def flat_cpp_best_in_real_time(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = []
+    for case, part in searched(searches).groupby("case", sort=False):
+        found = part[part["outcome"] == "found"]
+        if not len(found):
+            continue
+        best = found.loc[found["interval_ns"].idxmin()]
+        flat = found[found["solution"].str.startswith("flat-")]
+        rows.append({"case": case, "best": f"{best['label']} {best['strategy_label']}",
+                     "best_ns": best["interval_ns"], "best_flat_ns": flat["interval_ns"].min() if len(flat) else None})
+    table = pd.DataFrame(rows)
+    return every(table, lambda r: None if pd.isna(r["best_flat_ns"]) else r["best_flat_ns"] <= r["best_ns"],
+                 ["case", "best", "best_ns", "best_flat_ns"], "cases")
+
+
+def java_keeps_up_in_every_case(searches: pd.DataFrame, **_: object) -> Verdict:
+    java = searched(searches)[lambda f: f["engine"] == "java"]
+    rows = [{"case": case, "Java cells that keep up": int((part["outcome"] == "found").sum()), "of": len(part)}
+            for case, part in java.groupby("case", sort=False)]
+    return every(pd.DataFrame(rows), lambda r: r["Java cells that keep up"] > 0, ["case", "Java cells that keep up",
+                                                                               "of"], "cases")
+
+
+def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFrame, **_: object) -> Verdict:
+    in_batch = batch_chapter.pooling_beats_allocation(batch=batch)
+    in_real_time = pooling_keeps_up_as_well_as_allocation(searches=searches)
+    cells = pd.concat([in_batch.cells.assign(test="batch"), in_real_time.cells.assign(test="real time")],
+                      ignore_index=True)
+    judged = cells["agrees"].notna()
+    verdict = share(int((cells["agrees"] == True).sum()), int(judged.sum()),  # noqa: E712
+                    "solution and case pairs of both tests")
+    return Verdict(verdict.verdict, verdict.summary,
+                   cells.sort_values("agrees", key=lambda s: s.map({False: 0, None: 1, True: 2})))
+
+
+def mix_best_when_few_are_kept(batch: pd.DataFrame, **_: object) -> Verdict:
+    java = batch[(batch["engine"] == "java") & ~batch["baseline"].astype(bool)]
+
+    def order(figures: dict[str, float], case: str) -> bool | None:
+        mix, pool = figures.get("Mix", float("nan")), figures.get("Pooling", float("nan"))
+        if not known(mix, pool):
+            return None
+        return mix <= pool if case == "A" else pool <= mix
+    rows = java[java["case"].isin(["A", "C"]) & (java["status"] == "ok")]
+    verdicts = [per_group(part, "ns_per_packet", lambda f, c=case: order(f, c)) for case, part in rows.groupby("case")]
+    cells = pd.concat([v.cells for v in verdicts], ignore_index=True) if verdicts else pd.DataFrame()
+    judged = cells["agrees"].notna() if len(cells) else pd.Series(dtype=bool)
+    verdict = share(int((cells["agrees"] == True).sum()) if len(cells) else 0, int(judged.sum()),  # noqa: E712
+                    "solution and case pairs")
+    return Verdict(verdict.verdict, verdict.summary, cells)
+
+
+def allocation_fails_in_real_time_in_most_java_cells(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = searched(searches)[lambda f: (f["engine"] == "java") & (f["strategy"] == "alloc")]
+    return most(every(rows, lambda r: None if not r["judged"] else r["outcome"] == "lost",
+                      ["label", "case", "outcome", "interval_ns", "loss_pct"]))
+
+
+def zgc_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = searched(searches)[lambda f: (f["solution"] == "zgc") & (f["case"] == "C") & f["strategy"].isin(["mix", "pool"])]
+    return every(rows, lambda r: None if not r["judged"] else
+                 r["outcome"] == "found" and r["interval_ns"] <= ZGC_C_LIMIT_NS,
+                 ["label", "strategy_label", "case", "outcome", "interval_ns"])
+
+
+def ten_million_buffers(**_: object) -> Verdict:
+    return Verdict(UNKNOWN, "not measured by these chapters: the article gave no figure either")
+
+
+CONCLUSIONS = (
+    Claim("For true real time, C or C++ without allocation: flat C++ has the best real-time interval in every case",
+          flat_cpp_best_in_real_time),
+    Claim("Java can approach real time: some Java solution keeps up in every case", java_keeps_up_in_every_case),
+    Claim("To pool: pooling beats allocation in every test, batch and real time", pooling_beats_allocation_everywhere),
+    Claim("Mix is best when few packets are kept (case A); pooling overtakes it when most are (case C), in Java",
+          mix_best_when_few_are_kept),
+    Claim("Allocation does not keep up in real time in most Java cells",
+          allocation_fails_in_real_time_in_most_java_cells),
+    Claim(f"ZGC handles even case C, with mix and pooling at {ZGC_C_LIMIT_NS} ns or less", zgc_keeps_up_in_c),
+    Claim("Ten million buffers instead of one million would be much worse", ten_million_buffers),
+)
+
+
+def show_conclusions(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
+    """The article's conclusions, each a computed verdict on this machine's cells (data: batch, searches
+    of every solution) and on the article's own figures."""
+    checked = check_all(CONCLUSIONS, data, article_data(reference_figures))
+    show_claims(checked, "The article's conclusions on this machine")
+    return checked

@@ -146,6 +146,10 @@ class Sweep:
         selection (ALLOC_OR_POOL_SOLUTIONS) hold."""
         return solutions(None if chapter is None else CHAPTERS[chapter], self.profile, self.selection)
 
+    def solutions_named(self, names: Iterable[str]) -> list[Solution]:
+        """Named solutions (a chapter's comparison baseline, say) that the profile and selection hold."""
+        return solutions(tuple(names), self.profile, self.selection)
+
     # ---- running cells ---------------------------------------------------------------
     def _run(self, cell: Cell) -> CellResult:
         self._status.show(f"running {cell.key}")

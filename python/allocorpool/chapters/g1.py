@@ -1,0 +1,81 @@
+"""Chapter 05, G1: the batch and real-time tests with G1, and the article's claims about it
+checked against the article's "CMS" as it ran (Parallel, JDK 11) on this machine."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from allocorpool.chapters.claims import (
+    Claim,
+    Verdict,
+    article_data,
+    check_all,
+    every,
+    most,
+    pooling_keeps_up_as_well_as_allocation,
+    searched,
+    share,
+    show_claims,
+)
+
+ARTICLE_G1 = "g1"  # the article's G1 as it ran: JDK 11 here, its 80 ms pause goal
+AS_RUN = "parallel-11"  # the article's "CMS" as it ran
+
+
+def _paired(batch: pd.DataFrame, baseline: pd.DataFrame, solution: str) -> pd.DataFrame:
+    """Batch rows of one solution beside the article's "CMS" as run, per strategy and case."""
+    ours = batch[(batch["solution"] == solution) & (batch["strategy"] != "dummy") & (batch["status"] == "ok")]
+    theirs = baseline[(baseline["solution"] == AS_RUN) & (baseline["status"] == "ok")]
+    return ours.merge(theirs[["strategy", "case", "ns_per_packet"]], on=["strategy", "case"], suffixes=("", "_as_run"))
+
+
+def slower_than_cms_in_most_batch_cells(batch: pd.DataFrame, baseline: pd.DataFrame, **_: object) -> Verdict:
+    rows = _paired(batch, baseline, ARTICLE_G1)
+    return most(every(rows, lambda r: r["ns_per_packet"] > r["ns_per_packet_as_run"],
+                      ["strategy_label", "case", "ns_per_packet", "ns_per_packet_as_run"]))
+
+
+def pooling_faster_than_cms_in_a_and_b(batch: pd.DataFrame, baseline: pd.DataFrame, **_: object) -> Verdict:
+    rows = _paired(batch, baseline, ARTICLE_G1)
+    rows = rows[(rows["strategy"] == "pool") & rows["case"].isin(["A", "B"])]
+    return every(rows, lambda r: r["ns_per_packet"] < r["ns_per_packet_as_run"],
+                 ["strategy_label", "case", "ns_per_packet", "ns_per_packet_as_run"])
+
+
+def keeps_up_in_more_cells_than_cms(searches: pd.DataFrame, baseline_searches: pd.DataFrame,
+                                    **_: object) -> Verdict:
+    ours = searched(searches[searches["solution"] == ARTICLE_G1])
+    theirs = searched(baseline_searches[baseline_searches["solution"] == AS_RUN])
+    if not ours["judged"].any() or not theirs["judged"].any():
+        return Verdict("cannot tell", "no finished search on one side")
+    g1, cms = int((ours["outcome"] == "found").sum()), int((theirs["outcome"] == "found").sum())
+    verdict = share(1 if g1 > cms else 0, 1, "comparisons")
+    cells = pd.DataFrame([{"solution": "G1 (JDK 11, 80 ms goal)", "cells that keep up": g1},
+                          {"solution": "the article's \"CMS\" as run", "cells that keep up": cms}])
+    return Verdict(verdict.verdict, f"{g1} against {cms} of {len(ours)}", cells)
+
+
+def still_loses_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = searched(searches[(searches["solution"] == ARTICLE_G1) & (searches["case"] == "C")])
+    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "lost",
+                 ["strategy_label", "case", "outcome", "loss_pct"])
+
+
+ARTICLE_SOLUTIONS = (ARTICLE_G1,)  # the article's solutions this chapter's claims were made of
+
+CLAIMS = (
+    Claim("G1 is slower than the article's \"CMS\" in most batch cells", slower_than_cms_in_most_batch_cells),
+    Claim("... except pooling, which G1 makes faster in cases A and B", pooling_faster_than_cms_in_a_and_b),
+    Claim("In real time G1 keeps up in more cells than the article's \"CMS\"", keeps_up_in_more_cells_than_cms),
+    Claim("G1 still finds no loss-free interval in case C", still_loses_in_c),
+    Claim("Pooling keeps up wherever allocation does, at an interval no longer",
+          pooling_keeps_up_as_well_as_allocation),
+)
+
+
+def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
+    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
+    checks name) and on the article's own figures."""
+    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
+    show_claims(checked)
+    return checked

@@ -1,0 +1,65 @@
+"""Chapter 07, native buffers: packets in off-heap memory under the article's collectors and today's,
+and the article's claims about them checked here."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from allocorpool.chapters.claims import Claim, Verdict, article_data, check_all, every, most, searched, show_claims
+
+# Each native solution beside its heap twin, as the article ran both.
+TWINS = {"native-parallel-11": "parallel-11", "native-g1": "g1", "native-zgc": "zgc"}
+SMALL_LOSS_PCT = 1.0
+
+
+def faster_than_heap_buffers(batch: pd.DataFrame, heap_batch: pd.DataFrame, **_: object) -> Verdict:
+    rows = []
+    for native, heap in TWINS.items():
+        ours = batch[(batch["solution"] == native) & (batch["strategy"] != "dummy") & (batch["status"] == "ok")]
+        theirs = heap_batch[(heap_batch["solution"] == heap) & (heap_batch["status"] == "ok")]
+        rows.append(ours.merge(theirs[["strategy", "case", "ns_per_packet"]], on=["strategy", "case"],
+                               suffixes=("", "_heap")))
+    table = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+    return most(every(table, lambda r: r["ns_per_packet"] < r["ns_per_packet_heap"],
+                      ["label", "strategy_label", "case", "ns_per_packet", "ns_per_packet_heap"]))
+
+
+def _keeps_up(searches: pd.DataFrame, solution: str, strategies: tuple[str, ...]) -> Verdict:
+    rows = searched(searches[(searches["solution"] == solution) & searches["strategy"].isin(strategies)])
+    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "found",
+                 ["label", "strategy_label", "case", "outcome", "interval_ns"])
+
+
+def native_g1_pool_keeps_up_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
+    return _keeps_up(searches, "native-g1", ("pool",))
+
+
+def native_zgc_keeps_up_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
+    return _keeps_up(searches, "native-zgc", ("alloc", "mix", "pool"))
+
+
+def native_cms_loses_little(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = searched(searches[(searches["solution"] == "native-parallel-11") & searches["strategy"].isin(["mix", "pool"])
+                             & searches["case"].isin(["B", "C"])])
+    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "found" or r["loss_pct"] < SMALL_LOSS_PCT,
+                 ["label", "strategy_label", "case", "outcome", "interval_ns", "loss_pct"])
+
+
+ARTICLE_SOLUTIONS = tuple(TWINS)  # the article's solutions this chapter's claims were made of
+
+CLAIMS = (
+    Claim("Native buffers make the strategies faster than heap buffers under the same collector, almost everywhere",
+          faster_than_heap_buffers),
+    Claim(f"With native buffers the article's \"CMS\" loses little with mix and pooling in cases B and C "
+          f"(under {SMALL_LOSS_PCT:g} % at 1000 ns)", native_cms_loses_little),
+    Claim("Native G1 keeps up with pooling in every case", native_g1_pool_keeps_up_everywhere),
+    Claim("Native ZGC keeps up in every case with every strategy", native_zgc_keeps_up_everywhere),
+)
+
+
+def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
+    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
+    checks name) and on the article's own figures."""
+    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
+    show_claims(checked)
+    return checked

@@ -1,0 +1,64 @@
+"""Chapter 06, ZGC: the batch and real-time tests with ZGC (and today's concurrent collectors), and
+the article's claims about ZGC checked here."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from allocorpool.chapters.claims import (
+    Claim,
+    Verdict,
+    article_data,
+    check_all,
+    every,
+    pooling_keeps_up_as_well_as_allocation,
+    searched,
+    show_claims,
+)
+
+ARTICLE_ZGC = "zgc"  # the article's ZGC: JDK 11, non-generational
+ARTICLE_G1 = "g1"
+FAR = 0.5  # "far better": at most half the time
+
+
+def allocation_c_far_faster_than_g1(batch: pd.DataFrame, g1_batch: pd.DataFrame, **_: object) -> Verdict:
+    ours = batch[(batch["solution"] == ARTICLE_ZGC) & (batch["strategy"] == "alloc") & (batch["case"] == "C")]
+    theirs = g1_batch[(g1_batch["solution"] == ARTICLE_G1) & (g1_batch["strategy"] == "alloc")
+                      & (g1_batch["case"] == "C")]
+    rows = ours.merge(theirs[["case", "ns_per_packet", "status"]], on="case", suffixes=("", "_g1"))
+    return every(rows, lambda r: None if "ok" != r["status"] or "ok" != r["status_g1"]
+                 else r["ns_per_packet"] <= FAR * r["ns_per_packet_g1"],
+                 ["strategy_label", "case", "ns_per_packet", "ns_per_packet_g1"])
+
+
+def mix_and_pool_keep_up_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = searched(searches[(searches["solution"] == ARTICLE_ZGC) & searches["strategy"].isin(["mix", "pool"])])
+    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "found",
+                 ["strategy_label", "case", "outcome", "interval_ns"])
+
+
+def allocation_c_still_loses(searches: pd.DataFrame, **_: object) -> Verdict:
+    rows = searched(searches[(searches["solution"] == ARTICLE_ZGC) & (searches["strategy"] == "alloc")
+                             & (searches["case"] == "C")])
+    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "lost",
+                 ["strategy_label", "case", "outcome", "loss_pct"])
+
+
+ARTICLE_SOLUTIONS = (ARTICLE_ZGC,)  # the article's solutions this chapter's claims were made of
+
+CLAIMS = (
+    Claim(f"ZGC handles allocation in case C far better than G1 (at most {FAR:.0%} of G1's time per packet)",
+          allocation_c_far_faster_than_g1),
+    Claim("ZGC keeps up in every case with mix and pooling", mix_and_pool_keep_up_everywhere),
+    Claim("Allocation in case C still loses packets with ZGC", allocation_c_still_loses),
+    Claim("Pooling keeps up wherever allocation does, at an interval no longer",
+          pooling_keeps_up_as_well_as_allocation),
+)
+
+
+def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
+    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
+    checks name) and on the article's own figures."""
+    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
+    show_claims(checked)
+    return checked
