@@ -138,6 +138,12 @@ CHAPTERS["realtime"] = CHAPTERS["gclogs"] = CHAPTERS["batch"]
 # The article's printed real-time runs (solution, strategy, case) at 1000 ns, replayed as timelines.
 TIMELINES = (("parallel-11", "alloc", "A"), ("parallel-11", "pool", "A"), ("native-parallel-11", "pool", "C"))
 
+# The cells that show whether a small profile is a true miniature of the article's sizes: each
+# (solution, case) with all its strategies, so that their order can be compared too.
+SENTINELS: tuple[tuple[str, str], ...] = (
+    ("parallel-11", "A"), ("parallel-11", "B"), ("parallel-11", "C"), ("g1", "C"), ("zgc", "C"),
+    ("native-parallel-11", "C"), ("flat-glibc", "C"))
+
 
 # ---- Profiles ---------------------------------------------------------------------------
 @dataclass(frozen=True)

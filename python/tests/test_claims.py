@@ -109,3 +109,23 @@ def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
     for name in ("flat_cpp_best_in_real_time", "java_keeps_up_in_every_case", "zgc_keeps_up_in_c"):
         assert verdicts[name].verdict == HOLDS, name
     assert verdicts["ten_million_buffers"].verdict == UNKNOWN
+
+
+def test_the_miniature_compares_verdict_interval_and_order():
+    from allocorpool.chapters import miniature
+
+    def searches(results):
+        return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "strategy_label": label, "case": "A",
+                              "outcome": "found" if value else "lost", "interval_ns": value, "loss_pct": None if value
+                              else 12.0} for label, value in results.items()])
+    full = searches({"Allocation": 600, "Mix": 150, "Pooling": None})
+    close = searches({"Allocation": 450, "Mix": 200, "Pooling": None})
+    table = miniature.compare(close, full)
+    assert table["verdict agrees"].all() and table["interval within 2x"].dropna().all() and table["order agrees"].all()
+    assert {check.text: check.check(table=table).verdict for check in miniature.CHECKS} == dict.fromkeys(
+        (check.text for check in miniature.CHECKS), HOLDS)
+    far = searches({"Allocation": 1500, "Mix": 60, "Pooling": 300})  # loses at 1000 ns; 2.5x; pooling keeps up
+    table = miniature.compare(far, full)
+    verdicts = [check.check(table=table) for check in miniature.CHECKS]
+    assert [v.verdict for v in verdicts] == [PARTLY, FAILS, FAILS]
+    assert verdicts[0].summary == "in 1 of 3 sentinel cells"

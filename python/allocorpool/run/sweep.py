@@ -37,6 +37,7 @@ from allocorpool.study import (
     CHAPTERS,
     REALTIME_STRATEGIES,
     REFERENCE_NS,
+    SENTINELS,
     STRATEGIES,
     STRATEGY_LABELS,
     TIMELINES,
@@ -56,6 +57,8 @@ REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the store only, never run 
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
+_SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
+                                      "error", "stderr_tail", "reference_key"]
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                  "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "jdk_build"]
 
@@ -311,10 +314,24 @@ class Sweep:
                     rows.append(row)
                     probes.append(probed)
         self._end(f"{len(rows)} searches")
-        table = pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + [
-            "outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes", "error", "stderr_tail",
-            "reference_key"])
+        table = pd.DataFrame(rows, columns=_SEARCH_COLUMNS)
         return Searches(table, pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
+
+    def sentinels(self) -> Searches:
+        """The searches of the sentinel cells (study.SENTINELS) this profile and selection hold."""
+        self._begin("sentinels")
+        rows, probes = [], []
+        for name, case in SENTINELS:
+            chosen = self.solutions_named([name])
+            if not chosen or case not in self.profile.cases:
+                continue
+            for strategy in REALTIME_STRATEGIES:
+                row, probed = self.search(chosen[0], strategy, case)
+                rows.append(row)
+                probes.append(probed)
+        self._end(f"{len(rows)} sentinel searches")
+        return Searches(pd.DataFrame(rows, columns=_SEARCH_COLUMNS),
+                        pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
 
     def timelines(self, chosen: Iterable[Solution]) -> list[tuple[Solution, str, str, CellResult]]:
         """The article's printed runs (study.TIMELINES) among the chosen solutions: one long real-time

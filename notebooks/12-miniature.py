@@ -1,0 +1,61 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Small runs and the article's sizes
+#
+# The article's sizes take hours to measure; the quick profile takes a fraction of that by scaling
+# every count of the model (pool, mix pool, internal queue, store) by its scale. Counts alone would
+# not keep the outcome: a pause grows with the live set, so a tenth of the live set pauses about a
+# tenth as long, and an input queue that still bridged 100 ms would swallow every pause. So the small
+# profiles scale what decides the outcome with the counts: the heap (its ratio to the live set), the
+# input queue's capacity in time (its ratio to a pause), and probes that still hold several
+# collections of the cell.
+#
+# What is kept, and what is not:
+# - kept: live set against heap, pause against queue capacity, collections per probe, the share of
+#   time spent in GC (pauses are shorter and come more often, in proportion);
+# - not kept: memory latency. A tenth of case B's packets fits in this machine's caches where the
+#   full set does not, so small runs are faster per packet in cases B and C than the article's sizes,
+#   and fixed costs (a JVM's own objects, a collector's fixed pause overhead) weigh more in them.
+#
+# Whether the small profile agrees with the article's sizes where it matters is measured on the
+# sentinel cells: each is searched in both profiles, and the verdict, the interval and the order of
+# the strategies are compared.
+
+# %% tags=["parameters"]
+import os
+
+profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
+data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
+
+# %%
+from allocorpool.chapters import display as show
+from allocorpool.chapters import miniature
+from allocorpool.run.sweep import Sweep
+
+sweep = Sweep(profile, data_dir or None)
+full = Sweep("full", full_data_dir or None, replay=True)  # read only: nothing of the full profile runs here
+
+# %% tags=["progress"]
+small_searches = sweep.sentinels()
+full_searches = full.sentinels()
+
+# %%
+if sweep.profile.name == "full":
+    show.note("This is the full profile itself: there is no smaller one to compare with.")
+else:
+    miniature.show_comparison(small_searches.table, full_searches.table, sweep.profile.name)
+
+# %% tags=["check"]
+sweep.finish(small_searches.table)

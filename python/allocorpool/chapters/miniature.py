@@ -1,0 +1,114 @@
+"""Chapter 12, the miniature: do the small profiles keep what decides the outcome?
+
+A small profile scales every count of the model by its scale, the heaps with them and the input
+queue's capacity in time with them too, so that a pause keeps its ratio to what the queue bridges
+and the heap its ratio to the live set. Whether that is enough is measured, not assumed: the
+sentinel cells (study.SENTINELS) are searched at the article's sizes (the full profile's store) and
+at the small profile's, and for each (solution, case) three things must agree: the verdict (does it
+lose packets at 1000 ns?), the loss-free interval within a factor of two where both find one, and
+the order of the strategies.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from allocorpool.analysis.search import REFERENCE_NS
+from allocorpool.chapters import display as show
+from allocorpool.chapters.claims import HOLDS, Verdict, every, show_claims
+from allocorpool.chapters.claims import Claim as Check
+
+FACTOR = 2.0
+
+
+def loses_at_reference(row: dict) -> bool | None:
+    """Whether a search's cell loses packets at 1000 ns: no loss-free interval, or one above 1000 ns."""
+    if row.get("outcome") == "lost":
+        return True
+    if row.get("outcome") == "found":
+        return row["interval_ns"] > REFERENCE_NS
+    return None
+
+
+def _order(part: pd.DataFrame) -> tuple[str, ...]:
+    """Strategies from the best to the worst real-time figure (a cell that loses everywhere last)."""
+    key = {r["strategy_label"]: (r["interval_ns"] if r["outcome"] == "found" else math.inf)
+           for r in part.to_dict("records")}
+    return tuple(sorted(key, key=lambda s: (key[s], s)))
+
+
+def compare(small: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
+    """One row per sentinel cell: both results, and whether verdict and interval agree; the strategy
+    order of its (solution, case) alongside."""
+    keys = ["solution", "label", "strategy_label", "case"]
+    both = small[keys + ["outcome", "interval_ns", "loss_pct"]].merge(
+        full[keys + ["outcome", "interval_ns", "loss_pct"]], on=keys, suffixes=("_small", "_full"))
+    rows = []
+    for record in both.to_dict("records"):
+        mine = {"outcome": record["outcome_small"], "interval_ns": record["interval_ns_small"]}
+        theirs = {"outcome": record["outcome_full"], "interval_ns": record["interval_ns_full"]}
+        small_loses, full_loses = loses_at_reference(mine), loses_at_reference(theirs)
+        verdict = None if small_loses is None or full_loses is None else small_loses == full_loses
+        interval = None
+        if mine["outcome"] == theirs["outcome"] == "found":
+            ratio = mine["interval_ns"] / theirs["interval_ns"]
+            interval = 1 / FACTOR <= ratio <= FACTOR
+        rows.append({**{k: record[k] for k in keys}, "small": _text(record, "small"), "full": _text(record, "full"),
+                     "verdict agrees": verdict, "interval within 2x": interval})
+    table = pd.DataFrame(rows)
+    orders = []
+    for (solution, case), part in both.groupby(["solution", "case"], sort=False):
+        s_part = small[(small["solution"] == solution) & (small["case"] == case)]
+        f_part = full[(full["solution"] == solution) & (full["case"] == case)]
+        judged = s_part["outcome"].isin(["found", "lost"]).all() and f_part["outcome"].isin(["found", "lost"]).all()
+        orders.append({"solution": solution, "case": case, "order small": " < ".join(_order(s_part)),
+                       "order full": " < ".join(_order(f_part)),
+                       "order agrees": _order(s_part) == _order(f_part) if judged else None})
+    return table.merge(pd.DataFrame(orders), on=["solution", "case"]) if len(table) else table
+
+
+def _text(record: dict, side: str) -> str:
+    outcome = record[f"outcome_{side}"]
+    if outcome == "found":
+        return f"{record[f'interval_ns_{side}']:.0f} ns"
+    if outcome == "lost":
+        loss = record[f"loss_pct_{side}"]
+        return "lost" + (f" {loss:.2g}% at 1000 ns" if pd.notna(loss) else "")
+    return str(outcome)
+
+
+def _check(column: str, what: str = "sentinel cells"):
+    def check(table: pd.DataFrame, **_: object) -> Verdict:
+        rows = table.drop_duplicates(["solution", "case"]) if column == "order agrees" else table
+        return every(rows, lambda r: r[column] if r[column] is not None and not pd.isna(r[column]) else None,
+                     [c for c in rows.columns if c not in ("verdict agrees", "interval within 2x", "order agrees")]
+                     + [column], what)
+    return check
+
+
+CHECKS = (
+    Check("The verdict agrees: a cell loses packets at 1000 ns in the small profile exactly when it does at the "
+          "article's sizes", _check("verdict agrees")),
+    Check("The loss-free interval agrees within a factor of two where both find one", _check("interval within 2x")),
+    Check("The strategies come in the same order", _check("order agrees", "solution and case pairs")),
+)
+
+
+def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str) -> list:
+    """The sentinel table and the three checks of the miniature."""
+    if not len(full):
+        show.note("The full profile's store holds no sentinel search: there is nothing to compare with yet.")
+        return []
+    table = compare(small, full)
+    show.show_table(table.set_index(["label", "case", "strategy_label"]).drop(columns=["solution"]),
+                    caption=f"Sentinel cells: profile {small_name} against the article's sizes (profile full)")
+    checked = [(check, check.check(table=table), None) for check in CHECKS]
+    show_claims(checked, f"Is profile {small_name} a true miniature?")
+    holds = [v.verdict == HOLDS for _, v, _ in checked]
+    show.note(f"{sum(holds)} of {len(holds)} checks hold: profile {small_name} "
+              + ("keeps what decides the outcome on these cells." if all(holds) else
+                 "does not keep everything that decides the outcome; the cells against it are listed above."))
+    return checked
+
