@@ -31,6 +31,16 @@ import net.openhft.chronicle.wire.channel.ChronicleGatewayMain;
  */
 @SuppressWarnings("deprecation") // the channel API is marked to move in chronicle-wire x.27
 final class ChronicleEcho implements EchoService {
+    static {
+        // On fewer than 4 CPUs (pauser.minProcessors), chronicle-threads turns every "yielding"
+        // pauser into a sleepy one that sleeps 1 to 20 ms when idle: on a 2-core machine the
+        // channels' writer threads then sleep between batches. The seed ran yielding pausers
+        // (16 cores); this keeps them yielding here too, unless the property is given.
+        if (System.getProperty("pauser.minProcessors") == null) {
+            System.setProperty("pauser.minProcessors", "1");
+        }
+    }
+
     static final String EVENT = "topOfBook";
     /** The handler the gateway runs is rebuilt from the connection's header: it finds its counters here. */
     private static final Map<String, ServiceCounters> SERVICES = new ConcurrentHashMap<>();
@@ -54,6 +64,11 @@ final class ChronicleEcho implements EchoService {
         handler.buffered(buffered);
         channels = clientContext.newChannelSupplier(handler);
         channels.pauserMode(PauserMode.yielding).buffered(buffered);
+    }
+
+    /** The pauser Chronicle's "yielding" mode gives on this machine (the header records it). */
+    static String yieldingPauser() {
+        return Pauser.yielding().getClass().getSimpleName();
     }
 
     private static int freePort() throws IOException {

@@ -47,6 +47,7 @@ final class EchoRun {
         header.put("clients", options.clients);
         header.put("window", options.window);
         header.put("buffered", options.transport == Transport.CHRONICLE ? options.buffered : null);
+        header.put("chronicle_pauser", options.transport == Transport.CHRONICLE ? ChronicleEcho.yieldingPauser() : null);
         header.put("duration_s", options.durationS);
         header.put("warmup_s", options.warmupS);
         header.put("event_bytes", TopOfBook.LENGTH_BYTES);
