@@ -64,3 +64,11 @@ def test_a_failed_run_fails_the_notebook_under_ci_only():
     chapter.raise_if_failed(echo, allocation, "quick")
     with pytest.raises(RuntimeError, match="1 event-echo run\\(s\\) failed under the ci profile: JDK 11 G1, nio"):
         chapter.raise_if_failed(echo, allocation, "ci")
+
+
+def test_the_note_on_shared_cores_says_what_more_clients_did():
+    rows = [echo_row(t, 25, "g1", c, m, eps, cpus_busy=1.9)
+            for t in ("chronicle", "nio") for m in ("reuse", "copy") for c, eps in ((1, 2e6), (2, 2.2e6), (4, 2.4e6))]
+    note = chapter.sharing_note(pd.DataFrame(rows), 2)
+    assert "this machine's 2 CPUs" in note and "median of 1.90 CPUs busy" in note
+    assert "1 to 4 clients changed events per second by a median factor of 1.20" in note
