@@ -100,7 +100,15 @@ show.note(chapter.sharing_note(echo, cpus()))
 # ## The seed's claims on this machine
 
 # %%
+chapter.show_seed_figures(seed_figures)
 chapter.show_verdicts(chapter.verdicts(cost, allocation, seed_figures))
+
+# %% [markdown]
+# ## Where these figures were measured
+
+# %%
+show.show_table(chapter.machine(sweep.store.index).set_index("what").rename_axis(None),
+                caption="The machine, runtimes and commits of the stored event-echo runs")
 
 # %%
 chapter.raise_if_failed(echo, allocation, sweep.profile.name)

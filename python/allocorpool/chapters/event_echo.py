@@ -332,3 +332,22 @@ def raise_if_failed(echo: pd.DataFrame, allocation: pd.DataFrame, profile: str) 
     if profile == "ci" and len(failed):
         names = ", ".join(html.unescape(n) for n in failed["label"])
         raise RuntimeError(f"{len(failed)} event-echo run(s) failed under the ci profile: {names}")
+
+
+def show_seed_figures(figures: pd.DataFrame) -> None:
+    table = figures[["claim", "metric", "value", "unit", "benchmark", "machine", "jdk", "clients", "note"]]
+    show.show_table(table.set_index(["claim", "metric"]),
+                    caption="The seed's figures (its text; another machine and year): "
+                            "data/reference/event_echo_reference.csv")
+
+
+def machine(index: pd.DataFrame) -> pd.DataFrame:
+    """What the stored event-echo runs say about where they ran: machine, JDK builds, commits."""
+    runs = index[index.get("cell_kind", pd.Series(dtype=str)) == "event-echo"] if len(index) else index
+    if not len(runs):
+        return pd.DataFrame(columns=["what", "value"])
+    rows = [{"what": title, "value": ", ".join(str(v) for v in runs[name].dropna().unique())}
+            for name, title in (("cpu_model", "CPU"), ("cpus", "CPUs"), ("kernel", "kernel"), ("commit", "commit"))]
+    builds = runs.dropna(subset=["jdk_build"]).groupby("jdk")["jdk_build"].agg(lambda b: ", ".join(sorted(set(b))))
+    rows += [{"what": f"JDK {int(jdk)}", "value": build} for jdk, build in builds.items()]
+    return pd.DataFrame(rows)
