@@ -49,6 +49,11 @@ def test_each_claim_gets_a_verdict_by_its_rule():
     assert "4c: 250" in table["deciding rows"].iloc[0] and "1c" not in table["deciding rows"].iloc[0]
 
 
+def test_rows_that_disagree_in_sign_decide_nothing():
+    verdict = chapter._ratio_verdict(50, 166, pd.Series([300.0, -200.0, 50.0, -10.0]))
+    assert verdict.startswith("not decided: the rows disagree (2 of 4 show a cost)")
+
+
 def test_no_cost_and_a_large_cost_do_not_hold():
     assert chapter._ratio_verdict(-5, 166) == "does not hold here: no cost measured"
     assert chapter._ratio_verdict(400, 166) == "does not hold here: larger by more than 2x"
@@ -71,4 +76,5 @@ def test_the_note_on_shared_cores_says_what_more_clients_did():
             for t in ("chronicle", "nio") for m in ("reuse", "copy") for c, eps in ((1, 2e6), (2, 2.2e6), (4, 2.4e6))]
     note = chapter.sharing_note(pd.DataFrame(rows), 2)
     assert "this machine's 2 CPUs" in note and "median of 1.90 CPUs busy" in note
-    assert "1 to 4 clients changed events per second by a median factor of 1.20" in note
+    assert "From 1 to 4 clients, events per second changed by a median factor of 1.20: more clients did not add" in note
+    assert "at 4 clients it gives a median" in note

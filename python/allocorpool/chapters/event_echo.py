@@ -214,7 +214,15 @@ def show_allocation(allocation: pd.DataFrame) -> None:
 
 
 # ---- The seed's claims ----------------------------------------------------------------------
-def _ratio_verdict(median: float, seed: float) -> str:
+AGREE = 2 / 3  # a median decides only when at least this share of the deciding rows has its sign
+
+
+def _ratio_verdict(median: float, seed: float, values: pd.Series | None = None) -> str:
+    if values is not None and len(values):
+        same_sign = float(((values > 0) == (median > 0)).mean())
+        if same_sign < AGREE:
+            return (f"not decided: the rows disagree ({int((values > 0).sum())} of {len(values)} show a cost), "
+                    "longer runs (the full profile) may decide")
     if median <= 0:
         return "does not hold here: no cost measured"
     if seed / SAME_FACTOR <= median <= seed * SAME_FACTOR:
@@ -243,12 +251,17 @@ def verdicts(cost: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame
         extra = float(deciding["extra_ns_seed"].median())
         seed = seed_value(figures, "extra_ns_per_event")
         add("One extra allocation per event adds about 166 ns", f"{seed:g} ns (16 clients)",
-            f"median {extra:.0f} ns per event ({int(deciding['clients'].iloc[0])} clients; extra CPU time "
-            f"{deciding['extra_cpu_ns'].median():.0f} ns per event)", _ratio_verdict(extra, seed),
+            f"median {extra:.0f} ns per event, rows from {deciding['extra_ns_seed'].min():.0f} to "
+            f"{deciding['extra_ns_seed'].max():.0f} ({int(deciding['clients'].iloc[0])} clients; extra CPU time "
+            f"{deciding['extra_cpu_ns'].median():.0f} ns per event)",
+            _ratio_verdict(extra, seed, deciding["extra_ns_seed"]),
             _deciding(deciding, "extra_ns_seed", ".0f"))
         drop = float(deciding["throughput_drop_pct"].median())
         seed = seed_value(figures, "throughput_drop_pct")
-        add("This reduces throughput by 25 %", f"{seed:g} %", f"median {drop:.1f} %", _ratio_verdict(drop, seed),
+        add("This reduces throughput by 25 %", f"{seed:g} %",
+            f"median {drop:.1f} %, rows from {deciding['throughput_drop_pct'].min():.1f} to "
+            f"{deciding['throughput_drop_pct'].max():.1f} %",
+            _ratio_verdict(drop, seed, deciding["throughput_drop_pct"]),
             _deciding(deciding, "throughput_drop_pct", ".1f"))
         gc_pct = float(deciding["copy_gc_pause_pct"].median())
         seed = seed_value(figures, "gc_pause_pct")
@@ -310,19 +323,25 @@ def sharing_note(echo: pd.DataFrame, cpus: int | None) -> str:
     ok = echo[echo["status"] == "ok"]
     if not len(ok):
         return "No echo run finished: nothing to say about the cores."
-    busy = ok["cpus_busy"].median()
-    by_clients = ok.groupby(["transport", "jdk", "collector", "mode"]).apply(
-        lambda g: g.set_index("clients")["events_per_s"], include_groups=False)
-    text = (f"The service, its clients (one thread each, as many service threads) and, with Chronicle's buffered "
-            f"channels, a writer thread per channel end all run on this machine's {cpus or 'few'} CPUs; the "
-            f"process kept a median of {busy:.2f} CPUs busy.")
-    if isinstance(by_clients, pd.DataFrame) and {1, 4} <= set(by_clients.columns):
-        ratio = (by_clients[4] / by_clients[1]).median()
-        text += (f" Going from 1 to 4 clients changed events per second by a median factor of {ratio:.2f}: "
-                 "with more clients than cores, clients and service take turns on the same cores instead of "
-                 "adding throughput, so the seed's average latency (clients / events per second) grows with "
-                 "clients and the extra nanoseconds it attributes to the copy include time spent waiting for a "
-                 "core; the extra CPU time per event does not.")
+    busy = float(ok["cpus_busy"].median())
+    most = int(ok["clients"].max())
+    text = (f"The service and its clients run in one process on this machine's {cpus or 'few'} CPUs: with "
+            f"{most} client(s), {most} client threads and {most} service threads (and, with Chronicle's buffered "
+            f"channels, a writer thread per channel end) share them; the runs kept a median of {busy:.2f} CPUs "
+            f"busy" + (", that is, the CPUs were busy nearly all the time." if cpus and busy >= 0.9 * cpus else "."))
+    wide = ok.pivot_table(index=["transport", "jdk", "collector", "mode"], columns="clients", values="events_per_s")
+    if {1, most} <= set(wide.columns) and most > 1:
+        ratio = float((wide[most] / wide[1]).median())
+        text += f" From 1 to {most} clients, events per second changed by a median factor of {ratio:.2f}"
+        text += (": more clients kept more events in flight and got more through the same two cores."
+                 if ratio >= 1.5 else ": more clients did not add throughput, they took turns on the same cores.")
+    cost = costs(echo)
+    at_most = cost[cost["clients"] == most] if len(cost) else cost
+    if most > 1 and len(at_most):
+        text += (f" With more threads than CPUs, a client also waits for a core, and the seed's measure of the "
+                 f"copy's cost (clients / events per second) counts that wait for every client: at {most} clients "
+                 f"it gives a median {at_most['extra_ns_seed'].median():.0f} ns per event, the extra CPU time "
+                 f"{at_most['extra_cpu_ns'].median():.0f} ns.")
     return text
 
 
