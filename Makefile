@@ -85,4 +85,4 @@ clean:
 	rm -rf $(BUILD) java-lib/target
 
 # The study (notebooks, sweep, article) and the exploration kernels have their own files.
-include mk/study.mk mk/kernels.mk
+include mk/study.mk mk/kernels.mk mk/event-echo.mk

