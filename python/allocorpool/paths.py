@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import zipfile
 from pathlib import Path
 
 
@@ -50,3 +51,33 @@ def source_commit() -> str:
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return commit + ("-dirty" if dirty else "")
+
+
+# The engines' folders whose content makes an engine build's id (tools/source_id.py).
+ENGINE_SOURCES = {"java": ("java-lib", "native-queue"), "cpp": ("cpp-lib", "native-queue")}
+_BUILDS: dict[tuple[str, float], str] = {}
+
+
+def engine_build(engine: str) -> str:
+    """The source id the built engine was built from (embedded by its build), "" where it has none:
+    the jar's allocorpool/build.properties `engine.source`, cpp-lib's generated engine_source.txt."""
+    if engine not in ENGINE_SOURCES:
+        raise ValueError(f"unknown engine {engine!r}; one of {', '.join(ENGINE_SOURCES)}")
+    artifact = java_jar() if engine == "java" else cpp_engine().parent / "generated" / "engine_source.txt"
+    try:
+        stamp = artifact.stat().st_mtime
+    except FileNotFoundError:
+        return ""
+    if (str(artifact), stamp) not in _BUILDS:
+        if engine == "java":
+            with zipfile.ZipFile(artifact) as jar:
+                try:
+                    text = jar.read("allocorpool/build.properties").decode("utf-8")
+                except KeyError:
+                    text = ""
+            found = dict(line.split("=", 1) for line in text.splitlines() if "=" in line).get("engine.source", "")
+        else:
+            found = artifact.read_text(encoding="utf-8")
+        found = found.strip()
+        _BUILDS[(str(artifact), stamp)] = "" if found.startswith("${") or found.startswith("@") else found
+    return _BUILDS[(str(artifact), stamp)]
