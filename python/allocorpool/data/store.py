@@ -38,6 +38,7 @@ _META_KEY = b"allocorpool"
 # kind; loading it rebuilds the cell from its parameters (imported here lazily, as "module:Class").
 CELL_TYPES: dict[str, str] = {
     "engine": "allocorpool.run.runner:Cell",
+    "binary-trees": "allocorpool.run.binary_trees:BinaryTreesCell",
 }
 _SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
 _ROW_CONSTANTS = {"table", "key", "status", *machine.FINGERPRINT_FIELDS}
