@@ -153,5 +153,5 @@ def test_java_command_logs_gc_and_runs_the_compiled_class(tmp_path, monkeypatch)
     monkeypatch.setattr(jdks, "java_executable", lambda major: Path(f"/jdk{major}/bin/java"))
     argv = bt.command(bt.variant("java25-zgc-gen"), 18, tmp_path / "gc.log", tmp_path / "bin")
     assert argv[0] == "/jdk25/bin/java" and "-XX:+UseZGC" in argv
-    assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,level,tags" in argv
+    assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,level,tags:filecount=0" in argv
     assert argv[-4:] == ["-cp", str(tmp_path / "bin" / "java"), "BinaryTrees", "18"]

@@ -44,8 +44,8 @@ from allocorpool.run.runner import STDERR_TAIL_CHARS, CellResult
 # ---- The selectable lists -------------------------------------------------------------
 JAVA_MAJORS = (11, 17, 21, 25)
 # Collectors left out, with the reason the table gives.
-JAVA_LEFT_OUT = {"epsilon": "Epsilon never frees: at depth 20 this program allocates about 14 GB, more than a "
-                            "shared 24 GB machine can give one run"}
+JAVA_LEFT_OUT = {"epsilon": "Epsilon never frees: this program allocates about 7 GB of 24-byte nodes at depth 20 "
+                            "and 15 GB at 21, more than a shared 24 GB machine can give one run"}
 MARKERS = 2  # "several markers": the machine's 2 cores (the seed's Mac used 4)
 # Rows of the seed that are not reproduced here, and why.
 NOT_REPRODUCED = {
@@ -258,7 +258,8 @@ def command(v: Variant, depth: int, gc_log: Path | None = None, programs: Path |
     if v.is_java:
         flags = list(jdks.collector_flags(v.jdk, v.collector))  # type: ignore[arg-type]
         if gc_log is not None:
-            flags.append(f"-Xlog:gc*,safepoint:file={gc_log}:uptime,level,tags")
+            # filecount=0: one file, never rotated (the default keeps 5 x 20 MB and drops the oldest)
+            flags.append(f"-Xlog:gc*,safepoint:file={gc_log}:uptime,level,tags:filecount=0")
         return [str(jdks.java_executable(v.jdk)), *flags, "-cp", str(programs / "java"),  # type: ignore[arg-type]
                 "BinaryTrees", str(depth)]
     args = [str(programs / v.program), str(depth)]
@@ -344,9 +345,12 @@ def parse_gctrace(text: str) -> Pauses:
 
 
 def parse_jvm(log: Path, collector: str | None) -> Pauses:
-    """The unified GC log: every stop of the world once (gclog.outer_pauses)."""
+    """The unified GC log's pauses. CMS logs a failed young collection's Full GC inside it (both
+    timing one stop), so for CMS each stop is counted once (gclog.outer_pauses); for the others every
+    pause is its own stop: generational ZGC's young and old pauses often share a millisecond of
+    uptime and would look nested."""
     events = gclog.parse(log, collector)
-    stops = gclog.outer_pauses(events)
+    stops = gclog.outer_pauses(events) if collector == "cms" else gclog.pauses(events)
     table = pd.DataFrame({"source": "collector", "name": stops["name"].astype(str), "start_s": stops["start_s"],
                           "duration_ms": stops["duration_ms"].astype(float)}, columns=PAUSE_COLUMNS)
     cycles = events["gc_id"].dropna().nunique() if len(events) else 0
@@ -497,6 +501,7 @@ def measure(argv: list[str], env: dict[str, str], stdout: Path, stderr: Path, cw
             return Measured(process.returncode, False, wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss * 1024)
         if time.monotonic() - started > timeout_s:
             _stop(process.pid)
+            process.returncode = -signal.SIGKILL  # reaped by _stop: Popen must not wait for it again
             return Measured(None, True, time.monotonic() - started, None, None, None)
         time.sleep(poll_s)
 
@@ -628,7 +633,7 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
              f" ({count} run, {time.monotonic() - started:.0f} s so far)", progress)
         return result
 
-    index = run_missing(todo, store, run=run_one, retry_failed=retry_failed, progress=False)
+    index = run_missing(todo, store, run=run_one, retry_failed=retry_failed, progress=False) if todo else None
     _log(f"done: {count} run(s) in this session, the rest read from {store.root}", progress)
     runs = _runs(index, todo)
     table = summarise(runs, [v for v in wanted], reasons, prof)
@@ -636,8 +641,8 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
     return Results(prof, runs, table, pauses)
 
 
-def _runs(index: pd.DataFrame, todo: list[BinaryTreesCell]) -> pd.DataFrame:
-    rows = {row["key"]: row for row in index.to_dict("records")}
+def _runs(index: pd.DataFrame | None, todo: list[BinaryTreesCell]) -> pd.DataFrame:
+    rows = {row["key"]: row for row in index.to_dict("records")} if index is not None else {}
     out = []
     for cell in todo:
         row = rows.get(cell.key, {})
