@@ -19,5 +19,6 @@ test-binary-trees: binary-trees env jdks
 binary-trees-sweep: binary-trees env jdks
 	$(PY) -m allocorpool.run.binary_trees --profile $(PROFILE)
 
-# The chapter's notebook runs every variant: the study's notebook targets need them built.
-test-notebooks sweep: binary-trees
+# The chapter's notebook runs every variant, and the driver's tests run a fake program through the
+# launcher (binary-trees/measure): the study's notebook and Python test targets need them built.
+test-python test-notebooks sweep: binary-trees

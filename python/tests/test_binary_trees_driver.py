@@ -155,3 +155,11 @@ def test_java_command_logs_gc_and_runs_the_compiled_class(tmp_path, monkeypatch)
     assert argv[0] == "/jdk25/bin/java" and "-XX:+UseZGC" in argv
     assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,level,tags:filecount=0" in argv
     assert argv[-4:] == ["-cp", str(tmp_path / "bin" / "java"), "BinaryTrees", "18"]
+
+
+def test_the_peak_rss_is_the_programs_own_not_the_drivers(fake, tmp_path):
+    ballast = bytearray(300 * 2**20)  # the driver's own memory, touched: Linux carries it across exec
+    ballast[::4096] = b"\1" * len(ballast[::4096])
+    result = run(fake, tmp_path, "ok")
+    assert 20 * 2**20 < result.run.summary["peak_rss_bytes"] < 200 * 2**20
+    del ballast

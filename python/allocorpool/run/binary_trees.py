@@ -8,8 +8,10 @@ cells (kind "binary-trees"), so a finished repetition is never rerun and a faile
 is kept with its stderr tail. Repetitions are interleaved (every variant's first, then every
 variant's second, ...) so that a slow spell of the machine does not land on one variant.
 
-Each run is measured from outside: wall time (monotonic clock around the process), user and sys
-time and peak RSS from the rusage os.wait4 returns. Its stdout must be the benchmarks game's
+Each run is measured from outside: a small launcher (binary-trees/measure) forks the program and
+reports its wall time (monotonic clock) and the user and sys time and peak RSS of the rusage that
+its wait4 returns; the launcher is there because a program forked from this Python process
+would carry the process's peak RSS into its own. Its stdout must be the benchmarks game's
 check lines for the depth, exactly, or the run is an error. Pauses come from what each runtime
 reports (the parsers below, one per report format): the programs' own timing of each tree's
 deallocation (C, C++, Rust), Boehm's GC_PRINT_STATS, the JVM's unified GC log, Go's
@@ -476,7 +478,7 @@ def _tail(path: Path) -> str:
 
 @dataclass
 class Measured:
-    """One process, measured from outside."""
+    """One process, measured by the launcher that forked it."""
 
     exit_code: int | None
     timed_out: bool
@@ -486,24 +488,40 @@ class Measured:
     peak_rss_bytes: int | None
 
 
+_MEASURED = re.compile(r"^wall_s=([\d.]+) user_s=([\d.]+) sys_s=([\d.]+) maxrss_kb=(\d+) exit=(-?\d+) signal=(\d+)$")
+
+
+def launcher(programs: Path | None = None) -> Path:
+    """binary-trees/measure/measure.c, built with the programs: it forks each one and reports the
+    rusage its wait4 returns. Forked from this Python process instead, a program's peak RSS would
+    start at this process's (Linux carries ru_maxrss across exec)."""
+    path = (programs or bin_dir()) / "measure"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing; build it with `make binary-trees`")
+    return path
+
+
 def measure(argv: list[str], env: dict[str, str], stdout: Path, stderr: Path, cwd: Path, timeout_s: float,
-            poll_s: float = 0.02) -> Measured:
-    """Runs argv in a session of its own; wall time around it, user, sys and peak RSS from wait4."""
+            programs: Path | None = None, poll_s: float = 0.02) -> Measured:
+    """Runs argv through the launcher in a session of its own (a timeout stops both by their group):
+    wall, user and sys time and peak RSS of the program itself."""
+    report = stdout.with_suffix(".measured")
+    report.unlink(missing_ok=True)
     with open(stdout, "wb") as out, open(stderr, "wb") as err:
         started = time.monotonic()
-        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, env=env,
-                                   start_new_session=True)
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid != 0:
-            wall = time.monotonic() - started
-            process.returncode = os.waitstatus_to_exitcode(status)
-            return Measured(process.returncode, False, wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss * 1024)
+        process = subprocess.Popen([str(launcher(programs)), str(report), *argv], stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err, cwd=cwd, env=env, start_new_session=True)
+    while process.poll() is None:
         if time.monotonic() - started > timeout_s:
             _stop(process.pid)
             process.returncode = -signal.SIGKILL  # reaped by _stop: Popen must not wait for it again
             return Measured(None, True, time.monotonic() - started, None, None, None)
         time.sleep(poll_s)
+    found = _MEASURED.match(report.read_text().strip()) if report.is_file() else None
+    if found is None:  # the launcher itself failed: its message is in stderr
+        return Measured(process.returncode, False, time.monotonic() - started, None, None, None)
+    wall, user, sys_, rss_kb, code, _ = found.groups()
+    return Measured(int(code), False, float(wall), float(user), float(sys_), int(rss_kb) * 1024)
 
 
 def run_cell(cell: BinaryTreesCell, workdir: Path, timeout_s: float, programs: Path | None = None,
@@ -529,7 +547,7 @@ def run_cell(cell: BinaryTreesCell, workdir: Path, timeout_s: float, programs: P
         header.update(vm_flags=argv[1:argv.index("-cp")])
     env = {**os.environ, **dict(v.env)}
     try:
-        measured = measure(argv, env, stdout, stderr, workdir, timeout_s)
+        measured = measure(argv, env, stdout, stderr, workdir, timeout_s, programs)
     except OSError as error:
         return CellResult(cell, "error", None, str(error), 0.0, Run(header, {}, None), None, argv)
     out_text = stdout.read_text(errors="replace") if stdout.is_file() else ""
@@ -698,8 +716,8 @@ def _pause_rows(store: Store, runs: pd.DataFrame) -> pd.DataFrame:
     rows = store.rows("pause") if keys else pd.DataFrame()
     if not len(rows):
         return pd.DataFrame(columns=[*PAUSE_COLUMNS, "key", "variant", "depth", "repetition"])
-    rows = rows[rows["key"].isin(keys)]
-    return rows[[*PAUSE_COLUMNS, "key"]].merge(finished[["key", "variant", "depth", "repetition"]], on="key")
+    rows = rows[rows["key"].isin(keys)].reindex(columns=[*PAUSE_COLUMNS, "key"])  # the store drops all-empty columns
+    return rows.merge(finished[["key", "variant", "depth", "repetition"]], on="key")
 
 
 def main(argv: list[str] | None = None) -> int:
