@@ -56,6 +56,7 @@ results = binary_trees.sweep(bt_profile, data_dir or None)
 # machines and two depths side by side.
 
 # %%
+show.show_table(chapter.machine_table(results), caption="Where the runs were measured")
 chapter.show_failures(results)
 tables = {depth: chapter.with_seed(results.table, seed, depth) for depth in bt_profile.depths}
 for depth, rows in tables.items():

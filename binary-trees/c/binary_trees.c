@@ -5,7 +5,7 @@
  * link line picks which one serves malloc/free); ALLOC_BOEHM allocates from the Boehm collector
  * and never frees (GC_MARKERS in the environment sets its marker threads; BOEHM_INCREMENTAL turns
  * on incremental collection); ALLOC_BOEHM_FREE allocates from Boehm and frees every node
- * explicitly; ALLOC_ARENA bump-allocates each tree from a region and drops the region at once.
+ * explicitly; ALLOC_ARENA bump-allocates each tree from a region and releases the region at once.
  *
  * Output (stdout): the benchmarks game's check lines. Report (stderr, lines starting
  * "binary-trees:"): the allocator and its version, and where the program frees trees itself,
@@ -61,7 +61,9 @@ static void report_frees(void) {}
 
 /* ---- the allocators -------------------------------------------------------------------- */
 #if defined(ALLOC_ARENA)
-/* A region: nodes are bumped out of 1 MiB chunks; a tree's region is released whole. */
+/* A region: nodes are bumped out of 1 MiB chunks; a tree's region is released whole, its chunks
+ * kept on a spare list for the next tree (as an arena allocator reuses its memory), so that the
+ * system allocator is asked again only when the program needs more chunks than ever before. */
 enum { CHUNK_NODES = (1 << 20) / sizeof(node) };
 typedef struct chunk {
     struct chunk *next;
@@ -71,11 +73,17 @@ typedef struct chunk {
 typedef struct {
     chunk *head;
 } arena;
+static chunk *spare_chunks;
 
 static node *arena_new(arena *a) {
     if (a->head == NULL || a->head->used == CHUNK_NODES) {
-        chunk *c = malloc(sizeof(chunk));
-        if (c == NULL) { perror("malloc"); exit(1); }
+        chunk *c = spare_chunks;
+        if (c != NULL) {
+            spare_chunks = c->next;
+        } else if ((c = malloc(sizeof(chunk))) == NULL) {
+            perror("malloc");
+            exit(1);
+        }
         c->next = a->head;
         c->used = 0;
         a->head = c;
@@ -87,7 +95,8 @@ static void arena_release(arena *a) {
     double started = now_ms();
     for (chunk *c = a->head, *next; c != NULL; c = next) {
         next = c->next;
-        free(c);
+        c->next = spare_chunks;
+        spare_chunks = c;
     }
     a->head = NULL;
     note_free(started);

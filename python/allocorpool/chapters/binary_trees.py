@@ -78,7 +78,9 @@ def results_table(rows: pd.DataFrame) -> pd.DataFrame:
                 "peak RSS, MB": row["peak_rss_bytes"] / 2**20 if pd.notna(row["peak_rss_bytes"]) else None,
                 "longest pause, ms": row["pause_max_ms"], "pauses, total ms": row["pause_total_ms"],
                 "pauses": row["pause_count"], "collections": row["collections"],
-                "pause source": row["pause_source"], "runtime": row["runtime"],
+                "pause source": row["pause_source"] + (" (whole ms)" if row["pause_resolution_ms"] == 1 else "")
+                if isinstance(row["pause_source"], str) else None,
+                "runtime": row["runtime"], "compiler": row["compiler"],
                 "runs": f"{row['runs']}" + (f" ({row['failed']} failed)" if row["failed"] else ""),
                 "status": row["status"] if row["status"] == "ok" else f"{row['status']}: {row['why']}"})
         line.update({"wall / jemalloc": row["wall_vs_jemalloc"],
@@ -86,6 +88,17 @@ def results_table(rows: pd.DataFrame) -> pd.DataFrame:
                      "seed: user, s": row["seed_user_s"], "seed: real / jemalloc": row["seed_vs_jemalloc"]})
         out.append(line)
     return pd.DataFrame(out).set_index("variant")
+
+
+def machine_table(results: Results) -> pd.DataFrame:
+    """The machines and commits the runs were measured on (machine.fingerprint of each stored run)."""
+    runs = results.runs.dropna(subset=["cpu_model"])
+    facts = {"CPU": "cpu_model", "CPUs": "cpus", "memory, GB": "memory_bytes", "kernel": "kernel", "host": "host",
+             "commit": "commit"}
+    values = {title: ", ".join(sorted({f"{v / 2**30:.1f}" if name == "memory_bytes" else str(v)
+                                       for v in runs[name].dropna()}))
+              for title, name in facts.items()}
+    return pd.DataFrame({"value": values}).rename_axis("what")
 
 
 def _measured(rows: pd.DataFrame) -> pd.DataFrame:

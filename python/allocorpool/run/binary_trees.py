@@ -603,6 +603,7 @@ def _pauses(v: Variant, gc_log: Path | None, err_text: str, extra_stdout: str) -
 # ---- The sweep -----------------------------------------------------------------------------
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
+MACHINE = ["host", "cpu_model", "cpus", "memory_bytes", "kernel", "commit"]  # of machine.FINGERPRINT_FIELDS
 FIGURES = ["wall_s", "user_s", "sys_s", "peak_rss_bytes", "pause_count", "pause_total_ms", "pause_max_ms",
            "collections"]
 
@@ -669,10 +670,11 @@ def _runs(index: pd.DataFrame | None, todo: list[BinaryTreesCell]) -> pd.DataFra
                     "status": row.get("status"), "error": row.get("error"), "stderr_tail": row.get("stderr_tail"),
                     "runtime": row.get("runtime"), "compiler": row.get("compiler"), "jdk_build": row.get("jdk_build"),
                     "pause_source": row.get("pause_source"), "pause_resolution_ms": row.get("pause_resolution_ms"),
+                    **{name: row.get(name) for name in MACHINE},
                     **{name: (row.get(name) if ok else None) for name in FIGURES}})
     return pd.DataFrame(out, columns=["key", "variant", "depth", "repetition", "status", "error", "stderr_tail",
                                       "runtime", "compiler", "jdk_build", "pause_source", "pause_resolution_ms",
-                                      *FIGURES])
+                                      *MACHINE, *FIGURES])
 
 
 def _first(values: pd.Series) -> Any:
