@@ -246,21 +246,27 @@ def claim_explicit_pauses(rows: pd.DataFrame) -> Verdict:
     data = _measured(rows)
     explicit = _explicit(rows).dropna(subset=["pause_max_ms"])
     explicit = explicit[explicit["pause_source"].str.contains("deallocation", na=False)]
-    collectors = data[(data["memory"] == "tracing GC") & data["pause_max_ms"].notna()]
-    if explicit.empty or collectors.empty:
-        return Verdict(claim, "cannot be decided", "no deallocation pauses or no collector pauses were measured",
+    mark_sweep = data[data["mark_sweep"].astype(bool) & data["pause_max_ms"].notna()]
+    others = data[(data["memory"] == "tracing GC") & ~data["mark_sweep"].astype(bool) & data["pause_max_ms"].notna()]
+    if explicit.empty or mark_sweep.empty:
+        return Verdict(claim, "cannot be decided", "no deallocation pauses or no mark-and-sweep pauses were measured",
                        data.head(0))
     worst_explicit = explicit.loc[explicit["pause_max_ms"].idxmax()]
-    worst_collector = collectors.loc[collectors["pause_max_ms"].idxmax()]
-    holds = worst_explicit["pause_max_ms"] > worst_collector["pause_max_ms"]
-    share = (explicit["pause_max_ms"] > collectors["pause_max_ms"].median()).mean()
+    worst_mark_sweep = mark_sweep.loc[mark_sweep["pause_max_ms"].idxmax()]
+    holds = worst_explicit["pause_max_ms"] > worst_mark_sweep["pause_max_ms"]
     detail = (f"the longest deallocation, {worst_explicit['pause_max_ms']:.1f} ms ({worst_explicit['label']}), is "
-              f"{'longer' if holds else 'shorter'} than the longest collector pause, "
-              f"{worst_collector['pause_max_ms']:.1f} ms ({worst_collector['label']}); "
-              f"{share:.0%} of the {len(explicit)} malloc/free rows pause longer than the median collector "
-              f"({collectors['pause_max_ms'].median():.1f} ms over {len(collectors)} rows).")
-    return Verdict(claim, "holds" if holds else "does not hold", detail,
-                   _rows(rows, [worst_explicit["variant"], worst_collector["variant"]]))
+              f"{'longer' if holds else 'shorter'} than the longest pause of a mark-and-sweep collector, "
+              f"{worst_mark_sweep['pause_max_ms']:.1f} ms ({worst_mark_sweep['label']}); the longest explicit "
+              f"deallocation of each malloc/free row is {explicit['pause_max_ms'].median():.1f} ms at the median "
+              f"({len(explicit)} rows), the longest pause of each mark-and-sweep row "
+              f"{mark_sweep['pause_max_ms'].median():.1f} ms ({len(mark_sweep)} rows).")
+    decided = [worst_explicit["variant"], worst_mark_sweep["variant"]]
+    if len(others):
+        worst_other = others.loc[others["pause_max_ms"].idxmax()]
+        detail += (f" Of the other collectors (the JVMs' generational ones; not in the claim), the longest pause is "
+                   f"{worst_other['pause_max_ms']:.1f} ms ({worst_other['label']}).")
+        decided.append(worst_other["variant"])
+    return Verdict(claim, "holds" if holds else "does not hold", detail, _rows(rows, decided))
 
 
 def claim_parallel_marking(rows: pd.DataFrame) -> Verdict:

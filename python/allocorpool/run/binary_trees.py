@@ -98,6 +98,7 @@ class Variant:
     pauses: str | None  # the report format (PAUSE_PARSERS), None: nothing reported
     env: tuple[tuple[str, str], ...] = ()
     bump_allocation: bool = False  # allocation is a pointer bump inlined by the compiler (JVM TLABs, OCaml minor heap)
+    mark_sweep: bool = False  # a non-moving mark-and-sweep collector (Boehm, D, Go, Nim's): the seed's "mark and sweep"
     seed_label: str | None = None  # the seed's row this one reproduces
     jdk: int | None = None
     collector: str | None = None
@@ -108,8 +109,8 @@ class Variant:
         return self.jdk is not None
 
 
-def _boehm_env(markers: int, extra: tuple[tuple[str, str], ...] = ()) -> tuple[tuple[str, str], ...]:
-    return (("GC_MARKERS", str(markers)), ("GC_PRINT_STATS", "1"), *extra)
+def _boehm_env(markers: int) -> tuple[tuple[str, str], ...]:
+    return (("GC_MARKERS", str(markers)), ("GC_PRINT_STATS", "1"))
 
 
 def _native_variants() -> list[Variant]:
@@ -122,13 +123,14 @@ def _native_variants() -> list[Variant]:
         Variant("c-mimalloc", "C", "C, mimalloc", malloc, "c-mimalloc", "deallocation"),
         Variant("c-tcmalloc", "C", "C, tcmalloc", malloc, "c-tcmalloc", "deallocation"),
         Variant("c-boehm-1", "C", "C, Boehm GC, 1 marker", "tracing GC", "c-boehm", "boehm", _boehm_env(1),
-                seed_label="Boehm GC with single-threaded marking"),
+                mark_sweep=True, seed_label="Boehm GC with single-threaded marking"),
         Variant(f"c-boehm-{MARKERS}", "C", f"C, Boehm GC, {MARKERS} markers", "tracing GC", "c-boehm", "boehm",
-                _boehm_env(MARKERS), seed_label="Boehm GC with four parallel marker threads"),
+                _boehm_env(MARKERS), mark_sweep=True, seed_label="Boehm GC with four parallel marker threads"),
         Variant("c-boehm-free", "C", "C, Boehm GC, explicit free", malloc, "c-boehm-free", "boehm+deallocation",
                 _boehm_env(1), seed_label="Boehm GC with explicit deallocation"),
         Variant("c-boehm-incremental", "C", f"C, Boehm GC, incremental, {MARKERS} markers", "tracing GC",
-                "c-boehm-incremental", "boehm", _boehm_env(MARKERS), seed_label="Boehm GC with incremental collection"),
+                "c-boehm-incremental", "boehm", _boehm_env(MARKERS), mark_sweep=True,
+                seed_label="Boehm GC with incremental collection"),
         Variant("c-arena", "C", "C, arena per tree", "pool/arena", "c-arena", "deallocation"),
         Variant("cpp-new-delete", "C++", "C++, new/delete", malloc, "cpp-new-delete", "deallocation"),
         Variant("cpp-pool", "C++", "C++, std::pmr pool", "pool/arena", "cpp-pool", "deallocation"),
@@ -138,18 +140,19 @@ def _native_variants() -> list[Variant]:
         Variant("rust-dlmalloc-locked", "Rust", "Rust, dlmalloc behind a lock", malloc, "rust-dlmalloc-locked",
                 "deallocation", seed_label="dlmalloc explicit malloc()/free() (threadsafe)"),
         Variant("go", "Go", "Go", "tracing GC", "go", "gctrace", (("GODEBUG", "gctrace=1"),),
-                seed_label="Go garbage collector"),
+                mark_sweep=True, seed_label="Go garbage collector"),
         Variant("ocaml", "OCaml", "OCaml", "tracing GC", "ocaml", "ocaml", (("OCAMLRUNPARAM", "v=0x400"),),
                 bump_allocation=True, seed_label="OCaml"),
         Variant("nim-refc", "Nim", "Nim, refc", "reference counting", "nim-refc", "nim",
                 seed_label="Nim reference counting GC"),
         Variant("nim-markandsweep", "Nim", "Nim, mark and sweep", "tracing GC", "nim-markAndSweep", "nim",
-                seed_label="Nim mark and sweep GC"),
+                mark_sweep=True, seed_label="Nim mark and sweep GC"),
         Variant("nim-boehm", "Nim", f"Nim, Boehm GC, {MARKERS} markers", "tracing GC", "nim-boehm", "boehm",
-                _boehm_env(MARKERS), seed_label="Nim with Boehm GC"),
+                _boehm_env(MARKERS), mark_sweep=True, seed_label="Nim with Boehm GC"),
         Variant("nim-orc", "Nim", "Nim, ORC", "reference counting", "nim-orc", None),
-        Variant("d-classes", "D", "D, classes", "tracing GC", "d-classes", "d", seed_label="D garbage collector (classes)"),
-        Variant("d-structs", "D", "D, structs", "tracing GC", "d-structs", "d",
+        Variant("d-classes", "D", "D, classes", "tracing GC", "d-classes", "d", mark_sweep=True,
+                seed_label="D garbage collector (classes)"),
+        Variant("d-structs", "D", "D, structs", "tracing GC", "d-structs", "d", mark_sweep=True,
                 seed_label="D garbage collector (structs)"),
     ]
 
@@ -690,7 +693,7 @@ def summarise(runs: pd.DataFrame, chosen: list[Variant], reasons: dict[str, str 
     for v in chosen:
         for depth in prof.depths:
             base = {"variant": v.name, "language": v.language, "label": v.label, "memory": v.memory,
-                    "bump_allocation": v.bump_allocation, "seed_label": v.seed_label, "jdk": v.jdk,
+                    "bump_allocation": v.bump_allocation, "mark_sweep": v.mark_sweep, "seed_label": v.seed_label, "jdk": v.jdk,
                     "collector": v.collector, "depth": depth}
             if reasons.get(v.name):
                 rows.append({**base, "status": "unavailable", "why": reasons[v.name], "runs": 0, "failed": 0})
