@@ -131,7 +131,7 @@ def time_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
                              marker={"symbol": "x", "color": "#9467bd", "size": 9},
                              hovertemplate="%{y}: %{x:.2f}× jemalloc<extra>" + SEED + "</extra>"), row=1, col=2)
     fig.add_vline(x=1, line_dash="dot", line_color="#888", row=1, col=2)
-    fig.update_xaxes(type="log", row=1, col=2)
+    fig.update_xaxes(type="log", tickvals=[0.1, 0.2, 0.5, 1, 2, 5, 10, 20], row=1, col=2)
     fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=list(data["label"]))
     fig.update_layout(title=f"Binary trees, depth {depth}: time per variant (median of the runs, whiskers: "
                             f"fastest and slowest)", barmode="overlay", height=max(420, 22 * len(data) + 160),
