@@ -40,6 +40,7 @@ _META_KEY = b"allocorpool"
 CELL_TYPES: dict[str, str] = {
     "engine": "allocorpool.run.runner:Cell",
     "event-echo": "allocorpool.run.event_echo:EchoCell",
+    "binary-trees": "allocorpool.run.binary_trees:BinaryTreesCell",
 }
 _SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
 _ROW_CONSTANTS = {"table", "key", "status", *machine.FINGERPRINT_FIELDS}
