@@ -13,8 +13,8 @@ collector: shared/design/jdk-matrix.md):
   for memory, or for an object being moved; `thread` names it. A stall of a thread outside
   the collector has no GC id (`Allocation Stall (main) 17.863ms`); a GC worker's has its
   collection's id and, in generational ZGC, its generation's prefix
-  (`GC(22) y: Relocation Stall (ZWorkerYoung#0) 0.951ms`, `GC(9) O: Relocation Stall
-  (ZWorkerOld#1) 2.1ms`), kept in `name` as for pauses;
+  (`GC(7) y: Relocation Stall (ZWorkerYoung#0) 3.315ms`, `GC(9) O: Relocation Stall
+  (ZWorkerOld#0) 1.198ms`, JDK 21 and 25), kept in `name` as for pauses;
 - `safepoint`: JDK 17+ `Safepoint "Op", ... Total: N ns`, JDK 11 `Total time for which
   application threads were stopped: S seconds` (named by the `Entering safepoint region`
   before it), numbered in `safepoint` from 0 in log order. A pause belongs to the first
@@ -27,7 +27,8 @@ per-cycle `Allocation Stalls:` counts), [gc,stats] tables and sub-phase lines ar
 Times. Decorations may be any of the JVM's (uptime, uptimemillis, uptimenanos, timemillis,
 timenanos, time, pid, tid, level, tags, with padding); the JVM writes them in a fixed order
 (uptime, timemillis, uptimemillis, timenanos, uptimenanos), which tells the two of a unit
-apart. `start_s`/`end_s` are JVM uptime; `end_nanotime` is the `timenanos` decoration, the
+apart; a lone ms decoration is timemillis when it is an epoch time, a lone ns decoration is
+timenanos when it disagrees with the line's uptime. `start_s`/`end_s` are JVM uptime; `end_nanotime` is the `timenanos` decoration, the
 JVM's System.nanoTime() when the line was written (None without it). The JVM logs an event
 when it ends: its start is its end minus its duration.
 
@@ -309,22 +310,20 @@ def stops(events: pd.DataFrame) -> pd.DataFrame:
     """Each stop of the world a collection made, once (kind `stop`): the pauses of one
     safepoint are one stop, timed by the safepoint's total, which includes bringing the
     threads to it (Parallel's `Pause Young` and the `Pause Full (Ergonomics)` it turned into,
-    CMS's Full GC inside its Young pause); `name` lists the pauses in the order they
-    started, `gc_id` is the first's.
-    A pause the log puts in no safepoint is a stop of its own (outer_pauses)."""
+    CMS's Full GC inside its Young pause, which it logs first); `name` lists the pauses in
+    the order they started, `gc_id` is the first's. A pause the log puts in no safepoint is a
+    stop of its own (outer_pauses)."""
     paused = pauses(events)
-    placed = paused[paused["safepoint"].notna()]
-    rows = []
-    for number, group in placed.groupby("safepoint", sort=False):
-        safepoint = events[(events["kind"] == "safepoint") & (events["safepoint"] == number)].iloc[0]
-        group = group.iloc[np.argsort(_finest_times(group)[0], kind="stable")]  # CMS logs the nested Full first
-        rows.append(safepoint.to_dict() | {"kind": "stop", "name": " + ".join(group["name"]),
-                                           "gc_id": group["gc_id"].iloc[0]})
-    rows += [row | {"kind": "stop"} for row in outer_pauses(paused[paused["safepoint"].isna()]).to_dict("records")]
-    frame = pd.DataFrame(rows, columns=list(events.columns))
-    if len(frame):
-        frame = frame.sort_values("end_s", kind="stable").reset_index(drop=True)
-    return frame.astype(events.dtypes.to_dict())
+    safepoints = events[(events["kind"] == "safepoint") & events["safepoint"].notna()].set_index("safepoint")
+    placed = paused[paused["safepoint"].isin(safepoints.index)]
+    placed = placed.iloc[np.lexsort((_finest_times(placed)[0], placed["safepoint"].to_numpy(dtype="int64")))]
+    by_safepoint = placed.groupby("safepoint", sort=False).agg(name=("name", " + ".join), gc_id=("gc_id", "first"))
+    shared = safepoints.loc[by_safepoint.index].assign(kind="stop", name=by_safepoint["name"],
+                                                       gc_id=by_safepoint["gc_id"]).reset_index()
+    alone = outer_pauses(paused[~paused.index.isin(placed.index)]).assign(kind="stop")
+    frame = pd.concat([shared[list(events.columns)], alone], ignore_index=True) if len(alone) else \
+        shared[list(events.columns)]
+    return frame.sort_values("end_s", kind="stable").reset_index(drop=True).astype(events.dtypes.to_dict())
 
 
 def stalls(events: pd.DataFrame) -> pd.DataFrame:
@@ -363,8 +362,9 @@ class CrossCheck:
     """A GC log's pauses against the engine's pause records, both on the run's clock.
 
     A record's start is the notification's wall-clock time stamp (ms) minus the bean's
-    duration (whole ms), within MATCH_MS of the log's start on the run's clock; a record pairs
-    with the outer log pause (outer_pauses) that starts closest to it within MATCH_MS. A bean
+    duration (whole ms), within MATCH_MS of the log's start on the run's clock; records pair
+    one to one with outer log pauses (outer_pauses) starting within MATCH_MS of them, the
+    closest pairs first. A bean
     times its own collection only: CMS on JDK 11 logs the Full GC of a promotion failure
     inside the Young pause that failed, and the ParNew record times the Young pause without
     the Full GC (which the ConcurrentMarkSweep bean reports, as kind `cycle`). So a pair
@@ -410,17 +410,7 @@ def cross_check(events: pd.DataFrame, header: dict[str, Any] | None, gc_records:
     outer = outer_pauses(every)
     nested = every[~every.index.isin(outer.index)]
     log = outer.assign(nested_ms=_nested_ms(outer, nested)).sort_values("t_s").reset_index(drop=True)
-    starts = log["t_s"].to_numpy(dtype=float)
-    targets = records["t_s"].to_numpy(dtype=float)
-    if len(starts):
-        nearest = _nearest_index(starts, targets)
-        distance = np.abs(starts[nearest] - targets)
-    else:
-        nearest = distance = np.full(len(targets), np.inf)
-    candidates = pd.DataFrame({"record": np.arange(len(records)), "log": nearest, "distance": distance})
-    taken = (candidates[candidates["distance"] * 1000 <= match_ms]
-             .sort_values("distance").drop_duplicates("log").sort_values("record"))  # the closer record wins
-    taken = taken.astype({"log": int})
+    taken = _pair_up(records["t_s"].to_numpy(dtype=float), log["t_s"].to_numpy(dtype=float), match_ms / 1000)
     record_rows, log_rows = records.iloc[taken["record"]], log.iloc[taken["log"]]
     record_ms = record_rows["duration_ms"].to_numpy(dtype=float)
     nested_ms = log_rows["nested_ms"].to_numpy(dtype=float)
@@ -460,8 +450,39 @@ def _nested_ms(outer: pd.DataFrame, nested: pd.DataFrame) -> pd.Series:
     return total
 
 
-def _nearest_index(sorted_values: np.ndarray, targets: np.ndarray) -> np.ndarray:
-    """For each target, the index of the closest of sorted_values (not empty)."""
-    right = np.clip(np.searchsorted(sorted_values, targets), 0, len(sorted_values) - 1)
-    left = np.clip(right - 1, 0, len(sorted_values) - 1)
-    return np.where(np.abs(targets - sorted_values[left]) <= np.abs(sorted_values[right] - targets), left, right)
+def _pair_up(records: np.ndarray, log: np.ndarray, within: float) -> pd.DataFrame:
+    """Pairs of record and log starts (both in time order) at most `within` apart, one to one
+    and in the same order on both sides: as many pairs as possible, then the smallest total
+    distance. Young collections can follow each other by less than the records' millisecond
+    resolution, so the nearest pause is not always a record's own. Columns record, log
+    (positions)."""
+    order = np.argsort(records, kind="stable")
+    first = np.searchsorted(log, records[order] - within, side="left")
+    last = np.searchsorted(log, records[order] + within, side="right")
+    size = len(log) + 1
+    tree: list[tuple[int, float, int]] = [(0, 0.0, -1)] * (size + 1)  # Fenwick tree of prefix maxima
+    chains: list[tuple[int, int, int]] = []  # (record, log, previous chain)
+
+    def best_before(j: int) -> tuple[int, float, int]:  # the best chain ending before log position j
+        found = (0, 0.0, -1)
+        while j > 0:
+            found = max(found, tree[j])
+            j -= j & -j
+        return found
+
+    for rank, (a, b) in enumerate(zip(first, last)):
+        updates = []
+        for j in range(a, b):
+            count, score, chain = best_before(j)
+            chains.append((int(order[rank]), j, chain))
+            updates.append((j + 1, (count + 1, score - abs(log[j] - records[order[rank]]), len(chains) - 1)))
+        for j, value in updates:  # after all of this record's candidates: it pairs once at most
+            while j <= size:
+                tree[j] = max(tree[j], value)
+                j += j & -j
+    pairs = []
+    chain = best_before(size)[2]
+    while chain >= 0:
+        record, position, chain = chains[chain]
+        pairs.append((record, position))
+    return pd.DataFrame(sorted(pairs), columns=["record", "log"], dtype=int)
