@@ -56,7 +56,7 @@ def test_engine_commands(tmp_path, monkeypatch):
                 mode="realtime", interval_ns=700, duration_s=20, warmup_s=4, scale=0.5, live_objects=True, gc_log=True)
     command = engine_command(cell, tmp_path / "out.jsonl", tmp_path / "gc.log")
     assert command[0] == "/jdks/17/bin/java" and "-Xmx1g" in command and "-XX:+UseG1GC" in command
-    assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,timenanos,level,tags" in command
+    assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,timenanos,level,tags:filecount=0" in command
     assert command[command.index("-jar") + 1] == str(jar)
     assert command[command.index("-jar") + 2:] == [
         "--case", "C", "--strategy", "native-pool", "--mode", "realtime", "--interval-ns", "700",

@@ -33,10 +33,15 @@ def pauses_from_records(gc: pd.DataFrame) -> pd.DataFrame:
                          "source": "records"}, columns=PAUSE_COLUMNS)
 
 
+CONSUMER_THREAD = "main"  # the Java engine processes packets on its main thread
+
+
 def pauses_from_log(aligned: pd.DataFrame) -> pd.DataFrame:
-    """An aligned GC log's stops and stalls (gclog.align's events), on the run's clock."""
+    """An aligned GC log's stops, and the consumer's stalls (gclog.align's events), on the run's clock:
+    a stall of another thread (a compiler or service thread) stops no packet."""
     stops = gclog.stops(aligned)
     stalls = gclog.stalls(aligned)
+    stalls = stalls[stalls["thread"] == CONSUMER_THREAD]
     both = pd.concat([stops.assign(label="stop: " + stops["name"]),
                       stalls.assign(label="stall: " + stalls["name"] + " (" + stalls["thread"].astype(str) + ")")],
                      ignore_index=True)

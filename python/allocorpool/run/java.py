@@ -42,7 +42,8 @@ class JavaRun:
         if self.compact_headers:
             flags.append("-XX:+UseCompactObjectHeaders")
         if self.gc_log is not None:
-            flags.append(f"-Xlog:gc*,safepoint:file={self.gc_log}:{GC_LOG_DECORATIONS}")
+            # filecount=0: one file, never rotated (a long run's log would lose its first events).
+            flags.append(f"-Xlog:gc*,safepoint:file={self.gc_log}:{GC_LOG_DECORATIONS}:filecount=0")
         if self.jdk >= 25:
             flags.append("--enable-native-access=ALL-UNNAMED")
         flags += [
