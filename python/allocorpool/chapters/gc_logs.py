@@ -89,7 +89,7 @@ def more_live_objects_longer_pauses(gc: pd.DataFrame, **_: object) -> Verdict:
     for label, part in gc.dropna(subset=["live_objects_mil", "avg_pause_ms"]).groupby("label", sort=False):
         if len(part) >= 3:
             rows.append({"label": label, "cells": len(part),
-                         "rank correlation": part["live_objects_mil"].corr(part["avg_pause_ms"], method="spearman")})
+                         "rank correlation": part["live_objects_mil"].rank().corr(part["avg_pause_ms"].rank())})
     table = pd.DataFrame(rows)
     return every(table, lambda r: None if pd.isna(r["rank correlation"]) else r["rank correlation"] > 0,
                  ["label", "cells", "rank correlation"], "solutions")
