@@ -4,18 +4,18 @@ import allocorpool.strategy.BufferStrategy;
 
 /**
  * One step of the model, the unit every measurement counts: acquire a packet from the
- * strategy, fill it, hand it to the processor. Both modes run this and only this per
- * packet.
+ * strategy, fill it, hand it to the processor. Both modes, and the fill phase before
+ * them, run this and only this per packet.
  */
 public final class PacketLoop {
     private final BufferStrategy strategy;
-    private final DataSource source;
+    private final PacketSource source;
     private final Processor processor;
 
-    public PacketLoop(BufferStrategy strategy, CaseParams params, long seed) {
+    public PacketLoop(BufferStrategy strategy, PacketSource source, CaseParams params) {
         this.strategy = strategy;
-        this.source = new DataSource(seed);
-        this.processor = new Processor(strategy, params, seed + 1);
+        this.source = source;
+        this.processor = new Processor(strategy, source, params);
     }
 
     public void step() {

@@ -170,7 +170,8 @@ public final class QueueBenchmark {
 
     private static Map<String, Object> header(double probeS, long minNs, long maxNs, int producerCpu, int consumerCpu) {
         Map<String, Object> r = RunContext.header("queue-bench");
-        for (String field : List.of("case", "strategy", "mode", "interval_ns", "scale", "seed")) {
+        for (String field : List.of("case", "strategy", "mode", "interval_ns", "scale", "seed", "source",
+                "clock_origin_nanotime")) {
             r.put(field, null);
         }
         r.put("duration_s", probeS);
