@@ -48,10 +48,12 @@ public final class RecordSchema {
 
     /** The queue benchmark's records: one probe of one interval, and the result of a pair. */
     public static final List<String> PROBE = List.of(
-            "type", "pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok");
+            "type", "pair", "capacity_rule", "queue_size", "interval_ns", "duration_s", "ticks_due", "emitted",
+            "received", "taken_in_time", "dropped", "lost", "kept_up", "ok");
 
     public static final List<String> RESULT = List.of(
-            "type", "pair", "write_ns", "good_interval_ns", "target_ns", "met_target");
+            "type", "pair", "capacity_rule", "queue_size", "probe_s", "write_ns", "good_interval_ns", "target_ns",
+            "met_target");
 
     private RecordSchema() {}
 
