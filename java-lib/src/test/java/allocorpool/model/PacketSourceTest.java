@@ -93,6 +93,32 @@ class PacketSourceTest {
         assertPacket(p.get(38), 50 + 232 % 64, 233, 234, 235, 236, UDP);
     }
 
+    /** steps(n) is n steps: the same packets, the same slots, whichever the batch loops call. */
+    @Test
+    void stepsIsTheStepRepeated() {
+        CaseParams params = CaseParams.of("A", 1).overridden(10, 100, 0);
+        KeepEveryPacket one = new KeepEveryPacket();
+        KeepEveryPacket batched = new KeepEveryPacket();
+        PacketLoop byStep = new PacketLoop(one, PacketSource.create("counter", 1), params);
+        PacketLoop bySteps = new PacketLoop(batched, PacketSource.create("counter", 1), params);
+        for (int i = 0; i < 1000; i++) {
+            byStep.step();
+        }
+        bySteps.steps(600);
+        bySteps.steps(400);
+        assertEquals(1000, batched.made.size());
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(List.of(fields(one.made.get(i))[0], fields(one.made.get(i))[5]),
+                    List.of(fields(batched.made.get(i))[0], fields(batched.made.get(i))[5]), "packet " + i);
+        }
+        assertEquals(byStep.processor().stored(), bySteps.processor().stored());
+        for (int slot = 0; slot < 100; slot++) {
+            Packet a = byStep.processor().storedAt(slot);
+            Packet b = bySteps.processor().storedAt(slot);
+            assertEquals(a == null ? -1 : one.made.indexOf(a), b == null ? -1 : batched.made.indexOf(b), "slot " + slot);
+        }
+    }
+
     @Test
     void counterIgnoresTheSeed() {
         PacketSource a = PacketSource.create("counter", 1);
