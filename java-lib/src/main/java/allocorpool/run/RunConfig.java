@@ -16,11 +16,17 @@ public final class RunConfig {
     public final int consumerCpu;
     public final boolean liveObjects;
     public final long seed;
+    /** "counter" or "random" (see allocorpool.model.PacketSource). */
+    public final String source;
+    /** Absolute overrides of the case's sizes; 0 keeps the case's. */
+    public final int internalQueueSize;
+    public final int storedCount;
+    public final int poolSize;
     public final String out;
 
     public RunConfig(String caseName, String strategy, String mode, long intervalNs, double durationS,
             double warmupS, double scale, int producerCpu, int consumerCpu, boolean liveObjects, long seed,
-            String out) {
+            String source, int internalQueueSize, int storedCount, int poolSize, String out) {
         this.caseName = caseName;
         this.strategy = strategy;
         this.mode = mode;
@@ -32,11 +38,20 @@ public final class RunConfig {
         this.consumerCpu = consumerCpu;
         this.liveObjects = liveObjects;
         this.seed = seed;
+        this.source = source;
+        this.internalQueueSize = internalQueueSize;
+        this.storedCount = storedCount;
+        this.poolSize = poolSize;
         this.out = out;
     }
 
     public boolean realtime() {
         return mode.equals("realtime");
+    }
+
+    /** The case's sizes at the scale, with the overrides. */
+    public CaseParams caseParams() {
+        return CaseParams.of(caseName, scale).overridden(internalQueueSize, storedCount, poolSize);
     }
 
     /** Ticks in MAX_CAPTURING_DELAY_MS (100 ms) at the interval; 0 in batch mode. */
