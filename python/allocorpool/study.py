@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from allocorpool import paths
 from allocorpool.run.runner import Cell
 
 # ---- The selectable lists -------------------------------------------------------------
@@ -236,7 +237,8 @@ def heap_text(mb: int) -> str:
 
 def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: int | None = None,
           **run: object) -> Cell:
-    common: dict[str, object] = dict(case=case, strategy=solution.engine_strategy(strategy), scale=prof.scale, **run)
+    common: dict[str, object] = dict(case=case, strategy=solution.engine_strategy(strategy), scale=prof.scale,
+                                     build=paths.engine_build(solution.engine), **run)
     if solution.engine == "cpp":
         return Cell(engine="cpp", design=solution.design, allocator=solution.allocator, **common)  # type: ignore[arg-type]
     heap = heap_mb or solution.heap_mb(prof.scale)

@@ -153,3 +153,14 @@ def test_an_engine_dies_with_the_process_that_started_it(tmp_path):
             pass
     status = Path(f"/proc/{engines[0]}/status")
     assert not status.exists() or "zombie" in status.read_text(), "the engine outlived the process that started it"
+
+
+def test_a_run_by_another_engine_build_does_not_count(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_ENGINE_SOURCE", "0123456789ab")
+    same = run_cell(Cell(**CPP, build="0123456789ab"), tmp_path, build=fake("ok"), progress=False)
+    assert same.status == "ok" and same.refusal is None
+    stale = run_cell(Cell(**CPP, build="fedcba987654"), tmp_path, build=fake("ok"), progress=False)
+    assert stale.status == "error" and stale.run.status == "ok"
+    assert stale.error.startswith("the engine that ran was built from sources 0123456789ab, not this cell's fedcba987654")
+    unknown = run_cell(Cell(**CPP), tmp_path, build=fake("ok"), progress=False)  # a cell with no build: not checked
+    assert unknown.status == "ok"

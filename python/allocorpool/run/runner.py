@@ -167,12 +167,15 @@ class CellResult:
     run: Run
     gc_events: pd.DataFrame | None = None
     command: list[str] = field(default_factory=list)
+    refusal: str | None = None  # why a run that ended well cannot count (another engine build ran it)
 
     @property
     def error(self) -> str | None:
         """Why the cell failed, in a line (None when it did not)."""
         if self.status == "ok":
             return None
+        if self.refusal:
+            return self.refusal
         if self.status == "timeout":
             return f"timed out after {self.elapsed_s:.0f} s"
         if self.run.summary is not None and self.run.summary.get("error"):
@@ -326,4 +329,17 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
     elapsed = time.monotonic() - started
     status = "timeout" if timed_out else ("ok" if exit_code == 0 and run.status == "ok" else "error")
     events = gclog.parse(log, cell.collector) if log is not None and log.is_file() else None
-    return CellResult(cell, status, exit_code, _tail_text(stderr_path), elapsed, run, events, command)
+    refusal = built_by_another(cell, run)
+    if refusal:
+        status = "error"
+    return CellResult(cell, status, exit_code, _tail_text(stderr_path), elapsed, run, events, command, refusal)
+
+
+def built_by_another(cell: Cell, run: Run) -> str | None:
+    """Why a run's result is not the cell's: the engine that ran reports another source id than the
+    cell's build (a stale build, or another checkout's engine). None when they agree or are not known."""
+    built = (run.header or {}).get("engine_source")
+    if not cell.build or not built or built == cell.build:
+        return None
+    return (f"the engine that ran was built from sources {built}, not this cell's {cell.build}: rebuild the "
+            f"engines (make build) or rerun the cell")

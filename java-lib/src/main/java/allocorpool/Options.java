@@ -29,6 +29,7 @@ public final class Options {
     private static final long MAX_INTERVAL_NS = 1_000_000;
     private static final double MAX_DURATION_S = 86_400;
     private static final int MAX_CPU = 1023;
+    private static final double MAX_CAPTURE_DELAY_MS = 10_000;
 
     /** What the command line set so far, with the defaults. */
     private static final class Values {
@@ -47,6 +48,9 @@ public final class Options {
         int internalQueueSize;
         int storedCount;
         int poolSize;
+        double captureDelayMs = CaseParams.MAX_CAPTURING_DELAY_MS;
+        boolean captureDelayGiven;
+        boolean stopWhenHeapFull;
         String out = "-";
     }
 
@@ -106,6 +110,16 @@ public final class Options {
                 (v, s) -> v.storedCount = (int) integer("--stored-count", s, 1, CaseParams.MAX_COUNT));
         add("--pool-size", "N", "POOL_SIZE, overriding 1,000,000 (scaled), 1.." + CaseParams.MAX_COUNT,
                 (v, s) -> v.poolSize = (int) integer("--pool-size", s, 1, CaseParams.MAX_COUNT));
+        add("--capture-delay-ms", "MS", "real-time: the input queue holds MS of ticks, > 0 and <= "
+                + (long) MAX_CAPTURE_DELAY_MS + " (default " + CaseParams.MAX_CAPTURING_DELAY_MS
+                + ", the article's MAX_CAPTURING_DELAY_MS)",
+                (v, s) -> {
+                    v.captureDelayMs = number("--capture-delay-ms", s, 0, false, MAX_CAPTURE_DELAY_MS);
+                    v.captureDelayGiven = true;
+                });
+        add("--stop-when-heap-full", null, "end the timed phase early when the heap is "
+                + Math.round(RunConfig.HEAP_FULL * 100) + " % used (a collector that never frees: Epsilon)",
+                (v, s) -> v.stopWhenHeapFull = true);
         add("--out", "FILE", "JSON Lines records to FILE, - for standard output (default -)",
                 (v, s) -> v.out = s);
         add("--help", null, "print this help", (v, s) -> { });
@@ -178,13 +192,16 @@ public final class Options {
         if (!realtime && v.intervalNs != 0) {
             throw new UsageException("--interval-ns: only with --mode realtime");
         }
+        if (!realtime && v.captureDelayGiven) {
+            throw new UsageException("--capture-delay-ms: only with --mode realtime");
+        }
         if (v.warmupS >= v.durationS) {
             throw new UsageException("--warmup-s: " + v.warmupS + " must be less than --duration-s (" + v.durationS
                     + ")");
         }
         RunConfig config = new RunConfig(v.caseName, v.strategy, v.mode, v.intervalNs, v.durationS, v.warmupS,
                 v.scale, v.producerCpu, v.consumerCpu, v.liveObjects, v.seed, v.source, v.internalQueueSize,
-                v.storedCount, v.poolSize, v.out);
+                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.out);
         CaseParams params = config.caseParams();
         if (Strategies.BOUNDED_BY_POOL_SIZE.contains(v.strategy) && params.poolSize < params.packetsHeldAtMost()) {
             throw new UsageException("--pool-size: " + v.strategy + " needs pool_size >= internal_queue_size"

@@ -89,6 +89,20 @@ class OptionsTest {
     }
 
     @Test
+    void theInputQueuesCapacityInTime() {
+        RunConfig c = Options.parse(new String[] {"--case", "A", "--strategy", "pool", "--mode", "realtime",
+            "--interval-ns", "1000", "--capture-delay-ms", "10"});
+        assertEquals(10, c.captureDelayMs);
+        assertEquals(10_000, c.inputQueueSize(), "10 ms of ticks at 1000 ns");
+        assertEquals(100, Options.parse(new String[] {"--case", "A", "--strategy", "pool"}).captureDelayMs,
+                "the article's 100 ms unless told");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--capture-delay-ms", "10"),
+                "--capture-delay-ms", "only with --mode realtime");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "1000",
+                "--capture-delay-ms", "0"), "--capture-delay-ms", "> 0 and <= 10000");
+    }
+
+    @Test
     void badValuesListWhatIsValid() {
         assertMentions(error("--case", "D", "--strategy", "pool"), "--case", "'D'", "A, B, C");
         assertMentions(error("--case", "A", "--strategy", "foo"), "--strategy: 'foo' is not one of dummy, alloc, mix,"

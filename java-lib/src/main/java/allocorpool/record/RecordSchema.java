@@ -16,8 +16,8 @@ public final class RecordSchema {
 
     public static final List<String> HEADER = List.of(
             "type", "schema", "engine", "run_id", "started_utc", "host", "os", "cpu_model", "cpus",
-            "memory_bytes", "small_machine", "commit", "case", "strategy", "mode", "interval_ns",
-            "duration_s", "warmup_s", "scale", "seed", "source", "params", "producer_cpu", "consumer_cpu",
+            "memory_bytes", "small_machine", "commit", "engine_commit", "engine_source", "case", "strategy", "mode",
+            "interval_ns", "duration_s", "warmup_s", "scale", "seed", "source", "params", "producer_cpu", "consumer_cpu",
             "jdk_vendor", "jdk_version", "vm_name", "vm_flags", "collector", "gc_beans", "heap_max_bytes",
             "clock_origin_nanotime");
 
@@ -43,7 +43,7 @@ public final class RecordSchema {
             "measured_ticks_due", "producer_emitted",
             "producer_dropped", "trailing_dropped", "alloc_bytes_per_packet", "peak_rss_bytes",
             "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms", "gc_cycle_count",
-            "gc_cycle_total_ms", "live_objects", "live_bytes", "pool_capacity", "pool_free",
+            "gc_cycle_total_ms", "ended_early", "live_objects", "live_bytes", "pool_capacity", "pool_free",
             "pool_in_use");
 
     /** The queue benchmark's records: one probe of one interval, and the result of a pair. */

@@ -32,7 +32,7 @@ final class Header {
         p.put("mix_pool_size", params.mixPoolSize);
         p.put("internal_queue_size", params.internalQueueSize);
         p.put("stored_count", params.storedCount);
-        p.put("max_capturing_delay_ms", CaseParams.MAX_CAPTURING_DELAY_MS);
+        p.put("max_capturing_delay_ms", config.realtime() ? config.captureDelayMs : CaseParams.MAX_CAPTURING_DELAY_MS);
         p.put("input_queue_size", config.inputQueueSize());
         p.put("packet_bytes", Packet.BYTES);
         Map<String, Object> table = new LinkedHashMap<>();

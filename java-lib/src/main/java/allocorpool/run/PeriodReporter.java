@@ -25,7 +25,12 @@ import java.util.Map;
  * and collector gets the same wall-clock time whatever its speed.
  *
  * <p>Times are on the {@link RunClock} (t_s = 0 at the header); the timed phase starts
- * when this reporter is made, after the fill phase; packet counts include the fill's.
+ * when this reporter is made, after the fill phase; packet counts are the timed phase's (the
+ * fill phase's are the summary's fill_packets).
+ *
+ * <p>With --stop-when-heap-full the timed phase ends early, its window with it, when the heap is
+ * {@link RunConfig#HEAP_FULL} used: a collector that never frees (Epsilon) then measures the
+ * window the heap holds instead of failing in it; the summary's {@code ended_early} says so.
  */
 final class PeriodReporter {
     private static final long SECOND = 1_000_000_000L;
@@ -39,7 +44,8 @@ final class PeriodReporter {
     private final RunClock clock;
     private final Processor processor;
     private final CaseParams params;
-    private final long fillPackets;
+    private final boolean stopWhenHeapFull;
+    private String endedEarly;
     private final long start;
     private final long end;
     private final long warmupEnd;
@@ -70,9 +76,9 @@ final class PeriodReporter {
     private long cycleCount;
     private double cycleTotalMs;
 
-    /** Starts the timed phase now; {@code fillPackets} were made before it. */
+    /** Starts the timed phase now. */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
-            Processor processor, CaseParams params, long fillPackets) {
+            Processor processor, CaseParams params) {
         this.out = out;
         this.gc = gc;
         this.alloc = AllocationMeter.forCurrentThread();
@@ -82,14 +88,12 @@ final class PeriodReporter {
         this.clock = clock;
         this.processor = processor;
         this.params = params;
-        this.fillPackets = fillPackets;
+        this.stopWhenHeapFull = config.stopWhenHeapFull;
         this.start = System.nanoTime();
         this.end = start + Math.round(config.durationS * SECOND);
         this.warmupEnd = start + Math.round(config.warmupS * SECOND);
         this.now = start;
         this.lastTime = start;
-        this.packets = fillPackets;
-        this.lastPackets = fillPackets;
         this.nextPeriodEnd = Math.min(start + SECOND, end);
         if (warmupEnd == start) {
             beginMeasuring();
@@ -103,8 +107,17 @@ final class PeriodReporter {
      */
     boolean check(long now, long timedPackets, long lostTotal) throws IOException {
         this.now = now;
-        this.packets = fillPackets + timedPackets;
+        this.packets = timedPackets;
         this.lost = lostTotal;
+        if (stopWhenHeapFull && heapFull()) {
+            if (!measuring) {
+                throw new IllegalStateException("the heap was " + Math.round(RunConfig.HEAP_FULL * 100)
+                        + " % used before the measured window opened, after " + timedPackets
+                        + " packets of the timed phase: the run does not fit in the heap");
+            }
+            endedEarly = "heap full";
+            return false;
+        }
         if (now < nextCheck) {
             return true;
         }
@@ -255,5 +268,11 @@ final class PeriodReporter {
         r.put("gc_pause_max_ms", pauseMaxMs);
         r.put("gc_cycle_count", cycleCount);
         r.put("gc_cycle_total_ms", cycleTotalMs);
+        r.put("ended_early", endedEarly);
+    }
+
+    private static boolean heapFull() {
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory() > RunConfig.HEAP_FULL * runtime.maxMemory();
     }
 }

@@ -71,16 +71,14 @@ public final class Run {
             if (config.realtime()) {
                 try (TickSource source = ticks.open(config.intervalNs, config.inputQueueSize(),
                         config.producerCpu, config.consumerCpu)) {
-                    reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params,
-                            fill.packets());
+                    reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params);
                     RealtimeLoop.run(loop, source, reporter);
                     stats = source.finish();
                     reporter.settleLost(stats.gaps, stats.trailingDropped);
                     checkBalance(stats);
                 }
             } else {
-                reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params,
-                        fill.packets());
+                reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params);
                 BatchLoop.run(loop, reporter);
             }
             reporter.finish();
@@ -135,8 +133,7 @@ public final class Run {
             reporter.summarize(r);
         } else {
             r.put("t_s", clock.seconds(System.nanoTime()));
-            r.put("packets", fill == null ? 0L : fill.packets());
-            for (String field : new String[] {"measured_packets", "lost", "lost_measured", "gc_pause_count",
+            for (String field : new String[] {"packets", "measured_packets", "lost", "lost_measured", "gc_pause_count",
                 "gc_cycle_count"}) {
                 r.put(field, 0L);
             }
@@ -146,7 +143,7 @@ public final class Run {
             }
             for (String field : new String[] {"ns_per_packet", "timed_start_s", "window_start_s",
                 "store_fill_at_window", "fifo_fill_at_window", "lost_pct_measured", "measured_ticks_due",
-                "alloc_bytes_per_packet"}) {
+                "alloc_bytes_per_packet", "ended_early"}) {
                 r.put(field, null);
             }
         }
