@@ -10,7 +10,9 @@ Heaps scale with the profile's --scale so that small runs keep the article's pro
 heap to live set: 2 GB x scale for the heap strategies, half of that for the native-buffer ones
 (whose 2 GB of direct memory is a limit, kept as the article's), and five times it for the
 article's "(10 GB)" loss column; MIN_HEAP_MB only keeps the smallest profile above what a JVM
-needs for itself. Epsilon never collects: it gets a fixed heap, touched before the run.
+needs for itself. Epsilon never collects: it gets a fixed heap, touched before the run
+(-XX:+AlwaysPreTouch, so that first touches of fresh pages are not what is measured), and its
+runs end when the heap is 90 % used (--stop-when-heap-full: the window is what the heap holds).
 """
 
 from __future__ import annotations
@@ -245,7 +247,7 @@ def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: 
     assert heap is not None
     return Cell(engine="java", jdk=solution.jdk, collector=solution.collector, heap=heap_text(heap),
                 compact_headers=solution.compact_headers, vm_options=solution.vm_options, gc_log=True,
-                **common)  # type: ignore[arg-type]
+                stop_when_heap_full=solution.collector == "epsilon", **common)  # type: ignore[arg-type]
 
 
 def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile) -> Cell:

@@ -62,6 +62,7 @@ class Cell:
     live_objects: bool = False
     gc_log: bool = False
     vm_options: tuple[str, ...] = ()  # more JVM options, as the solution runs them (e.g. G1's pause goal)
+    stop_when_heap_full: bool = False  # end the timed phase when the heap is 90 % used (Epsilon never frees)
     design: str | None = None  # cpp only: "cpp" or "flat"
     allocator: str | None = None  # cpp only
     build: str = ""  # the engine build that runs it (paths.engine_build); "" where not known
@@ -88,9 +89,9 @@ class Cell:
             if self.design is None or self.allocator is None:
                 raise ValueError("a cpp cell needs design and allocator")
             if self.jdk is not None or self.collector is not None or self.gc_log or self.live_objects \
-                    or self.compact_headers or self.vm_options:
-                raise ValueError("jdk, collector, gc_log, live_objects, compact_headers and vm_options are for "
-                                 "java cells")
+                    or self.compact_headers or self.vm_options or self.stop_when_heap_full:
+                raise ValueError("jdk, collector, gc_log, live_objects, compact_headers, vm_options and "
+                                 "stop_when_heap_full are for java cells")
 
     @property
     def key(self) -> str:
@@ -111,6 +112,7 @@ class Cell:
             parts.append(f"c{self.capture_delay_ms:g}ms")
         parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}", self.source]
         parts += (["live"] if self.live_objects else []) + (["gclog"] if self.gc_log else [])
+        parts += ["heapstop"] if self.stop_when_heap_full else []
         parts += [f"b{self.build}"] if self.build else []
         return "_".join(parts)
 
@@ -136,6 +138,8 @@ class Cell:
                 args += [option, str(count)]
         if self.live_objects:
             args.append("--live-objects")
+        if self.stop_when_heap_full:
+            args.append("--stop-when-heap-full")
         return args + ["--out", str(out)]
 
 
