@@ -31,7 +31,7 @@ def test_cell_validation_and_key():
     assert tuned.measurement == tuned.key.removesuffix("_b3f2a") and Cell(**tuned.params()) == tuned
     with pytest.raises(ValueError, match="source 'hash': one of"):
         Cell(**CPP, source="hash")
-    with pytest.raises(ValueError, match="vm_options are for java cells"):
+    with pytest.raises(ValueError, match="vm_options and stop_when_heap_full are for java cells"):
         Cell(**CPP, vm_options=("-XX:+AlwaysPreTouch",))
     with pytest.raises(ValueError, match="interval_ns"):
         Cell(**CPP, mode="realtime")
