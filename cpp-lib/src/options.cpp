@@ -70,9 +70,15 @@ int cpu(const std::string& option, const std::string& value) {
                         "-1 (not pinned) or a CPU number " + native_queue::cpu_range_text());
 }
 
+std::uint32_t count(const std::string& option, const std::string& value) {
+    return integer<std::uint32_t>(option, value, 1, max_override_count, "1.." + std::to_string(max_override_count));
+}
+
 const std::vector<std::string> option_names{
-        "--design", "--allocator", "--case", "--strategy", "--mode", "--interval-ns", "--duration-s",
-        "--warmup-s", "--scale", "--producer-cpu", "--consumer-cpu", "--seed", "--out", "--help"};
+        "--design",     "--allocator",           "--case",         "--strategy",    "--source",
+        "--mode",       "--interval-ns",         "--duration-s",   "--warmup-s",    "--scale",
+        "--internal-queue-size", "--stored-count", "--pool-size",  "--producer-cpu", "--consumer-cpu",
+        "--seed",       "--out",                 "--help"};
 
 std::vector<std::string> allocator_list() {
     std::vector<std::string> names;
@@ -132,6 +138,14 @@ Options parse(const std::vector<std::string>& args, bool& help) {
             options.case_name = choice(name, upper, {"A", "B", "C"});
         } else if (name == "--strategy") {
             options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool"});
+        } else if (name == "--source") {
+            options.source = choice(name, value, {"counter", "random"});
+        } else if (name == "--internal-queue-size") {
+            options.sizes.internal_queue_size = count(name, value);
+        } else if (name == "--stored-count") {
+            options.sizes.stored_count = count(name, value);
+        } else if (name == "--pool-size") {
+            options.sizes.pool_size = count(name, value);
         } else if (name == "--mode") {
             options.mode = choice(name, value, {"batch", "realtime"}) == "batch" ? Mode::batch : Mode::realtime;
         } else if (name == "--interval-ns") {
@@ -160,6 +174,14 @@ Options parse(const std::vector<std::string>& args, bool& help) {
         }
     }
 
+    if (const CaseParams params = run_params(options);
+        options.strategy == "pool" && params.pool_size < std::uint64_t{params.internal_queue_size} + params.stored_count) {
+        const std::uint64_t needed = std::uint64_t{params.internal_queue_size} + params.stored_count;
+        throw BadOption("--pool-size: the pool strategy needs pool_size >= internal_queue_size + stored_count, but " +
+                        std::to_string(params.pool_size) + " < " + std::to_string(params.internal_queue_size) + " + " +
+                        std::to_string(params.stored_count) + "; valid: --pool-size " + std::to_string(needed) + ".." +
+                        std::to_string(max_override_count) + ", or a smaller --internal-queue-size / --stored-count");
+    }
     if (options.warmup_s >= options.duration_s) {
         throw BadOption("--warmup-s: " + seconds(options.warmup_s) + " is not valid; valid: a number of seconds in [0, " +
                         seconds(options.duration_s) + ") (below --duration-s)");
@@ -190,6 +212,10 @@ Options parse(const std::vector<std::string>& args, bool& help) {
 
 }  // namespace
 
+CaseParams run_params(const Options& options) {
+    return with_overrides(CaseParams::of(options.case_name, options.scale), options.sizes);
+}
+
 ParseResult parse_options(const std::vector<std::string>& args) {
     ParseResult result;
     try {
@@ -211,17 +237,25 @@ std::string usage() {
            "per second to standard error.\n"
            "\n"
            "  --design cpp|flat          cpp: parsing allocates its objects; flat: they live in the packet\n"
-           "  --case A|B|C               (or a|b|c) the article's sizes (internal queue and store 10,000 / 100,000 / 495,000)\n"
+           "  --case A|B|C               (or a|b|c) internal queue and store 1,000 / 100,000 / 495,000 (A as the\n"
+           "                             published code ran it; the article's table says 10,000), pool 1,000,000,\n"
+           "                             mix pool 200,000\n"
            "  --strategy dummy|alloc|mix|pool\n"
+           "  --source counter|random    counter: the published code's draws from one counter; random: independent\n"
+           "                             hashed draws, uniform store index (default counter)\n"
+           "  --internal-queue-size N    overrides the case's (scaled) internal queue size, 1..10000000\n"
+           "  --stored-count N           overrides the case's (scaled) store size, 1..10000000\n"
+           "  --pool-size N              overrides POOL_SIZE, 1..10000000; pool needs >= internal queue + store\n"
            "  --allocator glibc|jemalloc|mimalloc|tcmalloc   (default glibc)\n"
            "  --mode batch|realtime      (default batch)\n"
            "  --interval-ns N            realtime tick interval, 10..1000000 (required in realtime)\n"
-           "  --duration-s S             run length, (0, 86400] (default 30)\n"
-           "  --warmup-s S               leading seconds left out of the summary, [0, duration) (default 5)\n"
+           "  --duration-s S             length of the timed phase (warm-up + measured window), (0, 86400] (default 30)\n"
+           "  --warmup-s S               timed seconds left out of the summary, [0, duration) (default 5); a fill\n"
+           "                             phase before them fills the FIFO and 99 % of the store\n"
            "  --scale F                  multiplies every count, (0, 1] (default 1)\n"
            "  --producer-cpu N           realtime: CPU of the clock thread, -1 = not pinned (default 0; unused in batch)\n"
            "  --consumer-cpu N           realtime: CPU of the processing thread, -1 = not pinned (default 1; unused in batch)\n"
-           "  --seed N                   seed of the data source and the store, any 64-bit integer (default 1)\n"
+           "  --seed N                   seed of the random source, any 64-bit integer (default 1; counter ignores it)\n"
            "  --out FILE                 records file, - for standard output (default -)\n"
            "  --help                     this text\n"
            "\n"

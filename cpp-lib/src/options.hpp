@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "case_params.hpp"
+
 namespace cpp_engine {
 
 enum class Mode { batch, realtime };
@@ -20,6 +22,8 @@ struct Options {
     std::string allocator = "glibc";
     std::string case_name;  // A | B | C
     std::string strategy;   // dummy | alloc | mix | pool
+    std::string source = "counter";  // counter | random (packet_source.hpp)
+    SizeOverrides sizes;             // --internal-queue-size, --stored-count, --pool-size
     Mode mode = Mode::batch;
     std::optional<std::uint64_t> interval_ns;  // realtime only, required there
     double duration_s = 30;
@@ -39,6 +43,9 @@ struct ParseResult {
 
 // Parses the arguments after the program name: "--name value" or "--name=value".
 ParseResult parse_options(const std::vector<std::string>& args);
+
+// The run's sizes: the case at its scale, with the overrides applied.
+CaseParams run_params(const Options& options);
 
 std::string usage();
 

@@ -67,13 +67,15 @@ private:
 };
 
 // What every packet carries whatever its design: the buffer, the bytes written into it,
-// and the pool's bookkeeping (an intrusive free-list link and the handed-out mark that
-// makes a double release detectable).
+// its number in the run (the random source's draws depend on it), and the pool's
+// bookkeeping (an intrusive free-list link and the handed-out mark that makes a double
+// release detectable).
 struct PacketFrame {
     // Default-initialized like the original's `new unsigned char[SIZE]`: the source
     // writes the bytes it uses.
     std::unique_ptr<std::byte[]> buffer{new std::byte[packet_bytes]};
     std::uint32_t length = 0;
+    std::uint64_t number = 0;
     PacketFrame* next_free = nullptr;
     bool live = false;
 

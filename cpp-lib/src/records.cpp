@@ -10,7 +10,10 @@ namespace cpp_engine {
 
 namespace {
 
-Json optional_number(const std::optional<std::uint64_t>& value) { return value ? Json(*value) : Json(nullptr); }
+template <class T>
+Json optional_number(const std::optional<T>& value) {
+    return value ? Json(*value) : Json(nullptr);
+}
 
 }  // namespace
 
@@ -25,6 +28,8 @@ Json header_record(const RunDescription& run) {
     params["max_capturing_delay_ms"] = max_capturing_delay_ms;
     params["input_queue_size"] = run.input_queue_size;
     params["packet_bytes"] = packet_bytes;
+    params["case_table"] = {{"internal_queue_size", run.params.table_internal_queue_size},
+                            {"stored_count", run.params.table_stored_count}};
 
     Json record;
     record["type"] = "header";
@@ -41,6 +46,7 @@ Json header_record(const RunDescription& run) {
     record["commit"] = run.commit;
     record["case"] = options.case_name;
     record["strategy"] = options.strategy;
+    record["source"] = options.source;
     record["mode"] = realtime ? "realtime" : "batch";
     record["interval_ns"] = realtime ? optional_number(options.interval_ns) : Json(nullptr);
     record["duration_s"] = options.duration_s;
@@ -87,13 +93,18 @@ Json summary_record(const SummaryInputs& summary) {
     record["measured_s"] = totals.measured_s;
     record["ns_per_packet"] = totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 / measured) : Json(nullptr);
     record["lost"] = totals.lost;
-    // Trailing drops are lost in the measured time too: a consumer that fell behind never
-    // reaches the gap they leave.
+    // Every tick lost after the window opened: the gaps seen until the end, those found
+    // while draining the queue included, and the drops after the last tick received (a
+    // consumer that fell behind never reaches the gap they leave).
     const std::uint64_t lost_measured =
-            totals.lost_measured + (summary.ticks && totals.measured_packets != 0 ? summary.ticks->trailing_dropped : 0);
+            totals.lost_measured + (summary.ticks && totals.window_start_s ? summary.ticks->trailing_dropped : 0);
     record["lost_measured"] = lost_measured;
     const double seen = static_cast<double>(lost_measured) + measured;
     record["lost_pct_measured"] = seen != 0 ? Json(static_cast<double>(lost_measured) / seen * 100) : Json(nullptr);
+    record["measured_ticks_due"] =
+            summary.interval_ns && totals.window_start_s
+                    ? Json(static_cast<std::uint64_t>(totals.measured_s * 1e9 / static_cast<double>(*summary.interval_ns)))
+                    : Json(nullptr);
     record["producer_emitted"] = summary.ticks ? Json(summary.ticks->emitted) : Json(nullptr);
     record["producer_dropped"] = summary.ticks ? Json(summary.ticks->dropped) : Json(nullptr);
     record["trailing_dropped"] = summary.ticks ? Json(summary.ticks->trailing_dropped) : Json(nullptr);
@@ -104,6 +115,12 @@ Json summary_record(const SummaryInputs& summary) {
     record["pool_capacity"] = summary.pool ? Json(summary.pool->capacity) : Json(nullptr);
     record["pool_free"] = summary.pool ? Json(summary.pool->free) : Json(nullptr);
     record["pool_in_use"] = summary.pool ? Json(summary.pool->in_use) : Json(nullptr);
+    record["fill_packets"] = summary.fill ? Json(summary.fill->packets) : Json(nullptr);
+    record["fill_s"] = summary.fill ? Json(summary.fill->seconds) : Json(nullptr);
+    record["timed_start_s"] = optional_number(totals.timed_start_s);
+    record["window_start_s"] = optional_number(totals.window_start_s);
+    record["store_fill_at_window"] = totals.at_window ? Json(totals.at_window->store_fill()) : Json(nullptr);
+    record["fifo_fill_at_window"] = totals.at_window ? Json(totals.at_window->fifo_fill()) : Json(nullptr);
     return record;
 }
 

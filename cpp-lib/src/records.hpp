@@ -42,6 +42,8 @@ Json periodic_record(const PeriodStats& period);
 
 struct SummaryInputs {
     std::optional<std::string> error;  // null: status ok
+    std::optional<FillResult> fill;    // null: the fill phase did not finish
+    std::optional<std::uint64_t> interval_ns;  // real-time runs
     RunTotals totals;
     std::optional<TickAccounting> ticks;  // real-time runs
     std::optional<PoolCounts> pool;       // pooled strategies

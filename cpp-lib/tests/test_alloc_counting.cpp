@@ -37,7 +37,7 @@ PerPacket per_packet(const CaseParams& params, int warmup, int measured) {
             static_cast<double>(after.deallocations - before.deallocations) / measured};
 }
 
-const CaseParams params = CaseParams::of("A", 0.1);  // 1,000 + 1,000 held, mix pool 20,000
+const CaseParams params = CaseParams::of("A", 0.1);  // 100 + 100 held, mix pool 20,000
 constexpr int warmup = 50'000;
 constexpr int measured = 200'000;
 

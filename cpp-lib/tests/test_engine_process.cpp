@@ -1,5 +1,6 @@
 // cpp_engine as a process: exit statuses, the records it writes (every field of
-// docs/records.md for the C++ engine, none of the Java-only ones), and the allocator axis
+// docs/records.md for the C++ engine, none of the Java-only ones; the clock, the fill
+// phase and the window; the overrides), and the allocator axis
 // (the named allocator really serves malloc, or the run stops with exit 2 and says what
 // to install). The allocator switch preloads another malloc, which a sanitizer build
 // cannot do: those tests are skipped there.
@@ -150,20 +151,22 @@ void expect_fields(const json& record, const std::vector<std::string>& present, 
 const std::vector<std::string> header_fields{
         "type",   "schema",        "engine",      "run_id",       "started_utc", "host",      "os",
         "cpu_model", "cpus",       "memory_bytes", "small_machine", "commit",     "case",      "strategy",
-        "mode",   "interval_ns",   "duration_s",  "warmup_s",     "scale",       "params",    "producer_cpu",
-        "consumer_cpu", "collector", "design",    "allocator",    "compiler",    "cxx_flags"};
+        "source", "mode",          "interval_ns", "duration_s",   "warmup_s",    "scale",     "params",
+        "producer_cpu", "consumer_cpu", "collector", "design",    "allocator",   "compiler",  "cxx_flags"};
 const std::vector<std::string> header_java_only{"jdk_vendor", "jdk_version", "vm_name", "vm_flags", "gc_beans",
                                                 "heap_max_bytes"};
 const std::vector<std::string> params_fields{"pool_size",    "mix_pool_size",          "internal_queue_size",
                                              "stored_count", "max_capturing_delay_ms", "input_queue_size",
-                                             "packet_bytes"};
+                                             "packet_bytes", "case_table"};
 const std::vector<std::string> periodic_fields{"type", "t_s",        "period_s",      "packets", "packets_total",
                                                "lost", "lost_total", "ns_per_packet", "warmup"};
 const std::vector<std::string> summary_fields{
         "type",          "status",           "error",           "t_s",              "packets",
         "measured_packets", "measured_s",    "ns_per_packet",   "lost",             "lost_measured",
-        "lost_pct_measured", "producer_emitted", "producer_dropped", "trailing_dropped", "allocs_per_packet",
-        "peak_rss_bytes", "pool_capacity",   "pool_free",       "pool_in_use"};
+        "lost_pct_measured", "measured_ticks_due", "producer_emitted", "producer_dropped", "trailing_dropped",
+        "allocs_per_packet", "peak_rss_bytes", "pool_capacity", "pool_free",    "pool_in_use",
+        "fill_packets",  "fill_s",           "timed_start_s",   "window_start_s",   "store_fill_at_window",
+        "fifo_fill_at_window"};
 const std::vector<std::string> summary_java_only{"alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms",
                                                  "gc_pause_max_ms",        "gc_cycle_count", "gc_cycle_total_ms",
                                                  "live_objects",           "live_bytes"};
@@ -198,6 +201,7 @@ TEST_F(EngineProcess, BatchRecordsFollowTheSchema) {
     EXPECT_EQ(header["engine"], "cpp");
     EXPECT_EQ(header["design"], "flat");
     EXPECT_EQ(header["strategy"], "pool");
+    EXPECT_EQ(header["source"], "counter");  // the default
     EXPECT_EQ(header["case"], "A");
     EXPECT_EQ(header["mode"], "batch");
     EXPECT_EQ(header["allocator"], "glibc");
@@ -206,7 +210,8 @@ TEST_F(EngineProcess, BatchRecordsFollowTheSchema) {
     EXPECT_TRUE(header["producer_cpu"].is_null());
     EXPECT_TRUE(header["collector"].is_null());
     EXPECT_EQ(header["params"]["pool_size"], 10'000);
-    EXPECT_EQ(header["params"]["internal_queue_size"], 100);
+    EXPECT_EQ(header["params"]["internal_queue_size"], 10);  // case A is 1,000 / 1,000, at 1 %
+    EXPECT_EQ(header["params"]["case_table"], json({{"internal_queue_size", 1'000}, {"stored_count", 1'000}}));
     EXPECT_EQ(header["params"]["input_queue_size"], 0);
     EXPECT_EQ(header["params"]["packet_bytes"], 1024);
     EXPECT_EQ(header["small_machine"], header["cpus"].get<int>() < 4);
@@ -215,11 +220,23 @@ TEST_F(EngineProcess, BatchRecordsFollowTheSchema) {
               true);
     EXPECT_FALSE(header["cxx_flags"].get<std::string>().empty());
 
+    const json& summary = parsed.back();
+    // t = 0 is the header; the fill phase, then the timed phase (warm-up, window) follow.
+    const double timed_start_s = summary["timed_start_s"].get<double>();
+    EXPECT_GT(summary["fill_packets"].get<std::uint64_t>(), 10U);
+    EXPECT_GE(timed_start_s, summary["fill_s"].get<double>());
+    EXPECT_NEAR(summary["window_start_s"].get<double>() - timed_start_s, 0.5, 0.05);
+    EXPECT_GE(summary["store_fill_at_window"].get<double>(), 0.99);
+    EXPECT_EQ(summary["fifo_fill_at_window"], 0.9);  // 9 of 10 between two packets
+    EXPECT_NEAR(summary["t_s"].get<double>(), timed_start_s + 1.5, 0.05);
+    EXPECT_TRUE(summary["measured_ticks_due"].is_null());
+
     std::uint64_t periodic_packets = 0;
     std::uint64_t measured_periodic_packets = 0;
     bool saw_warmup = false;
     for (std::size_t i = 1; i + 1 < parsed.size(); ++i) {
         expect_fields(parsed[i], periodic_fields, {});
+        EXPECT_GT(parsed[i]["t_s"].get<double>(), timed_start_s);
         const auto packets = parsed[i]["packets"].get<std::uint64_t>();
         periodic_packets += packets;
         EXPECT_EQ(parsed[i]["packets_total"], periodic_packets);
@@ -234,7 +251,6 @@ TEST_F(EngineProcess, BatchRecordsFollowTheSchema) {
     }
     EXPECT_TRUE(saw_warmup);
 
-    const json& summary = parsed.back();
     expect_fields(summary, summary_fields, summary_java_only);
     EXPECT_TRUE(summary["error"].is_null());
     EXPECT_EQ(summary["packets"], periodic_packets);
@@ -249,7 +265,7 @@ TEST_F(EngineProcess, BatchRecordsFollowTheSchema) {
     EXPECT_GT(summary["peak_rss_bytes"].get<std::uint64_t>(), 0U);
     EXPECT_EQ(summary["pool_capacity"], 10'000);
     EXPECT_EQ(summary["pool_free"].get<std::uint64_t>() + summary["pool_in_use"].get<std::uint64_t>(), 10'000U);
-    EXPECT_LE(summary["pool_in_use"].get<std::uint64_t>(), 200U);
+    EXPECT_LE(summary["pool_in_use"].get<std::uint64_t>(), 20U);
 }
 
 TEST_F(EngineProcess, CppAllocCountsSixAllocationsPerPacket) {
@@ -280,18 +296,48 @@ TEST_F(EngineProcess, RealtimeRecordsBalanceTheTickAccounts) {
               summary["producer_dropped"].get<std::uint64_t>());
     EXPECT_EQ(summary["packets"].get<std::uint64_t>() + summary["producer_dropped"].get<std::uint64_t>(), emitted);
     EXPECT_NEAR(summary["ns_per_packet"].get<double>(), 2000.0, 200.0);
+    // The ticks due in the window: measured_s / interval, rounded down.
+    EXPECT_EQ(summary["measured_ticks_due"],
+              static_cast<std::uint64_t>(summary["measured_s"].get<double>() * 1e9 / 2000.0));
+    EXPECT_GE(summary["measured_packets"].get<std::uint64_t>() + 50'000,
+              summary["measured_ticks_due"].get<std::uint64_t>());  // kept up, within one array
+    EXPECT_EQ(summary["lost_measured"], 0);
 }
 
-TEST_F(EngineProcess, PoolExhaustionEndsWithAnErrorSummary) {
-    // At this scale the pool has 1 packet and the processor holds up to 2.
-    const ProcessResult result = run({"--design", "flat", "--case", "A", "--strategy", "pool", "--scale", "0.000001",
-                                      "--duration-s", "1", "--warmup-s", "0", "--out", records_path().string()});
-    EXPECT_EQ(result.exit_code, 1);
-    const std::vector<json> parsed = records();
-    ASSERT_GE(parsed.size(), 2U);
-    EXPECT_EQ(parsed.back()["type"], "summary");
-    EXPECT_EQ(parsed.back()["status"], "error");
-    EXPECT_NE(parsed.back()["error"].get<std::string>().find("exhausted"), std::string::npos);
+TEST_F(EngineProcess, OverridesAndRandomSourceReachTheHeader) {
+    const std::vector<json> parsed =
+            good_run({"--design", "cpp", "--case", "a", "--strategy", "pool", "--source", "random",
+                      "--internal-queue-size", "300", "--stored-count", "200", "--pool-size", "500",
+                      "--duration-s", "0.6", "--warmup-s", "0.1"});
+    ASSERT_GE(parsed.size(), 3U);
+    const json& header = parsed.front();
+    EXPECT_EQ(header["source"], "random");
+    EXPECT_EQ(header["params"]["internal_queue_size"], 300);
+    EXPECT_EQ(header["params"]["stored_count"], 200);
+    EXPECT_EQ(header["params"]["pool_size"], 500);
+    EXPECT_EQ(header["params"]["mix_pool_size"], 200'000);
+    EXPECT_EQ(header["params"]["case_table"], json({{"internal_queue_size", 1'000}, {"stored_count", 1'000}}));
+    const json& summary = parsed.back();
+    EXPECT_GE(summary["store_fill_at_window"].get<double>(), 0.99);
+    EXPECT_EQ(summary["fifo_fill_at_window"], 299.0 / 300.0);
+    EXPECT_EQ(summary["pool_capacity"], 500);
+}
+
+TEST_F(EngineProcess, PoolTooSmallForTheQueueAndStoreIsAUsageError) {
+    // The pool must hold internal_queue_size + stored_count packets (10 + 10 here).
+    const ProcessResult result = run({"--design", "flat", "--case", "A", "--strategy", "pool", "--scale", "0.01",
+                                      "--pool-size", "19", "--out", records_path().string()});
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.err.find("needs pool_size >= internal_queue_size + stored_count, but 19 < 10 + 10; "
+                              "valid: --pool-size 20..10000000"),
+              std::string::npos)
+            << result.err;
+    EXPECT_TRUE(records().empty());
+    // Mix grows when empty: no such rule.
+    EXPECT_EQ(run({"--design", "flat", "--case", "A", "--strategy", "mix", "--scale", "0.01", "--pool-size", "19",
+                   "--duration-s", "0.2", "--warmup-s", "0", "--out", records_path().string()})
+                      .exit_code,
+              0);
 }
 
 TEST_F(EngineProcess, EachAllocatorIsReallyActive) {

@@ -41,6 +41,37 @@ TEST(Options, DefaultsAndBothSyntaxes) {
     EXPECT_EQ(options.warmup_s, 5);
     EXPECT_EQ(options.scale, 1);
     EXPECT_EQ(options.out, "-");
+    EXPECT_EQ(options.source, "counter");
+    EXPECT_FALSE(options.sizes.internal_queue_size || options.sizes.stored_count || options.sizes.pool_size);
+}
+
+TEST(Options, SourceAndSizeOverrides) {
+    const ParseResult result = parse_options(with({"--source", "random", "--internal-queue-size", "10000",
+                                                   "--stored-count=10000", "--pool-size", "10000000"}));
+    ASSERT_TRUE(result.options.has_value()) << result.error;
+    EXPECT_EQ(result.options->source, "random");
+    const CaseParams params = run_params(*result.options);
+    EXPECT_EQ(params.internal_queue_size, 10'000U);
+    EXPECT_EQ(params.stored_count, 10'000U);
+    EXPECT_EQ(params.pool_size, 10'000'000U);
+    EXPECT_EQ(params.table_internal_queue_size, 1'000U);
+
+    EXPECT_NE(rejected(with({"--source", "xorshift"})).find("valid: counter, random"), std::string::npos);
+    for (const char* option : {"--internal-queue-size", "--stored-count", "--pool-size"}) {
+        for (const char* count : {"0", "10000001", "-1", "1e3", ""}) {
+            EXPECT_NE(rejected(with({option, count})).find(std::string(option) + ": '" + count +
+                                                           "' is not valid; valid: 1..10000000"),
+                      std::string::npos)
+                    << option << " " << count;
+        }
+    }
+    // pool (the required strategy here) needs pool_size >= queue + store: 1,000,000 < 600,000 + 600,000.
+    EXPECT_NE(rejected(with({"--internal-queue-size", "600000", "--stored-count", "600000"}))
+                      .find("1000000 < 600000 + 600000; valid: --pool-size 1200000..10000000"),
+              std::string::npos);
+    EXPECT_TRUE(parse_options(with({"--internal-queue-size", "600000", "--stored-count", "600000", "--pool-size",
+                                    "1200000"}))
+                        .options.has_value());
 }
 
 TEST(Options, FullRealtimeCommandLine) {
