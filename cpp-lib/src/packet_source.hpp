@@ -53,18 +53,19 @@ public:
     explicit CounterSource(std::uint64_t /*seed*/) noexcept {}
 
     CPP_ENGINE_HOT void fill(PacketFrame& packet) noexcept {
-        const std::uint32_t length = min_length + next() % lengths;
-        const std::uint32_t source_address = next() % source_addresses;
-        const std::uint32_t destination_address = next() % source_addresses;
-        const std::uint32_t source_port = next() % source_ports;
-        const std::uint32_t destination_port = next() % source_ports;
-        const bool tcp = next() % tcp_one_in == 0;
-        write_packet(packet, length, source_address, destination_address, source_port, destination_port, tcp);
+        // The six successive values, each from the counter as it was: no chain of six
+        // dependent increments (masking commutes with adding).
+        const std::uint32_t base = counter_;
+        counter_ = masked(base + 6);
+        write_packet(packet, min_length + masked(base + 1) % lengths, masked(base + 2) % source_addresses,
+                     masked(base + 3) % source_addresses, masked(base + 4) % source_ports,
+                     masked(base + 5) % source_ports, masked(base + 6) % tcp_one_in == 0);
     }
 
     // From the same counter, when the packet is processed (after the FIFO, so later).
     CPP_ENGINE_HOT std::uint32_t store_index(const PacketFrame& /*packet*/, std::uint32_t stored_count) noexcept {
-        return next() % stored_count;
+        counter_ = masked(counter_ + 1);
+        return counter_ % stored_count;
     }
 
     // The last value drawn (0 before any draw).
@@ -74,10 +75,7 @@ private:
     // 31 bits, as the published Java code's (++count) & 0x7FFFFFFF. The published C++
     // used an unsigned 32-bit counter with no mask, which draws the same values for the
     // first 2^31 draws; both engines use the 31-bit form so that they make the same packets.
-    CPP_ENGINE_HOT std::uint32_t next() noexcept {
-        counter_ = (counter_ + 1) & 0x7FFF'FFFFU;
-        return counter_;
-    }
+    static constexpr std::uint32_t masked(std::uint32_t value) noexcept { return value & 0x7FFF'FFFFU; }
 
     std::uint32_t counter_ = 0;
 };

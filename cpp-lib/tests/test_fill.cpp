@@ -47,6 +47,20 @@ TEST(Fill, StopsAtAFullFifoAndA99PercentStore) {
     expect_filled_exactly<RandomSource>(with_overrides(CaseParams::of("A", 1), {50'000, 100, std::nullopt}));
 }
 
+TEST(Fill, DummyWaitsForItsFifoOnly) {
+    // The published code's dummy parses the packet it has just filled: with the counter
+    // source its first TCP packet's index draw shifts every later sixth draw to odd values,
+    // so it never stores again; the fill phase cannot wait for its store.
+    const CaseParams params = CaseParams::of("B", 0.05);
+    Model<flat_design::Packet, DummyStrategy, CounterSource> model(params, 1);
+    const FillResult fill = run_fill(model, Clock::now(), Clock::now() + std::chrono::minutes(1));
+    EXPECT_EQ(fill.packets, params.internal_queue_size);
+    for (int i = 0; i < 1'000'000; ++i) {
+        model.step();
+    }
+    EXPECT_EQ(model.occupancy().stored, 1U);
+}
+
 TEST(Fill, StoreGoalIs99PercentRoundedUp) {
     EXPECT_EQ(store_fill_goal(1), 1U);
     EXPECT_EQ(store_fill_goal(100), 99U);
