@@ -8,8 +8,10 @@
 #include <iostream>
 #include <memory>
 
+#include "alloc_counter.hpp"
 #include "allocator_select.hpp"
 #include "any_model.hpp"
+#include "counting_pass.hpp"
 #include "host_info.hpp"
 #include "native_queue/dual_array_queue.hpp"
 #include "options.hpp"
@@ -157,16 +159,32 @@ int run_engine(int argc, char** argv) {
     if (summary.totals.stop_signal != 0 && !summary.error) {
         summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
     }
+    if (options.count_allocations && !summary.error) {
+        if (alloc_counter::counting()) {
+            if (summary.totals.measured_packets != 0) {
+                summary.allocations = AllocationCount{static_cast<double>(summary.totals.measured_allocations) /
+                                                              static_cast<double>(summary.totals.measured_packets),
+                                                      summary.totals.measured_packets};
+            }
+        } else {
+            try {
+                summary.allocations = count_allocations(options);
+            } catch (const std::exception& error) {
+                summary.error = error.what();
+            }
+        }
+    }
     summary.peak_rss_bytes = peak_rss_bytes();
     writer.write(summary_record(summary));
 
     const RunTotals& totals = summary.totals;
     const auto measured = static_cast<double>(totals.measured_packets);
     const double ns = measured != 0 ? totals.measured_s * 1e9 / measured : 0;
-    const double allocations = measured != 0 ? static_cast<double>(totals.measured_allocations) / measured : 0;
-    std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %.3g allocations/packet%s%s\n",
+    const std::string allocations =
+            summary.allocations ? std::to_string(summary.allocations->per_packet) + " allocations/packet" : "not counted";
+    std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %s%s%s\n",
                  summary.error ? "error" : "ok", static_cast<unsigned long long>(totals.measured_packets),
-                 totals.measured_s, ns, allocations, summary.error ? ": " : "",
+                 totals.measured_s, ns, allocations.c_str(), summary.error ? ": " : "",
                  summary.error ? summary.error->c_str() : "");
     if (summary.ticks) {
         std::fprintf(stderr, "cpp_engine: ticks: %s; %s\n", summary.ticks->describe().c_str(),

@@ -78,7 +78,7 @@ const std::vector<std::string> option_names{
         "--design",     "--allocator",           "--case",         "--strategy",    "--source",
         "--mode",       "--interval-ns",         "--duration-s",   "--warmup-s",    "--scale",
         "--internal-queue-size", "--stored-count", "--pool-size",  "--producer-cpu", "--consumer-cpu",
-        "--seed",       "--out",                 "--help"};
+        "--count-allocations", "--seed", "--out",             "--help"};
 
 std::vector<std::string> allocator_list() {
     std::vector<std::string> names;
@@ -164,6 +164,8 @@ Options parse(const std::vector<std::string>& args, bool& help) {
             options.producer_cpu = cpu(name, value);
         } else if (name == "--consumer-cpu") {
             options.consumer_cpu = cpu(name, value);
+        } else if (name == "--count-allocations") {
+            options.count_allocations = choice(name, value, {"yes", "no"}) == "yes";
         } else if (name == "--seed") {
             options.seed = integer<std::int64_t>(name, value, INT64_MIN, INT64_MAX, "any 64-bit integer");
         } else if (name == "--out") {
@@ -255,6 +257,9 @@ std::string usage() {
            "  --scale F                  multiplies every count, (0, 1] (default 1)\n"
            "  --producer-cpu N           realtime: CPU of the clock thread, -1 = not pinned (default 0; unused in batch)\n"
            "  --consumer-cpu N           realtime: CPU of the processing thread, -1 = not pinned (default 1; unused in batch)\n"
+           "  --count-allocations yes|no allocs_per_packet in the summary, from a separate pass of the counting build\n"
+           "                             (cpp_engine_counting) after the timed run; that build counts in the run itself\n"
+           "                             (default yes)\n"
            "  --seed N                   seed of the random source, any 64-bit integer (default 1; counter ignores it)\n"
            "  --out FILE                 records file, - for standard output (default -)\n"
            "  --help                     this text\n"

@@ -31,6 +31,7 @@ struct Options {
     double scale = 1;
     int producer_cpu = 0;  // realtime only (accepted and unused in batch, as java-lib); -1: not pinned
     int consumer_cpu = 1;
+    bool count_allocations = true;  // allocs_per_packet in the summary (counting_pass.hpp)
     std::int64_t seed = 1;  // any 64-bit integer, as java-lib's long: the same seed draws the same packets
     std::string out = "-";  // "-": standard output
 };

@@ -3,6 +3,7 @@
 
 #include <sys/resource.h>
 
+#include "alloc_counter.hpp"
 #include "build_info.hpp"
 #include "packet.hpp"
 
@@ -59,6 +60,9 @@ Json header_record(const RunDescription& run) {
     record["design"] = options.design;
     record["allocator"] = run.allocator.name;
     record["allocator_version"] = run.allocator.version;
+    record["counting_build"] = alloc_counter::counting();
+    record["operator_new"] = run.allocator.operator_new_provider;
+    record["operator_delete_sized"] = run.allocator.sized_delete_provider;
     record["compiler"] = build_info::compiler;
     record["cxx_flags"] = build_info::cxx_flags;
     record["seed"] = options.seed;
@@ -108,9 +112,8 @@ Json summary_record(const SummaryInputs& summary) {
     record["producer_emitted"] = summary.ticks ? Json(summary.ticks->emitted) : Json(nullptr);
     record["producer_dropped"] = summary.ticks ? Json(summary.ticks->dropped) : Json(nullptr);
     record["trailing_dropped"] = summary.ticks ? Json(summary.ticks->trailing_dropped) : Json(nullptr);
-    record["allocs_per_packet"] = totals.measured_packets != 0
-                                          ? Json(static_cast<double>(totals.measured_allocations) / measured)
-                                          : Json(nullptr);
+    record["allocs_per_packet"] = summary.allocations ? Json(summary.allocations->per_packet) : Json(nullptr);
+    record["allocs_counted_packets"] = summary.allocations ? Json(summary.allocations->packets) : Json(nullptr);
     record["peak_rss_bytes"] = summary.peak_rss_bytes;
     record["pool_capacity"] = summary.pool ? Json(summary.pool->capacity) : Json(nullptr);
     record["pool_free"] = summary.pool ? Json(summary.pool->free) : Json(nullptr);

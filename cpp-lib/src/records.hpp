@@ -14,6 +14,7 @@
 
 #include "allocator_select.hpp"
 #include "case_params.hpp"
+#include "counting_pass.hpp"
 #include "host_info.hpp"
 #include "options.hpp"
 #include "runner.hpp"
@@ -47,6 +48,7 @@ struct SummaryInputs {
     RunTotals totals;
     std::optional<TickAccounting> ticks;  // real-time runs
     std::optional<PoolCounts> pool;       // pooled strategies
+    std::optional<AllocationCount> allocations;  // null: not counted
     std::uint64_t peak_rss_bytes = 0;
 };
 
