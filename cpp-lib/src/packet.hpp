@@ -86,17 +86,21 @@ private:
 // its number in the run (the random source's draws depend on it), and the pool's
 // bookkeeping (an intrusive free-list link and the handed-out mark that makes a double
 // release detectable).
+// Packed into 32 bytes (length and the mark share a word), so that adding the number
+// did not make the packet object larger: the packets of cases B and C are cache misses,
+// and a larger object straddles more cache lines.
 struct PacketFrame {
     // Default-initialized like the original's `new unsigned char[SIZE]`: the source
     // writes the bytes it uses.
     std::unique_ptr<std::byte[]> buffer{new std::byte[packet_bytes]};
-    std::uint32_t length = 0;
     std::uint64_t number = 0;
     PacketFrame* next_free = nullptr;
+    std::uint32_t length = 0;
     bool live = false;
 
     std::span<const std::byte> bytes() const noexcept { return {buffer.get(), length}; }
 };
+static_assert(sizeof(PacketFrame) == 32);
 
 namespace cpp_design {
 
