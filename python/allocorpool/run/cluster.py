@@ -235,8 +235,10 @@ class Cluster:
                 continue
             assert attempt.result is not None
             self.progress.finished(task, cell.key, attempt.name, attempt.result.status)
-            if attempt.result.status == "ok":
-                return replace(attempt.result, fingerprint=attempt.fingerprint)
+            if attempt.result.status == "ok":  # the attempts before it, if any, stay in its stderr tail
+                return replace(attempt.result, fingerprint=attempt.fingerprint,
+                               stderr_tail=_tails(failed + [attempt], refused) if failed or refused
+                               else attempt.result.stderr_tail)
             failed.append(attempt)
             if len(failed) == 2:
                 break
@@ -295,17 +297,23 @@ class Cluster:
         return error, stderr
 
 
-def _failure(cell: Cell, failed: list[Attempt], refused: list[Attempt]) -> CellResult:
-    """The stored failure of a cell: the last failed run, with every attempt's stderr tail (the last one
-    last) and the refusals; only refusals: a failure that gives them."""
+def _tails(ran: list[Attempt], refused: list[Attempt]) -> str:
+    """The refusals, then the stderr tail of each run with where it ran and how it ended (the last run last)."""
     sections = [attempt.refusal or "" for attempt in refused]
-    for number, attempt in enumerate(failed, 1):
+    for number, attempt in enumerate(ran, 1):
         assert attempt.result is not None
-        sections.append(f"== attempt {number} on {attempt.label()}: {attempt.result.error}\n"
+        sections.append(f"== attempt {number} on {attempt.label()}: {attempt.result.error or 'ok'}\n"
                         f"{attempt.result.stderr_tail.rstrip()}")
-    tails = "\n".join(sections)
+    return "\n".join(sections)
+
+
+def _failure(cell: Cell, failed: list[Attempt], refused: list[Attempt]) -> CellResult:
+    """The stored failure of a cell: the last failed run with every attempt's stderr tail; refused by every
+    worker, a failure that gives the refusals."""
     if failed:
         last = failed[-1]
         assert last.result is not None
-        return replace(last.result, stderr_tail=tails, fingerprint=last.fingerprint, attempts=len(failed))
-    return CellResult(cell, "error", None, tails, 0.0, RecordReader().run(), fingerprint=refused[-1].fingerprint)
+        return replace(last.result, stderr_tail=_tails(failed, refused), fingerprint=last.fingerprint,
+                       attempts=len(failed))
+    return CellResult(cell, "error", None, _tails([], refused), 0.0, RecordReader().run(),
+                      fingerprint=refused[-1].fingerprint)
