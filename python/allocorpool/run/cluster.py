@@ -125,6 +125,7 @@ class Progress:
             with self._lock:
                 self._done += 1
                 self._ran += getattr(self._local, "runs", 0) > before
+                self.show(self._line())
             return result
         return tracked
 
@@ -138,7 +139,8 @@ class Progress:
             self.show(f"{message['worker']} started {message['cell']}; " + self._line())
 
     def finished(self, task: str, cell: str, worker: str | None, status: str) -> None:
-        """A task's result came back: the cell's status on that worker (None: not known)."""
+        """A task's result came back: the cell's status on that worker (None: not known). A failure is shown
+        at once; the rest when the item it belongs to is done."""
         self._local.runs = getattr(self._local, "runs", 0) + 1
         with self._lock:
             self._finished.add(task)
@@ -146,7 +148,8 @@ class Progress:
             self._failed += status != "ok"
             if worker is not None and self._running.get(worker, ("",))[0] == cell:
                 del self._running[worker]
-            self.show(f"{cell}: {status}" + (f" on {worker}" if worker else "") + "; " + self._line())
+            if status != "ok":
+                self.show(f"{cell}: {status}" + (f" on {worker}" if worker else "") + "; " + self._line())
 
     def _line(self) -> str:
         now = time.monotonic()

@@ -246,19 +246,19 @@ class Sweep:
                 "key": cell.key, "status": MISSING, "error": "not measured: the store has no such cell"}
             self._seen[cell.key] = row
             return row
-        failed = row is not None and row["status"] != "ok"
-        retry = failed and ((self.retry_failed and cell.key not in self._run_here)
-                            or (retry_failure and (_value(row, "attempts") or 1) < 2))
-        if row is None or retry:
-            with self._key_locks_guard:
-                key_lock = self._key_locks.setdefault(cell.key, threading.Lock())
-            with key_lock:
-                if self._rows.get(cell.key) is row:  # no other thread ran it meanwhile
-                    self.store.lock_for_runs()
-                    self._run_here.add(cell.key)
-                    index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
-                    self._rows[cell.key] = index.iloc[0].to_dict()
-                row = self._rows[cell.key]
+        with self._key_locks_guard:  # a thread that asks for a cell another one runs waits for its row
+            key_lock = self._key_locks.setdefault(cell.key, threading.Lock())
+        with key_lock:
+            row = self._rows.get(cell.key)
+            failed = row is not None and row["status"] != "ok"
+            retry = failed and ((self.retry_failed and cell.key not in self._run_here)
+                                or (retry_failure and (_value(row, "attempts") or 1) < 2))
+            if row is None or retry:
+                self.store.lock_for_runs()
+                self._run_here.add(cell.key)
+                index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
+                row = index.iloc[0].to_dict()
+                self._rows[cell.key] = row
         self._seen[cell.key] = row
         return row
 
