@@ -194,7 +194,7 @@ class Cluster:
         hosts: dict[str, list[str]] = {}
         for info in workers.values():
             hosts.setdefault(info["host"], []).append(str(info["name"]))
-        self.shared_hosts = {host: names for host, names in hosts.items() if len(names) > 1}
+        self.shared_hosts = {host: sorted(names) for host, names in hosts.items() if len(names) > 1}
         for host, names in self.shared_hosts.items():
             self.progress.show(f"warning: workers {', '.join(sorted(names))} share the machine {host}: cells that "
                                 f"run there at once load each other (start one worker per machine)")
