@@ -72,7 +72,8 @@ summary.show_best(batch, searches.table, sweep.profile.cases)
 # here, those against it first, are folded under it.
 
 # %%
-summary.show_conclusions(reference_figures, batch=batch, searches=searches.table)
+summary.show_conclusions(reference_figures, batch=batch, searches=searches.table,
+                         what_if=sweep.what_if_queue(["parallel-11"]))
 
 # %% [markdown]
 # ## The machine and the runs

@@ -255,10 +255,14 @@ def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile) -> C
 
 
 def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,
-               heap_mb: int | None = None, duration_s: float | None = None) -> Cell:
-    """A real-time run at one interval (a search probe, a big-heap probe or a timeline)."""
+               heap_mb: int | None = None, duration_s: float | None = None,
+               capture_delay_ms: float | None = None) -> Cell:
+    """A real-time run at one interval (a search probe, a big-heap probe, a timeline, or a what-if with
+    a longer input queue): its input queue holds the profile's capture delay unless told."""
+    delay = capture_delay_ms if capture_delay_ms is not None else prof.capture_delay_ms
     return _cell(solution, strategy, case, prof, heap_mb, mode="realtime", interval_ns=interval_ns,
-                 duration_s=duration_s if duration_s is not None else prof.probe_s, warmup_s=prof.probe_warmup_s)
+                 duration_s=duration_s if duration_s is not None else prof.probe_s, warmup_s=prof.probe_warmup_s,
+                 capture_delay_ms=None if delay == MAX_CAPTURING_DELAY_MS else delay)
 
 
 # ---- The time it takes ------------------------------------------------------------------

@@ -197,3 +197,7 @@ def test_a_second_process_cannot_run_cells_into_a_taken_store(tmp_path):
         holder.wait()
     time.sleep(0.1)
     Store(tmp_path).lock_for_runs()  # free again once the holder is gone
+
+
+def test_nothing_to_run_on_an_empty_store(tmp_path):
+    assert run_missing([], Store(tmp_path)).empty

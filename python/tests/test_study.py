@@ -1,5 +1,7 @@
 """study.py: the solutions, their chapters, heaps that scale, cells, profiles and the estimate."""
 
+from pathlib import Path
+
 import pytest
 
 from allocorpool import study
@@ -66,3 +68,13 @@ def test_the_estimate_counts_cells():
     assert study.estimate(PROFILES["ci"]).seconds < 6 * 60
     only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["flat-glibc"]])
     assert only_cpp.batch_cells == 12 and only_cpp.timelines == 0
+
+
+def test_the_input_queue_scales_with_the_profile():
+    quick, full = PROFILES["quick"], PROFILES["full"]
+    assert quick.capture_delay_ms == 10 and full.capture_delay_ms == 100
+    solution = SOLUTIONS_BY_NAME["parallel-11"]
+    assert probe_cell(solution, "pool", "A", quick, 1000).capture_delay_ms == 10
+    assert probe_cell(solution, "pool", "A", full, 1000).capture_delay_ms is None  # the engines' own 100 ms
+    assert probe_cell(solution, "pool", "A", full, 1000, capture_delay_ms=1000).capture_delay_ms == 1000
+    assert "--capture-delay-ms" in probe_cell(solution, "pool", "A", quick, 1000).engine_args(Path("x"))

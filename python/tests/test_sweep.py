@@ -131,3 +131,13 @@ def test_a_replay_runs_nothing_and_shows_the_newest_result_of_each_measurement(t
     searches = empty.realtime([FLAT])
     assert len(runs) == count  # a replay never runs a cell
     assert set(batch["status"]) == {"missing"} and set(searches.table["outcome"]) == {"missing"}
+
+
+def test_the_what_if_probes_a_longer_queue_at_1000_ns(tmp_path, engine):
+    _, runs = engine
+    what_if = sweep.Sweep(TINY, tmp_path, progress=False).what_if_queue(["flat-glibc"], ("pool", "mix"))
+    assert list(what_if["strategy"]) == ["pool", "mix"] and (what_if["status"] == "ok").all()
+    assert what_if["keeps_up"].all()  # the fake engine keeps up at 1000 ns
+    probed = [cell for cell in runs if cell.mode == "realtime"]
+    assert {cell.interval_ns for cell in probed} == {1000}
+    assert {cell.capture_delay_ms for cell in probed} == {sweep.WHAT_IF_QUEUE_MS * TINY.scale}

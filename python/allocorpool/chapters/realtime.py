@@ -88,3 +88,14 @@ def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list
     checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
     show_claims(checked)
     return checked
+
+
+def show_what_if(what_if: pd.DataFrame) -> None:
+    """The article's what-if: pooling with an input queue ten times longer, probed at 1000 ns."""
+    if not len(what_if):
+        show.note("No what-if probe ran under this profile.")
+        return
+    table = what_if.assign(result=[("keeps up" if r.keeps_up else f"loses {r.loss_pct:.2g}%") if r.status == "ok"
+                                   else r.status for r in what_if.itertuples()])
+    show.show_table(table.set_index(["label", "strategy_label", "case"])[["queue_ms", "duration_s", "result"]],
+                    caption="Pooling at 1000 ns with an input queue ten times longer than the article's")

@@ -113,6 +113,14 @@ def zgc_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
                  ["label", "strategy_label", "case", "outcome", "interval_ns"])
 
 
+def a_longer_queue_lets_pooling_keep_up(what_if: pd.DataFrame | None = None, **_: object) -> Verdict:
+    if what_if is None:
+        return Verdict(UNKNOWN, "not measured: the article did not try it")
+    rows = what_if[what_if["solution"] == "parallel-11"]
+    return every(rows, lambda r: r["keeps_up"] if r["status"] == "ok" else None,
+                 ["label", "strategy_label", "case", "queue_ms", "keeps_up", "loss_pct"])
+
+
 def ten_million_buffers(**_: object) -> Verdict:
     return Verdict(UNKNOWN, "not measured by these chapters: the article gave no figure either")
 
@@ -128,6 +136,8 @@ CONCLUSIONS = (
           allocation_fails_in_real_time_in_most_java_cells),
     Claim(f"ZGC handles even case C, with mix and pooling at {ZGC_C_LIMIT_NS} ns or less", zgc_keeps_up_in_c),
     Claim("Ten million buffers instead of one million would be much worse", ten_million_buffers),
+    Claim("An input queue holding a second of packets would let pooling keep up even with the article's \"CMS\"",
+          a_longer_queue_lets_pooling_keep_up),
 )
 
 

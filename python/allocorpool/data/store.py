@@ -41,6 +41,7 @@ _META_KEY = b"allocorpool"
 CELL_TYPES: dict[str, str] = {
     "engine": "allocorpool.run.runner:Cell",
     "event-echo": "allocorpool.run.event_echo:EchoCell",
+    "binary-trees": "allocorpool.run.binary_trees:BinaryTreesCell",
 }
 _SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
 _ROW_CONSTANTS = {"table", "key", "status", *machine.FINGERPRINT_FIELDS}
@@ -260,7 +261,7 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_missing(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellResult] | None = None,
-          retry_failed: bool = False, progress: bool = True) -> pd.DataFrame:
+                retry_failed: bool = False, progress: bool = True) -> pd.DataFrame:
     """Runs every cell the store does not have yet (nor, with retry_failed, has only as a failure),
     storing each as soon as it ends; returns the index rows of the given cells."""
     runner = run or (lambda cell: run_cell(cell, store.runs_dir, progress=progress))
@@ -271,4 +272,6 @@ def run_missing(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellR
             continue
         store.put(runner(cell))
     index = store.index
+    if not len(index):  # an empty store has no columns yet
+        return index
     return index[index["key"].isin(keys)].reset_index(drop=True)

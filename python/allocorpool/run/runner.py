@@ -54,6 +54,7 @@ class Cell:
     internal_queue_size: int | None = None
     stored_count: int | None = None
     pool_size: int | None = None
+    capture_delay_ms: float | None = None  # real-time: the input queue's capacity in time (None: the engines' 100 ms)
     jdk: int | None = None  # java only, from here to vm_options
     collector: str | None = None
     heap: str = "2g"
@@ -74,6 +75,8 @@ class Cell:
             raise ValueError("interval_ns is required in realtime mode and only there")
         if self.source not in SOURCES:
             raise ValueError(f"source {self.source!r}: one of {SOURCES}")
+        if self.capture_delay_ms is not None and (self.mode != "realtime" or not self.capture_delay_ms > 0):
+            raise ValueError("capture_delay_ms is a positive time, for realtime cells only")
         object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:
@@ -104,6 +107,8 @@ class Cell:
         parts += [self.strategy, self.mode]
         if self.interval_ns is not None:
             parts.append(f"{self.interval_ns}ns")
+        if self.capture_delay_ms is not None:
+            parts.append(f"c{self.capture_delay_ms:g}ms")
         parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}", self.source]
         parts += (["live"] if self.live_objects else []) + (["gclog"] if self.gc_log else [])
         parts += [f"b{self.build}"] if self.build else []
@@ -121,6 +126,8 @@ class Cell:
         args = ["--case", self.case, "--strategy", self.strategy, "--mode", self.mode]
         if self.interval_ns is not None:
             args += ["--interval-ns", str(self.interval_ns)]
+        if self.capture_delay_ms is not None:
+            args += ["--capture-delay-ms", f"{self.capture_delay_ms:g}"]
         args += ["--duration-s", f"{self.duration_s:g}", "--warmup-s", f"{self.warmup_s:g}",
                  "--scale", f"{self.scale:g}", "--source", self.source]
         for option, count in (("--internal-queue-size", self.internal_queue_size),

@@ -63,7 +63,8 @@ if TYPE_CHECKING:
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (study.SELECTIONS): make's SOLUTIONS
-REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the store only, never run a cell (make article)
+REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"
+WHAT_IF_QUEUE_MS = 1000  # the article's what-if: "if our source queue could contain one second worth of packets"  # "1": read the store only, never run a cell (make article)
 SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler's address: cells run on its workers (make's SCHEDULER)
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
@@ -401,6 +402,34 @@ class Sweep:
         self._end(f"{len(rows)} searches")
         table = pd.DataFrame(rows, columns=_SEARCH_COLUMNS)
         return Searches(table, pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
+
+    def what_if_queue(self, names: Iterable[str], strategies: Iterable[str] = ("pool",)) -> pd.DataFrame:
+        """The article's what-if: an input queue of WHAT_IF_QUEUE_MS (scaled like the profile's queue)
+        instead of 100 ms, probed at 1000 ns for the named solutions' strategies in every case, each probe
+        long enough to hold the cell's slowest collection twice where the profile confirms."""
+        self._begin("what-if queue")
+        delay = WHAT_IF_QUEUE_MS * self.profile.scale
+        jobs = [(solution, strategy, case) for solution in self.solutions_named(names) for strategy in strategies
+                for case in self.profile.cases]
+
+        def what_if(job: tuple[Solution, str, str]) -> dict[str, Any]:
+            solution, strategy, case = job
+            confirm = self.confirmation_s(solution, strategy, case)
+            duration = max(self.profile.probe_s, confirm(REFERENCE_NS)) if confirm else self.profile.probe_s
+            cell = probe_cell(solution, strategy, case, self.profile, REFERENCE_NS, duration_s=duration,
+                              capture_delay_ms=delay)
+            row = self.cell_row(cell)
+            capacity = _value(row, "params_input_queue_size")
+            result = verdict(row["status"], {name: _value(row, name) for name in (
+                "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")},
+                REFERENCE_NS, duration, int(capacity) if capacity is not None else None, _value(row, "error"))
+            return {**_labels(solution, strategy, case), "queue_ms": delay, "duration_s": duration,
+                    "status": row["status"], "keeps_up": result.ok if row["status"] == "ok" else None,
+                    "loss_pct": result.lost_pct, "key": cell.key, "machine": _machine(row)}
+        rows = self._each(what_if, jobs, "what-if probes")
+        self._end(f"{len(rows)} what-if probes")
+        return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["queue_ms", "duration_s", "status", "keeps_up",
+                                                               "loss_pct", "key", "machine"])
 
     def sentinels(self) -> Searches:
         """The searches of the sentinel cells (study.SENTINELS) this profile and selection hold."""

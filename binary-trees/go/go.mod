@@ -1,0 +1,3 @@
+module allocorpool/binary-trees
+
+go 1.21
