@@ -43,12 +43,15 @@ FLAT = SOLUTIONS_BY_NAME["flat-glibc"]
 # runs, a probe whose first run crashes and a consumer that never keeps up.
 PLAN = {"mix batch": "error", "pool realtime": ["crash", "ok"], "mix realtime": "slow"}
 START_S = 60.0
+MIX_BATCH = study.batch_cell(FLAT, "mix", "A", TINY).key
+POOL_BATCH = study.batch_cell(FLAT, "pool", "A", TINY).key
+FIRST_POOL_PROBE = study.probe_cell(FLAT, "pool", "A", TINY, 150).key  # where its search starts (1.5 x 100 ns)
 
 
 class LoopbackCluster:
     """A Dask scheduler and named workers (`--nthreads 1 --resources machine=1`, no nanny), each a process."""
 
-    def __init__(self, folder: Path, workers: dict[str, dict[str, str]]) -> None:
+    def __init__(self, folder: Path, workers: dict[str, dict[str, str]], scheduler: dict[str, str] | None = None) -> None:
         from distributed import Client
 
         folder.mkdir(parents=True, exist_ok=True)
@@ -58,7 +61,8 @@ class LoopbackCluster:
         self.processes: dict[str, subprocess.Popen] = {}
         self.processes["scheduler"] = subprocess.Popen(
             [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
-             str(scheduler_file)], stdout=subprocess.DEVNULL, stderr=open(folder / "scheduler.log", "wb"), env=env)
+             str(scheduler_file)], stdout=subprocess.DEVNULL, stderr=open(folder / "scheduler.log", "wb"),
+            env={**env, **(scheduler or {})})
         deadline = time.monotonic() + START_S
         while not scheduler_file.is_file() or not scheduler_file.read_text().strip():
             assert time.monotonic() < deadline, (folder / "scheduler.log").read_text()
@@ -137,14 +141,13 @@ def test_a_sweep_on_the_cluster_stores_what_a_local_run_stores_and_runs_nothing_
     assert searches.table[columns].equals(local_searches.table[columns])
     # the probe that crashed once: here a search probes again, there the cluster ran it on the other worker
     assert searches.probes["key"].tolist() == local_searches.probes["key"].drop_duplicates().tolist()
-    crashed = remote.store.index.set_index("key").loc["cpp_flat_glibc_A_pool_realtime_150ns_d1_w0.5_x0.02_counter"]
+    crashed = remote.store.index.set_index("key").loc[FIRST_POOL_PROBE]
     assert crashed["status"] == "ok" and "== attempt 1 on worker w" in crashed["stderr_tail"] \
         and "exit code 134\nfatal: simulated crash" in crashed["stderr_tail"]  # the failure before it is kept
     assert set(batch["machine"]) == set(searches.table["machine"]) == {"Fake CPU, 2 CPUs"}  # the fake's header
     ran = Counter(key for key, _, _ in runs(log))
     twice = {key for key, count in ran.items() if count == 2}
-    assert set(ran.values()) <= {1, 2} and twice == {"cpp_flat_glibc_A_mix_batch_d1_w0.5_x0.02_counter",
-                                                     "cpp_flat_glibc_A_pool_realtime_150ns_d1_w0.5_x0.02_counter"}
+    assert set(ran.values()) <= {1, 2} and twice == {MIX_BATCH, FIRST_POOL_PROBE}
     workers = {key: [worker for k, worker, _ in runs(log) if k == key] for key in twice}
     assert all(len(set(names)) == 2 for names in workers.values())  # a failed cell's second run: the other worker
     # the local sweep's runs (it too ran that probe twice), and the failed batch cell's second worker
@@ -166,7 +169,7 @@ def test_a_cell_that_fails_on_two_workers_is_stored_with_both_stderr_tails(share
     stored = Store(tmp_path / "store").index.set_index("strategy")
     assert stored.loc["pool", "attempts"] == 2  # a search would not try it a third time
     ran = Counter(key for key, _, _ in runs(log))
-    pool, mix = (f"cpp_flat_glibc_A_{s}_batch_d1_w0.5_x0.02_counter" for s in ("pool", "mix"))
+    pool, mix = POOL_BATCH, MIX_BATCH
     assert ran[pool] == ran[mix] == 2 and ran.total() == 6
     assert {worker for key, worker, _ in runs(log) if key == pool} == {"w1", "w2"}
     cluster.close()
@@ -190,7 +193,7 @@ def test_a_killed_workers_cell_is_rerun_on_another_worker(tmp_path):
         done: dict = {}
         thread = threading.Thread(target=lambda: done.update(table=chapter.batch([FLAT])))
         thread.start()
-        pool = "cpp_flat_glibc_A_pool_batch_d1_w0.5_x0.02_counter"
+        pool = POOL_BATCH
         deadline = time.monotonic() + START_S
         while not [run for run in runs(log) if run[0] == pool]:
             assert time.monotonic() < deadline and thread.is_alive()
@@ -208,6 +211,23 @@ def test_a_killed_workers_cell_is_rerun_on_another_worker(tmp_path):
         assert Counter(key for key, _ in ran) == Counter({pool: 2, **{key: 1 for key, _ in ran if key != pool}})
         psutil.wait_procs(engines, timeout=10)
         assert not any(engine.is_running() for engine in engines)  # the hung engine died with its worker
+        cluster.close()
+    finally:
+        loopback.close()
+
+
+def test_a_cell_that_kills_its_workers_is_stored_as_failed(tmp_path):
+    loopback = LoopbackCluster(tmp_path / "cluster", {"w1": {}, "w2": {}},
+                               scheduler={"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"})
+    try:
+        cluster, log = fake_cluster(loopback, tmp_path, {"mix batch": "kill-worker"})
+        mix = study.batch_cell(FLAT, "mix", "A", TINY)
+        result = cluster.run(mix)
+        assert result.status == "error" and result.attempts == 1
+        assert result.error.startswith(f"the workers that ran {mix.key} died while it ran, more often than the "
+                                       f"scheduler's allowed-failures (1); the last one was tcp://127.0.0.1:")
+        assert sorted(worker for _, worker, _ in runs(log)) == ["w1", "w2"]
+        assert result.fingerprint["host"].startswith("tcp://127.0.0.1:") and result.fingerprint["cpus"] is None
         cluster.close()
     finally:
         loopback.close()

@@ -27,6 +27,7 @@ run on one machine.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Callable
@@ -42,6 +43,7 @@ from allocorpool.run.runner import Cell, CellResult, CommandBuilder, default_tim
 MACHINE = "machine"  # the worker resource every cell takes whole: `dask worker --resources machine=1`
 EVENTS = "allocorpool-cells"  # the topic on which workers say which cell they started
 CONNECT_TIMEOUT_S = 30.0
+WATCH_S = 5.0  # how often a second attempt checks that a worker it may run on is still there
 QUEUE_BENCH_TIMEOUT_S = 1200.0
 
 
@@ -184,7 +186,6 @@ class Cluster:
         except OSError as error:
             raise ClusterError(f"no Dask scheduler answers at {address} (ALLOC_OR_POOL_SCHEDULER, make's "
                                f"SCHEDULER): {error}") from None
-        self._local = threading.local()
         self._held: dict[int, str] = {}  # thread id -> the worker it prefers
         self._held_lock = threading.Lock()
         workers = self.workers()
@@ -223,44 +224,54 @@ class Cluster:
         """A cell's result from the cluster, as run_cell returns it, with its machine's fingerprint."""
         failed: list[Attempt] = []
         refused: list[Attempt] = []
-        for number in range(1, 1000):
+        for number in itertools.count(1):
             tried = {attempt.worker for attempt in failed + refused}
             fresh = [address for address in self.workers() if address not in tried]
             if tried and not fresh:
                 break
             task = f"{cell.key} attempt {number}"
             attempt = self._submit(cell, task, fresh if tried else None)
-            if isinstance(attempt, CellResult):  # the cell killed its workers
-                return attempt
+            if attempt is None:  # the fresh workers went while it waited for them
+                break
+            if isinstance(attempt, str):  # the workers that ran it died
+                return _killed(cell, failed, refused, attempt)
             if attempt.refusal is not None:
                 refused.append(attempt)
                 self.progress.finished(task, cell.key, attempt.name, "refused")
-                continue
-            assert attempt.result is not None
-            self.progress.finished(task, cell.key, attempt.name, attempt.result.status)
-            if attempt.result.status == "ok":  # the attempts before it, if any, stay in its stderr tail
-                return replace(attempt.result, fingerprint=attempt.fingerprint,
-                               stderr_tail=_tails(failed + [attempt], refused) if failed or refused
-                               else attempt.result.stderr_tail)
-            failed.append(attempt)
+            else:
+                assert attempt.result is not None
+                self.progress.finished(task, cell.key, attempt.name, attempt.result.status)
+                if attempt.result.status == "ok":  # the attempts before it, if any, stay in its stderr tail
+                    return replace(attempt.result, fingerprint=attempt.fingerprint,
+                                   stderr_tail=_tails(failed + [attempt], refused) if failed or refused
+                                   else attempt.result.stderr_tail)
+                failed.append(attempt)
             if len(failed) == 2:
                 break
         return _failure(cell, failed, refused)
 
-    def _submit(self, cell: Cell, task: str, among: list[str] | None) -> Attempt | CellResult:
+    def _submit(self, cell: Cell, task: str, among: list[str] | None) -> Attempt | str | None:
+        """The answer of a worker (of one among the given ones, when given); when the scheduler gave up on the
+        cell after its workers died, why; None when the given workers are gone before one ran it."""
         from distributed import KilledWorker
 
         prefer = self._preferred(among)
-        placement: dict[str, Any] = {"workers": prefer, "allow_other_workers": True} if prefer else {}
+        # the thread's own worker first, elsewhere when it is busy or gone; a second attempt only where it has not
+        # been tried (the scheduler would otherwise move it to an idle worker, the one it failed on)
+        placement: dict[str, Any] = {"workers": prefer, "allow_other_workers": among is None} if prefer else {}
         future = self.client.submit(run_on_worker, cell, task, self.runs_dir, self.store_name, self.command,
                                     key=task, resources={MACHINE: 1}, pure=False, **placement)
         try:
-            return future.result()
+            while True:
+                try:
+                    return future.result(timeout=WATCH_S)
+                except TimeoutError:
+                    if among is not None and not set(among) & set(self.workers()):
+                        return None  # a task bound to workers that are gone waits for ever
         except KilledWorker as error:
             self.progress.finished(task, cell.key, None, "killed its workers")
-            return CellResult(cell, "error", None, f"the workers that ran {cell.key} died while it ran, the last "
-                              f"{error.last_worker.address}; the scheduler gave up on it ({error})", 0.0,
-                              RecordReader().run())
+            return (f"the workers that ran {cell.key} died while it ran, more often than the scheduler's "
+                    f"allowed-failures ({error.allowed_failures}); the last one was {error.last_worker.address}")
         finally:
             future.release()
 
@@ -291,8 +302,12 @@ class Cluster:
 
         future = self.client.submit(queue_bench_on_worker, pair, probe_s, self.runs_dir, self.store_name,
                                     key=f"queue-bench {pair}", resources={MACHINE: 1}, pure=False)
+        from distributed import KilledWorker
+
         try:
             text, error, stderr = future.result(timeout=QUEUE_BENCH_TIMEOUT_S)
+        except (KilledWorker, TimeoutError) as failure:
+            return f"the {pair} queue benchmark did not end on the cluster: {failure!r}", None
         finally:
             future.release()
         if text is not None:
@@ -308,6 +323,15 @@ def _tails(ran: list[Attempt], refused: list[Attempt]) -> str:
         sections.append(f"== attempt {number} on {attempt.label()}: {attempt.result.error or 'ok'}\n"
                         f"{attempt.result.stderr_tail.rstrip()}")
     return "\n".join(sections)
+
+
+def _killed(cell: Cell, failed: list[Attempt], refused: list[Attempt], why: str) -> CellResult:
+    """The stored failure of a cell whose workers died running it: what is known of the machine is the
+    last worker's address."""
+    unknown = dict.fromkeys(machine.FINGERPRINT_FIELDS) | {"host": why.rsplit(" ", 1)[-1]}
+    tails = "\n".join(filter(None, [_tails(failed, refused), why]))
+    return CellResult(cell, "error", None, tails, 0.0, RecordReader().run(), fingerprint=unknown,
+                      attempts=len(failed) + 1)
 
 
 def _failure(cell: Cell, failed: list[Attempt], refused: list[Attempt]) -> CellResult:
