@@ -219,7 +219,7 @@ class Sweep:
                 return tracked(item)
             finally:
                 cluster.release_thread()
-        pool = ThreadPoolExecutor(max_workers=min(cluster.machines, len(items)), thread_name_prefix="sweep")
+        pool = ThreadPoolExecutor(max_workers=max(1, min(cluster.machines, len(items))), thread_name_prefix="sweep")
         try:
             return list(pool.map(in_thread, items))
         finally:  # on an error or an interrupt, cells already running still end and are stored
@@ -229,7 +229,8 @@ class Sweep:
         cluster = self._on_cluster()
         if cluster is not None:
             result = cluster.run(cell)
-            self._ran += 1
+            with self._key_locks_guard:
+                self._ran += 1
             return result
         self._status.show(f"running {cell.key}")
         result = run_cell(cell, self.store.runs_dir, timeout_s=default_timeout(cell), progress=False)
