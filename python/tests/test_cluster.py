@@ -103,13 +103,13 @@ def shared(tmp_path_factory):
     cluster.close()
 
 
-def fake_cluster(cluster: LoopbackCluster, folder: Path, plan: dict) -> tuple[Cluster, Path]:
+def fake_cluster(cluster: LoopbackCluster, folder: Path, plan: dict, show=None) -> tuple[Cluster, Path]:
     """A Cluster whose workers run the fake engine by the plan; the log of every run."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "plan.json").write_text(json.dumps(plan))
     log = folder / "runs.log"
-    return Cluster(cluster.address, runs_dir=str(folder / "runs"), command=FakeCommand(str(folder / "plan.json"),
-                                                                                         str(log))), log
+    return Cluster(cluster.address, runs_dir=str(folder / "runs"), show=show,
+                   command=FakeCommand(str(folder / "plan.json"), str(log))), log
 
 
 def cells_of(store: Store) -> set[tuple[str, str]]:
@@ -240,7 +240,8 @@ def test_a_worker_with_other_engine_code_refuses_the_cell(tmp_path):
     (other / "build" / "cpp-lib" / "generated" / "engine_source.txt").write_text("0123456789ab\n")
     loopback = LoopbackCluster(tmp_path / "cluster", {"w1": {}, "w2": {"ALLOC_OR_POOL_HOME": str(other)}})
     try:
-        cluster, log = fake_cluster(loopback, tmp_path, {})
+        lines: list[str] = []
+        cluster, log = fake_cluster(loopback, tmp_path, {}, show=lines.append)
         here = Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool", duration_s=0.5,
                     warmup_s=0.1)
         cells = [here, replace(here, strategy="mix"), replace(here, build="0123456789ab"),
@@ -254,6 +255,9 @@ def test_a_worker_with_other_engine_code_refuses_the_cell(tmp_path):
         assert "needs fedcba987654" in refused["stderr_tail"] and "its cpp engine was built from sources (no id)" \
             in refused["stderr_tail"] and "from sources 0123456789ab" in refused["stderr_tail"]
         assert refused["error"].startswith("worker w") and refused["error"].endswith("(make build)")
+        # the progress: which worker started which cell, and nothing left running once all came back
+        assert any(line.startswith(f"w2 started {cells[2].key}; ") for line in lines)
+        assert not cluster.progress._running and sum(" refused on w" in line for line in lines) >= 2
         cluster.close()
     finally:
         loopback.close()

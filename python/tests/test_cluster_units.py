@@ -127,8 +127,8 @@ def test_the_progress_line_counts_the_phase_and_shows_each_workers_cell():
     lines = []
     progress = Progress(lines.append)
     progress.begin(3, "searches")
-    progress.started((0.0, {"task": "a attempt 1", "cell": "a", "worker": "w1"}))
-    progress.started((0.0, {"task": "b attempt 1", "cell": "b", "worker": "w2"}))
+    progress.started((0.0, {"task": "a attempt 1", "cell": "a", "name": "w1"}))
+    progress.started((0.0, {"task": "b attempt 1", "cell": "b", "name": "w2"}))
     assert "0/3 searches done" in lines[-1] and "w1: a (0 s), w2: b (0 s)" in lines[-1]
     assert lines[-1].endswith("time left not known yet")
     tracked = progress.track(lambda item: progress.finished(f"{item} attempt 1", item, "w1", "ok"))
@@ -137,5 +137,5 @@ def test_the_progress_line_counts_the_phase_and_shows_each_workers_cell():
     progress.finished("b attempt 1", "b", "w2", "timeout")
     assert lines[-1] == "b: timeout on w2; 1/3 searches done; 2 cell runs (1 failed or refused); running: nothing; " \
         "about 0.0 min left"
-    progress.started((0.0, {"task": "a attempt 1", "cell": "a", "worker": "w1"}))  # came after its result
+    progress.started((0.0, {"task": "a attempt 1", "cell": "a", "name": "w1"}))  # came after its result
     assert "w1" not in progress._running

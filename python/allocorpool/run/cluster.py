@@ -81,7 +81,7 @@ def run_on_worker(cell: Cell, task: str, runs_dir: str | None, store_name: str,
             f"worker {name} ({facts['host']}) refused {cell.key}: its {cell.engine} engine was built from sources "
             f"{built or '(no id)'}, the cell needs {cell.build or '(no id)'}; build that worker's checkout at the "
             f"cell's commit (make build)"))
-    worker.log_event(EVENTS, {"task": task, "cell": cell.key, "worker": name})
+    worker.log_event(EVENTS, {"task": task, "cell": cell.key, "name": name})  # the scheduler adds "worker", its address
     folder = Path(runs_dir) if runs_dir else paths.data_dir() / "runs" / store_name
     result = run_cell(cell, folder, timeout_s=default_timeout(cell), progress=False, build=command)
     return Attempt(worker.address, name, machine.fingerprint(result.run.header), result)
@@ -137,8 +137,8 @@ class Progress:
         with self._lock:
             if message["task"] in self._finished:
                 return
-            self._running[message["worker"]] = (message["cell"], time.monotonic())
-            self.show(f"{message['worker']} started {message['cell']}; " + self._line())
+            self._running[message["name"]] = (message["cell"], time.monotonic())
+            self.show(f"{message['name']} started {message['cell']}; " + self._line())
 
     def finished(self, task: str, cell: str, worker: str | None, status: str) -> None:
         """A task's result came back: the cell's status on that worker (None: not known). A failure is shown
