@@ -13,6 +13,10 @@ MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 JAR := java-lib/target/alloc-or-pool.jar
 JDK_MAJORS := 11 17 21 25
 
+# The id of each engine's sources (their content): built into the engine, it keys the study's cells.
+JAVA_SOURCE := $(shell python3 tools/source_id.py java-lib native-queue 2>/dev/null)
+CPP_SOURCE := $(shell python3 tools/source_id.py cpp-lib native-queue 2>/dev/null)
+
 export ALLOC_OR_POOL_COMMIT := $(COMMIT)
 
 .PHONY: all env jdks native java cpp cpp-asan build test test-native test-java test-cpp test-python queue-bench harness-bench clean
@@ -43,7 +47,7 @@ native:
 	cmake --build $(BUILD)/native-queue
 
 java:
-	cd java-lib && $(MVN) -q -Dgit.commit=$(COMMIT) -DskipTests package
+	cd java-lib && $(MVN) -q -Dgit.commit=$(COMMIT) -Dengine.source=$(JAVA_SOURCE) -DskipTests package
 
 cpp:
 	cmake -S cpp-lib -B $(BUILD)/cpp-lib -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -62,7 +66,7 @@ test-native: native
 	ctest --test-dir $(BUILD)/native-queue --output-on-failure
 
 test-java:
-	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -Dnativequeue.dir=$(BUILD)/native-queue package
+	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -Dengine.source=$(JAVA_SOURCE) -Dnativequeue.dir=$(BUILD)/native-queue package
 
 # Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC).
 test-python: env jdks java

@@ -41,7 +41,7 @@ for (GarbageCollectorMXBean bean : ManagementFactory.getGarbageCollectorMXBeans(
 
 // %% [markdown]
 // ## A packet
-// The data source writes IP-like fields into a 1024-byte buffer; parsing reads them back
+// The packet source writes IP-like fields into a 1024-byte buffer; parsing reads them back
 // into an `IpHeader` with two `Ipv4Address` objects, the temporaries the study's
 // allocating strategies create per packet.
 
@@ -51,7 +51,7 @@ import allocorpool.strategy.*;
 import allocorpool.measure.*;
 
 Packet packet = Packet.onHeap();
-new DataSource(42).fill(packet);
+PacketSource.create("counter", 42).fill(packet);  // the published code's draws; "random" for independent ones
 var buffer = packet.buffer();
 System.out.println("protocol word 0x" + Integer.toHexString(buffer.getInt()));
 IpHeader header = new IpHeader(buffer);
@@ -97,7 +97,7 @@ Thread.sleep(200);  // notifications arrive shortly after the collection
 // %%
 String batch(String strategy) throws InterruptedException {
     CaseParams params = CaseParams.of(caseName, scale);
-    PacketLoop loop = new PacketLoop(Strategies.create(strategy, params), params, 1);
+    PacketLoop loop = new PacketLoop(Strategies.create(strategy, params), PacketSource.create("counter", 1), params);
     for (int i = 0; i < warmupPackets; i++) loop.step();
     AllocationMeter meter = AllocationMeter.forCurrentThread();
     try (GcMonitor gcs = new GcMonitor()) {

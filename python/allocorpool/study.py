@@ -10,7 +10,9 @@ Heaps scale with the profile's --scale so that small runs keep the article's pro
 heap to live set: 2 GB x scale for the heap strategies, half of that for the native-buffer ones
 (whose 2 GB of direct memory is a limit, kept as the article's), and five times it for the
 article's "(10 GB)" loss column; MIN_HEAP_MB only keeps the smallest profile above what a JVM
-needs for itself. Epsilon never collects: it gets a fixed heap, touched before the run.
+needs for itself. Epsilon never collects: it gets a fixed heap, touched before the run
+(-XX:+AlwaysPreTouch, so that first touches of fresh pages are not what is measured), and its
+runs end when the heap is 90 % used (--stop-when-heap-full: the window is what the heap holds).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from allocorpool import paths
 from allocorpool.run.runner import Cell
 
 # ---- The selectable lists -------------------------------------------------------------
@@ -236,14 +239,15 @@ def heap_text(mb: int) -> str:
 
 def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: int | None = None,
           **run: object) -> Cell:
-    common: dict[str, object] = dict(case=case, strategy=solution.engine_strategy(strategy), scale=prof.scale, **run)
+    common: dict[str, object] = dict(case=case, strategy=solution.engine_strategy(strategy), scale=prof.scale,
+                                     build=paths.engine_build(solution.engine), **run)
     if solution.engine == "cpp":
         return Cell(engine="cpp", design=solution.design, allocator=solution.allocator, **common)  # type: ignore[arg-type]
     heap = heap_mb or solution.heap_mb(prof.scale)
     assert heap is not None
     return Cell(engine="java", jdk=solution.jdk, collector=solution.collector, heap=heap_text(heap),
                 compact_headers=solution.compact_headers, vm_options=solution.vm_options, gc_log=True,
-                **common)  # type: ignore[arg-type]
+                stop_when_heap_full=solution.collector == "epsilon", **common)  # type: ignore[arg-type]
 
 
 def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile) -> Cell:

@@ -129,3 +129,14 @@ def test_the_miniature_compares_verdict_interval_and_order():
     verdicts = [check.check(table=table) for check in miniature.CHECKS]
     assert [v.verdict for v in verdicts] == [PARTLY, FAILS, FAILS]
     assert verdicts[0].summary == "in 1 of 3 sentinel cells"
+
+
+def test_on_the_articles_own_gc_table_its_gc_claims_hold():
+    from allocorpool.chapters import gc_logs
+    from allocorpool.data import reference
+    theirs = gc_logs.article_gc(reference.load())
+    theirs = theirs[theirs["solution"] == "parallel-11"]
+    verdicts = {claim.check.__name__: claim.check(gc=theirs, capacity_ms=100.0) for claim in gc_logs.CLAIMS}
+    assert all(v.verdict == HOLDS for v in verdicts.values()), {k: v.summary for k, v in verdicts.items()}
+    # with a queue of a second, pooling's pauses (940, 911, 576 ms) would all fit
+    assert gc_logs.pooling_outlasts_the_queue(gc=theirs, capacity_ms=1000.0).verdict == FAILS

@@ -43,7 +43,7 @@ def test_vm_flags_carry_heap_collector_and_log():
     flags = run.vm_flags()
     assert flags[:3] == ["-Xms1g", "-Xmx1g", "-XX:MaxDirectMemorySize=2g"]
     assert "-XX:+UseZGC" in flags and "-XX:+UseCompactObjectHeaders" in flags
-    assert "-Xlog:gc*,safepoint:file=gc.log:uptime,level,tags" in flags
+    assert "-Xlog:gc*,safepoint:file=gc.log:uptime,timenanos,level,tags:filecount=0" in flags
     assert "--enable-native-access=ALL-UNNAMED" in flags
     assert "-Dallocorpool.collector=zgc-gen" in flags
 

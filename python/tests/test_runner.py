@@ -31,7 +31,7 @@ def test_cell_validation_and_key():
     assert tuned.measurement == tuned.key.removesuffix("_b3f2a") and Cell(**tuned.params()) == tuned
     with pytest.raises(ValueError, match="source 'hash': one of"):
         Cell(**CPP, source="hash")
-    with pytest.raises(ValueError, match="vm_options are for java cells"):
+    with pytest.raises(ValueError, match="vm_options and stop_when_heap_full are for java cells"):
         Cell(**CPP, vm_options=("-XX:+AlwaysPreTouch",))
     with pytest.raises(ValueError, match="interval_ns"):
         Cell(**CPP, mode="realtime")
@@ -56,7 +56,7 @@ def test_engine_commands(tmp_path, monkeypatch):
                 mode="realtime", interval_ns=700, duration_s=20, warmup_s=4, scale=0.5, live_objects=True, gc_log=True)
     command = engine_command(cell, tmp_path / "out.jsonl", tmp_path / "gc.log")
     assert command[0] == "/jdks/17/bin/java" and "-Xmx1g" in command and "-XX:+UseG1GC" in command
-    assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,level,tags" in command
+    assert f"-Xlog:gc*,safepoint:file={tmp_path / 'gc.log'}:uptime,timenanos,level,tags:filecount=0" in command
     assert command[command.index("-jar") + 1] == str(jar)
     assert command[command.index("-jar") + 2:] == [
         "--case", "C", "--strategy", "native-pool", "--mode", "realtime", "--interval-ns", "700",
@@ -153,3 +153,14 @@ def test_an_engine_dies_with_the_process_that_started_it(tmp_path):
             pass
     status = Path(f"/proc/{engines[0]}/status")
     assert not status.exists() or "zombie" in status.read_text(), "the engine outlived the process that started it"
+
+
+def test_a_run_by_another_engine_build_does_not_count(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_ENGINE_SOURCE", "0123456789ab")
+    same = run_cell(Cell(**CPP, build="0123456789ab"), tmp_path, build=fake("ok"), progress=False)
+    assert same.status == "ok" and same.refusal is None
+    stale = run_cell(Cell(**CPP, build="fedcba987654"), tmp_path, build=fake("ok"), progress=False)
+    assert stale.status == "error" and stale.run.status == "ok"
+    assert stale.error.startswith("the engine that ran was built from sources 0123456789ab, not this cell's fedcba987654")
+    unknown = run_cell(Cell(**CPP), tmp_path, build=fake("ok"), progress=False)  # a cell with no build: not checked
+    assert unknown.status == "ok"

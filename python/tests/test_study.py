@@ -38,7 +38,9 @@ def test_cells_of_each_kind():
     assert (cell.engine, cell.jdk, cell.collector, cell.strategy, cell.heap) == ("java", 11, "zgc", "native-mix", "102m")
     assert cell.gc_log and cell.live_objects and cell.duration_s == quick.batch_s and cell.scale == quick.scale
     assert batch_cell(SOLUTIONS_BY_NAME["native-zgc"], "dummy", "B", quick).strategy == "dummy"
-    assert not batch_cell(SOLUTIONS_BY_NAME["epsilon-25"], "pool", "A", quick).live_objects
+    epsilon = batch_cell(SOLUTIONS_BY_NAME["epsilon-25"], "pool", "A", quick)
+    assert not epsilon.live_objects and epsilon.stop_when_heap_full and "-XX:+AlwaysPreTouch" in epsilon.vm_options
+    assert epsilon.engine_args(Path("x"))[-3:-2] == ["--stop-when-heap-full"]
     coh = batch_cell(SOLUTIONS_BY_NAME["g1-25-coh"], "pool", "A", PROFILES["full"])
     assert coh.compact_headers and coh.heap == "2g" and coh.jdk == 25
     probe = probe_cell(SOLUTIONS_BY_NAME["cms"], "pool", "C", quick, 700, heap_mb=1024)

@@ -1,10 +1,14 @@
-"""Lines up GC pauses with the seconds of a real-time run that lost packets.
+"""Lines up GC stops with the seconds of a real-time run that lost packets.
 
-For each periodic record with lost > 0, the pauses (engine `gc` records, or the parsed GC
-log's pauses and stalls put on the run's clock) that overlap that period or the one before
-it, each with its estimated cost in ticks: pause_ms / interval_ns * 1e6 (the ticks that
+For each periodic record with lost > 0, the stops that overlap that period or the one before
+it, each with its estimated cost in ticks: duration_ms / interval_ns * 1e6 (the ticks that
 arrive while the consumer is stopped) and, given the input queue's capacity, the excess
-(pause_ms - capacity_ms) / interval_ns * 1e6 that cannot have fit in the queue.
+(duration_ms - capacity_ms) / interval_ns * 1e6 that cannot have fit in the queue.
+
+The stops come from the run's GC log put on the run's clock exactly (gclog.align): each stop
+of the world once, timed by its safepoint's total (gclog.stops), and the stalls of threads
+outside the collector (gclog.stalls). A log that cannot be aligned is not guessed into place:
+the engine's pause records are used instead (source `records`), and `clock` says why.
 """
 
 from __future__ import annotations
@@ -29,12 +33,31 @@ def pauses_from_records(gc: pd.DataFrame) -> pd.DataFrame:
                          "source": "records"}, columns=PAUSE_COLUMNS)
 
 
-def pauses_from_log(events: pd.DataFrame, offset_s: float) -> pd.DataFrame:
-    """A parsed GC log's pauses and stalls, moved to the run's clock (offset: gclog.estimate_offset)."""
-    stopped = events[events["kind"].isin(["pause", "stall"])]
-    return pd.DataFrame({"start_s": stopped["start_s"] - offset_s, "duration_ms": stopped["duration_ms"],
-                         "name": stopped["kind"] + ": " + stopped["name"], "source": "log"},
-                        columns=PAUSE_COLUMNS)
+CONSUMER_THREAD = "main"  # the Java engine processes packets on its main thread
+
+
+def pauses_from_log(aligned: pd.DataFrame) -> pd.DataFrame:
+    """An aligned GC log's stops, and the consumer's stalls (gclog.align's events), on the run's clock:
+    a stall of another thread (a compiler or service thread) stops no packet."""
+    stops = gclog.stops(aligned)
+    stalls = gclog.stalls(aligned)
+    stalls = stalls[stalls["thread"] == CONSUMER_THREAD]
+    both = pd.concat([stops.assign(label="stop: " + stops["name"]),
+                      stalls.assign(label="stall: " + stalls["name"] + " (" + stalls["thread"].astype(str) + ")")],
+                     ignore_index=True)
+    return pd.DataFrame({"start_s": both["t_s"].astype(float), "duration_ms": both["duration_ms"].astype(float),
+                         "name": both["label"], "source": "log"}, columns=PAUSE_COLUMNS)
+
+
+def run_pauses(run: Run, gc_events: pd.DataFrame | None) -> tuple[pd.DataFrame, str | None]:
+    """A run's stops on its clock: from its GC log when it can be aligned, else from its
+    records; with why the log was not used (None when it was, or when there is none)."""
+    if gc_events is None:
+        return pauses_from_records(run.gc), None
+    alignment = gclog.align(gc_events, run.header)
+    if alignment.events is None:
+        return pauses_from_records(run.gc), alignment.problem
+    return pauses_from_log(alignment.events), None
 
 
 def loss_timeline(periodic: pd.DataFrame, pauses: pd.DataFrame, interval_ns: int,
@@ -68,12 +91,12 @@ def loss_timeline(periodic: pd.DataFrame, pauses: pd.DataFrame, interval_ns: int
 
 def run_timeline(run: Run, gc_events: pd.DataFrame | None = None) -> pd.DataFrame:
     """loss_timeline for a real-time run: its interval and queue capacity from the header, its
-    pauses from the GC log when given and lined up with the records, else from its records."""
+    stops from run_pauses; `attrs["clock"]` says why the log was not used, if it was not."""
     header = run.header or {}
     if header.get("interval_ns") is None:
         raise ValueError("not a real-time run: the header has no interval_ns")
-    offset = gclog.estimate_offset(gc_events, run.gc) if gc_events is not None else None
-    pauses = pauses_from_log(gc_events, offset) if gc_events is not None and offset is not None \
-        else pauses_from_records(run.gc)
+    pauses, problem = run_pauses(run, gc_events)
     capacity = (header.get("params") or {}).get("max_capturing_delay_ms")
-    return loss_timeline(run.periodic, pauses, int(header["interval_ns"]), capacity)
+    table = loss_timeline(run.periodic, pauses, int(header["interval_ns"]), capacity)
+    table.attrs["clock"] = problem
+    return table

@@ -7,7 +7,13 @@ import pandas as pd
 
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
-from allocorpool.chapters.claims import Claim, Verdict, article_data, check_all, known, per_group, show_claims
+from allocorpool.chapters.claims import (
+    Claim,
+    Verdict,
+    known,
+    per_group,
+    verdicts_of,
+)
 
 REAL_STRATEGIES = ("Allocation", "Mix", "Pooling")
 SLOW_FACTOR = 3.0  # "awful": at least this many times the cheapest strategy of the case
@@ -82,9 +88,4 @@ CLAIMS = (
 )
 
 
-def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
-    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
-    checks name) and on the article's own figures."""
-    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
-    show_claims(checked)
-    return checked
+show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)

@@ -180,6 +180,23 @@ def article_data(reference_figures: pd.DataFrame, solutions: Iterable[str] | Non
             "g1_batch": batch_frame}
 
 
+def outcome_is(rows: pd.DataFrame, wanted: str, columns: list[str], what: str = "cells") -> Verdict:
+    """Each search row (from `searched`) has the wanted outcome ("found" or "lost"); a failed or missing
+    search is not judged."""
+    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == wanted, columns, what)
+
+
+def verdicts_of(claims: tuple[Claim, ...], article_solutions: tuple[str, ...] | None,
+                title: str = "The article's claims on this machine") -> Callable[..., list]:
+    """A chapter's `show_verdicts(reference_figures, **data)`: its claims checked on its data (the tables
+    its checks name) and on the article's own figures of the solutions the claims were made of."""
+    def show_verdicts(reference_figures: pd.DataFrame, **data: Any) -> list:
+        checked = check_all(claims, data, article_data(reference_figures, article_solutions))
+        show_claims(checked, title)
+        return checked
+    return show_verdicts
+
+
 def check_all(claims: Iterable[Claim], ours: dict[str, Any], article: dict[str, Any] | None = None
               ) -> list[tuple[Claim, Verdict, Verdict | None]]:
     """Every claim's verdict on this machine's data and, given them, on the article's own figures."""

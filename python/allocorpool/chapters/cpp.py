@@ -6,7 +6,14 @@ from __future__ import annotations
 import pandas as pd
 
 from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import Claim, Verdict, article_data, check_all, every, searched, show_claims
+from allocorpool.chapters.claims import (
+    Claim,
+    Verdict,
+    every,
+    outcome_is,
+    searched,
+    verdicts_of,
+)
 
 
 def show_allocations(batch: pd.DataFrame) -> None:
@@ -42,8 +49,7 @@ def flat_faster_than_allocating(batch: pd.DataFrame, **_: object) -> Verdict:
 
 def both_designs_keep_up_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
     rows = searched(searches[searches["solution"].isin(["cpp-glibc", "flat-glibc"])])
-    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "found",
-                 ["label", "strategy_label", "case", "outcome", "interval_ns"])
+    return outcome_is(rows, "found", ["label", "strategy_label", "case", "outcome", "interval_ns"])
 
 
 def flat_pool_reaches_millions(searches: pd.DataFrame, **_: object) -> Verdict:
@@ -67,9 +73,4 @@ CLAIMS = (
 )
 
 
-def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
-    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
-    checks name) and on the article's own figures."""
-    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
-    show_claims(checked)
-    return checked
+show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)

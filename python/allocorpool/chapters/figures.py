@@ -14,7 +14,6 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from allocorpool.analysis import timeline
-from allocorpool.data import gclog
 from allocorpool.data.reference import REFERENCE
 from allocorpool.run.runner import CellResult
 from allocorpool.study import CASES, STRATEGY_LABELS
@@ -100,19 +99,21 @@ def loss_vs_interval(probes: pd.DataFrame, title: str = "Real-time probes: loss 
 
 
 def pause_timeline(result: CellResult, title: str) -> tuple[go.Figure, pd.DataFrame]:
-    """A real-time run: ticks lost per period (bars) and GC pauses (markers: when, how long), the input
-    queue's capacity as a line; with timeline.run_timeline's table of which pause cost which packets."""
+    """A real-time run: ticks lost per period (bars) and GC stops and stalls (markers: when, how long;
+    timeline.run_pauses), the input queue's capacity as a line; with timeline.run_timeline's table of
+    which stop cost which packets."""
     run = result.run
     periodic = run.periodic
     events = result.gc_events
-    offset = gclog.estimate_offset(events, run.gc) if events is not None else None
-    pauses = timeline.pauses_from_log(events, offset) if events is not None and offset is not None \
-        else timeline.pauses_from_records(run.gc)
+    pauses, problem = timeline.run_pauses(run, events)
+    if problem:
+        title = f"{title}<br><sub>GC log {problem}: pauses from the engine's records</sub>"
     capacity = ((run.header or {}).get("params") or {}).get("max_capturing_delay_ms")
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_trace(go.Bar(x=periodic["t_s"] - periodic["period_s"] / 2, y=periodic["lost"], width=periodic["period_s"],
                          name="ticks lost in the period", marker_color="#d62728", opacity=0.6), secondary_y=False)
-    fig.add_trace(go.Scatter(x=pauses["start_s"], y=pauses["duration_ms"], mode="markers", name="GC pause",
+    fig.add_trace(go.Scatter(x=pauses["start_s"], y=pauses["duration_ms"], mode="markers",
+                             name="GC stop or stall (GC log)" if events is not None and not problem else "GC pause (records)",
                              text=pauses["name"], marker={"color": "#1f77b4", "size": 8},
                              hovertemplate="%{text}<br>at %{x:.2f} s: %{y:.1f} ms<extra></extra>"), secondary_y=True)
     if capacity:

@@ -8,14 +8,13 @@ import pandas as pd
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
-    article_data,
-    check_all,
     every,
     most,
+    outcome_is,
     pooling_keeps_up_as_well_as_allocation,
     searched,
     share,
-    show_claims,
+    verdicts_of,
 )
 
 ARTICLE_G1 = "g1"  # the article's G1 as it ran: JDK 11 here, its 80 ms pause goal
@@ -57,8 +56,7 @@ def keeps_up_in_more_cells_than_cms(searches: pd.DataFrame, baseline_searches: p
 
 def still_loses_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
     rows = searched(searches[(searches["solution"] == ARTICLE_G1) & (searches["case"] == "C")])
-    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "lost",
-                 ["strategy_label", "case", "outcome", "loss_pct"])
+    return outcome_is(rows, "lost", ["strategy_label", "case", "outcome", "loss_pct"])
 
 
 ARTICLE_SOLUTIONS = (ARTICLE_G1,)  # the article's solutions this chapter's claims were made of
@@ -73,9 +71,4 @@ CLAIMS = (
 )
 
 
-def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
-    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
-    checks name) and on the article's own figures."""
-    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
-    show_claims(checked)
-    return checked
+show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)

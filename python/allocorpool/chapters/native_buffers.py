@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from allocorpool.chapters.claims import Claim, Verdict, article_data, check_all, every, most, searched, show_claims
+from allocorpool.chapters.claims import (
+    Claim,
+    Verdict,
+    every,
+    most,
+    outcome_is,
+    searched,
+    verdicts_of,
+)
 
 # Each native solution beside its heap twin, as the article ran both.
 TWINS = {"native-parallel-11": "parallel-11", "native-g1": "g1", "native-zgc": "zgc"}
@@ -26,8 +34,7 @@ def faster_than_heap_buffers(batch: pd.DataFrame, heap_batch: pd.DataFrame, **_:
 
 def _keeps_up(searches: pd.DataFrame, solution: str, strategies: tuple[str, ...]) -> Verdict:
     rows = searched(searches[(searches["solution"] == solution) & searches["strategy"].isin(strategies)])
-    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "found",
-                 ["label", "strategy_label", "case", "outcome", "interval_ns"])
+    return outcome_is(rows, "found", ["label", "strategy_label", "case", "outcome", "interval_ns"])
 
 
 def native_g1_pool_keeps_up_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
@@ -57,9 +64,4 @@ CLAIMS = (
 )
 
 
-def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
-    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
-    checks name) and on the article's own figures."""
-    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
-    show_claims(checked)
-    return checked
+show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)

@@ -8,7 +8,12 @@ from collections.abc import Iterable
 import pandas as pd
 
 from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import Claim, Verdict, article_data, check_all, every, show_claims
+from allocorpool.chapters.claims import (
+    Claim,
+    Verdict,
+    every,
+    verdicts_of,
+)
 from allocorpool.study import Profile, Solution
 
 SEARCH_COLUMNS = ["label", "strategy_label", "case", "outcome", "interval_ns", "loss_pct"]
@@ -82,12 +87,7 @@ CLAIMS = (
 )
 
 
-def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
-    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
-    checks name) and on the article's own figures."""
-    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
-    show_claims(checked)
-    return checked
+show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)
 
 
 def show_what_if(what_if: pd.DataFrame) -> None:

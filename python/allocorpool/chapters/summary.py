@@ -12,16 +12,15 @@ from allocorpool.chapters.claims import (
     UNKNOWN,
     Claim,
     Verdict,
-    article_data,
-    check_all,
     every,
     known,
     most,
+    outcome_is,
     per_group,
     pooling_keeps_up_as_well_as_allocation,
     searched,
     share,
-    show_claims,
+    verdicts_of,
 )
 
 
@@ -102,8 +101,7 @@ def mix_best_when_few_are_kept(batch: pd.DataFrame, **_: object) -> Verdict:
 
 def allocation_fails_in_real_time_in_most_java_cells(searches: pd.DataFrame, **_: object) -> Verdict:
     rows = searched(searches)[lambda f: (f["engine"] == "java") & (f["strategy"] == "alloc")]
-    return most(every(rows, lambda r: None if not r["judged"] else r["outcome"] == "lost",
-                      ["label", "case", "outcome", "interval_ns", "loss_pct"]))
+    return most(outcome_is(rows, "lost", ["label", "case", "outcome", "interval_ns", "loss_pct"]))
 
 
 def zgc_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
@@ -141,9 +139,4 @@ CONCLUSIONS = (
 )
 
 
-def show_conclusions(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
-    """The article's conclusions, each a computed verdict on this machine's cells (data: batch, searches
-    of every solution) and on the article's own figures."""
-    checked = check_all(CONCLUSIONS, data, article_data(reference_figures))
-    show_claims(checked, "The article's conclusions on this machine")
-    return checked
+show_conclusions = verdicts_of(CONCLUSIONS, None, "The article's conclusions on this machine")

@@ -175,24 +175,36 @@ def realtime_chapter(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -
 
 
 def gc_chapter(gc: pd.DataFrame, reference_gc: pd.DataFrame) -> Styler:
-    """The article's GC table per solution, case and strategy, with the article's figures beside ours."""
-    metrics = {"max_pause_ms": ("Max GC pause, ms", "{:.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:.1f}"),
+    """The GC table per solution, case and strategy (gctable's columns and rules): the article's
+    six columns with its figures beside ours, then ours alone (pauses, stops and stalls), and
+    whether the run's GC log was on the run's clock."""
+    article = {"max_pause_ms": ("Max GC pause, ms", "{:.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:.1f}"),
                "gcs_per_s": ("GC count / s", "{:.1f}"), "gc_fraction_pct": ("GC fraction, %", "{:.0f}"),
                "live_objects_mil": ("Live objects, mil", "{:.3f}"),
                "gc_ns_per_live_object": ("GC time / object, ns", "{:.0f}")}
+    ours_only = {"pauses_per_s": ("Pauses / s", "{:.1f}"), "stops_per_s": ("Stops / s", "{:.1f}"),
+                 "max_stop_ms": ("Longest stop, ms", "{:.1f}"), "stalls": ("Stalls", "{:.0f}"),
+                 "stall_total_ms": ("Stall time, ms", "{:.1f}"), "max_stall_ms": ("Longest stall, ms", "{:.1f}")}
     solution_order = {name: i for i, name in enumerate(dict.fromkeys(gc["solution"]))} if len(gc) else {}
     records = sorted(gc.to_dict("records"),
                      key=lambda r: (solution_order[r["solution"]], r["case"], STRATEGIES.index(r["strategy"])))
+
+    def text(value: Any, fmt: str) -> str:
+        return "" if value is None or pd.isna(value) else fmt.format(value)
+
     rows = []
     for r in records:
         key = (r["reference_name"], r["strategy_label"], r["case"])
         theirs = reference_gc.loc[key] if r["reference_name"] and key in reference_gc.index else None
         row: dict[Any, str] = {("solution", ""): r["label"], ("case", ""): r["case"],
                                ("strategy", ""): r["strategy_label"]}
-        for column, (title, fmt) in metrics.items():
-            value = r.get(column)
-            row[(title, OURS)] = "" if value is None or pd.isna(value) else fmt.format(value)
+        for column, (title, fmt) in article.items():
+            row[(title, OURS)] = text(r.get(column), fmt)
             row[(title, REFERENCE)] = "—" if theirs is None or pd.isna(theirs[column]) else fmt.format(theirs[column])
+        for column, (title, fmt) in ours_only.items():
+            row[(title, OURS)] = text(r.get(column), fmt)
+        source = r.get("source")
+        row[("GC log", "")] = r.get("clock") or ("none: engine records" if source == "records" else "none")
         rows.append(row)
     table = pd.DataFrame(rows)
     table.columns = pd.MultiIndex.from_tuples(table.columns)

@@ -8,12 +8,11 @@ import pandas as pd
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
-    article_data,
-    check_all,
     every,
+    outcome_is,
     pooling_keeps_up_as_well_as_allocation,
     searched,
-    show_claims,
+    verdicts_of,
 )
 
 ARTICLE_ZGC = "zgc"  # the article's ZGC: JDK 11, non-generational
@@ -33,15 +32,13 @@ def allocation_c_far_faster_than_g1(batch: pd.DataFrame, g1_batch: pd.DataFrame,
 
 def mix_and_pool_keep_up_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
     rows = searched(searches[(searches["solution"] == ARTICLE_ZGC) & searches["strategy"].isin(["mix", "pool"])])
-    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "found",
-                 ["strategy_label", "case", "outcome", "interval_ns"])
+    return outcome_is(rows, "found", ["strategy_label", "case", "outcome", "interval_ns"])
 
 
 def allocation_c_still_loses(searches: pd.DataFrame, **_: object) -> Verdict:
     rows = searched(searches[(searches["solution"] == ARTICLE_ZGC) & (searches["strategy"] == "alloc")
                              & (searches["case"] == "C")])
-    return every(rows, lambda r: None if not r["judged"] else r["outcome"] == "lost",
-                 ["strategy_label", "case", "outcome", "loss_pct"])
+    return outcome_is(rows, "lost", ["strategy_label", "case", "outcome", "loss_pct"])
 
 
 ARTICLE_SOLUTIONS = (ARTICLE_ZGC,)  # the article's solutions this chapter's claims were made of
@@ -56,9 +53,4 @@ CLAIMS = (
 )
 
 
-def show_verdicts(reference_figures: pd.DataFrame, **data: pd.DataFrame) -> list:
-    """The article's claims of this chapter, each checked on this chapter's cells (data: the tables its
-    checks name) and on the article's own figures."""
-    checked = check_all(CLAIMS, data, article_data(reference_figures, ARTICLE_SOLUTIONS))
-    show_claims(checked)
-    return checked
+show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)

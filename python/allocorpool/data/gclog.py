@@ -1,23 +1,43 @@
-"""Parses unified JVM GC logs (-Xlog:gc*,safepoint) of JDK 11-25 into a table of events.
+"""Parses unified JVM GC logs (-Xlog:gc*,safepoint) of JDK 11-25 into a table of events, and
+puts them on their run's clock.
 
 Every event line the collectors of jdks.COLLECTORS write becomes one row (shapes per JDK and
 collector: shared/design/jdk-matrix.md):
 
 - `pause`: a `Pause ...` line with a duration (CMS, G1 incl. Evacuation Failure suffixes,
-  Parallel, Serial, ZGC phases, generational ZGC `Y:`/`O:`/`y:` phases, Shenandoah);
+  Parallel, Serial, ZGC phases, generational ZGC `Y:`/`O:`/`y:` phases, Shenandoah), with
+  `safepoint`, the number of the safepoint it happened in;
 - `concurrent`: a `Concurrent ...` phase, and whole cycles (`cycle` = True: G1's Concurrent
   (Mark) Cycle, generational ZGC's Minor/Major Collection, whose totals are in seconds);
-- `stall`: ZGC's `Allocation Stall (thread)` / `Relocation Stall (thread)`: one thread waited;
+- `stall`: ZGC's `Allocation Stall (thread)` / `Relocation Stall (thread)`: one thread waited
+  for memory, or for an object being moved; `thread` names it. A stall of a thread outside
+  the collector has no GC id (`Allocation Stall (main) 17.863ms`); a GC worker's has its
+  collection's id and, in generational ZGC, its generation's prefix
+  (`GC(7) y: Relocation Stall (ZWorkerYoung#0) 3.315ms`, `GC(9) O: Relocation Stall
+  (ZWorkerOld#0) 1.198ms`, JDK 21 and 25), kept in `name` as for pauses;
 - `safepoint`: JDK 17+ `Safepoint "Op", ... Total: N ns`, JDK 11 `Total time for which
-  application threads were stopped: S seconds` (named by the `Entering safepoint region` before it).
+  application threads were stopped: S seconds` (named by the `Entering safepoint region`
+  before it), numbered in `safepoint` from 0 in log order. A pause belongs to the first
+  safepoint line after it that spans it (within NESTING_TOLERANCE_S): the JVM logs a
+  safepoint when it ends, after the pauses done in it.
 
-Lines without a duration ([gc,start] lines, ZGC's `Garbage Collection (...)` summary),
-[gc,stats] tables and sub-phase lines are not events. Decorations may be any of the JVM's
-(uptime, uptimemillis, uptimenanos, time, pid, tid, level, tags, with padding); an event's
-start is its line's uptime minus its duration, as the JVM logs an event when it ends.
+Lines without a duration ([gc,start] lines, ZGC's `Garbage Collection (...)` summary, ZGC's
+per-cycle `Allocation Stalls:` counts), [gc,stats] tables and sub-phase lines are not events.
 
-`cross_check` holds a log's pauses against the engine's `gc` records (GarbageCollectorMXBean
-notifications), whose clock it finds by matching the two (`estimate_offset`).
+Times. Decorations may be any of the JVM's (uptime, uptimemillis, uptimenanos, timemillis,
+timenanos, time, pid, tid, level, tags, with padding); the JVM writes them in a fixed order
+(uptime, timemillis, uptimemillis, timenanos, uptimenanos), which tells the two of a unit
+apart; a lone ms decoration is timemillis when it is an epoch time, a lone ns decoration is
+timenanos when it disagrees with the line's uptime. `start_s`/`end_s` are JVM uptime; `end_nanotime` is the `timenanos` decoration, the
+JVM's System.nanoTime() when the line was written (None without it). The JVM logs an event
+when it ends: its start is its end minus its duration.
+
+`align` puts a log on its run's clock exactly: the engine's header gives
+`clock_origin_nanotime`, System.nanoTime() at the run's t_s = 0, so an event ends at
+(end_nanotime - clock_origin_nanotime) / 1e9 on the run's clock. A header without the field
+(an engine older than it) or a log without `timenanos` is not aligned, and says why.
+`cross_check` holds an aligned log's pauses against the engine's `gc` records
+(GarbageCollectorMXBean notifications).
 """
 
 from __future__ import annotations
@@ -27,20 +47,24 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 KINDS = ("pause", "concurrent", "stall", "safepoint")
 COLUMNS = ["kind", "name", "gc_id", "start_s", "end_s", "duration_ms", "reaching_ms",
-           "heap_before_mb", "heap_after_mb", "heap_total_mb", "cycle", "collector"]
+           "heap_before_mb", "heap_after_mb", "heap_total_mb", "cycle", "collector",
+           "end_nanotime", "thread", "safepoint"]
+ORIGIN_FIELD = "clock_origin_nanotime"  # the header's System.nanoTime() at t_s = 0
+ALIGNED = "aligned: timenanos - clock_origin_nanotime"
+NESTING_TOLERANCE_S = 0.001  # uptime decorations have millisecond resolution
 
 _DECORATIONS = re.compile(r"^((?:\[[^\]]*\])+)\s?(.*)$")
 _GROUP = re.compile(r"\[([^\]]*)\]")
 _LEVELS = {"trace", "debug", "info", "warning", "error"}
-_UPTIME = re.compile(r"^(\d+(?:[.,]\d+)?)(s|ms|ns)$")
-_SECONDS = {"s": 1.0, "ms": 1e-3, "ns": 1e-9}
-_WALL_CLOCK_S = 1e8  # a time decoration above three years is timemillis/timenanos, not uptime
+_TIME = re.compile(r"^(\d+(?:[.,]\d+)?)(s|ms|ns)$")
+_EPOCH_MS = 1e11  # a lone ms decoration above this (1973 as epoch ms) is timemillis, not uptimemillis
 _GC_ID = re.compile(r"^GC\((\d+)\)\s*")
 _GENERATION = re.compile(r"^([YOyo]): ")
 _DURATION = re.compile(r"\s(\d+(?:\.\d+)?)(ms|s)$")
@@ -48,7 +72,7 @@ _SIZE = r"(\d+(?:\.\d+)?)([BKMG])"
 _HEAP = re.compile(rf"\s{_SIZE}(?:\(\d+%\))?->{_SIZE}(?:\(\d+%\))?(?:\({_SIZE}\))?$")
 _TIMES = re.compile(r"\s*\(\d+(?:\.\d+)?s(?:, \d+(?:\.\d+)?s)?\)")  # G1 11: Concurrent Mark (0.29s, 0.31s)
 _CYCLE = re.compile(r"^(?:Concurrent (?:Mark )?Cycle|(?:Minor|Major) Collection \(.*\))$")
-_STALL = re.compile(r"^((?:Allocation|Relocation) Stall) \([^)]*\) (\d+(?:\.\d+)?)ms$")
+_STALL = re.compile(r"^(?:([YOyo]): )?((?:Allocation|Relocation) Stall) \((.*)\) (\d+(?:\.\d+)?)ms$")
 _SAFEPOINT = re.compile(r'^Safepoint "([^"]+)",.*?Reaching safepoint: (\d+) ns,.*?\bTotal: (\d+) ns')
 _SAFEPOINT_11 = re.compile(r"^Total time for which application threads were stopped: "
                            r"(\d+(?:\.\d+)?) seconds, Stopping threads took: (\d+(?:\.\d+)?) seconds")
@@ -62,26 +86,43 @@ _GENERATIONAL_MODE = re.compile(r"\bmode: Generational", re.IGNORECASE)
 _MB = {"B": 1 / 1024 / 1024, "K": 1 / 1024, "M": 1.0, "G": 1024.0}
 
 
-def _split(line: str) -> tuple[float | None, set[str], str]:
-    """A line's uptime in seconds (None if not decorated with one), its tags and its message."""
+@dataclass
+class _Line:
+    uptime: float | None  # seconds since the JVM started
+    nanotime: int | None  # the JVM's System.nanoTime()
+    tags: set[str]
+    message: str
+
+
+def _split(line: str) -> _Line:
+    """A line's times, tags and message."""
     match = _DECORATIONS.match(line)
     if not match:
-        return None, set(), line.strip()
+        return _Line(None, None, set(), line.strip())
     groups = [g.strip() for g in _GROUP.findall(match.group(1))]
-    seconds: dict[str, float] = {}  # uptime in each unit decorated; time{millis,nanos} are wall clock
+    values: dict[str, list[str]] = {"s": [], "ms": [], "ns": []}
     for group in groups:
-        value = _UPTIME.match(group)
-        if value:
-            unit = value.group(2)
-            number = float(value.group(1).replace(",", ".")) * _SECONDS[unit]
-            if number < _WALL_CLOCK_S:
-                seconds.setdefault(unit, number)
-    uptime = next((seconds[unit] for unit in ("s", "ms", "ns") if unit in seconds), None)
+        if time := _TIME.match(group):
+            values[time.group(2)].append(time.group(1).replace(",", "."))
+    uptimes = [float(v) for v in values["s"]]  # `uptime` is the only decoration in seconds
+    millis = [float(v) for v in values["ms"]]  # timemillis before uptimemillis
+    if len(millis) == 2 or (len(millis) == 1 and millis[0] < _EPOCH_MS):
+        uptimes.append(millis[-1] / 1000)
+    nanos = [int(float(v)) if "." in v else int(v) for v in values["ns"]]  # timenanos before uptimenanos
+    nanotime = None
+    if len(nanos) == 2:
+        nanotime = nanos[0]
+        uptimes.insert(0, nanos[1] / 1e9)
+    elif len(nanos) == 1:
+        if uptimes and abs(nanos[0] / 1e9 - uptimes[0]) > NESTING_TOLERANCE_S:
+            nanotime = nanos[0]  # disagrees with the uptime: it is timenanos
+        else:
+            uptimes.insert(0, nanos[0] / 1e9)
     tags: set[str] = set()
     last = groups[-1] if groups else ""
-    if last and last not in _LEVELS and not _UPTIME.match(last) and not last.isdigit():
+    if last and last not in _LEVELS and not _TIME.match(last) and not last.isdigit():
         tags = {t.strip() for t in last.split(",")}
-    return uptime, tags, match.group(2).strip()
+    return _Line(uptimes[0] if uptimes else None, nanotime, tags, match.group(2).strip())
 
 
 def _mb(number: str, unit: str) -> float:
@@ -95,9 +136,12 @@ class _Event:
     gc_id: int | None
     end_s: float | None
     duration_ms: float
+    end_nanotime: int | None = None
     reaching_ms: float = math.nan
     heap: tuple[float, float, float] = (math.nan, math.nan, math.nan)
     cycle: bool = False
+    thread: str | None = None
+    safepoint: int | None = None
 
     def row(self, collector: str | None) -> dict[str, object]:
         end = math.nan if self.end_s is None else self.end_s
@@ -105,10 +149,24 @@ class _Event:
                 "start_s": end - self.duration_ms / 1000, "end_s": end, "duration_ms": self.duration_ms,
                 "reaching_ms": self.reaching_ms, "heap_before_mb": self.heap[0],
                 "heap_after_mb": self.heap[1], "heap_total_mb": self.heap[2], "cycle": self.cycle,
-                "collector": collector}
+                "collector": collector, "end_nanotime": self.end_nanotime, "thread": self.thread,
+                "safepoint": self.safepoint}
+
+    def spans(self, other: _Event) -> bool:
+        """Whether other lies within this event (both on the finest clock they share)."""
+        if self.end_nanotime is not None and other.end_nanotime is not None:
+            end, other_end, unit = self.end_nanotime, other.end_nanotime, 1e-9
+        elif self.end_s is not None and other.end_s is not None:
+            end, other_end, unit = self.end_s, other.end_s, 1.0
+        else:
+            return True  # undecorated: the order of the lines is all there is
+        tolerance = NESTING_TOLERANCE_S / unit
+        start = end - self.duration_ms / 1000 / unit
+        other_start = other_end - other.duration_ms / 1000 / unit
+        return other_start >= start - tolerance and other_end <= end + tolerance
 
 
-def _timed_event(message: str, gc_id: int | None, uptime: float | None) -> _Event | None:
+def _timed_event(message: str, gc_id: int | None, line: _Line) -> _Event | None:
     """A `Pause ...`, `Concurrent ...` or generational ZGC collection line with a duration."""
     duration = _DURATION.search(message)
     if not duration:
@@ -131,7 +189,7 @@ def _timed_event(message: str, gc_id: int | None, uptime: float | None) -> _Even
         return None
     ms = float(duration.group(1)) * (1000.0 if duration.group(2) == "s" else 1.0)
     name = f"{generation.group(1)}: {core}" if generation else core
-    return _Event(kind, name, gc_id, uptime, ms, heap=sizes, cycle=bool(_CYCLE.match(core)))
+    return _Event(kind, name, gc_id, line.uptime, ms, line.nanotime, heap=sizes, cycle=bool(_CYCLE.match(core)))
 
 
 def parse_lines(lines: Iterable[str], collector: str | None = None) -> pd.DataFrame:
@@ -141,9 +199,12 @@ def parse_lines(lines: Iterable[str], collector: str | None = None) -> pd.DataFr
     found: str | None = None
     generational = False
     safepoint_name = "safepoint"
-    for line in lines:
-        uptime, tags, message = _split(line)
-        if not message or "start" in tags or "stats" in tags:
+    unplaced: list[_Event] = []  # pauses logged since the last safepoint line
+    safepoints = 0
+    for raw in lines:
+        line = _split(raw)
+        message = line.message
+        if not message or "start" in line.tags or "stats" in line.tags:
             continue
         if message in _USING:
             found = _USING[message]
@@ -154,27 +215,44 @@ def parse_lines(lines: Iterable[str], collector: str | None = None) -> pd.DataFr
         gc_id = int(gc_id_match.group(1)) if gc_id_match else None
         if gc_id_match:
             message = message[gc_id_match.end():]
+        event: _Event | None = None
         if match := _SAFEPOINT.match(message):
-            events.append(_Event("safepoint", match.group(1), gc_id, uptime, int(match.group(3)) / 1e6,
-                                 reaching_ms=int(match.group(2)) / 1e6))
+            event = _Event("safepoint", match.group(1), gc_id, line.uptime, int(match.group(3)) / 1e6,
+                           line.nanotime, reaching_ms=int(match.group(2)) / 1e6)
         elif match := _ENTERING.match(message):
             safepoint_name = match.group(1)
         elif match := _SAFEPOINT_11.match(message):
-            events.append(_Event("safepoint", safepoint_name, gc_id, uptime, float(match.group(1)) * 1000,
-                                 reaching_ms=float(match.group(2)) * 1000))
+            event = _Event("safepoint", safepoint_name, gc_id, line.uptime, float(match.group(1)) * 1000,
+                           line.nanotime, reaching_ms=float(match.group(2)) * 1000)
         elif match := _STALL.match(message):
-            events.append(_Event("stall", match.group(1), gc_id, uptime, float(match.group(2))))
-        elif event := _timed_event(message, gc_id, uptime):
-            events.append(event)
+            generation, stall, thread, ms = match.groups()
+            event = _Event("stall", f"{generation}: {stall}" if generation else stall, gc_id, line.uptime,
+                           float(ms), line.nanotime, thread=thread)
+        else:
+            event = _timed_event(message, gc_id, line)
+        if event is None:
+            continue
+        events.append(event)
+        if event.kind == "pause":
+            unplaced.append(event)
+        elif event.kind == "safepoint":
+            event.safepoint = safepoints
+            safepoints += 1
+            for pause in unplaced:
+                if event.spans(pause):
+                    pause.safepoint = event.safepoint
+            unplaced = []
     if found == "shenandoah" and generational:
         found = "shenandoah-gen"
     if found == "zgc" and any(_GENERATION.match(e.name) or " Collection (" in e.name for e in events):
         found = "zgc-gen"
     name = collector or found
     frame = pd.DataFrame([e.row(name) for e in events], columns=COLUMNS)
-    frame["gc_id"] = frame["gc_id"].astype("Int64")
+    for column in ("gc_id", "end_nanotime", "safepoint"):
+        frame[column] = frame[column].astype("Int64")
     frame["cycle"] = frame["cycle"].astype(bool)
-    frame["collector"] = frame["collector"].astype(object)
+    for column in ("collector", "thread"):
+        frame[column] = frame[column].astype(object)
     frame.attrs["collector"] = name  # also there when the log has no event (Epsilon)
     return frame
 
@@ -190,122 +268,221 @@ def pauses(events: pd.DataFrame) -> pd.DataFrame:
     return events[events["kind"] == "pause"]
 
 
-NESTING_TOLERANCE_S = 0.001  # uptime decorations have millisecond resolution
-
-
 def outer_pauses(events: pd.DataFrame) -> pd.DataFrame:
     """The pauses that are not inside another one: each stop of the world once. CMS logs the
     Full GC of a failed young collection (promotion failure) inside that Young pause, both
-    timing the same stop; counting both would double the time spent paused."""
-    stops = pauses(events).sort_values(["start_s", "duration_ms"], ascending=[True, False])
-    ends = (stops["start_s"] + stops["duration_ms"] / 1000).to_numpy(dtype=float)
-    starts = stops["start_s"].to_numpy(dtype=float)
-    latest_end = np.maximum.accumulate(np.concatenate([[-np.inf], ends[:-1]])) if len(ends) else ends
-    nested = (starts < latest_end) & (ends <= latest_end + NESTING_TOLERANCE_S)
-    return stops[~nested].sort_index()
+    timing the same stop; counting both would double the time spent paused. Pauses of two
+    safepoints are never nested; the JVM's nanotime, where the log has it, tells a pause that
+    ends just before the next one starts from one inside it, which uptime's millisecond
+    resolution cannot."""
+    every = pauses(events)
+    nested = pd.Series(False, index=every.index)
+    safepoint = every["safepoint"] if "safepoint" in every else pd.Series(pd.NA, index=every.index, dtype="Int64")
+    for _, group in every.groupby(safepoint.fillna(-1), sort=False):  # the pauses in no safepoint together
+        nested[group.index] = _nested(group)
+    return every[~nested]
 
 
-def estimate_offset(events: pd.DataFrame, gc_records: pd.DataFrame, tolerance_ms: float = 2.0) -> float | None:
-    """The log's uptime at the run's t = 0, found by lining the log's pauses up with the
-    records' pauses (each record's start is whole milliseconds of JVM uptime, so a pair's
-    starts agree within a couple of ms). None when fewer than half the records line up."""
-    log = pauses(events)
-    rec = gc_records[gc_records["kind"] == "pause"] if len(gc_records) else gc_records
-    if log.empty or rec.empty:
-        return None
-    log_start = np.sort(log["start_s"].to_numpy(dtype=float))
-    rec_t = rec["t_s"].to_numpy(dtype=float)
-    tolerance = tolerance_ms / 1000
-    candidates: set[float] = set()  # offsets that pair one of the first records with a log pause
-    for t, ms in zip(rec_t[:8], rec["duration_ms"].to_numpy(dtype=float)[:8]):
-        similar = log[(log["duration_ms"] - ms).abs() <= 1.0 + 0.2 * ms]["start_s"].to_numpy(dtype=float)
-        candidates.update(np.round(similar - t, 3).tolist())
-    sample = rec_t[:64]
-    best: float | None = None
-    best_score = (0, 0.0)  # (records paired, -mean distance)
-    for candidate in sorted(c for c in candidates if c >= -tolerance):  # the JVM starts before the run
-        shifted = sample + candidate
-        residual = np.abs(log_start[_nearest_index(log_start, shifted)] - shifted)
-        close = residual[residual <= tolerance]
-        score = (len(close), -float(close.mean()) if len(close) else 0.0)
-        if score > best_score:
-            best, best_score = candidate, score
-    if best is None:
-        return None
-    shifted = rec_t + best
-    residual = log_start[_nearest_index(log_start, shifted)] - shifted
-    matched = residual[np.abs(residual) <= tolerance]
-    if len(matched) * 2 < len(rec_t):
-        return None
-    return best + float(np.median(matched))
+def _finest_times(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, float]:
+    """Events' starts and ends in seconds on the finest clock they all have (the JVM's
+    nanotime, else uptime), and how far apart two of its instants may be and still be one."""
+    durations = frame["duration_ms"].to_numpy(dtype=float) / 1000
+    nanotime = frame["end_nanotime"] if "end_nanotime" in frame else None
+    if nanotime is not None and len(frame) and nanotime.notna().all():
+        ends = nanotime.to_numpy(dtype="int64") / 1e9
+        return ends - durations, ends, 1e-5  # durations are logged to the microsecond
+    starts = frame["start_s"].to_numpy(dtype=float)
+    return starts, starts + durations, NESTING_TOLERANCE_S
 
 
-def _nearest_index(sorted_values: np.ndarray, targets: np.ndarray) -> np.ndarray:
-    """For each target, the index of the closest of sorted_values (not empty)."""
-    right = np.clip(np.searchsorted(sorted_values, targets), 0, len(sorted_values) - 1)
-    left = np.clip(right - 1, 0, len(sorted_values) - 1)
-    return np.where(np.abs(targets - sorted_values[left]) <= np.abs(sorted_values[right] - targets), left, right)
+def _nested(group: pd.DataFrame) -> np.ndarray:
+    """Which pauses of a group lie inside an earlier-starting (or as early and longer) one."""
+    starts, ends, tolerance = _finest_times(group)
+    order = np.lexsort((-(ends - starts), starts))
+    latest_end = np.maximum.accumulate(np.concatenate([[-np.inf], ends[order][:-1]]))
+    inside = (starts[order] < latest_end) & (ends[order] <= latest_end + tolerance)
+    nested = np.zeros(len(group), dtype=bool)
+    nested[order] = inside
+    return nested
+
+
+def stops(events: pd.DataFrame) -> pd.DataFrame:
+    """Each stop of the world a collection made, once (kind `stop`): the pauses of one
+    safepoint are one stop, timed by the safepoint's total, which includes bringing the
+    threads to it (Parallel's `Pause Young` and the `Pause Full (Ergonomics)` it turned into,
+    CMS's Full GC inside its Young pause, which it logs first); `name` lists the pauses in
+    the order they started, `gc_id` is the first's. A pause the log puts in no safepoint is a
+    stop of its own (outer_pauses)."""
+    paused = pauses(events)
+    safepoints = events[(events["kind"] == "safepoint") & events["safepoint"].notna()].set_index("safepoint")
+    placed = paused[paused["safepoint"].isin(safepoints.index)]
+    placed = placed.iloc[np.lexsort((_finest_times(placed)[0], placed["safepoint"].to_numpy(dtype="int64")))]
+    by_safepoint = placed.groupby("safepoint", sort=False).agg(name=("name", " + ".join), gc_id=("gc_id", "first"))
+    shared = safepoints.loc[by_safepoint.index].assign(kind="stop", name=by_safepoint["name"],
+                                                       gc_id=by_safepoint["gc_id"]).reset_index()
+    alone = outer_pauses(paused[~paused.index.isin(placed.index)]).assign(kind="stop")
+    frame = pd.concat([shared[list(events.columns)], alone], ignore_index=True) if len(alone) else \
+        shared[list(events.columns)]
+    return frame.sort_values("end_s", kind="stable").reset_index(drop=True).astype(events.dtypes.to_dict())
+
+
+def stalls(events: pd.DataFrame) -> pd.DataFrame:
+    """The stalls of threads outside the collector (application and JVM threads; a GC
+    worker's stall carries its collection's GC id and stops no one else)."""
+    return events[(events["kind"] == "stall") & events["gc_id"].isna()]
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A GC log on its run's clock: `events` with `t_s` (start) and `t_end_s` (end) in the
+    run's seconds, or None and `problem` saying why it could not be lined up."""
+
+    events: pd.DataFrame | None
+    problem: str | None = None
+
+    @property
+    def aligned(self) -> bool:
+        return self.events is not None
+
+
+def align(events: pd.DataFrame, header: dict[str, Any] | None) -> Alignment:
+    """The events on the run's clock: t_end_s = (end_nanotime - clock_origin_nanotime) / 1e9."""
+    origin = (header or {}).get(ORIGIN_FIELD)
+    if origin is None:
+        return Alignment(None, f"not aligned: the run's header has no {ORIGIN_FIELD} (an engine older than it)")
+    nanotime = events["end_nanotime"].astype("Int64")
+    if len(events) and nanotime.isna().all():
+        return Alignment(None, "not aligned: the GC log has no timenanos decoration")
+    end = ((nanotime - int(origin)) / 1e9).astype(float)
+    return Alignment(events.assign(t_s=end - events["duration_ms"].astype(float) / 1000, t_end_s=end))
 
 
 @dataclass
 class CrossCheck:
-    """A GC log's pauses against the engine's pause records.
+    """A GC log's pauses against the engine's pause records, both on the run's clock.
 
-    Tolerance: a record's duration is the bean's end minus start in whole milliseconds, so
-    it differs from the log's microsecond figure by up to 1 ms either way, and the bean times
-    the whole collection where the log line times its pause: a pair agrees when
-    |record - log| <= 1 ms + 10 % of the log's figure. `ok`: the clocks lined up, every record
-    found its log pause and every pair agrees. Log pauses no record matches (G1 Remark and
-    Cleanup before JDK 21, pauses inside a bean of kind `cycle` such as CMS's or JDK 11 ZGC's)
-    are listed in unmatched_log and counted in log_total_ms (the log's pauses over the
-    records' span), not against `ok`.
+    A record's start is the notification's wall-clock time stamp (ms) minus the bean's
+    duration (whole ms), within MATCH_MS of the log's start on the run's clock; records pair
+    one to one with outer log pauses (outer_pauses) starting within MATCH_MS of them, the
+    closest pairs first. A bean
+    times its own collection only: CMS on JDK 11 logs the Full GC of a promotion failure
+    inside the Young pause that failed, and the ParNew record times the Young pause without
+    the Full GC (which the ConcurrentMarkSweep bean reports, as kind `cycle`). So a pair
+    compares the record with the pause's own time, its duration minus the pauses nested in
+    it (`log_ms`), and agrees when |record - log_ms| <= 1 ms + 10 % of log_ms; the nested
+    pauses are listed in `nested_log`. `ok`: the log is aligned, every record found its pause
+    and every pair agrees. Log pauses no record matches (G1 Remark and Cleanup before JDK 21,
+    pauses inside a bean of kind `cycle` such as CMS's or JDK 11 ZGC's) are listed in
+    unmatched_log and counted in log_total_ms (the log's outer pauses over the records'
+    span), not against `ok`.
     """
 
-    offset_s: float | None
-    pairs: pd.DataFrame  # t_s, bean, record_ms, log_start_s, log_name, log_ms, diff_ms, within
+    problem: str | None  # why the log could not be lined up (None: aligned)
+    pairs: pd.DataFrame  # PAIR_COLUMNS
     unmatched_records: pd.DataFrame
     unmatched_log: pd.DataFrame
+    nested_log: pd.DataFrame
     record_total_ms: float
     log_total_ms: float
 
     @property
     def ok(self) -> bool:
-        return self.offset_s is not None and self.unmatched_records.empty and bool(self.pairs["within"].all())
+        return self.problem is None and self.unmatched_records.empty and bool(self.pairs["within"].all())
 
 
-def cross_check(events: pd.DataFrame, gc_records: pd.DataFrame, match_ms: float = 2.0) -> CrossCheck:
-    """Pairs each pause record with the log pause starting within match_ms of it (on the
-    log's clock, via estimate_offset) and compares durations and totals."""
+MATCH_MS = 3.0
+PAIR_COLUMNS = ["t_s", "bean", "record_ms", "log_t_s", "log_name", "log_ms", "nested_ms", "diff_ms", "within"]
+
+
+def cross_check(events: pd.DataFrame, header: dict[str, Any] | None, gc_records: pd.DataFrame,
+                match_ms: float = MATCH_MS) -> CrossCheck:
+    """Pairs each pause record with the outer log pause starting within match_ms of it on the
+    run's clock (align) and compares durations and totals."""
     records = gc_records[gc_records["kind"] == "pause"].reset_index(drop=True) if len(gc_records) \
         else pd.DataFrame(columns=["t_s", "bean", "duration_ms", "kind"])
-    log = pauses(events).sort_values("start_s").reset_index(drop=True)
-    offset = estimate_offset(events, gc_records, match_ms)
-    pair_columns = ["t_s", "bean", "record_ms", "log_start_s", "log_name", "log_ms", "diff_ms", "within"]
-    if offset is None:
-        return CrossCheck(None, pd.DataFrame(columns=pair_columns), records, log,
-                          float(records["duration_ms"].sum()), float(log["duration_ms"].sum()))
-    starts = log["start_s"].to_numpy(dtype=float)
-    targets = records["t_s"].to_numpy(dtype=float) + offset
-    nearest = _nearest_index(starts, targets)
-    distance = np.abs(starts[nearest] - targets)
-    candidates = pd.DataFrame({"record": np.arange(len(records)), "log": nearest, "distance": distance})
-    taken = (candidates[candidates["distance"] * 1000 <= match_ms]
-             .sort_values("distance").drop_duplicates("log").sort_values("record"))  # the closer record wins
+    record_total = float(records["duration_ms"].sum())
+    alignment = align(events, header)
+    if alignment.events is None:
+        empty = events.iloc[0:0]
+        return CrossCheck(alignment.problem, pd.DataFrame(columns=PAIR_COLUMNS), records, empty, empty,
+                          record_total, math.nan)
+    every = pauses(alignment.events)
+    outer = outer_pauses(every)
+    nested = every[~every.index.isin(outer.index)]
+    log = outer.assign(nested_ms=_nested_ms(outer, nested)).sort_values("t_s").reset_index(drop=True)
+    taken = _pair_up(records["t_s"].to_numpy(dtype=float), log["t_s"].to_numpy(dtype=float), match_ms / 1000)
     record_rows, log_rows = records.iloc[taken["record"]], log.iloc[taken["log"]]
     record_ms = record_rows["duration_ms"].to_numpy(dtype=float)
-    log_ms = log_rows["duration_ms"].to_numpy(dtype=float)
+    nested_ms = log_rows["nested_ms"].to_numpy(dtype=float)
+    log_ms = log_rows["duration_ms"].to_numpy(dtype=float) - nested_ms
     pairs = pd.DataFrame({"t_s": record_rows["t_s"].to_numpy(dtype=float), "bean": record_rows["bean"].to_numpy(),
-                          "record_ms": record_ms, "log_start_s": log_rows["start_s"].to_numpy(dtype=float),
-                          "log_name": log_rows["name"].to_numpy(), "log_ms": log_ms, "diff_ms": record_ms - log_ms,
-                          "within": np.abs(record_ms - log_ms) <= 1.0 + 0.1 * log_ms}, columns=pair_columns)
-    span = (records["t_s"].min() + offset - match_ms / 1000,
-            (records["t_s"] + records["duration_ms"] / 1000).max() + offset + match_ms / 1000)
-    in_span = log["start_s"].between(*span)
+                          "record_ms": record_ms, "log_t_s": log_rows["t_s"].to_numpy(dtype=float),
+                          "log_name": log_rows["name"].to_numpy(), "log_ms": log_ms, "nested_ms": nested_ms,
+                          "diff_ms": record_ms - log_ms,
+                          "within": np.abs(record_ms - log_ms) <= 1.0 + 0.1 * log_ms}, columns=PAIR_COLUMNS)
+    if len(records):
+        span = (records["t_s"].min() - match_ms / 1000,
+                (records["t_s"] + records["duration_ms"] / 1000).max() + match_ms / 1000)
+        in_span = log["t_s"].between(*span)
+    else:
+        in_span = pd.Series(False, index=log.index)
     return CrossCheck(
-        offset_s=offset, pairs=pairs,
+        problem=None, pairs=pairs,
         unmatched_records=records[~records.index.isin(taken["record"])],
         unmatched_log=log[~log.index.isin(taken["log"]) & in_span],
-        record_total_ms=float(records["duration_ms"].sum()),
+        nested_log=nested,
+        record_total_ms=record_total,
         log_total_ms=float(log.loc[in_span, "duration_ms"].sum()),
     )
 
+
+def _nested_ms(outer: pd.DataFrame, nested: pd.DataFrame) -> pd.Series:
+    """For each outer pause, the total of the pauses nested in it (each in the latest-starting
+    outer pause that spans it)."""
+    total = pd.Series(0.0, index=outer.index)
+    starts = outer["start_s"].to_numpy(dtype=float)
+    ends = starts + outer["duration_ms"].to_numpy(dtype=float) / 1000
+    for start, ms in zip(nested["start_s"].to_numpy(dtype=float), nested["duration_ms"].to_numpy(dtype=float)):
+        spanning = np.flatnonzero((starts <= start + NESTING_TOLERANCE_S)
+                                  & (ends >= start + ms / 1000 - NESTING_TOLERANCE_S))
+        if len(spanning):
+            total.iloc[spanning[np.argmax(starts[spanning])]] += ms
+    return total
+
+
+def _pair_up(records: np.ndarray, log: np.ndarray, within: float) -> pd.DataFrame:
+    """Pairs of record and log starts (both in time order) at most `within` apart, one to one
+    and in the same order on both sides: as many pairs as possible, then the smallest total
+    distance. Young collections can follow each other by less than the records' millisecond
+    resolution, so the nearest pause is not always a record's own. Columns record, log
+    (positions)."""
+    order = np.argsort(records, kind="stable")
+    first = np.searchsorted(log, records[order] - within, side="left")
+    last = np.searchsorted(log, records[order] + within, side="right")
+    size = len(log) + 1
+    tree: list[tuple[int, float, int]] = [(0, 0.0, -1)] * (size + 1)  # Fenwick tree of prefix maxima
+    chains: list[tuple[int, int, int]] = []  # (record, log, previous chain)
+
+    def best_before(j: int) -> tuple[int, float, int]:  # the best chain ending before log position j
+        found = (0, 0.0, -1)
+        while j > 0:
+            found = max(found, tree[j])
+            j -= j & -j
+        return found
+
+    for rank, (a, b) in enumerate(zip(first, last)):
+        updates = []
+        for j in range(a, b):
+            count, score, chain = best_before(j)
+            chains.append((int(order[rank]), j, chain))
+            updates.append((j + 1, (count + 1, score - abs(log[j] - records[order[rank]]), len(chains) - 1)))
+        for j, value in updates:  # after all of this record's candidates: it pairs once at most
+            while j <= size:
+                tree[j] = max(tree[j], value)
+                j += j & -j
+    pairs = []
+    chain = best_before(size)[2]
+    while chain >= 0:
+        record, position, chain = chains[chain]
+        pairs.append((record, position))
+    return pd.DataFrame(sorted(pairs), columns=["record", "log"], dtype=int)

@@ -23,8 +23,10 @@ COLUMNS: dict[str, list[str]] = {
     "periodic": ["t_s", "period_s", "packets", "packets_total", "lost", "lost_total",
                  "ns_per_packet", "warmup"],
     "gc": ["t_s", "gc_id", "bean", "action", "cause", "duration_ms", "kind"],
-    "probe": ["pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok"],
-    "result": ["pair", "write_ns", "good_interval_ns", "target_ns", "met_target"],
+    "probe": ["pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok", "capacity_rule",
+              "queue_size", "ticks_due", "kept_up"],
+    "result": ["pair", "write_ns", "good_interval_ns", "target_ns", "met_target", "capacity_rule", "queue_size",
+               "probe_s"],
 }
 
 

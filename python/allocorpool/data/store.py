@@ -158,7 +158,7 @@ class Store:
                     "error": result.error, "stderr_tail": result.stderr_tail, "elapsed_s": result.elapsed_s,
                     "stored_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"), "command": result.command,
                     "gclog_collector": None if result.gc_events is None else result.gc_events.attrs.get("collector"),
-                    "fingerprint": fingerprint}
+                    "fingerprint": fingerprint, "refusal": result.refusal}
         _write_parquet(rows, self.cells_dir / f"{key}.parquet", metadata)
         entry = _index_row(key, metadata)
         others = self._index[self._index["key"] != key] if len(self._index) else self._index
@@ -194,7 +194,7 @@ class Store:
                   problems=metadata["problems"])
         return CellResult(cell_type(metadata.get("cell_kind", "engine"))(**metadata["cell"]), metadata["status"], metadata["exit_code"],
                           metadata["stderr_tail"], metadata["elapsed_s"], run, events, metadata["command"],
-                          fingerprint=metadata["fingerprint"])
+                          metadata.get("refusal"), fingerprint=metadata["fingerprint"])
 
     def rows(self, table: str) -> pd.DataFrame:
         """One table's rows (periodic, gc, gclog, ...) of every stored cell, with key and fingerprint."""

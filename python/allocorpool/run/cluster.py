@@ -343,4 +343,4 @@ def _failure(cell: Cell, failed: list[Attempt], refused: list[Attempt]) -> CellR
         return replace(last.result, stderr_tail=_tails(failed, refused), fingerprint=last.fingerprint,
                        attempts=len(failed))
     return CellResult(cell, "error", None, _tails([], refused), 0.0, RecordReader().run(),
-                      fingerprint=refused[-1].fingerprint)
+                      refusal=refused[-1].refusal, fingerprint=refused[-1].fingerprint)

@@ -10,6 +10,9 @@ from allocorpool import paths
 from allocorpool.run import jdks
 
 _HEAP = re.compile(r"^[1-9][0-9]*[mMgG]$")
+# uptime for people; timenanos (the JVM's System.nanoTime, accepted by JDK 11 to 25) lines the log up
+# exactly with the engine's clock, whose origin the header gives as clock_origin_nanotime.
+GC_LOG_DECORATIONS = "uptime,timenanos,level,tags"
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,8 @@ class JavaRun:
         if self.compact_headers:
             flags.append("-XX:+UseCompactObjectHeaders")
         if self.gc_log is not None:
-            flags.append(f"-Xlog:gc*,safepoint:file={self.gc_log}:uptime,level,tags")
+            # filecount=0: one file, never rotated (a long run's log would lose its first events).
+            flags.append(f"-Xlog:gc*,safepoint:file={self.gc_log}:{GC_LOG_DECORATIONS}:filecount=0")
         if self.jdk >= 25:
             flags.append("--enable-native-access=ALL-UNNAMED")
         flags += [

@@ -62,6 +62,7 @@ class Cell:
     live_objects: bool = False
     gc_log: bool = False
     vm_options: tuple[str, ...] = ()  # more JVM options, as the solution runs them (e.g. G1's pause goal)
+    stop_when_heap_full: bool = False  # end the timed phase when the heap is 90 % used (Epsilon never frees)
     design: str | None = None  # cpp only: "cpp" or "flat"
     allocator: str | None = None  # cpp only
     build: str = ""  # the engine build that runs it (paths.engine_build); "" where not known
@@ -88,9 +89,9 @@ class Cell:
             if self.design is None or self.allocator is None:
                 raise ValueError("a cpp cell needs design and allocator")
             if self.jdk is not None or self.collector is not None or self.gc_log or self.live_objects \
-                    or self.compact_headers or self.vm_options:
-                raise ValueError("jdk, collector, gc_log, live_objects, compact_headers and vm_options are for "
-                                 "java cells")
+                    or self.compact_headers or self.vm_options or self.stop_when_heap_full:
+                raise ValueError("jdk, collector, gc_log, live_objects, compact_headers, vm_options and "
+                                 "stop_when_heap_full are for java cells")
 
     @property
     def key(self) -> str:
@@ -111,6 +112,7 @@ class Cell:
             parts.append(f"c{self.capture_delay_ms:g}ms")
         parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}", self.source]
         parts += (["live"] if self.live_objects else []) + (["gclog"] if self.gc_log else [])
+        parts += ["heapstop"] if self.stop_when_heap_full else []
         parts += [f"b{self.build}"] if self.build else []
         return "_".join(parts)
 
@@ -136,6 +138,8 @@ class Cell:
                 args += [option, str(count)]
         if self.live_objects:
             args.append("--live-objects")
+        if self.stop_when_heap_full:
+            args.append("--stop-when-heap-full")
         return args + ["--out", str(out)]
 
 
@@ -167,6 +171,7 @@ class CellResult:
     run: Run
     gc_events: pd.DataFrame | None = None
     command: list[str] = field(default_factory=list)
+    refusal: str | None = None  # why a run that ended well cannot count (another engine build ran it)
     # The machine that ran it when that is not this one (a cluster's worker, run.cluster); None: this machine,
     # with what the run's header says (machine.fingerprint).
     fingerprint: dict[str, Any] | None = None
@@ -177,6 +182,8 @@ class CellResult:
         """Why the cell failed, in a line (None when it did not)."""
         if self.status == "ok":
             return None
+        if self.refusal:
+            return self.refusal
         if self.status == "timeout":
             return f"timed out after {self.elapsed_s:.0f} s"
         if self.run.summary is not None and self.run.summary.get("error"):
@@ -330,4 +337,17 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
     elapsed = time.monotonic() - started
     status = "timeout" if timed_out else ("ok" if exit_code == 0 and run.status == "ok" else "error")
     events = gclog.parse(log, cell.collector) if log is not None and log.is_file() else None
-    return CellResult(cell, status, exit_code, _tail_text(stderr_path), elapsed, run, events, command)
+    refusal = built_by_another(cell, run)
+    if refusal:
+        status = "error"
+    return CellResult(cell, status, exit_code, _tail_text(stderr_path), elapsed, run, events, command, refusal)
+
+
+def built_by_another(cell: Cell, run: Run) -> str | None:
+    """Why a run's result is not the cell's: the engine that ran reports another source id than the
+    cell's build (a stale build, or another checkout's engine). None when they agree or are not known."""
+    built = (run.header or {}).get("engine_source")
+    if not cell.build or not built or built == cell.build:
+        return None
+    return (f"the engine that ran was built from sources {built}, not this cell's {cell.build}: rebuild the "
+            f"engines (make build) or rerun the cell")

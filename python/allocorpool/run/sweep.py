@@ -479,9 +479,20 @@ class Sweep:
         return pd.DataFrame(rows)
 
     def pauses(self, batch: pd.DataFrame) -> pd.DataFrame:
-        """Every stop-the-world pause (each stop once) in the GC logs of those cells, with their labels."""
-        frames = [gclog.outer_pauses(result.gc_events).assign(**{c: row[c] for c in _SOLUTION_COLUMNS})
-                  for row, result in self.gc_runs(batch) if result.gc_events is not None]
+        """Every stop of the world (each once) in the measured windows of those cells' GC logs, on their
+        runs' clocks, with their labels; a log that cannot be lined up with its run is left out (the GC
+        table says why)."""
+        frames = []
+        for row, result in self.gc_runs(batch):
+            if result.gc_events is None:
+                continue
+            alignment = gclog.align(result.gc_events, result.run.header)
+            if alignment.events is None:
+                continue
+            start, end = gctable.measured_window(result.run)
+            stops = gclog.stops(alignment.events)
+            stops = stops[(stops["t_s"] >= start) & (stops["t_s"] <= end)]
+            frames.append(stops.assign(**{c: row[c] for c in _SOLUTION_COLUMNS}))
         frames = [f for f in frames if len(f)]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=gclog.COLUMNS)
 

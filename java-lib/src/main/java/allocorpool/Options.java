@@ -1,5 +1,7 @@
 package allocorpool;
 
+import allocorpool.model.CaseParams;
+import allocorpool.model.PacketSource;
 import allocorpool.run.RunConfig;
 import allocorpool.strategy.Strategies;
 import java.util.LinkedHashMap;
@@ -27,6 +29,7 @@ public final class Options {
     private static final long MAX_INTERVAL_NS = 1_000_000;
     private static final double MAX_DURATION_S = 86_400;
     private static final int MAX_CPU = 1023;
+    private static final double MAX_CAPTURE_DELAY_MS = 10_000;
 
     /** What the command line set so far, with the defaults. */
     private static final class Values {
@@ -41,6 +44,13 @@ public final class Options {
         int consumerCpu = 1;
         boolean liveObjects;
         long seed = 1;
+        String source = "counter";
+        int internalQueueSize;
+        int storedCount;
+        int poolSize;
+        double captureDelayMs = CaseParams.MAX_CAPTURING_DELAY_MS;
+        boolean captureDelayGiven;
+        boolean stopWhenHeapFull;
         String out = "-";
     }
 
@@ -74,9 +84,11 @@ public final class Options {
         add("--interval-ns", "N", "real-time tick interval, " + MIN_INTERVAL_NS + ".." + MAX_INTERVAL_NS
                 + " (required with --mode realtime)",
                 (v, s) -> v.intervalNs = integer("--interval-ns", s, MIN_INTERVAL_NS, MAX_INTERVAL_NS));
-        add("--duration-s", "S", "run length in seconds, > 0 and <= " + (long) MAX_DURATION_S + " (default 30)",
+        add("--duration-s", "S", "length of the timed phase (after the fill phase) in seconds, > 0 and <= "
+                + (long) MAX_DURATION_S + " (default 30)",
                 (v, s) -> v.durationS = number("--duration-s", s, 0, false, MAX_DURATION_S));
-        add("--warmup-s", "S", "leading seconds left out of the summary, >= 0 and < --duration-s (default 5)",
+        add("--warmup-s", "S", "leading seconds of the timed phase left out of the summary, >= 0 and < --duration-s"
+                + " (default 5)",
                 (v, s) -> v.warmupS = number("--warmup-s", s, 0, true, MAX_DURATION_S));
         add("--scale", "F", "factor on every count of the case, > 0 and <= 1 (default 1)",
                 (v, s) -> v.scale = number("--scale", s, 0, false, 1));
@@ -87,8 +99,27 @@ public final class Options {
                 (v, s) -> v.consumerCpu = (int) integer("--consumer-cpu", s, -1, MAX_CPU));
         add("--live-objects", null, "count live objects after a full GC at the end",
                 (v, s) -> v.liveObjects = true);
-        add("--seed", "N", "seed of the pseudo-random generators (default 1)",
+        add("--source", "counter|random", "packet fields and store slots: counter, the published code's"
+                + " draws from one counter; random, independent draws from --seed (default counter)",
+                (v, s) -> v.source = oneOf("--source", s, s, PacketSource.NAMES));
+        add("--seed", "N", "seed of the random source (default 1; the counter source ignores it)",
                 (v, s) -> v.seed = integer("--seed", s, Long.MIN_VALUE, Long.MAX_VALUE));
+        add("--internal-queue-size", "N", "INTERNAL_QUEUE_SIZE, overriding the case's, 1.." + CaseParams.MAX_COUNT,
+                (v, s) -> v.internalQueueSize = (int) integer("--internal-queue-size", s, 1, CaseParams.MAX_COUNT));
+        add("--stored-count", "N", "STORED_COUNT, overriding the case's, 1.." + CaseParams.MAX_COUNT,
+                (v, s) -> v.storedCount = (int) integer("--stored-count", s, 1, CaseParams.MAX_COUNT));
+        add("--pool-size", "N", "POOL_SIZE, overriding 1,000,000 (scaled), 1.." + CaseParams.MAX_COUNT,
+                (v, s) -> v.poolSize = (int) integer("--pool-size", s, 1, CaseParams.MAX_COUNT));
+        add("--capture-delay-ms", "MS", "real-time: the input queue holds MS of ticks, > 0 and <= "
+                + (long) MAX_CAPTURE_DELAY_MS + " (default " + CaseParams.MAX_CAPTURING_DELAY_MS
+                + ", the article's MAX_CAPTURING_DELAY_MS)",
+                (v, s) -> {
+                    v.captureDelayMs = number("--capture-delay-ms", s, 0, false, MAX_CAPTURE_DELAY_MS);
+                    v.captureDelayGiven = true;
+                });
+        add("--stop-when-heap-full", null, "end the timed phase early when the heap is "
+                + Math.round(RunConfig.HEAP_FULL * 100) + " % used (a collector that never frees: Epsilon)",
+                (v, s) -> v.stopWhenHeapFull = true);
         add("--out", "FILE", "JSON Lines records to FILE, - for standard output (default -)",
                 (v, s) -> v.out = s);
         add("--help", null, "print this help", (v, s) -> { });
@@ -161,12 +192,24 @@ public final class Options {
         if (!realtime && v.intervalNs != 0) {
             throw new UsageException("--interval-ns: only with --mode realtime");
         }
+        if (!realtime && v.captureDelayGiven) {
+            throw new UsageException("--capture-delay-ms: only with --mode realtime");
+        }
         if (v.warmupS >= v.durationS) {
             throw new UsageException("--warmup-s: " + v.warmupS + " must be less than --duration-s (" + v.durationS
                     + ")");
         }
-        return new RunConfig(v.caseName, v.strategy, v.mode, v.intervalNs, v.durationS, v.warmupS, v.scale,
-                v.producerCpu, v.consumerCpu, v.liveObjects, v.seed, v.out);
+        RunConfig config = new RunConfig(v.caseName, v.strategy, v.mode, v.intervalNs, v.durationS, v.warmupS,
+                v.scale, v.producerCpu, v.consumerCpu, v.liveObjects, v.seed, v.source, v.internalQueueSize,
+                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.out);
+        CaseParams params = config.caseParams();
+        if (Strategies.BOUNDED_BY_POOL_SIZE.contains(v.strategy) && params.poolSize < params.packetsHeldAtMost()) {
+            throw new UsageException("--pool-size: " + v.strategy + " needs pool_size >= internal_queue_size"
+                    + " + stored_count, but " + params.poolSize + " < " + params.internalQueueSize + " + "
+                    + params.storedCount + " (case " + v.caseName + ", scale " + fmt(v.scale)
+                    + "); give a larger --pool-size or smaller --internal-queue-size / --stored-count");
+        }
+        return config;
     }
 
     private static String oneOf(String option, String value, String given, List<String> valid) {

@@ -34,6 +34,45 @@ class OptionsTest {
         assertFalse(c.liveObjects);
         assertEquals("-", c.out);
         assertEquals(0, c.inputQueueSize());
+        assertEquals("counter", c.source);
+        assertEquals(100_000, c.caseParams().internalQueueSize);
+        assertEquals(1_000, Options.parse(new String[] {"--case", "A", "--strategy", "pool"}).caseParams().storedCount,
+                "case A as the published code ran it");
+    }
+
+    @Test
+    void sourceAndSizeOverrides() {
+        RunConfig c = Options.parse(new String[] {"--case", "A", "--strategy", "pool", "--source", "random",
+            "--internal-queue-size", "10000", "--stored-count=10000", "--scale", "0.1"});
+        assertEquals("random", c.source);
+        assertEquals(10_000, c.caseParams().internalQueueSize, "absolute, not scaled");
+        assertEquals(10_000, c.caseParams().storedCount);
+        assertEquals(100_000, c.caseParams().poolSize, "the scaled pool");
+        RunConfig tenMillion = Options.parse(new String[] {"--case", "C", "--strategy", "pool", "--pool-size",
+            "10000000"});
+        assertEquals(10_000_000, tenMillion.caseParams().poolSize);
+    }
+
+    @Test
+    void sizesOutOfRangeAndPoolsTooSmallAreUsageErrors() {
+        assertMentions(error("--case", "A", "--strategy", "pool", "--source", "xorshift"), "--source",
+                "'xorshift' is not one of counter, random");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--internal-queue-size", "0"),
+                "--internal-queue-size", "1..10000000");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--stored-count", "10000001"),
+                "--stored-count", "1..10000000");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--pool-size", "many"),
+                "--pool-size", "not an integer", "1..10000000");
+        for (String strategy : new String[] {"pool", "native-pool", "native-alloc", "native-mix"}) {
+            assertMentions(error("--case", "A", "--strategy", strategy, "--internal-queue-size", "600000",
+                "--stored-count", "600000"), "--pool-size", strategy,
+                    "needs pool_size >= internal_queue_size + stored_count", "1000000 < 600000 + 600000");
+        }
+        assertMentions(error("--case", "C", "--strategy", "pool", "--pool-size", "989999"),
+                "989999 < 495000 + 495000");
+        Options.parse(new String[] {"--case", "C", "--strategy", "pool", "--pool-size", "990000"});
+        Options.parse(new String[] {"--case", "A", "--strategy", "mix", "--internal-queue-size", "600000",
+            "--stored-count", "600000"});
     }
 
     @Test
@@ -47,6 +86,20 @@ class OptionsTest {
         assertTrue(c.liveObjects);
         assertEquals(-9, c.seed);
         assertEquals(0.5, c.scale);
+    }
+
+    @Test
+    void theInputQueuesCapacityInTime() {
+        RunConfig c = Options.parse(new String[] {"--case", "A", "--strategy", "pool", "--mode", "realtime",
+            "--interval-ns", "1000", "--capture-delay-ms", "10"});
+        assertEquals(10, c.captureDelayMs);
+        assertEquals(10_000, c.inputQueueSize(), "10 ms of ticks at 1000 ns");
+        assertEquals(100, Options.parse(new String[] {"--case", "A", "--strategy", "pool"}).captureDelayMs,
+                "the article's 100 ms unless told");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--capture-delay-ms", "10"),
+                "--capture-delay-ms", "only with --mode realtime");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "1000",
+                "--capture-delay-ms", "0"), "--capture-delay-ms", "> 0 and <= 10000");
     }
 
     @Test
@@ -91,8 +144,8 @@ class OptionsTest {
         assertTrue(Options.wantsHelp(new String[] {"--case", "X", "--help"}));
         String usage = Options.usage();
         for (String name : new String[] {"--case", "--strategy", "--mode", "--interval-ns", "--duration-s",
-            "--warmup-s", "--scale", "--producer-cpu", "--consumer-cpu", "--live-objects", "--seed", "--out",
-            "--help"}) {
+            "--warmup-s", "--scale", "--producer-cpu", "--consumer-cpu", "--live-objects", "--source", "--seed",
+            "--internal-queue-size", "--stored-count", "--pool-size", "--out", "--help"}) {
             assertTrue(usage.contains(name), name);
         }
     }

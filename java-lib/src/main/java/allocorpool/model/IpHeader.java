@@ -13,7 +13,7 @@ public final class IpHeader {
     public final int destinationPort;
     public final int protocol;
 
-    /** Reads the fields {@link DataSource} wrote after the protocol word. */
+    /** Reads the fields {@link PacketSource#write} wrote after the protocol word. */
     public IpHeader(ByteBuffer buffer) {
         this.source = new Ipv4Address(buffer.getInt());
         this.destination = new Ipv4Address(buffer.getInt());

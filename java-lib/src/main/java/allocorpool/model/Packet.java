@@ -18,6 +18,7 @@ public final class Packet {
     private final int slot;
     private IpPacket ipPacket;
     private boolean live;
+    private long number;
 
     /** A heap packet: its own byte array. */
     public static Packet onHeap() {
@@ -45,6 +46,15 @@ public final class Packet {
 
     void setIpPacket(IpPacket ipPacket) {
         this.ipPacket = ipPacket;
+    }
+
+    /** The packet's number in the run, set by the {@code random} source (see {@link RandomSource}). */
+    public long number() {
+        return number;
+    }
+
+    void setNumber(long number) {
+        this.number = number;
     }
 
     public boolean isLive() {

@@ -16,14 +16,18 @@ public final class RecordSchema {
 
     public static final List<String> HEADER = List.of(
             "type", "schema", "engine", "run_id", "started_utc", "host", "os", "cpu_model", "cpus",
-            "memory_bytes", "small_machine", "commit", "case", "strategy", "mode", "interval_ns",
-            "duration_s", "warmup_s", "scale", "seed", "params", "producer_cpu", "consumer_cpu",
-            "jdk_vendor", "jdk_version", "vm_name", "vm_flags", "collector", "gc_beans", "heap_max_bytes");
+            "memory_bytes", "small_machine", "commit", "engine_commit", "engine_source", "case", "strategy", "mode",
+            "interval_ns", "duration_s", "warmup_s", "scale", "seed", "source", "params", "producer_cpu", "consumer_cpu",
+            "jdk_vendor", "jdk_version", "vm_name", "vm_flags", "collector", "gc_beans", "heap_max_bytes",
+            "clock_origin_nanotime");
 
     /** The fields of the header's {@code params} object. */
     public static final List<String> PARAMS = List.of(
             "pool_size", "mix_pool_size", "internal_queue_size", "stored_count",
-            "max_capturing_delay_ms", "input_queue_size", "packet_bytes");
+            "max_capturing_delay_ms", "input_queue_size", "packet_bytes", "case_table");
+
+    /** The fields of {@code params.case_table}: the case's own sizes, unscaled and not overridden. */
+    public static final List<String> CASE_TABLE = List.of("internal_queue_size", "stored_count");
 
     public static final List<String> PERIODIC = List.of(
             "type", "t_s", "period_s", "packets", "packets_total", "lost", "lost_total",
@@ -34,18 +38,22 @@ public final class RecordSchema {
 
     public static final List<String> SUMMARY = List.of(
             "type", "status", "error", "t_s", "packets", "measured_packets", "measured_s",
-            "ns_per_packet", "lost", "lost_measured", "lost_pct_measured", "producer_emitted",
+            "ns_per_packet", "fill_packets", "fill_s", "timed_start_s", "window_start_s",
+            "store_fill_at_window", "fifo_fill_at_window", "lost", "lost_measured", "lost_pct_measured",
+            "measured_ticks_due", "producer_emitted",
             "producer_dropped", "trailing_dropped", "alloc_bytes_per_packet", "peak_rss_bytes",
             "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms", "gc_cycle_count",
-            "gc_cycle_total_ms", "live_objects", "live_bytes", "pool_capacity", "pool_free",
+            "gc_cycle_total_ms", "ended_early", "live_objects", "live_bytes", "pool_capacity", "pool_free",
             "pool_in_use");
 
     /** The queue benchmark's records: one probe of one interval, and the result of a pair. */
     public static final List<String> PROBE = List.of(
-            "type", "pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok");
+            "type", "pair", "capacity_rule", "queue_size", "interval_ns", "duration_s", "ticks_due", "emitted",
+            "received", "taken_in_time", "dropped", "lost", "kept_up", "ok");
 
     public static final List<String> RESULT = List.of(
-            "type", "pair", "write_ns", "good_interval_ns", "target_ns", "met_target");
+            "type", "pair", "capacity_rule", "queue_size", "probe_s", "write_ns", "good_interval_ns", "target_ns",
+            "met_target");
 
     private RecordSchema() {}
 
@@ -80,6 +88,11 @@ public final class RecordSchema {
                 throw new IllegalStateException("header: params is not an object");
             }
             checkFields("header.params", PARAMS, ((Map<?, ?>) params).keySet());
+            Object table = ((Map<?, ?>) params).get("case_table");
+            if (!(table instanceof Map)) {
+                throw new IllegalStateException("header: params.case_table is not an object");
+            }
+            checkFields("header.params.case_table", CASE_TABLE, ((Map<?, ?>) table).keySet());
         }
     }
 

@@ -14,7 +14,9 @@ import java.util.Properties;
  * The header fields every Java program of the study writes (engine and queue benchmark):
  * who ran, where, on which JVM, from which commit. The launcher may pass what the JVM cannot
  * know as system properties: {@code allocorpool.run_id} (the id in its file name) and
- * {@code allocorpool.commit} (otherwise the commit the jar was built from).
+ * {@code allocorpool.commit} (the checkout's commit; otherwise the commit the jar was built
+ * from). The jar's own commit and the id of its sources (engine_commit, engine_source) come
+ * from its build.
  */
 public final class RunContext {
     private RunContext() {}
@@ -34,7 +36,9 @@ public final class RunContext {
         r.put("cpus", cpus);
         r.put("memory_bytes", Machine.memoryBytes());
         r.put("small_machine", cpus < 4);
-        r.put("commit", System.getProperty("allocorpool.commit", builtCommit()));
+        r.put("commit", System.getProperty("allocorpool.commit", built("commit")));
+        r.put("engine_commit", built("commit"));
+        r.put("engine_source", built("engine.source"));
         r.put("jdk_vendor", System.getProperty("java.vendor"));
         r.put("jdk_version", System.getProperty("java.runtime.version"));
         r.put("vm_name", System.getProperty("java.vm.name"));
@@ -53,15 +57,17 @@ public final class RunContext {
         return id.toString();
     }
 
-    private static String builtCommit() {
+    /** A fact of the jar's build (build.properties): its commit, or its sources' id ("" where not set). */
+    private static String built(String name) {
         try (InputStream in = RunContext.class.getResourceAsStream("/allocorpool/build.properties")) {
             Properties p = new Properties();
             if (in != null) {
                 p.load(in);
             }
-            return p.getProperty("commit", "unknown");
+            String value = p.getProperty(name, "");
+            return value.startsWith("${") ? "" : value;
         } catch (IOException e) {
-            return "unknown";
+            return "";
         }
     }
 }

@@ -15,9 +15,7 @@ final class BatchLoop {
     static void run(PacketLoop loop, PeriodReporter reporter) throws IOException {
         long packets = 0;
         do {
-            for (int i = 0; i < PACKETS_PER_CHECK; i++) {
-                loop.step();
-            }
+            loop.steps(PACKETS_PER_CHECK);
             packets += PACKETS_PER_CHECK;
         } while (reporter.check(System.nanoTime(), packets, 0));
     }

@@ -8,14 +8,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The engine's header record: the common fields of {@link RunContext} plus what ran. The
+ * The engine's header record: the common fields of {@link RunContext} plus what ran, with
+ * the run clock's origin ({@code clock_origin_nanotime}: System.nanoTime at t_s = 0). The
  * launcher passes the collector it chose as {@code allocorpool.collector}; without it the
  * collector is named from the GC beans.
  */
 final class Header {
     private Header() {}
 
-    static Map<String, Object> record(RunConfig config, CaseParams params, List<String> gcBeans) {
+    static Map<String, Object> record(RunConfig config, CaseParams params, List<String> gcBeans, RunClock clock) {
         Map<String, Object> r = RunContext.header("java");
         r.put("case", config.caseName);
         r.put("strategy", config.strategy);
@@ -25,19 +26,25 @@ final class Header {
         r.put("warmup_s", config.warmupS);
         r.put("scale", config.scale);
         r.put("seed", config.seed);
+        r.put("source", config.source);
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("pool_size", params.poolSize);
         p.put("mix_pool_size", params.mixPoolSize);
         p.put("internal_queue_size", params.internalQueueSize);
         p.put("stored_count", params.storedCount);
-        p.put("max_capturing_delay_ms", CaseParams.MAX_CAPTURING_DELAY_MS);
+        p.put("max_capturing_delay_ms", config.realtime() ? config.captureDelayMs : CaseParams.MAX_CAPTURING_DELAY_MS);
         p.put("input_queue_size", config.inputQueueSize());
         p.put("packet_bytes", Packet.BYTES);
+        Map<String, Object> table = new LinkedHashMap<>();
+        table.put("internal_queue_size", params.tableInternalQueueSize);
+        table.put("stored_count", params.tableStoredCount);
+        p.put("case_table", table);
         r.put("params", p);
         r.put("producer_cpu", config.realtime() && config.producerCpu >= 0 ? config.producerCpu : null);
         r.put("consumer_cpu", config.realtime() && config.consumerCpu >= 0 ? config.consumerCpu : null);
         r.put("collector", System.getProperty("allocorpool.collector", collector(gcBeans)));
         r.put("gc_beans", gcBeans);
+        r.put("clock_origin_nanotime", clock.originNanos);
         return r;
     }
 

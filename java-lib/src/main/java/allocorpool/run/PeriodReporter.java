@@ -4,6 +4,8 @@ import allocorpool.measure.AllocationMeter;
 import allocorpool.measure.GcEvent;
 import allocorpool.measure.GcKind;
 import allocorpool.measure.GcMonitor;
+import allocorpool.model.CaseParams;
+import allocorpool.model.Processor;
 import allocorpool.record.RecordWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,19 +14,23 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The run's clock and its periodic output. The loops call {@link #check} with their
+ * The timed phase's clock and its periodic output. The loops call {@link #check} with their
  * running totals; once a second it writes a {@code periodic} record (after the GC events
  * that came in since the last one) and a human line on stderr, it opens the measured
  * window when the warm-up ends, and it says when the run is over.
  *
  * <p>The original printed a line per ten million packets (batch) or per million ticks
  * (real-time) and skipped the first five lines; here reporting is per second and the
- * warm-up is {@code --warmup-s} seconds, so that every case, strategy and collector gets
- * the same wall-clock time whatever its speed.
+ * warm-up is {@code --warmup-s} seconds after the fill phase, so that every case, strategy
+ * and collector gets the same wall-clock time whatever its speed.
  *
- * <p>The clock: t = 0 is the moment the first packet is made (after the strategy was
- * built and the tick source started); GC events during the setup (pool preallocation)
- * have a negative {@code t_s}.
+ * <p>Times are on the {@link RunClock} (t_s = 0 at the header); the timed phase starts
+ * when this reporter is made, after the fill phase; packet counts are the timed phase's (the
+ * fill phase's are the summary's fill_packets).
+ *
+ * <p>With --stop-when-heap-full the timed phase ends early, its window with it, when the heap is
+ * {@link RunConfig#HEAP_FULL} used: a collector that never frees (Epsilon) then measures the
+ * window the heap holds instead of failing in it; the summary's {@code ended_early} says so.
  */
 final class PeriodReporter {
     private static final long SECOND = 1_000_000_000L;
@@ -33,9 +39,14 @@ final class PeriodReporter {
     private final GcMonitor gc;
     private final AllocationMeter alloc;
     private final boolean realtime;
+    private final long intervalNs;
     private final PrintStream human;
+    private final RunClock clock;
+    private final Processor processor;
+    private final CaseParams params;
+    private final boolean stopWhenHeapFull;
+    private String endedEarly;
     private final long start;
-    private final long startWallMs;
     private final long end;
     private final long warmupEnd;
 
@@ -54,6 +65,8 @@ final class PeriodReporter {
     private long measurePackets;
     private long measureLost;
     private long measureAlloc;
+    private double storeFillAtWindow;
+    private double fifoFillAtWindow;
     private long allocEnd = -1;
     private boolean windowClosed;
 
@@ -63,13 +76,19 @@ final class PeriodReporter {
     private long cycleCount;
     private double cycleTotalMs;
 
-    PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human) {
+    /** Starts the timed phase now. */
+    PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
+            Processor processor, CaseParams params) {
         this.out = out;
         this.gc = gc;
         this.alloc = AllocationMeter.forCurrentThread();
         this.realtime = config.realtime();
+        this.intervalNs = config.intervalNs;
         this.human = human;
-        this.startWallMs = System.currentTimeMillis();
+        this.clock = clock;
+        this.processor = processor;
+        this.params = params;
+        this.stopWhenHeapFull = config.stopWhenHeapFull;
         this.start = System.nanoTime();
         this.end = start + Math.round(config.durationS * SECOND);
         this.warmupEnd = start + Math.round(config.warmupS * SECOND);
@@ -83,13 +102,22 @@ final class PeriodReporter {
     }
 
     /**
-     * Called by the loops with the packets made and ticks lost since the start, at
-     * {@code now} (System.nanoTime); returns false once the run's duration is over.
+     * Called by the loops with the packets made and ticks lost since the timed phase began,
+     * at {@code now} (System.nanoTime); returns false once the run's duration is over.
      */
-    boolean check(long now, long packetsTotal, long lostTotal) throws IOException {
+    boolean check(long now, long timedPackets, long lostTotal) throws IOException {
         this.now = now;
-        this.packets = packetsTotal;
+        this.packets = timedPackets;
         this.lost = lostTotal;
+        if (stopWhenHeapFull && heapFull()) {
+            if (!measuring) {
+                throw new IllegalStateException("the heap was " + Math.round(RunConfig.HEAP_FULL * 100)
+                        + " % used before the measured window opened, after " + timedPackets
+                        + " packets of the timed phase: the run does not fit in the heap");
+            }
+            endedEarly = "heap full";
+            return false;
+        }
         if (now < nextCheck) {
             return true;
         }
@@ -112,13 +140,15 @@ final class PeriodReporter {
         measurePackets = packets;
         measureLost = lost;
         measureAlloc = alloc == null ? 0 : alloc.bytes();
+        storeFillAtWindow = (double) processor.stored() / params.storedCount;
+        fifoFillAtWindow = (double) processor.queued() / params.internalQueueSize;
     }
 
     private void writePeriod() throws IOException {
         long periodPackets = packets - lastPackets;
         long periodLost = lost - lastLost;
         double periodS = (now - lastTime) / 1e9;
-        double t = seconds(now);
+        double t = clock.seconds(now);
         Map<String, Object> r = new HashMap<>();
         r.put("type", "periodic");
         r.put("t_s", t);
@@ -150,18 +180,9 @@ final class PeriodReporter {
     }
 
     private void writeGc(GcEvent e) throws IOException {
-        double t = (e.startWallMs - startWallMs) / 1000.0;
-        Map<String, Object> r = new HashMap<>();
-        r.put("type", "gc");
-        r.put("t_s", t);
-        r.put("gc_id", e.id);
-        r.put("bean", e.bean);
-        r.put("action", e.action);
-        r.put("cause", e.cause);
-        r.put("duration_ms", (double) e.durationMs);
-        r.put("kind", e.kind);
+        Map<String, Object> r = gcRecord(e, clock);
         out.write(r);
-        if (measuring && !windowClosed && t >= seconds(measureTime)) {
+        if (measuring && !windowClosed && (Double) r.get("t_s") >= clock.seconds(measureTime)) {
             if (e.kind.equals(GcKind.PAUSE)) {
                 pauseCount++;
                 pauseTotalMs += e.durationMs;
@@ -171,6 +192,26 @@ final class PeriodReporter {
                 cycleTotalMs += e.durationMs;
             }
         }
+    }
+
+    /** Writes the GC events notified so far, before the timed phase (no reporter yet). */
+    static void writeGc(RecordWriter out, GcMonitor gc, RunClock clock) throws IOException {
+        for (GcEvent e : gc.drain()) {
+            out.write(gcRecord(e, clock));
+        }
+    }
+
+    private static Map<String, Object> gcRecord(GcEvent e, RunClock clock) {
+        Map<String, Object> r = new HashMap<>();
+        r.put("type", "gc");
+        r.put("t_s", clock.secondsOfWallMs(e.startWallMs));
+        r.put("gc_id", e.id);
+        r.put("bean", e.bean);
+        r.put("action", e.action);
+        r.put("cause", e.cause);
+        r.put("duration_ms", (double) e.durationMs);
+        r.put("kind", e.kind);
+        return r;
     }
 
     /**
@@ -203,17 +244,23 @@ final class PeriodReporter {
     /** The summary fields the clock knows, as of the last check. */
     void summarize(Map<String, Object> r) {
         long measuredPackets = measuring ? packets - measurePackets : 0;
-        double measuredS = measuring ? (now - measureTime) / 1e9 : 0;
+        long measuredNanos = measuring ? now - measureTime : 0;
+        double measuredS = measuredNanos / 1e9;
         long lostMeasured = measuring ? lost - measureLost + trailingDropped : 0;
-        r.put("t_s", seconds(now));
+        r.put("t_s", clock.seconds(now));
         r.put("packets", packets);
         r.put("measured_packets", measuredPackets);
         r.put("measured_s", measuredS);
         r.put("ns_per_packet", measuredPackets == 0 ? null : measuredS * 1e9 / measuredPackets);
+        r.put("timed_start_s", clock.seconds(start));
+        r.put("window_start_s", measuring ? clock.seconds(measureTime) : null);
+        r.put("store_fill_at_window", measuring ? storeFillAtWindow : null);
+        r.put("fifo_fill_at_window", measuring ? fifoFillAtWindow : null);
         r.put("lost", lost);
         r.put("lost_measured", lostMeasured);
         r.put("lost_pct_measured", lostMeasured + measuredPackets == 0 ? null
                 : lostMeasured * 100.0 / (lostMeasured + measuredPackets));
+        r.put("measured_ticks_due", realtime ? measuredNanos / intervalNs : null);
         r.put("alloc_bytes_per_packet", allocEnd < 0 || measuredPackets == 0 ? null
                 : (double) (allocEnd - measureAlloc) / measuredPackets);
         r.put("gc_pause_count", pauseCount);
@@ -221,9 +268,11 @@ final class PeriodReporter {
         r.put("gc_pause_max_ms", pauseMaxMs);
         r.put("gc_cycle_count", cycleCount);
         r.put("gc_cycle_total_ms", cycleTotalMs);
+        r.put("ended_early", endedEarly);
     }
 
-    private double seconds(long nanoTime) {
-        return (nanoTime - start) / 1e9;
+    private static boolean heapFull() {
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory() > RunConfig.HEAP_FULL * runtime.maxMemory();
     }
 }

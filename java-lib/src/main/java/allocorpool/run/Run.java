@@ -5,6 +5,7 @@ import allocorpool.measure.GcMonitor;
 import allocorpool.measure.PeakRss;
 import allocorpool.model.CaseParams;
 import allocorpool.model.PacketLoop;
+import allocorpool.model.PacketSource;
 import allocorpool.queue.TickSource;
 import allocorpool.queue.TickStats;
 import allocorpool.record.RecordWriter;
@@ -16,17 +17,27 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One run from start to summary: header, model, the batch or real-time loop, and a
- * summary whatever happens. Any failure after the header (an exhausted pool, an
- * OutOfMemoryError, a tick source that cannot start) ends in a summary with status
- * "error" and exit status 1; the tick source is finished on every path.
+ * One run from start to summary: header, model, the fill phase (see {@link FillPhase}),
+ * the batch or real-time loop, and a summary whatever happens. Any failure after the
+ * header (an exhausted pool, an OutOfMemoryError, a fill that does not finish, a tick
+ * source that cannot start, tick counts that do not balance) ends in a summary with
+ * status "error" and exit status 1; the tick source is finished on every path.
  */
 public final class Run {
+    /** Seconds the fill phase may take beyond --duration-s. */
+    static final double FILL_GRACE_S = 600;
+
     private final RunConfig config;
     private final TickSourceFactory ticks;
     private final RecordWriter out;
     private final GcMonitor gc;
     private final PrintStream human;
+    private RunClock clock;
+    private FillPhase fill;
+    private PeriodReporter reporter;
+    private TickStats stats;
+    private ClassHistogram live;
+    private PoolCounts counts;
 
     private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human) {
         this.config = config;
@@ -47,53 +58,56 @@ public final class Run {
     }
 
     private int run() throws IOException {
-        CaseParams params = CaseParams.of(config.caseName, config.scale);
-        out.write(Header.record(config, params, gc.beanNames()));
-        PeriodReporter reporter = null;
+        CaseParams params = config.caseParams();
+        clock = RunClock.start();
+        out.write(Header.record(config, params, gc.beanNames(), clock));
         try {
-            PacketLoop loop = new PacketLoop(Strategies.create(config.strategy, params), params, config.seed);
-            TickStats stats = null;
+            PacketLoop loop = new PacketLoop(Strategies.create(config.strategy, params),
+                    PacketSource.create(config.source, config.seed), params);
+            fill = new FillPhase(loop, params, Strategies.fillsStore(config.strategy));
+            fill.run(loop, System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
+                    (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
+            PeriodReporter.writeGc(out, gc, clock);
             if (config.realtime()) {
                 try (TickSource source = ticks.open(config.intervalNs, config.inputQueueSize(),
                         config.producerCpu, config.consumerCpu)) {
-                    reporter = new PeriodReporter(out, gc, config, human);
+                    reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params);
                     RealtimeLoop.run(loop, source, reporter);
                     stats = source.finish();
                     reporter.settleLost(stats.gaps, stats.trailingDropped);
+                    checkBalance(stats);
                 }
             } else {
-                reporter = new PeriodReporter(out, gc, config, human);
+                reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params);
                 BatchLoop.run(loop, reporter);
             }
             reporter.finish();
-            ClassHistogram live = null;
             if (config.liveObjects) {
                 live = ClassHistogram.take();
                 reporter.writeGc();
             }
-            PoolCounts counts = checkedCounts(loop);
-            Map<String, Object> r = summary(reporter, null);
-            if (stats != null) {
-                r.put("producer_emitted", stats.emitted);
-                r.put("producer_dropped", stats.dropped);
-                r.put("trailing_dropped", stats.trailingDropped);
-            }
-            if (live != null) {
-                r.put("live_objects", live.objects);
-                r.put("live_bytes", live.bytes);
-            }
-            if (counts != null) {
-                r.put("pool_capacity", counts.capacity);
-                r.put("pool_free", counts.free);
-                r.put("pool_in_use", counts.inUse);
-            }
-            out.write(r);
+            counts = checkedCounts(loop);
+            out.write(summary(null));
             return 0;
         } catch (Exception | Error e) {
             human.println("alloc-or-pool: run failed: " + e);
             e.printStackTrace(human);
-            out.write(summary(reporter, e.toString()));
+            out.write(summary(e.toString()));
             return 1;
+        }
+    }
+
+    /**
+     * Both sides of the queue must agree on every tick (the consumer's reordering check is
+     * SequenceTracker's, on every tick): a run whose counts do not balance has measured
+     * nothing trustworthy, and ends in an error naming the counts.
+     */
+    static void checkBalance(TickStats stats) {
+        if (!stats.balanced()) {
+            throw new IllegalStateException("tick counts do not balance: gaps " + stats.gaps + " + trailing_dropped "
+                    + stats.trailingDropped + " vs producer_dropped " + stats.dropped + "; received " + stats.received
+                    + " + dropped " + stats.dropped + " + undelivered " + stats.undelivered + " vs emitted "
+                    + stats.emitted);
         }
     }
 
@@ -107,31 +121,40 @@ public final class Run {
         return counts;
     }
 
-    /** A summary with every field: what the reporter measured (nothing before it started), the rest null. */
-    private static Map<String, Object> summary(PeriodReporter reporter, String error) {
+    /** A summary with every field: what was measured (nothing before the timed phase began), the rest null. */
+    private Map<String, Object> summary(String error) {
         Map<String, Object> r = new HashMap<>();
         r.put("type", "summary");
         r.put("status", error == null ? "ok" : "error");
         r.put("error", error);
-        for (String field : new String[] {"producer_emitted", "producer_dropped", "trailing_dropped",
-                "live_objects", "live_bytes", "pool_capacity", "pool_free", "pool_in_use"}) {
-            r.put(field, null);
-        }
+        r.put("fill_packets", fill == null ? 0L : fill.packets());
+        r.put("fill_s", fill == null ? 0.0 : fill.seconds());
         if (reporter != null) {
             reporter.summarize(r);
         } else {
-            for (String field : new String[] {"packets", "measured_packets", "lost", "lost_measured",
-                    "gc_pause_count", "gc_cycle_count"}) {
+            r.put("t_s", clock.seconds(System.nanoTime()));
+            for (String field : new String[] {"packets", "measured_packets", "lost", "lost_measured", "gc_pause_count",
+                "gc_cycle_count"}) {
                 r.put(field, 0L);
             }
-            for (String field : new String[] {"t_s", "measured_s", "gc_pause_total_ms", "gc_pause_max_ms",
-                    "gc_cycle_total_ms"}) {
+            for (String field : new String[] {"measured_s", "gc_pause_total_ms", "gc_pause_max_ms",
+                "gc_cycle_total_ms"}) {
                 r.put(field, 0.0);
             }
-            r.put("ns_per_packet", null);
-            r.put("lost_pct_measured", null);
-            r.put("alloc_bytes_per_packet", null);
+            for (String field : new String[] {"ns_per_packet", "timed_start_s", "window_start_s",
+                "store_fill_at_window", "fifo_fill_at_window", "lost_pct_measured", "measured_ticks_due",
+                "alloc_bytes_per_packet", "ended_early"}) {
+                r.put(field, null);
+            }
         }
+        r.put("producer_emitted", stats == null ? null : stats.emitted);
+        r.put("producer_dropped", stats == null ? null : stats.dropped);
+        r.put("trailing_dropped", stats == null ? null : stats.trailingDropped);
+        r.put("live_objects", live == null ? null : live.objects);
+        r.put("live_bytes", live == null ? null : live.bytes);
+        r.put("pool_capacity", counts == null ? null : counts.capacity);
+        r.put("pool_free", counts == null ? null : counts.free);
+        r.put("pool_in_use", counts == null ? null : counts.inUse);
         r.put("peak_rss_bytes", PeakRss.bytes());
         return r;
     }

@@ -16,11 +16,25 @@ public final class RunConfig {
     public final int consumerCpu;
     public final boolean liveObjects;
     public final long seed;
+    /** "counter" or "random" (see allocorpool.model.PacketSource). */
+    public final String source;
+    /** Absolute overrides of the case's sizes; 0 keeps the case's. */
+    public final int internalQueueSize;
+    public final int storedCount;
+    public final int poolSize;
+    /** Real-time: the input queue's capacity in time (MAX_CAPTURING_DELAY_MS unless given). */
+    public final double captureDelayMs;
+    /** End the timed phase when the heap is {@link #HEAP_FULL} used (Epsilon never frees). */
+    public final boolean stopWhenHeapFull;
     public final String out;
+
+    /** The share of the heap in use at which --stop-when-heap-full ends the timed phase. */
+    public static final double HEAP_FULL = 0.9;
 
     public RunConfig(String caseName, String strategy, String mode, long intervalNs, double durationS,
             double warmupS, double scale, int producerCpu, int consumerCpu, boolean liveObjects, long seed,
-            String out) {
+            String source, int internalQueueSize, int storedCount, int poolSize, double captureDelayMs,
+            boolean stopWhenHeapFull, String out) {
         this.caseName = caseName;
         this.strategy = strategy;
         this.mode = mode;
@@ -32,6 +46,12 @@ public final class RunConfig {
         this.consumerCpu = consumerCpu;
         this.liveObjects = liveObjects;
         this.seed = seed;
+        this.source = source;
+        this.internalQueueSize = internalQueueSize;
+        this.storedCount = storedCount;
+        this.poolSize = poolSize;
+        this.captureDelayMs = captureDelayMs;
+        this.stopWhenHeapFull = stopWhenHeapFull;
         this.out = out;
     }
 
@@ -39,8 +59,13 @@ public final class RunConfig {
         return mode.equals("realtime");
     }
 
-    /** Ticks in MAX_CAPTURING_DELAY_MS (100 ms) at the interval; 0 in batch mode. */
+    /** The case's sizes at the scale, with the overrides. */
+    public CaseParams caseParams() {
+        return CaseParams.of(caseName, scale).overridden(internalQueueSize, storedCount, poolSize);
+    }
+
+    /** Ticks in the capture delay (100 ms unless --capture-delay-ms) at the interval, at least one; 0 in batch mode. */
     public int inputQueueSize() {
-        return realtime() ? (int) (CaseParams.MAX_CAPTURING_DELAY_MS * 1_000_000L / intervalNs) : 0;
+        return realtime() ? (int) Math.max(1, Math.min(Integer.MAX_VALUE / 8, captureDelayMs * 1e6 / intervalNs)) : 0;
     }
 }

@@ -9,7 +9,21 @@ public final class Strategies {
     public static final List<String> NAMES = Arrays.asList(
             "dummy", "alloc", "mix", "pool", "native-alloc", "native-mix", "native-pool");
 
+    /** The strategies that fail when POOL_SIZE packets (or native slots) are all in use. */
+    public static final List<String> BOUNDED_BY_POOL_SIZE = Arrays.asList(
+            "pool", "native-alloc", "native-mix", "native-pool");
+
     private Strategies() {}
+
+    /**
+     * False for dummy: it hands out one packet for everything, so the store holds that one
+     * packet whatever its occupied slots, and with the counter source it stops receiving
+     * packets after the first TCP one (see CounterSource); the fill phase waits for the
+     * FIFO only.
+     */
+    public static boolean fillsStore(String name) {
+        return !name.equals("dummy");
+    }
 
     public static BufferStrategy create(String name, CaseParams params) {
         switch (name) {

@@ -5,15 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
-/** The article's table (case A as the table says, not the published code) and the scale. */
+/** The cases (A as the published code ran it), the scale, and the overrides. */
 class CaseParamsTest {
     @Test
-    void fullScaleIsTheArticlesTable() {
+    void fullScaleSizes() {
         CaseParams a = CaseParams.of("A", 1);
         assertEquals(1_000_000, a.poolSize);
         assertEquals(200_000, a.mixPoolSize);
-        assertEquals(10_000, a.internalQueueSize);
-        assertEquals(10_000, a.storedCount);
+        assertEquals(1_000, a.internalQueueSize, "the published code's case A, not the table's 10,000");
+        assertEquals(1_000, a.storedCount);
         assertEquals(100_000, CaseParams.of("B", 1).storedCount);
         assertEquals(495_000, CaseParams.of("C", 1).internalQueueSize);
     }
@@ -29,5 +29,21 @@ class CaseParamsTest {
         assertEquals(1, tiny.storedCount);
         assertThrows(IllegalArgumentException.class, () -> CaseParams.of("A", 0));
         assertThrows(IllegalArgumentException.class, () -> CaseParams.of("A", 1.5));
+    }
+
+    @Test
+    void overridesAreAbsoluteAndTheTableIsKept() {
+        CaseParams a = CaseParams.of("A", 0.5).overridden(10_000, 10_000, 0);
+        assertEquals(10_000, a.internalQueueSize, "not scaled");
+        assertEquals(10_000, a.storedCount);
+        assertEquals(500_000, a.poolSize, "0 keeps the scaled pool size");
+        assertEquals(1_000, a.tableInternalQueueSize, "the case's own size, unscaled");
+        assertEquals(1_000, a.tableStoredCount);
+        CaseParams b = CaseParams.of("B", 1).overridden(0, 0, 10_000_000);
+        assertEquals(100_000, b.internalQueueSize);
+        assertEquals(10_000_000, b.poolSize);
+        assertEquals(200_000, b.packetsHeldAtMost());
+        assertThrows(IllegalArgumentException.class, () -> CaseParams.of("A", 1).overridden(10_000_001, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> CaseParams.of("A", 1).overridden(0, -1, 0));
     }
 }

@@ -3,9 +3,15 @@ package allocorpool.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import allocorpool.Options;
 import allocorpool.measure.GcKind;
+import allocorpool.model.CaseParams;
+import allocorpool.model.PacketLoop;
+import allocorpool.model.PacketSource;
+import allocorpool.strategy.Strategies;
 import allocorpool.queue.JavaTickProducer;
 import allocorpool.queue.TickSource;
 import allocorpool.queue.TickStats;
@@ -16,9 +22,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,9 +46,20 @@ class RunRecordsTest {
     private final ByteArrayOutputStream humanBytes = new ByteArrayOutputStream();
     private final PrintStream human = new PrintStream(humanBytes, true, StandardCharsets.UTF_8);
 
-    private RunConfig config(String caseName, String strategy, String mode, long intervalNs, double scale,
-            boolean live, Path out) {
-        return new RunConfig(caseName, strategy, mode, intervalNs, 2, 1, scale, -1, -1, live, 1, out.toString());
+    /** A 2-s run with 1 s of warm-up, unpinned, as the command line would ask for it. */
+    private static RunConfig config(String caseName, String strategy, String mode, long intervalNs, double scale,
+            boolean live, Path out, String... more) {
+        List<String> args = new ArrayList<>(List.of("--case", caseName, "--strategy", strategy, "--mode", mode,
+                "--duration-s", "2", "--warmup-s", "1", "--scale", String.valueOf(scale), "--producer-cpu", "-1",
+                "--consumer-cpu", "-1", "--out", out.toString()));
+        if (intervalNs > 0) {
+            args.addAll(List.of("--interval-ns", String.valueOf(intervalNs)));
+        }
+        if (live) {
+            args.add("--live-objects");
+        }
+        args.addAll(List.of(more));
+        return Options.parse(args.toArray(new String[0]));
     }
 
     /** Checks the shape every run file has and returns its records. */
@@ -69,9 +88,25 @@ class RunRecordsTest {
         return total;
     }
 
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(Map<String, Object> record, String field) {
+        return (Map<String, Object>) record.get(field);
+    }
+
+    private static List<Map<String, Object>> periodic(List<Map<String, Object>> records) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Map<String, Object> r : records) {
+            if (r.get("type").equals("periodic")) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
     @Test
     void batchRunFollowsTheSchema() throws IOException {
         Path file = dir.resolve("batch.jsonl");
+        long before = System.nanoTime();
         assertEquals(0, Run.execute(config("A", "pool", "batch", 0, 0.01, true, file), NO_TICKS, human));
         List<Map<String, Object>> records = readRun(file);
 
@@ -81,6 +116,7 @@ class RunRecordsTest {
         assertEquals("A", header.get("case"));
         assertEquals("pool", header.get("strategy"));
         assertEquals("batch", header.get("mode"));
+        assertEquals("counter", header.get("source"));
         assertNull(header.get("interval_ns"));
         assertNull(header.get("producer_cpu"));
         assertEquals(2.0, header.get("duration_s"));
@@ -88,15 +124,18 @@ class RunRecordsTest {
         assertTrue(((String) header.get("started_utc")).endsWith("Z"));
         assertTrue(!((List<?>) header.get("gc_beans")).isEmpty());
         assertNotNull(header.get("collector"));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> params = (Map<String, Object>) header.get("params");
+        long origin = (Long) header.get("clock_origin_nanotime");
+        assertTrue(origin >= before && origin <= System.nanoTime(), "System.nanoTime at t_s = 0");
+        Map<String, Object> params = object(header, "params");
         assertEquals(10_000L, params.get("pool_size"));
-        assertEquals(100L, params.get("internal_queue_size"));
+        assertEquals(10L, params.get("internal_queue_size"));
+        assertEquals(10L, params.get("stored_count"));
         assertEquals(0L, params.get("input_queue_size"));
         assertEquals(1024L, params.get("packet_bytes"));
+        assertEquals(Map.of("internal_queue_size", 1_000L, "stored_count", 1_000L), object(params, "case_table"));
 
-        long periods = records.stream().filter(r -> r.get("type").equals("periodic")).count();
-        assertEquals(2, periods, "one periodic record a second");
+        List<Map<String, Object>> periods = periodic(records);
+        assertEquals(2, periods.size(), "one periodic record a second");
         for (Map<String, Object> r : records) {
             if (r.get("type").equals("gc")) {
                 assertTrue(r.get("kind").equals(GcKind.PAUSE) || r.get("kind").equals(GcKind.CYCLE));
@@ -108,11 +147,22 @@ class RunRecordsTest {
         assertNull(summary.get("error"));
         long packets = (Long) summary.get("packets");
         long measured = (Long) summary.get("measured_packets");
-        assertTrue(measured > 0 && measured < packets, summary.toString());
-        assertEquals(sum(records, "packets", false), packets);
+        long fill = (Long) summary.get("fill_packets");
+        assertTrue(fill > 0 && measured > 0 && measured < packets, summary.toString());
+        assertEquals(sum(records, "packets", false), packets, "the totals count the timed phase's packets, not the fill's");
+        assertEquals(packets, periods.get(1).get("packets_total"));
         assertEquals(sum(records, "packets", true), measured, "warm-up periods are left out");
+        double timedStart = (Double) summary.get("timed_start_s");
+        double windowStart = (Double) summary.get("window_start_s");
+        assertTrue(timedStart >= (Double) summary.get("fill_s") && timedStart > 0, summary.toString());
+        assertEquals(timedStart + 1, windowStart, 0.05, "the window opens after 1 s of warm-up");
+        assertEquals(timedStart + 1, (Double) periods.get(0).get("t_s"), 0.05, "periods start with the timed phase");
+        assertEquals(timedStart + 2, (Double) summary.get("t_s"), 0.05);
+        assertTrue((Double) summary.get("store_fill_at_window") >= 0.99, summary.toString());
+        assertEquals(0.9, (Double) summary.get("fifo_fill_at_window"), 1e-12, "9 of 10 between two packets");
         assertEquals(0L, summary.get("lost"));
         assertNull(summary.get("producer_emitted"));
+        assertNull(summary.get("measured_ticks_due"));
         assertTrue((Double) summary.get("ns_per_packet") > 0);
         assertTrue((Double) summary.get("alloc_bytes_per_packet") > 0, "parsing allocates");
         assertTrue((Long) summary.get("peak_rss_bytes") > 0);
@@ -121,6 +171,53 @@ class RunRecordsTest {
                 (Long) summary.get("pool_free") + (Long) summary.get("pool_in_use"));
         String text = humanBytes.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("ns/packet"), text);
+    }
+
+    /**
+     * With no warm-up seconds the window opens as the timed phase starts: only the fill
+     * phase can have filled the store by then (case C at 1 %: 4,950 slots, some 370,000
+     * packets), with either source.
+     */
+    @Test
+    void theFillPhaseFillsTheStoreBeforeTheWindowOpens() throws IOException {
+        for (String source : new String[] {"counter", "random"}) {
+            Path file = dir.resolve("fill-" + source + ".jsonl");
+            assertEquals(0, Run.execute(config("C", "pool", "batch", 0, 0.01, false, file, "--warmup-s", "0",
+                    "--duration-s", "0.5", "--source", source), NO_TICKS, human));
+            List<Map<String, Object>> records = readRun(file);
+            Map<String, Object> summary = records.get(records.size() - 1);
+            assertEquals("ok", summary.get("status"), summary.toString());
+            assertTrue((Double) summary.get("store_fill_at_window") >= 0.99, source + ": " + summary);
+            assertEquals(4949.0 / 4950, (Double) summary.get("fifo_fill_at_window"), 1e-12);
+            long fill = (Long) summary.get("fill_packets");
+            assertTrue(fill > 4950, source + ": " + summary);
+            assertEquals(summary.get("timed_start_s"), summary.get("window_start_s"));
+            assertEquals(summary.get("packets"), summary.get("measured_packets"), "no warm-up: the window is the timed phase");
+        }
+    }
+
+    /** dummy's store holds its one packet whatever the slots: the fill waits for the FIFO only. */
+    @Test
+    void dummyFillsTheFifoOnly() throws IOException {
+        Path file = dir.resolve("dummy.jsonl");
+        assertEquals(0, Run.execute(config("B", "dummy", "batch", 0, 0.01, false, file, "--warmup-s", "0",
+                "--duration-s", "0.5"), NO_TICKS, human));
+        Map<String, Object> summary = readRun(file).get(readRun(file).size() - 1);
+        assertEquals(999L, summary.get("fill_packets"), "the FIFO holds 999 of 1,000 after 999 packets");
+        assertEquals(0.0, summary.get("store_fill_at_window"), "nothing processed yet when the window opens");
+    }
+
+    @Test
+    void aFillThatDoesNotFinishInTimeIsAnError() {
+        CaseParams params = CaseParams.of("C", 0.01);
+        PacketLoop loop = new PacketLoop(Strategies.create("pool", params), PacketSource.create("counter", 1), params);
+        FillPhase fill = new FillPhase(loop, params, true);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> fill.run(loop, System.nanoTime() + 1_000_000, "1 ms (test)"));
+        assertTrue(e.getMessage().startsWith("the fill phase did not finish within 1 ms (test): after "),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("the store") && e.getMessage().contains("of 4950 slots"), e.getMessage());
+        assertTrue(fill.packets() > 0 && !fill.done());
     }
 
     @Test
@@ -143,11 +240,106 @@ class RunRecordsTest {
         assertTrue((Long) summary.get("producer_emitted") >= packets + lost);
         assertEquals((Long) summary.get("producer_dropped"), lost + (Long) summary.get("trailing_dropped"),
                 "every dropped tick is a gap or a trailing drop");
+        long measuredNs = Math.round((Double) summary.get("measured_s") * 1e9);
+        long due = (Long) summary.get("measured_ticks_due");
+        assertTrue(Math.abs(due - measuredNs / 20_000) <= 1, "ticks due in the window: " + summary);
         assertNull(summary.get("live_objects"));
         String text = humanBytes.toString(StandardCharsets.UTF_8);
-        assertTrue(text.matches("(?s)\\s+1\\.0s  processed \\d+  lost \\d+  \\(total lost \\d+\\)\\R.*"), text);
+        assertTrue(text.matches("(?s)\\s+\\d+\\.\\ds  processed \\d+  lost \\d+  \\(total lost \\d+\\)\\R.*"), text);
     }
 
+    /**
+     * A consumer that falls behind in the last 100 ms of the run: the ticks it loses show up
+     * as gaps while it still runs, as gaps the drain at the end finds, and as drops after
+     * the last tick it took. lost_measured counts all of them: it is every drop of the
+     * producer after the window opened.
+     */
+    @Test
+    void lostMeasuredCountsTheDrainGapsAndTheTrailingDrops() throws IOException {
+        Path file = dir.resolve("behind.jsonl");
+        long[] slowFrom = new long[1];
+        TickSourceFactory fallsBehind = (interval, capacity, producer, consumer) -> {
+            // 10 ms of ticks per array, so that 100 ms of a slow consumer overflows it.
+            TickSource ticks = JavaTickProducer.start(capacity / 10, interval, Long.MAX_VALUE);
+            slowFrom[0] = System.nanoTime() + 1_900_000_000L;
+            return new TickSource() {
+                @Override
+                public boolean poll() {
+                    if (System.nanoTime() - slowFrom[0] > 0) {
+                        LockSupport.parkNanos(200_000);
+                    }
+                    return ticks.poll();
+                }
+
+                @Override
+                public long received() {
+                    return ticks.received();
+                }
+
+                @Override
+                public long lost() {
+                    return ticks.lost();
+                }
+
+                @Override
+                public TickStats finish() {
+                    return ticks.finish();
+                }
+            };
+        };
+        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file), fallsBehind,
+                human));
+        List<Map<String, Object>> records = readRun(file);
+        Map<String, Object> summary = records.get(records.size() - 1);
+        assertEquals("ok", summary.get("status"), summary.toString());
+        long dropped = (Long) summary.get("producer_dropped");
+        assertTrue(dropped > 1_000, "the last 100 ms lose most of their 5,000 ticks: " + summary);
+        long lostBeforeWindow = 0;
+        for (Map<String, Object> r : periodic(records)) {
+            if (r.get("warmup").equals(true)) {
+                lostBeforeWindow += (Long) r.get("lost");
+            }
+        }
+        assertEquals(dropped - lostBeforeWindow, summary.get("lost_measured"), summary.toString());
+    }
+
+    @Test
+    void tickCountsThatDoNotBalanceAreAnError() throws IOException {
+        Path file = dir.resolve("unbalanced.jsonl");
+        TickSource miscounted = new TickSource() {
+            private long polls;
+
+            @Override
+            public boolean poll() {
+                polls++;
+                return true;
+            }
+
+            @Override
+            public long received() {
+                return polls;
+            }
+
+            @Override
+            public long lost() {
+                return 0;
+            }
+
+            @Override
+            public TickStats finish() {
+                // Five ticks the producer says it emitted and nobody received, dropped or kept.
+                return new TickStats(polls + 5, 0, 0, polls, 0, 5);
+            }
+        };
+        assertEquals(1, Run.execute(config("A", "mix", "realtime", 1000, 0.01, false, file),
+                (interval, capacity, producer, consumer) -> miscounted, human));
+        Map<String, Object> summary = readRun(file).get(readRun(file).size() - 1);
+        assertEquals("error", summary.get("status"));
+        String error = (String) summary.get("error");
+        assertTrue(error.contains("tick counts do not balance: gaps 0 + trailing_dropped 5 vs producer_dropped 0"),
+                error);
+        assertEquals(5L, summary.get("trailing_dropped"), "the counts are in the summary");
+    }
     @Test
     void aFailingSourceEndsInAnErrorSummaryAndIsFinished() throws IOException {
         Path file = dir.resolve("broken.jsonl");
@@ -190,11 +382,49 @@ class RunRecordsTest {
     @Test
     void anExhaustedPoolEndsInAnErrorSummary() throws IOException {
         Path file = dir.resolve("exhausted.jsonl");
-        // Case C at this scale: a pool of 1 packet, but the FIFO and the store want 2.
-        assertEquals(1, Run.execute(config("C", "pool", "batch", 0, 1e-6, false, file), NO_TICKS, human));
+        // Case C at this scale: a pool of 1 packet, but the FIFO and the store want 2. The
+        // command line refuses it (see OptionsTest); the engine still fails cleanly.
+        RunConfig tooSmall = new RunConfig("C", "pool", "batch", 0, 2, 1, 1e-6, -1, -1, false, 1, "counter", 0, 0, 0,
+                100, false, file.toString());
+        assertEquals(1, Run.execute(tooSmall, NO_TICKS, human));
         List<Map<String, Object>> records = readRun(file);
         Map<String, Object> summary = records.get(records.size() - 1);
         assertEquals("error", summary.get("status"));
         assertTrue(((String) summary.get("error")).contains("exhausted"), summary.toString());
+    }
+
+    /**
+     * Epsilon never frees: with --stop-when-heap-full the timed phase ends when the heap is 90 %
+     * used, and says so; a run whose heap fills before its window opens is an error saying it does
+     * not fit. The heap holds about half a second of case A, so the short warm-up fits on any
+     * machine and the 19 s one never does. A child JVM, as the study runs it.
+     */
+    @Test
+    void aHeapThatNeverFreesEndsTheRunEarlyOrRefusesIt() throws Exception {
+        Path fits = dir.resolve("fits.jsonl");
+        assertEquals(0, epsilon(fits, "--warmup-s", "0.05"));
+        Map<String, Object> summary = readRun(fits).get(readRun(fits).size() - 1);
+        assertEquals("ok", summary.get("status"), summary.toString());
+        assertEquals("heap full", summary.get("ended_early"));
+        assertTrue((Double) summary.get("measured_s") < 20 && (Long) summary.get("measured_packets") > 0, summary.toString());
+        Path tooLong = dir.resolve("too-long.jsonl");
+        assertEquals(1, epsilon(tooLong, "--warmup-s", "19"));
+        Map<String, Object> failed = readRun(tooLong).get(readRun(tooLong).size() - 1);
+        assertEquals("error", failed.get("status"));
+        assertTrue(((String) failed.get("error")).contains("does not fit in the heap"), failed.toString());
+    }
+
+    private static int epsilon(Path out, String... more) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC", "-Xms768m", "-Xmx768m",
+                "-cp", System.getProperty("java.class.path"), "allocorpool.Main",
+                "--case", "A", "--strategy", "alloc", "--scale", "0.1", "--duration-s", "20",
+                "--stop-when-heap-full", "--out", out.toString()));
+        command.addAll(List.of(more));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the run ends");
+        return process.exitValue();
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Packet;
 import allocorpool.model.PacketLoop;
+import allocorpool.model.PacketSource;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,16 +26,20 @@ class StrategyAccountingTest {
     @ValueSource(strings = {"mix", "pool", "native-alloc", "native-mix", "native-pool"})
     void countsBalanceAfterARun(String name) {
         for (String caseName : new String[] {"A", "B", "C"}) {
-            CaseParams params = CaseParams.of(caseName, 0.001);
-            PacketLoop loop = new PacketLoop(Strategies.create(name, params), params, 3);
-            for (int i = 0; i < 200_000; i++) {
-                loop.step();
+            for (String source : PacketSource.NAMES) {
+                CaseParams params = CaseParams.of(caseName, 0.01);
+                PacketLoop loop = new PacketLoop(Strategies.create(name, params), PacketSource.create(source, 3),
+                        params);
+                for (int i = 0; i < 200_000; i++) {
+                    loop.step();
+                }
+                String what = name + " " + caseName + " " + source;
+                PoolCounts counts = loop.strategy().counts();
+                assertNotNull(counts, what);
+                assertTrue(counts.balanced(), what + ": " + counts);
+                assertEquals(loop.processor().held(), counts.inUse, what + ": " + counts);
+                assertTrue(counts.inUse > params.internalQueueSize, what + ": the store holds packets too");
             }
-            PoolCounts counts = loop.strategy().counts();
-            assertNotNull(counts, name);
-            assertTrue(counts.balanced(), name + " " + caseName + ": " + counts);
-            assertEquals(loop.processor().held(), counts.inUse, name + " " + caseName + ": " + counts);
-            assertTrue(counts.inUse > params.internalQueueSize, "the store holds packets too");
         }
     }
 
@@ -93,7 +98,7 @@ class StrategyAccountingTest {
     @Test
     void releasedPacketsForgetTheirParseResults() {
         CaseParams params = CaseParams.of("A", 0.001);
-        PacketLoop loop = new PacketLoop(Strategies.create("pool", params), params, 5);
+        PacketLoop loop = new PacketLoop(Strategies.create("pool", params), PacketSource.create("random", 5), params);
         for (int i = 0; i < 10_000; i++) {
             loop.step();
         }
