@@ -49,13 +49,15 @@ native:
 java:
 	cd java-lib && $(MVN) -q -Dgit.commit=$(COMMIT) -Dengine.source=$(JAVA_SOURCE) -DskipTests package
 
+CPP_IDS = -DALLOC_OR_POOL_ENGINE_COMMIT=$(COMMIT) -DALLOC_OR_POOL_ENGINE_SOURCE=$(CPP_SOURCE)
+
 cpp:
-	cmake -S cpp-lib -B $(BUILD)/cpp-lib -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake -S cpp-lib -B $(BUILD)/cpp-lib -G Ninja -DCMAKE_BUILD_TYPE=Release $(CPP_IDS) >/dev/null
 	cmake --build $(BUILD)/cpp-lib
 
 # The C++ test suite again under AddressSanitizer + LeakSanitizer.
 cpp-asan:
-	cmake -S cpp-lib -B $(BUILD)/cpp-lib-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DALLOC_OR_POOL_SANITIZE=ON >/dev/null
+	cmake -S cpp-lib -B $(BUILD)/cpp-lib-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DALLOC_OR_POOL_SANITIZE=ON $(CPP_IDS) >/dev/null
 	cmake --build $(BUILD)/cpp-lib-asan
 
 test-cpp: cpp cpp-asan

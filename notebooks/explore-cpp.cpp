@@ -45,7 +45,7 @@ std::cout << "Cling on Clang " << __clang_major__ << "." << __clang_minor__ << "
 
 // %%
 flat_design::Packet packet;
-DataSource source(42);
+CounterSource source(42);  // the published code's draws (--source counter)
 const flat_design::IpPacket* ip = nullptr;
 std::uint64_t parse_allocations = 0;
 {  // one statement, so that nothing but filling and parsing runs between the two counts

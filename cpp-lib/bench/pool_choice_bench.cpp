@@ -26,8 +26,8 @@
 
 #include "case_params.hpp"
 #include "packet.hpp"
+#include "packet_source.hpp"
 #include "processor.hpp"
-#include "xorshift.hpp"
 
 namespace {
 
@@ -137,12 +137,12 @@ double run(const CaseParams& params, std::uint64_t packets) {
     Pool pool(params.pool_size);
     cpp_engine::RingFifo<std::byte*> fifo(params.internal_queue_size);
     std::vector<std::byte*> store(params.stored_count, nullptr);
-    cpp_engine::XorShift random(1);
+    const cpp_engine::RandomSource random(1);
     std::uint64_t checksum = 0;
     const auto start = std::chrono::steady_clock::now();
     for (std::uint64_t i = 0; i < packets; ++i) {
         auto* block = static_cast<std::byte*>(pool.acquire());
-        const std::uint64_t draw = random.next();
+        const std::uint64_t draw = random.draw(i, cpp_engine::RandomSource::tcp_field);
         std::memcpy(block + 64, &draw, sizeof(draw));  // past the free-list link, as a packet's buffer is
         std::memcpy(block + 72, &i, sizeof(i));
         fifo.push(block);
@@ -152,7 +152,9 @@ double run(const CaseParams& params, std::uint64_t packets) {
             std::memcpy(&header, oldest + 64, sizeof(header));
             checksum += header;
             if (header % 16 == 0) {
-                const std::uint32_t index = random.next_below(static_cast<std::uint32_t>(store.size()));
+                const std::uint32_t index = cpp_engine::RandomSource::below(
+                        random.draw(i, cpp_engine::RandomSource::store_index_field),
+                        static_cast<std::uint32_t>(store.size()));
                 if (std::byte* old = std::exchange(store[index], oldest); old != nullptr) {
                     pool.release(old);
                 }

@@ -1,6 +1,8 @@
-// The replaced global operator new/delete: every form forwards to malloc/free (or
-// posix_memalign for over-aligned types) and bumps a thread-local counter. Linked as an
-// object library into every executable, so the replacement always takes effect.
+// The counting build's side of alloc_counter.hpp: the replaced global operator
+// new/delete. Every form forwards to malloc/free (or posix_memalign for over-aligned
+// types) and bumps a thread-local counter; the sized forms also count that they were
+// given the size (which free() has no use for). Linked as an object library, so the
+// replacement always takes effect.
 #include "alloc_counter.hpp"
 
 #include <cstdlib>
@@ -12,6 +14,7 @@ namespace {
 
 thread_local std::uint64_t allocations = 0;
 thread_local std::uint64_t deallocations = 0;
+thread_local std::uint64_t sized_deallocations = 0;
 
 void* allocate(std::size_t size) {
     ++allocations;
@@ -50,15 +53,25 @@ void deallocate(void* block) noexcept {
     }
 }
 
+void deallocate_sized(void* block) noexcept {
+    if (block != nullptr) {
+        ++sized_deallocations;
+    }
+    deallocate(block);
+}
+
 }  // namespace
 
-Counts this_thread() noexcept { return {allocations, deallocations}; }
+bool counting() noexcept { return true; }
+
+Counts this_thread() noexcept { return {allocations, deallocations, sized_deallocations}; }
 
 }  // namespace cpp_engine::alloc_counter
 
 using cpp_engine::alloc_counter::allocate;
 using cpp_engine::alloc_counter::allocate_aligned;
 using cpp_engine::alloc_counter::deallocate;
+using cpp_engine::alloc_counter::deallocate_sized;
 
 void* operator new(std::size_t size) { return allocate(size); }
 void* operator new[](std::size_t size) { return allocate(size); }
@@ -96,12 +109,12 @@ void* operator new[](std::size_t size, std::align_val_t alignment, const std::no
 
 void operator delete(void* block) noexcept { deallocate(block); }
 void operator delete[](void* block) noexcept { deallocate(block); }
-void operator delete(void* block, std::size_t) noexcept { deallocate(block); }
-void operator delete[](void* block, std::size_t) noexcept { deallocate(block); }
+void operator delete(void* block, std::size_t) noexcept { deallocate_sized(block); }
+void operator delete[](void* block, std::size_t) noexcept { deallocate_sized(block); }
 void operator delete(void* block, std::align_val_t) noexcept { deallocate(block); }
 void operator delete[](void* block, std::align_val_t) noexcept { deallocate(block); }
-void operator delete(void* block, std::size_t, std::align_val_t) noexcept { deallocate(block); }
-void operator delete[](void* block, std::size_t, std::align_val_t) noexcept { deallocate(block); }
+void operator delete(void* block, std::size_t, std::align_val_t) noexcept { deallocate_sized(block); }
+void operator delete[](void* block, std::size_t, std::align_val_t) noexcept { deallocate_sized(block); }
 void operator delete(void* block, const std::nothrow_t&) noexcept { deallocate(block); }
 void operator delete[](void* block, const std::nothrow_t&) noexcept { deallocate(block); }
 void operator delete(void* block, std::align_val_t, const std::nothrow_t&) noexcept { deallocate(block); }

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "alloc_counter.hpp"
 #include "build_info.hpp"
 
 namespace cpp_engine {
@@ -26,13 +27,47 @@ bool is_file(const std::string& path) {
 
 void* symbol(std::string_view name) { return ::dlsym(RTLD_DEFAULT, std::string(name).c_str()); }
 
-std::string malloc_provider() {
+std::string_view library_stem(std::string_view soname) { return soname.substr(0, soname.find(".so")); }
+
+std::string executable_path() {
+    char path[4096];
+    const ssize_t length = ::readlink("/proc/self/exe", path, sizeof(path) - 1);
+    return length > 0 ? std::string(path, static_cast<std::size_t>(length)) : "unknown";
+}
+
+struct Provider {
+    std::string path;  // of the shared object, or of this executable
+    bool executable = false;
+};
+
+// The object whose definition of `name` the dynamic linker binds: what a call from the
+// model reaches.
+Provider provider_of(std::string_view name) {
     Dl_info info{};
-    void* malloc_address = symbol("malloc");
-    if (malloc_address == nullptr || ::dladdr(malloc_address, &info) == 0 || info.dli_fname == nullptr) {
-        return "unknown";
+    void* address = symbol(name);
+    if (address == nullptr || ::dladdr(address, &info) == 0 || info.dli_fname == nullptr) {
+        return {"unknown", false};
     }
-    return info.dli_fname;
+    Dl_info self{};
+    if (::dladdr(reinterpret_cast<void*>(&executable_path), &self) != 0 && self.dli_fbase == info.dli_fbase) {
+        return {executable_path(), true};
+    }
+    return {info.dli_fname, false};
+}
+
+constexpr const char* operator_new_symbol = "_Znwm";    // operator new(std::size_t)
+constexpr const char* sized_delete_symbol = "_ZdlPvm";  // operator delete(void*, std::size_t)
+
+// Whether `provider` serves C++ allocations as this build and allocator should.
+bool expected_operator_provider(const Provider& provider, const AllocatorSpec& spec) {
+    if (alloc_counter::counting()) {
+        return provider.executable;
+    }
+    if (build_info::sanitized && provider.path.find("san") != std::string::npos) {
+        return true;
+    }
+    const std::string_view owner = spec.library.empty() ? "libstdc++" : library_stem(spec.library);
+    return !provider.executable && provider.path.find(owner) != std::string::npos;
 }
 
 // What to do about a failed verification.
@@ -41,8 +76,6 @@ std::string advice(const AllocatorSpec& spec) {
                                 : "; install the Debian package " + std::string(spec.package) + " (apt-get install " +
                                           std::string(spec.package) + ")";
 }
-
-std::string_view library_stem(std::string_view soname) { return soname.substr(0, soname.find(".so")); }
 
 std::string jemalloc_version() {
     using Mallctl = int (*)(const char*, void*, std::size_t*, void*, std::size_t);
@@ -144,7 +177,7 @@ AllocatorInfo verify_allocator(std::string_view name) {
     if (spec == nullptr) {
         throw AllocatorError("no allocator " + std::string(name) + "; valid: " + allocator_names());
     }
-    const std::string provider = malloc_provider();
+    const std::string provider = provider_of("malloc").path;
     for (const AllocatorSpec& other : allocator_specs) {
         if (other.entry_symbol.empty()) {
             continue;
@@ -165,7 +198,16 @@ AllocatorInfo verify_allocator(std::string_view name) {
         throw AllocatorError("allocator " + std::string(name) + " is not the active allocator: malloc comes from " +
                              provider + advice(*spec));
     }
-    return {std::string(name), version_of(name), provider};
+    const Provider operator_new = provider_of(operator_new_symbol);
+    const Provider sized_delete = provider_of(sized_delete_symbol);
+    for (const auto& [what, found] : {std::pair{"operator new", operator_new}, std::pair{"sized operator delete", sized_delete}}) {
+        if (!expected_operator_provider(found, *spec)) {
+            throw AllocatorError("allocator " + std::string(name) + " does not serve C++ allocations in this " +
+                                 (alloc_counter::counting() ? "counting" : "timed") + " build: " + what +
+                                 " comes from " + found.path + advice(*spec));
+        }
+    }
+    return {std::string(name), version_of(name), provider, operator_new.path, sized_delete.path};
 }
 
 AllocatorInfo activate_allocator(std::string_view name, char** argv) {

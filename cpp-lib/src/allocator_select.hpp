@@ -4,9 +4,11 @@
 // named allocator (the environment variable ALLOC_OR_POOL_PRELOADED marks the second
 // start), then verifies that it really is active: the shared object that provides
 // `malloc` must be that library, its own entry point (mallctl, mi_version, tc_version)
-// must be present and the other allocators' absent. A missing library or a failed
-// verification is an AllocatorError naming the allocator and the package to install;
-// there is never a silent fallback to glibc.
+// must be present and the other allocators' absent, and C++'s operator new and sized
+// operator delete must be the allocator's own (libstdc++'s for glibc, which call malloc
+// and free) in the timed build, this executable's counting replacement in the counting
+// build. A missing library or a failed verification is an AllocatorError naming the
+// allocator and the package to install; there is never a silent fallback to glibc.
 #pragma once
 
 #include <array>
@@ -40,7 +42,9 @@ const AllocatorSpec* find_allocator(std::string_view name) noexcept;
 struct AllocatorInfo {
     std::string name;
     std::string version;
-    std::string malloc_provider;  // path of the shared object that serves malloc
+    std::string malloc_provider;        // path of the shared object that serves malloc
+    std::string operator_new_provider;  // ... operator new(size_t), as the model calls it
+    std::string sized_delete_provider;  // ... operator delete(void*, size_t)
 };
 
 class AllocatorError : public std::runtime_error {

@@ -1,4 +1,4 @@
-// CaseParams: the article's table of counts and the scaling rule.
+// CaseParams: the case table, the scaling rule and the overrides.
 #include "case_params.hpp"
 
 #include <algorithm>
@@ -24,7 +24,7 @@ CaseParams CaseParams::of(const std::string& name, double scale) {
     }
     std::uint32_t queue_and_store;
     if (name == "A") {
-        queue_and_store = 10'000;
+        queue_and_store = 1'000;
     } else if (name == "B") {
         queue_and_store = 100'000;
     } else if (name == "C") {
@@ -37,7 +37,16 @@ CaseParams CaseParams::of(const std::string& name, double scale) {
             scaled(article_pool_size, scale),
             scaled(article_mix_pool_size, scale),
             scaled(queue_and_store, scale),
-            scaled(queue_and_store, scale)};
+            scaled(queue_and_store, scale),
+            queue_and_store,
+            queue_and_store};
+}
+
+CaseParams with_overrides(CaseParams params, const SizeOverrides& overrides) {
+    params.internal_queue_size = overrides.internal_queue_size.value_or(params.internal_queue_size);
+    params.stored_count = overrides.stored_count.value_or(params.stored_count);
+    params.pool_size = overrides.pool_size.value_or(params.pool_size);
+    return params;
 }
 
 }  // namespace cpp_engine

@@ -1,14 +1,17 @@
 // The engine's run (see engine.hpp): everything between main() and the model.
 #include "engine.hpp"
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "alloc_counter.hpp"
 #include "allocator_select.hpp"
 #include "any_model.hpp"
+#include "counting_pass.hpp"
 #include "host_info.hpp"
 #include "native_queue/dual_array_queue.hpp"
 #include "options.hpp"
@@ -21,6 +24,8 @@ namespace {
 
 constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
+// How much longer than --duration-s the fill phase may take before the run is an error.
+constexpr double fill_grace_s = 600;
 
 // Writes each period as a record and as a human line on standard error.
 class EngineObserver final : public RunObserver {
@@ -91,7 +96,7 @@ int run_engine(int argc, char** argv) {
     }
     RecordWriter writer(options.out == "-" ? std::cout : file);
 
-    const CaseParams params = CaseParams::of(options.case_name, options.scale);
+    const CaseParams params = run_params(options);
     RunDescription description{options,
                                params,
                                allocator,
@@ -99,12 +104,16 @@ int run_engine(int argc, char** argv) {
                                random_run_id(),
                                started_utc,
                                source_commit(),
-                               realtime ? native_queue::capacity_for(max_capturing_delay_ms, *options.interval_ns)
-                                        : 0};
+                               input_queue_size(options)};
     writer.write(header_record(description));
+    // t = 0 of the run's clock: the header record. Building the model (a pool's
+    // pre-allocation) and the fill phase come after it.
+    const Clock::time_point origin = Clock::now();
     std::fprintf(stderr,
-                 "cpp_engine: design %s, strategy %s, case %s (scale %g), %s mode, allocator %s (%s, malloc from %s)\n",
-                 options.design.c_str(), options.strategy.c_str(), options.case_name.c_str(), options.scale,
+                 "cpp_engine: design %s, strategy %s, case %s (queue %u, store %u, scale %g), source %s, %s mode, "
+                 "allocator %s (%s, malloc from %s)\n",
+                 options.design.c_str(), options.strategy.c_str(), options.case_name.c_str(),
+                 params.internal_queue_size, params.stored_count, options.scale, options.source.c_str(),
                  realtime ? "realtime" : "batch", allocator.name.c_str(), allocator.version.c_str(),
                  allocator.malloc_provider.c_str());
 
@@ -112,15 +121,24 @@ int run_engine(int argc, char** argv) {
     std::signal(SIGTERM, on_signal);
 
     EngineObserver observer(writer, realtime);
-    RunTimeline timeline(options.duration_s, options.warmup_s, observer);
+    RunTimeline timeline(options.duration_s, options.warmup_s, observer, origin);
     SummaryInputs summary;
+    summary.interval_ns = realtime ? options.interval_ns : std::nullopt;
     // Outlives the summary: tearing the model down comes after the last record.
     std::unique_ptr<AnyModel> model;
     try {
-        model = make_model(options.design, options.strategy, params, static_cast<std::uint64_t>(options.seed));
+        model = make_model(options.design, options.strategy, options.source, params,
+                           static_cast<std::uint64_t>(options.seed));
+        const Clock::time_point fill_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                                       std::chrono::duration<double>(
+                                                                               options.duration_s + fill_grace_s));
+        summary.fill = model->fill(origin, fill_deadline);
+        std::fprintf(stderr, "cpp_engine: fill phase: %llu packets in %.3f s\n",
+                     static_cast<unsigned long long>(summary.fill->packets), summary.fill->seconds);
         if (realtime) {
             summary.ticks = model->run_realtime(
-                    {*options.interval_ns, options.producer_cpu, options.consumer_cpu}, timeline);
+                    {*options.interval_ns, options.producer_cpu, options.consumer_cpu, description.input_queue_size},
+                    timeline);
             if (!summary.ticks->balanced()) {
                 summary.error = "tick accounting does not balance: " + summary.ticks->describe();
             }
@@ -140,16 +158,32 @@ int run_engine(int argc, char** argv) {
     if (summary.totals.stop_signal != 0 && !summary.error) {
         summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
     }
+    if (options.count_allocations && !summary.error) {
+        if (alloc_counter::counting()) {
+            if (summary.totals.measured_packets != 0) {
+                summary.allocations = AllocationCount{static_cast<double>(summary.totals.measured_allocations) /
+                                                              static_cast<double>(summary.totals.measured_packets),
+                                                      summary.totals.measured_packets};
+            }
+        } else {
+            try {
+                summary.allocations = count_allocations(options);
+            } catch (const std::exception& error) {
+                summary.error = error.what();
+            }
+        }
+    }
     summary.peak_rss_bytes = peak_rss_bytes();
     writer.write(summary_record(summary));
 
     const RunTotals& totals = summary.totals;
     const auto measured = static_cast<double>(totals.measured_packets);
     const double ns = measured != 0 ? totals.measured_s * 1e9 / measured : 0;
-    const double allocations = measured != 0 ? static_cast<double>(totals.measured_allocations) / measured : 0;
-    std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %.3g allocations/packet%s%s\n",
+    const std::string allocations =
+            summary.allocations ? std::to_string(summary.allocations->per_packet) + " allocations/packet" : "not counted";
+    std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %s%s%s\n",
                  summary.error ? "error" : "ok", static_cast<unsigned long long>(totals.measured_packets),
-                 totals.measured_s, ns, allocations, summary.error ? ": " : "",
+                 totals.measured_s, ns, allocations.c_str(), summary.error ? ": " : "",
                  summary.error ? summary.error->c_str() : "");
     if (summary.ticks) {
         std::fprintf(stderr, "cpp_engine: ticks: %s; %s\n", summary.ticks->describe().c_str(),

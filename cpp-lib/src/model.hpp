@@ -8,21 +8,22 @@
 #include <string>
 
 #include "case_params.hpp"
-#include "data_source.hpp"
 #include "hot_path.hpp"
+#include "packet_source.hpp"
 #include "processor.hpp"
 #include "strategies.hpp"
 
 namespace cpp_engine {
 
-template <class P, template <class> class StrategyT>
+template <class P, template <class> class StrategyT, class SourceT = CounterSource>
 class Model {
 public:
     using Packet = P;
     using Strategy = StrategyT<P>;
+    using Source = SourceT;
 
     Model(const CaseParams& params, std::uint64_t seed)
-        : strategy_(params), source_(seed), processor_(strategy_, params, seed + 1) {}
+        : strategy_(params), source_(seed), processor_(strategy_, source_, params) {}
 
     CPP_ENGINE_HOT void step() {
         P* packet = strategy_.acquire();
@@ -31,7 +32,8 @@ public:
     }
 
     const Strategy& strategy() const noexcept { return strategy_; }
-    const Processor<P, Strategy>& processor() const noexcept { return processor_; }
+    const Processor<P, Strategy, Source>& processor() const noexcept { return processor_; }
+    Occupancy occupancy() const noexcept { return processor_.occupancy(); }
 
     // Null when the accounting holds (every owned packet free or in use, and those in use
     // exactly the ones the processor holds), else what is wrong.
@@ -51,8 +53,8 @@ public:
 private:
     // Declared first so that it is destroyed last: the processor gives its packets back.
     Strategy strategy_;
-    DataSource source_;
-    Processor<P, Strategy> processor_;
+    Source source_;
+    Processor<P, Strategy, Source> processor_;
 };
 
 }  // namespace cpp_engine

@@ -70,9 +70,15 @@ int cpu(const std::string& option, const std::string& value) {
                         "-1 (not pinned) or a CPU number " + native_queue::cpu_range_text());
 }
 
+std::uint32_t count(const std::string& option, const std::string& value) {
+    return integer<std::uint32_t>(option, value, 1, max_override_count, "1.." + std::to_string(max_override_count));
+}
+
 const std::vector<std::string> option_names{
-        "--design", "--allocator", "--case", "--strategy", "--mode", "--interval-ns", "--duration-s",
-        "--warmup-s", "--scale", "--producer-cpu", "--consumer-cpu", "--seed", "--out", "--help"};
+        "--design",     "--allocator",           "--case",         "--strategy",    "--source",
+        "--mode",       "--interval-ns",         "--capture-delay-ms", "--duration-s", "--warmup-s",
+        "--scale",      "--internal-queue-size", "--stored-count", "--pool-size",  "--producer-cpu", "--consumer-cpu",
+        "--count-allocations", "--seed", "--out",             "--help"};
 
 std::vector<std::string> allocator_list() {
     std::vector<std::string> names;
@@ -132,12 +138,24 @@ Options parse(const std::vector<std::string>& args, bool& help) {
             options.case_name = choice(name, upper, {"A", "B", "C"});
         } else if (name == "--strategy") {
             options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool"});
+        } else if (name == "--source") {
+            options.source = choice(name, value, {"counter", "random"});
+        } else if (name == "--internal-queue-size") {
+            options.sizes.internal_queue_size = count(name, value);
+        } else if (name == "--stored-count") {
+            options.sizes.stored_count = count(name, value);
+        } else if (name == "--pool-size") {
+            options.sizes.pool_size = count(name, value);
         } else if (name == "--mode") {
             options.mode = choice(name, value, {"batch", "realtime"}) == "batch" ? Mode::batch : Mode::realtime;
         } else if (name == "--interval-ns") {
             options.interval_ns = integer<std::uint64_t>(name, value, min_interval_ns, max_interval_ns,
                                                          std::to_string(min_interval_ns) + ".." +
                                                                  std::to_string(max_interval_ns));
+        } else if (name == "--capture-delay-ms") {
+            options.capture_delay_ms = number(name, value, [](double ms) { return ms > 0 && ms <= max_capture_delay_ms; },
+                                              "a number of milliseconds in (0, 10000] (default 100, the article's "
+                                              "MAX_CAPTURING_DELAY_MS)");
         } else if (name == "--duration-s") {
             options.duration_s = number(name, value, [](double s) { return s > 0 && s <= max_duration_s; },
                                         "a number of seconds in (0, 86400]");
@@ -150,6 +168,8 @@ Options parse(const std::vector<std::string>& args, bool& help) {
             options.producer_cpu = cpu(name, value);
         } else if (name == "--consumer-cpu") {
             options.consumer_cpu = cpu(name, value);
+        } else if (name == "--count-allocations") {
+            options.count_allocations = choice(name, value, {"yes", "no"}) == "yes";
         } else if (name == "--seed") {
             options.seed = integer<std::int64_t>(name, value, INT64_MIN, INT64_MAX, "any 64-bit integer");
         } else if (name == "--out") {
@@ -160,6 +180,14 @@ Options parse(const std::vector<std::string>& args, bool& help) {
         }
     }
 
+    if (const CaseParams params = run_params(options);
+        options.strategy == "pool" && params.pool_size < std::uint64_t{params.internal_queue_size} + params.stored_count) {
+        const std::uint64_t needed = std::uint64_t{params.internal_queue_size} + params.stored_count;
+        throw BadOption("--pool-size: the pool strategy needs pool_size >= internal_queue_size + stored_count, but " +
+                        std::to_string(params.pool_size) + " < " + std::to_string(params.internal_queue_size) + " + " +
+                        std::to_string(params.stored_count) + "; valid: --pool-size " + std::to_string(needed) + ".." +
+                        std::to_string(max_override_count) + ", or a smaller --internal-queue-size / --stored-count");
+    }
     if (options.warmup_s >= options.duration_s) {
         throw BadOption("--warmup-s: " + seconds(options.warmup_s) + " is not valid; valid: a number of seconds in [0, " +
                         seconds(options.duration_s) + ") (below --duration-s)");
@@ -182,13 +210,30 @@ Options parse(const std::vector<std::string>& args, bool& help) {
             throw BadOption("--producer-cpu and --consumer-cpu are both " + std::to_string(options.producer_cpu) +
                             "; they must differ (or be -1, not pinned)");
         }
-    } else if (given.contains("--interval-ns")) {
-        throw BadOption("--interval-ns applies to realtime mode only (--mode realtime)");
+    } else {
+        for (const char* realtime_only : {"--interval-ns", "--capture-delay-ms"}) {
+            if (given.contains(realtime_only)) {
+                throw BadOption(std::string(realtime_only) + " applies to realtime mode only (--mode realtime)");
+            }
+        }
     }
     return options;
 }
 
 }  // namespace
+
+CaseParams run_params(const Options& options) {
+    return with_overrides(CaseParams::of(options.case_name, options.scale), options.sizes);
+}
+
+std::uint32_t input_queue_size(const Options& options) {
+    if (options.mode != Mode::realtime || !options.interval_ns) {
+        return 0;
+    }
+    constexpr double max_size = INT32_MAX / 8;  // Java's limit: 2 * size ints in one buffer
+    const double slots = options.capture_delay_ms * 1e6 / static_cast<double>(*options.interval_ns);
+    return static_cast<std::uint32_t>(std::clamp(std::floor(slots), 1.0, max_size));
+}
 
 ParseResult parse_options(const std::vector<std::string>& args) {
     ParseResult result;
@@ -211,17 +256,30 @@ std::string usage() {
            "per second to standard error.\n"
            "\n"
            "  --design cpp|flat          cpp: parsing allocates its objects; flat: they live in the packet\n"
-           "  --case A|B|C               (or a|b|c) the article's sizes (internal queue and store 10,000 / 100,000 / 495,000)\n"
+           "  --case A|B|C               (or a|b|c) internal queue and store 1,000 / 100,000 / 495,000 (A as the\n"
+           "                             published code ran it; the article's table says 10,000), pool 1,000,000,\n"
+           "                             mix pool 200,000\n"
            "  --strategy dummy|alloc|mix|pool\n"
+           "  --source counter|random    counter: the published code's draws from one counter; random: independent\n"
+           "                             hashed draws, uniform store index (default counter)\n"
+           "  --internal-queue-size N    overrides the case's (scaled) internal queue size, 1..10000000\n"
+           "  --stored-count N           overrides the case's (scaled) store size, 1..10000000\n"
+           "  --pool-size N              overrides POOL_SIZE, 1..10000000; pool needs >= internal queue + store\n"
            "  --allocator glibc|jemalloc|mimalloc|tcmalloc   (default glibc)\n"
            "  --mode batch|realtime      (default batch)\n"
            "  --interval-ns N            realtime tick interval, 10..1000000 (required in realtime)\n"
-           "  --duration-s S             run length, (0, 86400] (default 30)\n"
-           "  --warmup-s S               leading seconds left out of the summary, [0, duration) (default 5)\n"
+           "  --capture-delay-ms MS      realtime: the input queue holds MS of ticks per array, (0, 10000] (default\n"
+           "                             100, the article's MAX_CAPTURING_DELAY_MS)\n"
+           "  --duration-s S             length of the timed phase (warm-up + measured window), (0, 86400] (default 30)\n"
+           "  --warmup-s S               timed seconds left out of the summary, [0, duration) (default 5); a fill\n"
+           "                             phase before them fills the FIFO and 99 % of the store\n"
            "  --scale F                  multiplies every count, (0, 1] (default 1)\n"
            "  --producer-cpu N           realtime: CPU of the clock thread, -1 = not pinned (default 0; unused in batch)\n"
            "  --consumer-cpu N           realtime: CPU of the processing thread, -1 = not pinned (default 1; unused in batch)\n"
-           "  --seed N                   seed of the data source and the store, any 64-bit integer (default 1)\n"
+           "  --count-allocations yes|no allocs_per_packet in the summary, from a separate pass of the counting build\n"
+           "                             (cpp_engine_counting) after the timed run; that build counts in the run itself\n"
+           "                             (default yes)\n"
+           "  --seed N                   seed of the random source, any 64-bit integer (default 1; counter ignores it)\n"
            "  --out FILE                 records file, - for standard output (default -)\n"
            "  --help                     this text\n"
            "\n"

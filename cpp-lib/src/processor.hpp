@@ -1,8 +1,8 @@
 // The packet processor: an internal FIFO that keeps INTERNAL_QUEUE_SIZE packets alive,
 // then parsing of the oldest one, and a store of STORED_COUNT TCP packets (a stand-in for
-// a TCP stream reconstructor) with random replacement. Non-TCP packets are freed right
-// after parsing; a TCP packet replaces a random slot of the store and the packet it
-// replaces is freed. Same rules as java-lib's Processor.
+// a TCP stream reconstructor). Non-TCP packets are freed right after parsing; a TCP
+// packet replaces the store slot the packet source picks (packet_source.hpp) and the
+// packet it replaces is freed. Same rules as java-lib's Processor.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,6 @@
 #include "case_params.hpp"
 #include "hot_path.hpp"
 #include "packet.hpp"
-#include "xorshift.hpp"
 
 namespace cpp_engine {
 
@@ -38,6 +37,9 @@ public:
         return value;
     }
 
+    // The value pushed last; the caller keeps size() > 0.
+    T newest() const noexcept { return slots_[tail_ == 0 ? capacity_ - 1 : tail_ - 1]; }
+
     std::uint32_t size() const noexcept { return size_; }
     std::uint32_t capacity() const noexcept { return capacity_; }
 
@@ -49,11 +51,23 @@ private:
     std::uint32_t size_ = 0;
 };
 
-template <class P, class Strategy>
+// How full the FIFO and the store are. Between two packets a full FIFO holds
+// internal_queue_size - 1 packets: the step that fills it pops the oldest.
+struct Occupancy {
+    std::uint32_t fifo_size = 0;
+    std::uint32_t fifo_capacity = 0;  // internal_queue_size
+    std::uint64_t stored = 0;         // occupied store slots
+    std::uint32_t stored_count = 0;
+
+    double fifo_fill() const noexcept { return static_cast<double>(fifo_size) / fifo_capacity; }
+    double store_fill() const noexcept { return static_cast<double>(stored) / stored_count; }
+};
+
+template <class P, class Strategy, class Source>
 class Processor {
 public:
-    Processor(Strategy& strategy, const CaseParams& params, std::uint64_t seed)
-        : strategy_(strategy), fifo_(params.internal_queue_size), store_(params.stored_count, nullptr), random_(seed) {}
+    Processor(Strategy& strategy, Source& source, const CaseParams& params)
+        : strategy_(strategy), source_(source), fifo_(params.internal_queue_size), store_(params.stored_count, nullptr) {}
 
     Processor(const Processor&) = delete;
     Processor& operator=(const Processor&) = delete;
@@ -82,6 +96,12 @@ public:
     std::uint64_t held() const noexcept { return static_cast<std::uint64_t>(fifo_.size()) + stored_; }
     std::uint32_t fifo_size() const noexcept { return fifo_.size(); }
     std::uint64_t stored() const noexcept { return stored_; }
+    // The packet in store slot `index` (null when empty), and the packet queued last.
+    const P* stored_at(std::uint32_t index) const noexcept { return store_[index]; }
+    const P* newest() const noexcept { return fifo_.newest(); }
+    Occupancy occupancy() const noexcept {
+        return {fifo_.size(), fifo_.capacity(), stored_, static_cast<std::uint32_t>(store_.size())};
+    }
 
 private:
     CPP_ENGINE_HOT void process(P* packet) {
@@ -91,7 +111,7 @@ private:
             return;
         }
         if (ip->transport_protocol() == tcp_protocol) {
-            const std::uint32_t index = random_.next_below(static_cast<std::uint32_t>(store_.size()));
+            const std::uint32_t index = source_.store_index(*packet, static_cast<std::uint32_t>(store_.size()));
             if (P* old = std::exchange(store_[index], packet); old != nullptr) {
                 strategy_.release(old);
             } else {
@@ -103,9 +123,9 @@ private:
     }
 
     Strategy& strategy_;
+    Source& source_;
     RingFifo<P*> fifo_;
     std::vector<P*> store_;
-    XorShift random_;
     std::uint64_t stored_ = 0;
 };
 

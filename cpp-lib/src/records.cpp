@@ -3,6 +3,7 @@
 
 #include <sys/resource.h>
 
+#include "alloc_counter.hpp"
 #include "build_info.hpp"
 #include "packet.hpp"
 
@@ -10,7 +11,10 @@ namespace cpp_engine {
 
 namespace {
 
-Json optional_number(const std::optional<std::uint64_t>& value) { return value ? Json(*value) : Json(nullptr); }
+template <class T>
+Json optional_number(const std::optional<T>& value) {
+    return value ? Json(*value) : Json(nullptr);
+}
 
 }  // namespace
 
@@ -22,9 +26,11 @@ Json header_record(const RunDescription& run) {
     params["mix_pool_size"] = run.params.mix_pool_size;
     params["internal_queue_size"] = run.params.internal_queue_size;
     params["stored_count"] = run.params.stored_count;
-    params["max_capturing_delay_ms"] = max_capturing_delay_ms;
+    params["max_capturing_delay_ms"] = realtime ? options.capture_delay_ms : double{max_capturing_delay_ms};
     params["input_queue_size"] = run.input_queue_size;
     params["packet_bytes"] = packet_bytes;
+    params["case_table"] = {{"internal_queue_size", run.params.table_internal_queue_size},
+                            {"stored_count", run.params.table_stored_count}};
 
     Json record;
     record["type"] = "header";
@@ -39,8 +45,11 @@ Json header_record(const RunDescription& run) {
     record["memory_bytes"] = run.host.memory_bytes;
     record["small_machine"] = run.host.small_machine;
     record["commit"] = run.commit;
+    record["engine_commit"] = build_info::engine_commit;
+    record["engine_source"] = build_info::engine_source;
     record["case"] = options.case_name;
     record["strategy"] = options.strategy;
+    record["source"] = options.source;
     record["mode"] = realtime ? "realtime" : "batch";
     record["interval_ns"] = realtime ? optional_number(options.interval_ns) : Json(nullptr);
     record["duration_s"] = options.duration_s;
@@ -53,6 +62,9 @@ Json header_record(const RunDescription& run) {
     record["design"] = options.design;
     record["allocator"] = run.allocator.name;
     record["allocator_version"] = run.allocator.version;
+    record["counting_build"] = alloc_counter::counting();
+    record["operator_new"] = run.allocator.operator_new_provider;
+    record["operator_delete_sized"] = run.allocator.sized_delete_provider;
     record["compiler"] = build_info::compiler;
     record["cxx_flags"] = build_info::cxx_flags;
     record["seed"] = options.seed;
@@ -87,23 +99,33 @@ Json summary_record(const SummaryInputs& summary) {
     record["measured_s"] = totals.measured_s;
     record["ns_per_packet"] = totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 / measured) : Json(nullptr);
     record["lost"] = totals.lost;
-    // Trailing drops are lost in the measured time too: a consumer that fell behind never
-    // reaches the gap they leave.
+    // Every tick lost after the window opened: the gaps seen until the end, those found
+    // while draining the queue included, and the drops after the last tick received (a
+    // consumer that fell behind never reaches the gap they leave).
     const std::uint64_t lost_measured =
-            totals.lost_measured + (summary.ticks && totals.measured_packets != 0 ? summary.ticks->trailing_dropped : 0);
+            totals.lost_measured + (summary.ticks && totals.window_start_s ? summary.ticks->trailing_dropped : 0);
     record["lost_measured"] = lost_measured;
     const double seen = static_cast<double>(lost_measured) + measured;
     record["lost_pct_measured"] = seen != 0 ? Json(static_cast<double>(lost_measured) / seen * 100) : Json(nullptr);
+    record["measured_ticks_due"] =
+            summary.interval_ns && totals.window_start_s
+                    ? Json(static_cast<std::uint64_t>(totals.measured_s * 1e9 / static_cast<double>(*summary.interval_ns)))
+                    : Json(nullptr);
     record["producer_emitted"] = summary.ticks ? Json(summary.ticks->emitted) : Json(nullptr);
     record["producer_dropped"] = summary.ticks ? Json(summary.ticks->dropped) : Json(nullptr);
     record["trailing_dropped"] = summary.ticks ? Json(summary.ticks->trailing_dropped) : Json(nullptr);
-    record["allocs_per_packet"] = totals.measured_packets != 0
-                                          ? Json(static_cast<double>(totals.measured_allocations) / measured)
-                                          : Json(nullptr);
+    record["allocs_per_packet"] = summary.allocations ? Json(summary.allocations->per_packet) : Json(nullptr);
+    record["allocs_counted_packets"] = summary.allocations ? Json(summary.allocations->packets) : Json(nullptr);
     record["peak_rss_bytes"] = summary.peak_rss_bytes;
     record["pool_capacity"] = summary.pool ? Json(summary.pool->capacity) : Json(nullptr);
     record["pool_free"] = summary.pool ? Json(summary.pool->free) : Json(nullptr);
     record["pool_in_use"] = summary.pool ? Json(summary.pool->in_use) : Json(nullptr);
+    record["fill_packets"] = summary.fill ? Json(summary.fill->packets) : Json(nullptr);
+    record["fill_s"] = summary.fill ? Json(summary.fill->seconds) : Json(nullptr);
+    record["timed_start_s"] = optional_number(totals.timed_start_s);
+    record["window_start_s"] = optional_number(totals.window_start_s);
+    record["store_fill_at_window"] = totals.at_window ? Json(totals.at_window->store_fill()) : Json(nullptr);
+    record["fifo_fill_at_window"] = totals.at_window ? Json(totals.at_window->fifo_fill()) : Json(nullptr);
     return record;
 }
 

@@ -14,6 +14,7 @@
 
 #include "allocator_select.hpp"
 #include "case_params.hpp"
+#include "counting_pass.hpp"
 #include "host_info.hpp"
 #include "options.hpp"
 #include "runner.hpp"
@@ -42,9 +43,12 @@ Json periodic_record(const PeriodStats& period);
 
 struct SummaryInputs {
     std::optional<std::string> error;  // null: status ok
+    std::optional<FillResult> fill;    // null: the fill phase did not finish
+    std::optional<std::uint64_t> interval_ns;  // real-time runs
     RunTotals totals;
     std::optional<TickAccounting> ticks;  // real-time runs
     std::optional<PoolCounts> pool;       // pooled strategies
+    std::optional<AllocationCount> allocations;  // null: not counted
     std::uint64_t peak_rss_bytes = 0;
 };
 

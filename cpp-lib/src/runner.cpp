@@ -10,8 +10,6 @@ namespace {
 std::atomic<int> requested_stop{0};
 static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
 
-double seconds(Clock::duration duration) { return std::chrono::duration<double>(duration).count(); }
-
 Clock::duration to_duration(double s) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
@@ -22,10 +20,11 @@ void request_stop(int signal) noexcept { requested_stop.store(signal, std::memor
 
 int stop_signal() noexcept { return requested_stop.load(std::memory_order_relaxed); }
 
-RunTimeline::RunTimeline(double duration_s, double warmup_s, RunObserver& observer)
-    : duration_(to_duration(duration_s)), warmup_(to_duration(warmup_s)), observer_(observer) {}
+RunTimeline::RunTimeline(double duration_s, double warmup_s, RunObserver& observer, Clock::time_point origin)
+    : duration_(to_duration(duration_s)), warmup_(to_duration(warmup_s)), observer_(observer), origin_(origin) {}
 
-void RunTimeline::start(Clock::time_point now) {
+void RunTimeline::start(Clock::time_point now, std::function<Occupancy()> occupancy) {
+    occupancy_ = std::move(occupancy);
     run_start_ = now;
     last_check_ = now;
     warmup_end_ = now + warmup_;
@@ -33,8 +32,14 @@ void RunTimeline::start(Clock::time_point now) {
     next_period_ = now + std::chrono::seconds(1);
     last_period_ = mark(now, 0, 0);
     if (warmup_ == Clock::duration::zero()) {
-        measure_start_ = last_period_;
+        open_window(now);
     }
+}
+
+void RunTimeline::open_window(Clock::time_point now) {
+    measure_start_ = last_period_;
+    at_window_ = occupancy_();
+    next_period_ = now + std::chrono::seconds(1);
 }
 
 RunTimeline::Mark RunTimeline::mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept {
@@ -51,8 +56,7 @@ bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint6
         // A period closes the warm-up, and the one-second grid restarts here, so that
         // every period lies wholly inside or wholly after the warm-up.
         emit_period(now, packets, lost, true);
-        measure_start_ = last_period_;
-        next_period_ = now + std::chrono::seconds(1);
+        open_window(now);
     } else if (done || now >= next_period_) {
         emit_period(now, packets, lost, !measure_start_);
         while (next_period_ <= now) {
@@ -66,8 +70,8 @@ bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint6
 }
 
 void RunTimeline::emit_period(Clock::time_point now, std::uint64_t packets, std::uint64_t lost, bool warmup) {
-    const PeriodStats period{seconds(now - *run_start_), seconds(now - last_period_.time), packets - last_period_.packets,
-                             packets, lost - last_period_.lost, lost, warmup};
+    const PeriodStats period{seconds_between(origin_, now), seconds_between(last_period_.time, now),
+                             packets - last_period_.packets, packets, lost - last_period_.lost, lost, warmup};
     last_period_ = mark(now, packets, lost);
     const std::uint64_t before = alloc_counter::this_thread().allocations;
     observer_.on_period(period);
@@ -84,13 +88,18 @@ RunTotals RunTimeline::totals() const {
     if (!run_start_) {
         return totals;
     }
-    totals.t_s = seconds(last_check_ - *run_start_);
+    totals.t_s = seconds_between(origin_, last_check_);
     totals.packets = packets_;
     totals.lost = lost_;
+    totals.timed_start_s = seconds_between(origin_, *run_start_);
+    if (measure_start_) {
+        totals.window_start_s = seconds_between(origin_, measure_start_->time);
+        totals.at_window = at_window_;
+    }
     if (measure_start_ && measure_end_) {
         totals.measured_packets = measure_end_->packets - measure_start_->packets;
-        totals.measured_s = seconds(measure_end_->time - measure_start_->time);
-        totals.lost_measured = measure_end_->lost - measure_start_->lost;
+        totals.measured_s = seconds_between(measure_start_->time, measure_end_->time);
+        totals.lost_measured = lost_ - measure_start_->lost;
         totals.measured_allocations = measure_end_->allocations - measure_start_->allocations;
     }
     totals.stop_signal = stop_signal_;

@@ -1,14 +1,17 @@
-// The two ways of driving the model: batch (as fast as possible) and real-time (one
-// packet per tick of native-queue's clock thread). Both count packets, report a period
-// each second through a RunObserver, leave the warm-up out of the measured window and
-// count the model's allocations in that window (what the observer allocates is not
-// counted). Templates over the model type, so the per-packet path is monomorphic.
+// The ways of driving the model: the fill phase (flat out until the FIFO is full and the
+// store 99 % occupied), then the timed phase, batch (as fast as possible) or real-time
+// (one packet per tick of native-queue's clock thread). The timed phase counts packets,
+// reports a period each second through a RunObserver, leaves the warm-up out of the
+// measured window and, in the counting build, counts the model's allocations in that
+// window (what the observer allocates is not counted). Templates over the model type, so
+// the per-packet path is monomorphic.
 #pragma once
 
 #include <pthread.h>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,6 +23,7 @@
 #include "native_queue/dual_array_queue.hpp"
 #include "native_queue/sequence_tracker.hpp"
 #include "native_queue/tick_producer.hpp"
+#include "processor.hpp"
 
 namespace cpp_engine {
 
@@ -34,8 +38,62 @@ void request_stop(int signal) noexcept;
 // The signal that asked the run to stop, or 0.
 int stop_signal() noexcept;
 
+inline double seconds_between(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+// What the fill phase did, on the run's clock (t = 0 at the header record).
+struct FillResult {
+    std::uint64_t packets = 0;
+    double start_s = 0;
+    double seconds = 0;
+};
+
+// The fill phase did not reach its goal by its deadline, or a signal stopped it.
+class FillError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The store slots that make the store "filled": 99 % of stored_count, rounded up.
+inline std::uint64_t store_fill_goal(std::uint32_t stored_count) noexcept {
+    return (std::uint64_t{stored_count} * 99 + 99) / 100;
+}
+
+// Runs a model that has made no packet yet flat out until its FIFO has filled (the
+// internal_queue_size-th packet pops the oldest) and at least 99 % of its store's slots
+// are occupied. Throws FillError past `deadline` or when a stop was requested.
+// The dummy strategy waits for its FIFO only: its one packet sits in every slot, and the
+// packet it parses is the one it has just filled, so with the counter source it stores
+// nothing after its first TCP packet, as the published code's dummy (the index draw
+// right after the fill shifts the counter by one, and every later sixth draw is odd).
+template <class Model>
+FillResult run_fill(Model& model, Clock::time_point origin, Clock::time_point deadline) {
+    const Clock::time_point start = Clock::now();
+    const Occupancy initial = model.occupancy();
+    const std::uint64_t store_goal =
+            Model::Strategy::shares_one_packet ? 0 : store_fill_goal(initial.stored_count);
+    std::uint64_t packets = 0;
+    while (packets < initial.fifo_capacity || model.occupancy().stored < store_goal) {
+        model.step();
+        if (++packets % check_every == 0) {
+            if (const int signal = stop_signal(); signal != 0) {
+                throw FillError("interrupted by signal " + std::to_string(signal) + " during the fill phase");
+            }
+            if (Clock::now() > deadline) {
+                const Occupancy now = model.occupancy();
+                throw FillError("the fill phase did not finish in time (--duration-s + 600 s): after " +
+                                std::to_string(packets) + " packets the store holds " + std::to_string(now.stored) +
+                                " of " + std::to_string(now.stored_count) + " slots (it needs " +
+                                std::to_string(store_goal) + ")");
+            }
+        }
+    }
+    return {packets, seconds_between(origin, start), seconds_between(start, Clock::now())};
+}
+
 struct PeriodStats {
-    double t_s = 0;       // end of the period on the run's clock
+    double t_s = 0;       // end of the period on the run's clock (t = 0 at the header record)
     double period_s = 0;  // its length
     std::uint64_t packets = 0;
     std::uint64_t packets_total = 0;
@@ -50,38 +108,41 @@ public:
     virtual void on_period(const PeriodStats& period) = 0;
 };
 
-// What a run measured: everything, and the window after the warm-up.
+// What the timed phase measured: everything, and the window after the warm-up.
 struct RunTotals {
-    double t_s = 0;  // run length: the run's clock at its last check
-    std::uint64_t packets = 0;
+    double t_s = 0;  // the run's clock at its last check
+    std::uint64_t packets = 0;  // in the timed phase
     std::uint64_t lost = 0;
     std::uint64_t measured_packets = 0;
     double measured_s = 0;
-    std::uint64_t lost_measured = 0;
+    std::uint64_t lost_measured = 0;  // gaps after the window opened, those found draining included
     std::uint64_t measured_allocations = 0;
+    std::optional<double> timed_start_s;
+    std::optional<double> window_start_s;
+    std::optional<Occupancy> at_window;  // the FIFO and the store when the window opened
     int stop_signal = 0;  // the run was interrupted by this signal
 };
 
-// The run's clock: one-second periods, the warm-up boundary, the end, and the counters at
-// each (packets, ticks lost, this thread's allocations net of the observer's own).
-// t = 0 is the start of the measuring loop (after the strategy was built and the tick
-// source started), as in java-lib.
+// The timed phase's clock: one-second periods, the warm-up boundary, the end, and the
+// counters at each (packets, ticks lost, this thread's allocations net of the observer's
+// own). Times are on the run's clock, whose t = 0 is `origin` (the header record); the
+// duration, the warm-up and the periods count from start().
 class RunTimeline {
 public:
-    RunTimeline(double duration_s, double warmup_s, RunObserver& observer);
+    RunTimeline(double duration_s, double warmup_s, RunObserver& observer, Clock::time_point origin);
 
-    // The measuring loop starts now: the run's clock, duration, warm-up and periods
-    // count from here.
-    void start(Clock::time_point now);
+    // The timed phase starts now. `occupancy` is read when the measured window opens.
+    void start(Clock::time_point now, std::function<Occupancy()> occupancy);
 
     // A look at the clock with the current counters; true when the run must end (the
     // duration is over or a stop was requested). Emits the periods that are due.
     bool check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost);
 
-    // Counters after the end (real-time: the ticks drained after stopping the clock).
+    // Counters after the end (real-time: the ticks drained after stopping the clock). The
+    // gaps found draining count in lost_measured: they are ticks the window lost.
     void set_final_counts(std::uint64_t packets, std::uint64_t lost) noexcept;
 
-    // The run's figures as of the last check (all zero if it never started).
+    // The run's figures as of the last check and the final counts (zero if it never started).
     RunTotals totals() const;
 
 private:
@@ -95,9 +156,13 @@ private:
     Mark mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept;
     void emit_period(Clock::time_point now, std::uint64_t packets, std::uint64_t lost, bool warmup);
 
+    void open_window(Clock::time_point now);
+
     Clock::duration duration_;
     Clock::duration warmup_;
     RunObserver& observer_;
+    Clock::time_point origin_;
+    std::function<Occupancy()> occupancy_;
     std::optional<Clock::time_point> run_start_;
     Clock::time_point last_check_;
     Clock::time_point warmup_end_;
@@ -106,6 +171,7 @@ private:
     Mark last_period_;
     std::optional<Mark> measure_start_;
     std::optional<Mark> measure_end_;
+    std::optional<Occupancy> at_window_;
     std::uint64_t packets_ = 0;
     std::uint64_t lost_ = 0;
     std::uint64_t observer_allocations_ = 0;
@@ -115,7 +181,7 @@ private:
 template <class Model>
 void run_batch(Model& model, RunTimeline& timeline) {
     std::uint64_t packets = 0;
-    timeline.start(Clock::now());
+    timeline.start(Clock::now(), [&model] { return model.occupancy(); });
     do {
         for (std::uint64_t i = 0; i < check_every; ++i) {
             model.step();
@@ -128,6 +194,7 @@ struct RealtimeConfig {
     std::uint64_t interval_ns = 0;
     int producer_cpu = -1;  // -1: not pinned
     int consumer_cpu = -1;
+    std::uint32_t queue_size = 0;  // slots per array; 0: 100 ms of ticks (MAX_CAPTURING_DELAY_MS)
 };
 
 // Both sides' counts of a real-time run. Exact accounting means
@@ -171,7 +238,9 @@ inline constexpr std::chrono::seconds drain_timeout{10};
 
 template <class Model>
 TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimeline& timeline) {
-    native_queue::OwnedQueue queue(native_queue::capacity_for(max_capturing_delay_ms, config.interval_ns));
+    native_queue::OwnedQueue queue(config.queue_size != 0
+                                           ? config.queue_size
+                                           : native_queue::capacity_for(max_capturing_delay_ms, config.interval_ns));
     const ScopedCpuPin pin(config.consumer_cpu);
     native_queue::QueueConsumer consumer(queue.view());
     native_queue::SequenceTracker tracker;
@@ -187,7 +256,7 @@ TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimel
     // Declared after the queue: on every exit path it is stopped and joined before the
     // queue's memory goes.
     native_queue::TickProducer producer(queue.view(), config.interval_ns, config.producer_cpu);
-    timeline.start(Clock::now());
+    timeline.start(Clock::now(), [&model] { return model.occupancy(); });
     while (!ending) {
         if (consumer.poll(on_tick) == 0) {
             ending = timeline.check(Clock::now(), packets, tracker.gaps());

@@ -1,7 +1,8 @@
-// Allocation counting: the replaced operator new counts what each design and strategy
-// allocates per packet once the FIFO is full (the flat design with a pool allocates
-// nothing at all, the direct translation allocates its four parse objects, alloc adds the
-// packet and its buffer).
+// Allocation counting (the tests link the counting build's operator new/delete): what
+// each design and strategy allocates per packet once the FIFO is full (the flat design
+// with a pool allocates nothing at all, the direct translation allocates its four parse
+// objects, alloc adds the packet and its buffer), and that the model's deletes pass the
+// block's size, so that in the timed build the allocator's sized free runs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include "case_params.hpp"
 #include "model.hpp"
 #include "packet.hpp"
+#include "packet_source.hpp"
 #include "strategies.hpp"
 
 namespace cpp_engine {
@@ -37,7 +39,7 @@ PerPacket per_packet(const CaseParams& params, int warmup, int measured) {
             static_cast<double>(after.deallocations - before.deallocations) / measured};
 }
 
-const CaseParams params = CaseParams::of("A", 0.1);  // 1,000 + 1,000 held, mix pool 20,000
+const CaseParams params = CaseParams::of("A", 0.1);  // 100 + 100 held, mix pool 20,000
 constexpr int warmup = 50'000;
 constexpr int measured = 200'000;
 
@@ -49,6 +51,24 @@ TEST(AllocationCount, CountsOperatorNewAndDelete) {
     const alloc_counter::Counts after = alloc_counter::this_thread();
     EXPECT_EQ(after.allocations - before.allocations, 2U);
     EXPECT_EQ(after.deallocations - before.deallocations, 1U);
+}
+
+TEST(AllocationCount, ThisIsTheCountingBuild) { EXPECT_TRUE(alloc_counter::counting()); }
+
+TEST(AllocationCount, DeletesGiveTheAllocatorTheSize) {
+    const alloc_counter::Counts before = alloc_counter::this_thread();
+    // The packet (sized delete) and its buffer (delete[] of bytes: unsized); through a
+    // volatile pointer, or the compiler may elide the pair.
+    flat_design::Packet* volatile made = new flat_design::Packet;
+    delete made;
+    cpp_design::Packet packet;
+    RandomSource source(1);
+    source.fill(packet);
+    ASSERT_NE(packet.parse_ip(), nullptr);
+    packet.reset();  // frees the four parse objects, each with its size
+    const alloc_counter::Counts after = alloc_counter::this_thread();
+    EXPECT_EQ(after.deallocations - before.deallocations, 6U);
+    EXPECT_EQ(after.sized_deallocations - before.sized_deallocations, 5U);
 }
 
 TEST(AllocationCount, FlatPoolAllocatesNothingAfterWarmUp) {

@@ -41,6 +41,37 @@ TEST(Options, DefaultsAndBothSyntaxes) {
     EXPECT_EQ(options.warmup_s, 5);
     EXPECT_EQ(options.scale, 1);
     EXPECT_EQ(options.out, "-");
+    EXPECT_EQ(options.source, "counter");
+    EXPECT_FALSE(options.sizes.internal_queue_size || options.sizes.stored_count || options.sizes.pool_size);
+}
+
+TEST(Options, SourceAndSizeOverrides) {
+    const ParseResult result = parse_options(with({"--source", "random", "--internal-queue-size", "10000",
+                                                   "--stored-count=10000", "--pool-size", "10000000"}));
+    ASSERT_TRUE(result.options.has_value()) << result.error;
+    EXPECT_EQ(result.options->source, "random");
+    const CaseParams params = run_params(*result.options);
+    EXPECT_EQ(params.internal_queue_size, 10'000U);
+    EXPECT_EQ(params.stored_count, 10'000U);
+    EXPECT_EQ(params.pool_size, 10'000'000U);
+    EXPECT_EQ(params.table_internal_queue_size, 1'000U);
+
+    EXPECT_NE(rejected(with({"--source", "xorshift"})).find("valid: counter, random"), std::string::npos);
+    for (const char* option : {"--internal-queue-size", "--stored-count", "--pool-size"}) {
+        for (const char* count : {"0", "10000001", "-1", "1e3", ""}) {
+            EXPECT_NE(rejected(with({option, count})).find(std::string(option) + ": '" + count +
+                                                           "' is not valid; valid: 1..10000000"),
+                      std::string::npos)
+                    << option << " " << count;
+        }
+    }
+    // pool (the required strategy here) needs pool_size >= queue + store: 1,000,000 < 600,000 + 600,000.
+    EXPECT_NE(rejected(with({"--internal-queue-size", "600000", "--stored-count", "600000"}))
+                      .find("1000000 < 600000 + 600000; valid: --pool-size 1200000..10000000"),
+              std::string::npos);
+    EXPECT_TRUE(parse_options(with({"--internal-queue-size", "600000", "--stored-count", "600000", "--pool-size",
+                                    "1200000"}))
+                        .options.has_value());
 }
 
 TEST(Options, FullRealtimeCommandLine) {
@@ -57,6 +88,29 @@ TEST(Options, FullRealtimeCommandLine) {
     EXPECT_EQ(result.options->producer_cpu, -1);
     EXPECT_EQ(result.options->consumer_cpu, last_cpu);
     EXPECT_EQ(result.options->seed, -99);
+}
+
+TEST(Options, CaptureDelaySizesTheRealtimeQueue) {
+    const ParseResult result = parse_options(with({"--mode", "realtime", "--interval-ns", "1000"}));
+    ASSERT_TRUE(result.options.has_value()) << result.error;
+    EXPECT_EQ(result.options->capture_delay_ms, 100);  // the article's MAX_CAPTURING_DELAY_MS
+    EXPECT_EQ(input_queue_size(*result.options), 100'000U);
+    const ParseResult scaled = parse_options(with({"--mode", "realtime", "--interval-ns", "1000", "--capture-delay-ms",
+                                                   "10"}));
+    ASSERT_TRUE(scaled.options.has_value()) << scaled.error;
+    EXPECT_EQ(input_queue_size(*scaled.options), 10'000U);
+    const ParseResult tiny = parse_options(with({"--mode", "realtime", "--interval-ns", "1000000", "--capture-delay-ms",
+                                                 "0.0001"}));
+    ASSERT_TRUE(tiny.options.has_value()) << tiny.error;
+    EXPECT_EQ(input_queue_size(*tiny.options), 1U);  // never an empty queue
+    EXPECT_EQ(input_queue_size(*parse_options(required).options), 0U);  // batch
+    for (const char* delay : {"0", "-1", "10001", "x", "nan"}) {
+        EXPECT_NE(rejected(with({"--mode", "realtime", "--interval-ns", "1000", "--capture-delay-ms", delay}))
+                          .find("valid: a number of milliseconds in (0, 10000]"),
+                  std::string::npos)
+                << delay;
+    }
+    EXPECT_NE(rejected(with({"--capture-delay-ms", "10"})).find("applies to realtime mode only"), std::string::npos);
 }
 
 TEST(Options, HelpIsNotAnError) {

@@ -1,10 +1,13 @@
-// Real-time mode: exact loss accounting with a consumer that stalls longer than the
-// tick queue can hold (100 ms of ticks), so drops certainly happen: the gaps the consumer
-// sees plus the drops after its last tick equal the producer's own drop count, and every
-// emitted tick is received, dropped or undelivered.
+// Real-time mode: exact loss accounting. A consumer that stalls longer than the tick
+// queue can hold (100 ms of ticks) certainly loses ticks: the gaps it sees plus the drops
+// after its last tick equal the producer's own drop count, and every emitted tick is
+// received, dropped or undelivered. A consumer that starts falling behind in the last
+// 100 ms finds some of the gaps only while draining the queue after the end: they are
+// ticks the measured window lost, and lost_measured counts them.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "case_params.hpp"
@@ -16,20 +19,26 @@
 namespace cpp_engine {
 namespace {
 
+using Pooled = Model<flat_design::Packet, PoolStrategy>;
+
 class CountingObserver final : public RunObserver {
 public:
     void on_period(const PeriodStats& period) override {
         ++periods;
         lost_total = period.lost_total;
+        if (period.warmup) {
+            lost_at_window_open = period.lost_total;
+        }
     }
     int periods = 0;
-    std::uint64_t lost_total = 0;
+    std::uint64_t lost_total = 0;  // as of the last period, emitted at the run's last check
+    std::uint64_t lost_at_window_open = 0;
 };
 
 // The model, with one 300 ms stall of the consumer once `stall_after` has elapsed.
 class StallingModel {
 public:
-    StallingModel(std::chrono::milliseconds stall_after)
+    explicit StallingModel(std::chrono::milliseconds stall_after)
         : model_(CaseParams::of("A", 0.01), 1), stall_at_(Clock::now() + stall_after) {}
 
     void step() {
@@ -40,17 +49,18 @@ public:
         }
     }
 
-    const Model<flat_design::Packet, PoolStrategy>& model() const { return model_; }
+    Occupancy occupancy() const { return model_.occupancy(); }
+    const Pooled& model() const { return model_; }
 
 private:
-    Model<flat_design::Packet, PoolStrategy> model_;
+    Pooled model_;
     Clock::time_point stall_at_;
     bool stalled_ = false;
 };
 
 void expect_exact_accounting(std::chrono::milliseconds stall_after, double duration_s) {
     CountingObserver observer;
-    RunTimeline timeline(duration_s, 0.2, observer);
+    RunTimeline timeline(duration_s, 0.2, observer, Clock::now());
     StallingModel model(stall_after);
     const TickAccounting ticks = run_realtime(model, RealtimeConfig{1000, -1, -1}, timeline);
     const RunTotals totals = timeline.totals();
@@ -79,14 +89,70 @@ TEST(Realtime, StallAtTheEndIsAccountedAsTrailingOrGaps) {
     expect_exact_accounting(std::chrono::milliseconds(1000), 1.1);
 }
 
+// The model, three times slower than a 1 us clock from 100 ms before the end of a run of
+// `duration` on (its first packet starts the count).
+class FallingBehindModel {
+public:
+    explicit FallingBehindModel(std::chrono::duration<double> duration)
+        : model_(CaseParams::of("A", 0.01), 1),
+          slow_after_(std::chrono::duration_cast<Clock::duration>(duration - std::chrono::milliseconds(100))) {}
+
+    void step() {
+        const Clock::time_point now = Clock::now();
+        if (!first_step_) {
+            first_step_ = now;
+        }
+        model_.step();
+        if (now - *first_step_ >= slow_after_) {
+            while (Clock::now() - now < std::chrono::microseconds(3)) {
+            }
+        }
+    }
+
+    Occupancy occupancy() const { return model_.occupancy(); }
+
+private:
+    Pooled model_;
+    Clock::duration slow_after_;
+    std::optional<Clock::time_point> first_step_;
+};
+
+TEST(Realtime, FallingBehindInTheLast100MsCountsTheGapsFoundDraining) {
+    // Arrays of 2,000 slots (2 ms of 1 us ticks): once slow, every batch the consumer
+    // takes starts after a gap, including the batch it drains after the end.
+    constexpr double duration_s = 1.0;
+    CountingObserver observer;
+    RunTimeline timeline(duration_s, 0.2, observer, Clock::now());
+    FallingBehindModel model{std::chrono::duration<double>(duration_s)};
+    const TickAccounting ticks = run_realtime(model, RealtimeConfig{1000, -1, -1, 2'000}, timeline);
+    const RunTotals totals = timeline.totals();
+
+    ASSERT_TRUE(ticks.balanced()) << ticks.describe();
+    const std::uint64_t found_draining = totals.lost - observer.lost_total;
+    ASSERT_GT(found_draining, 0U) << "the consumer found no gap while draining: " << ticks.describe();
+    EXPECT_EQ(totals.lost_measured, totals.lost - observer.lost_at_window_open);
+    EXPECT_GT(totals.lost_measured, observer.lost_total - observer.lost_at_window_open);
+}
+
 TEST(Realtime, KeepsUpAtAnEasyRate) {
     CountingObserver observer;
-    RunTimeline timeline(1.0, 0.0, observer);
-    Model<flat_design::Packet, PoolStrategy> model(CaseParams::of("A", 0.01), 1);
+    RunTimeline timeline(1.0, 0.0, observer, Clock::now());
+    Pooled model(CaseParams::of("A", 0.01), 1);
     const TickAccounting ticks = run_realtime(model, RealtimeConfig{10'000, -1, -1}, timeline);
     EXPECT_TRUE(ticks.balanced()) << ticks.describe();
     EXPECT_NEAR(static_cast<double>(ticks.emitted), 100'000.0, 10'000.0);  // 1 s of 10 us ticks
     EXPECT_EQ(ticks.undelivered, 0U);
+}
+
+TEST(Realtime, UnbalancedAccountsAreDescribed) {
+    TickAccounting ticks{100, 1'000, 990, 10, 0, 990, 7, 3, 0};
+    EXPECT_TRUE(ticks.balanced()) << ticks.describe();
+    ticks.gaps = 6;  // a gap the producer did not drop
+    EXPECT_FALSE(ticks.balanced());
+    EXPECT_NE(ticks.describe().find("gaps 6, trailing dropped 3"), std::string::npos) << ticks.describe();
+    ticks.gaps = 7;
+    ticks.out_of_order = 1;
+    EXPECT_FALSE(ticks.balanced());
 }
 
 }  // namespace

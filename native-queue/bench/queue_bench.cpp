@@ -1,10 +1,15 @@
 // queue_bench: the dual-array queue measured C++ to C++, a TickProducer thread feeding a
 // consumer on the main thread, each pinned to its CPU. It measures
 //   write_ns          the producer's cost per tick running flat out (interval 0),
-//   good_interval_ns  the shortest interval with no loss over a probe, by bisection on
-//                     integer ns, the queue holding 100 ms of ticks (MAX_CAPTURING_DELAY_MS),
+//   good_interval_ns  the shortest loss-free interval (queue_probe.hpp: no loss, and kept
+//                     up within one array), by bisection on integer ns, under two rules
+//                     for the queue's capacity:
+//                       delay_100ms each array holds 100 ms of ticks at the probe's interval
+//                                   (MAX_CAPTURING_DELAY_MS, as the engines size it), --probe-s;
+//                       fixed  each array holds --fixed-size slots (100,000: the original
+//                              benchmark's C++ to C++ queue), probes of --fixed-probe-s >= 10 s,
 // and writes JSON Lines (docs/records.md, "queue-bench records"): a header, one probe
-// record per probe, one result record.
+// record per probe, one result record per capacity rule.
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -28,21 +33,28 @@
 #include "native_queue/dual_array_queue.hpp"
 #include "native_queue/sequence_tracker.hpp"
 #include "native_queue/tick_producer.hpp"
+#include "queue_probe.hpp"
 
 namespace {
 
 using Json = nlohmann::ordered_json;  // keeps "type" first, as a reader of the lines expects
 using namespace native_queue;
+using queue_bench::CapacityRule;
+using queue_bench::Probe;
 
 constexpr std::uint64_t max_capturing_delay_ms = 100;
 constexpr std::uint32_t flat_out_queue_size = 1U << 16;  // 512 KiB for both arrays: stays in L2
 constexpr std::uint64_t cpp_cpp_target_ns = 44;          // the original's C++ to C++ figure
 constexpr std::uint64_t max_interval_ns = 1'000'000'000;
 constexpr double max_probe_s = 3600;
+constexpr double min_fixed_probe_s = 10;  // long enough for rare stalls, as the original's runs
+constexpr std::uint32_t max_queue_size = INT32_MAX / 8;  // capacity_for's limit
 
 constexpr std::string_view usage = R"(usage: queue_bench [options]
   --out FILE           JSON Lines output (default: stdout)
-  --probe-s SECONDS    length of each probe, in (0, 3600] (default 2)
+  --probe-s SECONDS    length of each probe with 100 ms of ticks per array, in (0, 3600] (default 2)
+  --fixed-size N       slots per array under the fixed rule, 1..268435455 (default 100000, the original's)
+  --fixed-probe-s S    length of each probe under the fixed rule, in [10, 3600] (default 10)
   --min-ns N           shortest interval the bisection tries, 1..1000000000 (default 2)
   --max-ns N           longest interval the bisection tries, min-ns..1000000000 (default 1000)
   --producer-cpu N     CPU of the clock thread, -1 for no pinning (default 0)
@@ -53,6 +65,8 @@ constexpr std::string_view usage = R"(usage: queue_bench [options]
 struct Options {
     std::string out;
     double probe_s = 2;
+    std::uint32_t fixed_size = 100'000;
+    double fixed_probe_s = min_fixed_probe_s;
     std::uint64_t min_ns = 2;
     std::uint64_t max_ns = 1000;
     int producer_cpu = 0;
@@ -115,6 +129,21 @@ Options parse_options(int argc, char** argv) {
                 usage_error("--probe-s: '" + text + "' is not valid; valid: a number of seconds in (0, 3600]");
             }
             options.probe_s = seconds;
+        } else if (option == "--fixed-size") {
+            const auto size = parse_int<std::uint32_t>(value);
+            if (!size || *size < 1 || *size > max_queue_size) {
+                usage_error("--fixed-size: '" + std::string(value) + "' is not valid; valid: an integer in 1.." +
+                            std::to_string(max_queue_size));
+            }
+            options.fixed_size = *size;
+        } else if (option == "--fixed-probe-s") {
+            char* end = nullptr;
+            const std::string text(value);
+            const double seconds = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !(seconds >= min_fixed_probe_s && seconds <= max_probe_s)) {
+                usage_error("--fixed-probe-s: '" + text + "' is not valid; valid: a number of seconds in [10, 3600]");
+            }
+            options.fixed_probe_s = seconds;
         } else if (option == "--min-ns") {
             options.min_ns = parse_ns(option, value, 1);
         } else if (option == "--max-ns") {
@@ -125,7 +154,8 @@ Options parse_options(int argc, char** argv) {
             options.consumer_cpu = parse_cpu(option, value);
         } else {
             usage_error("unknown option '" + std::string(option) +
-                        "'; valid: --out, --probe-s, --min-ns, --max-ns, --producer-cpu, --consumer-cpu, --help");
+                        "'; valid: --out, --probe-s, --fixed-size, --fixed-probe-s, --min-ns, --max-ns, "
+                        "--producer-cpu, --consumer-cpu, --help");
         }
     }
     if (options.max_ns < options.min_ns) {
@@ -198,6 +228,8 @@ Json header_record(const Options& options) {
             {"seed", nullptr},
             {"params",
              {{"probe_s", options.probe_s},
+              {"fixed_size", options.fixed_size},
+              {"fixed_probe_s", options.fixed_probe_s},
               {"min_ns", options.min_ns},
               {"max_ns", options.max_ns},
               {"max_capturing_delay_ms", max_capturing_delay_ms},
@@ -207,44 +239,27 @@ Json header_record(const Options& options) {
     };
 }
 
-struct Probe {
-    std::uint64_t interval_ns;
-    double duration_s;
-    ProducerStats stats;
-    SequenceTracker tracker;
-
-    std::uint64_t lost() const {
-        return tracker.gaps() + static_cast<std::uint64_t>(tracker.trailing_dropped(stats.emitted, stats.undelivered));
-    }
-    bool balanced() const {
-        return !tracker.broken() && tracker.trailing_dropped(stats.emitted, stats.undelivered) >= 0 &&
-               lost() == stats.dropped && tracker.received() + stats.dropped + stats.undelivered == stats.emitted;
-    }
-    // A producer slower than the interval falls ever further behind (it emits what is due
-    // in growing bursts) and did not test this interval. 5% slack absorbs a preemption of
-    // the producer at the start or the end of the probe.
-    bool kept_rate() const {
-        return interval_ns == 0 ||
-               static_cast<double>(stats.emitted) >= 0.95 * duration_s * 1e9 / static_cast<double>(interval_ns);
-    }
-    bool ok() const { return balanced() && kept_rate() && stats.dropped == 0 && stats.undelivered == 0; }
-};
-
-// One run of the producer for probe_s seconds with the consumer reading flat out.
-Probe run_probe(std::uint64_t interval_ns, std::uint32_t queue_size, const Options& options) {
+// One run of the producer for `probe_s` seconds with the consumer reading flat out, then
+// the stop and the drain.
+Probe run_probe(CapacityRule rule, std::uint64_t interval_ns, std::uint32_t queue_size, double probe_s,
+                const Options& options) {
     OwnedQueue queue(queue_size);
     QueueConsumer consumer(queue.view());
-    Probe probe{interval_ns, 0, {}, {}};
+    Probe probe;
+    probe.rule = rule;
+    probe.interval_ns = interval_ns;
+    probe.queue_size = queue_size;
     auto on_tick = [&](std::uint32_t seq) { probe.tracker.accept(seq); };
     TickProducer producer(queue.view(), interval_ns, options.producer_cpu);
     const auto start = std::chrono::steady_clock::now();
     const auto end = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                     std::chrono::duration<double>(options.probe_s));
+                                     std::chrono::duration<double>(probe_s));
     while (std::chrono::steady_clock::now() < end) {
         consumer.poll(on_tick);
     }
     producer.stop();
     probe.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    probe.taken_in_time = probe.tracker.received();
     do {
         consumer.poll(on_tick);
     } while (!consumer.finished());
@@ -262,14 +277,20 @@ public:
     // Writes the probe and stops the run when the two sides' counts disagree: a broken
     // queue, not a measurement.
     void write_probe(const Probe& probe) {
+        const std::optional<std::uint64_t> due = probe.ticks_due();
         write(Json{{"type", "probe"},
                    {"pair", "cpp-cpp"},
+                   {"capacity_rule", queue_bench::to_string(probe.rule)},
+                   {"queue_size", probe.queue_size},
                    {"interval_ns", probe.interval_ns},
                    {"duration_s", probe.duration_s},
                    {"emitted", probe.stats.emitted},
                    {"received", probe.tracker.received()},
+                   {"taken_in_time", probe.taken_in_time},
+                   {"ticks_due", due ? Json(*due) : Json(nullptr)},
                    {"dropped", probe.stats.dropped},
                    {"lost", probe.lost()},
+                   {"kept_up", probe.kept_up()},
                    {"ok", probe.ok()}});
         if (!probe.balanced()) {
             std::cerr << "queue_bench: accounting broken at interval " << probe.interval_ns
@@ -299,42 +320,54 @@ int run(const Options& options, std::ostream& out) {
         }
     }
 
-    const Probe flat_out = run_probe(0, flat_out_queue_size, options);
+    const Probe flat_out = run_probe(CapacityRule::flat_out, 0, flat_out_queue_size, options.probe_s, options);
     records.write_probe(flat_out);
     const double write_ns = flat_out.stats.emitted > 0 ? static_cast<double>(flat_out.stats.run_ns) /
                                                                   static_cast<double>(flat_out.stats.emitted)
                                                         : 0.0;
 
-    auto loss_free = [&](std::uint64_t interval_ns) {
-        const Probe probe = run_probe(interval_ns, capacity_for(max_capturing_delay_ms, interval_ns), options);
-        records.write_probe(probe);
-        return probe.ok();
-    };
-    // Invariant: known_good is loss-free; everything at or below known_bad is taken as lossy.
-    std::optional<std::uint64_t> good_interval_ns;
-    if (loss_free(options.max_ns)) {
-        std::uint64_t known_bad = options.min_ns - 1;
-        std::uint64_t known_good = options.max_ns;
-        while (known_good - known_bad > 1) {
-            const std::uint64_t middle = known_bad + (known_good - known_bad) / 2;
-            (loss_free(middle) ? known_good : known_bad) = middle;
+    for (const CapacityRule rule : {CapacityRule::per_100ms, CapacityRule::fixed}) {
+        const double probe_s = rule == CapacityRule::fixed ? options.fixed_probe_s : options.probe_s;
+        auto loss_free = [&](std::uint64_t interval_ns) {
+            const std::uint32_t size = rule == CapacityRule::fixed
+                                               ? options.fixed_size
+                                               : capacity_for(max_capturing_delay_ms, interval_ns);
+            const Probe probe = run_probe(rule, interval_ns, size, probe_s, options);
+            records.write_probe(probe);
+            return probe.ok();
+        };
+        // Invariant: known_good is loss-free; everything at or below known_bad is taken as lossy.
+        std::optional<std::uint64_t> good_interval_ns;
+        if (loss_free(options.max_ns)) {
+            std::uint64_t known_bad = options.min_ns - 1;
+            std::uint64_t known_good = options.max_ns;
+            while (known_good - known_bad > 1) {
+                const std::uint64_t middle = known_bad + (known_good - known_bad) / 2;
+                (loss_free(middle) ? known_good : known_bad) = middle;
+            }
+            good_interval_ns = known_good;
         }
-        good_interval_ns = known_good;
+
+        const bool met_target = good_interval_ns && *good_interval_ns <= cpp_cpp_target_ns;
+        records.write(Json{{"type", "result"},
+                           {"pair", "cpp-cpp"},
+                           {"capacity_rule", queue_bench::to_string(rule)},
+                           {"queue_size", rule == CapacityRule::fixed ? Json(options.fixed_size) : Json(nullptr)},
+                           {"probe_s", probe_s},
+                           {"write_ns", write_ns},
+                           {"good_interval_ns", good_interval_ns ? Json(*good_interval_ns) : Json(nullptr)},
+                           {"target_ns", cpp_cpp_target_ns},
+                           {"met_target", met_target}});
+
+        std::cerr << "queue_bench cpp-cpp (" << queue_bench::to_string(rule) << " capacity"
+                  << (rule == CapacityRule::fixed ? ", " + std::to_string(options.fixed_size) + " slots" : "")
+                  << ", probes of " << probe_s << " s): write " << write_ns
+                  << " ns/tick, shortest loss-free interval "
+                  << (good_interval_ns ? std::to_string(*good_interval_ns) + " ns"
+                                       : "none up to " + std::to_string(options.max_ns) + " ns")
+                  << " (target " << cpp_cpp_target_ns << " ns: " << (met_target ? "met" : "not met") << ")\n";
     }
-
-    const bool met_target = good_interval_ns && *good_interval_ns <= cpp_cpp_target_ns;
-    records.write(Json{{"type", "result"},
-                       {"pair", "cpp-cpp"},
-                       {"write_ns", write_ns},
-                       {"good_interval_ns", good_interval_ns ? Json(*good_interval_ns) : Json(nullptr)},
-                       {"target_ns", cpp_cpp_target_ns},
-                       {"met_target", met_target}});
-
-    std::cerr << "queue_bench cpp-cpp: write " << write_ns << " ns/tick, shortest loss-free interval "
-              << (good_interval_ns ? std::to_string(*good_interval_ns) + " ns"
-                                   : "none up to " + std::to_string(options.max_ns) + " ns")
-              << " (target " << cpp_cpp_target_ns << " ns: " << (met_target ? "met" : "not met") << "), "
-              << records.probes() << " probes of " << options.probe_s << " s\n";
+    std::cerr << "queue_bench: " << records.probes() << " probes\n";
     return 0;
 }
 

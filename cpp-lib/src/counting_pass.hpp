@@ -1,0 +1,33 @@
+// The allocation-counting pass of the timed build: allocs_per_packet without counting
+// in the timed run. It runs the counting build that sits beside this executable
+// (cpp_engine_counting) on the same model (design, strategy, source, case, sizes, seed,
+// allocator), in batch mode: its fill phase, then counting_pass_s seconds measured, and
+// reads allocations per packet from its summary. The count is a property of the model's
+// steps, the same in batch and real time.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "options.hpp"
+
+namespace cpp_engine {
+
+inline constexpr double counting_pass_s = 1.0;
+inline constexpr const char* counting_build_name = "cpp_engine_counting";
+
+struct AllocationCount {
+    double per_packet = 0;
+    std::uint64_t packets = 0;  // the packets counted over
+};
+
+class CountingPassError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Throws CountingPassError when the counting build is missing or its run fails.
+AllocationCount count_allocations(const Options& options);
+
+}  // namespace cpp_engine
