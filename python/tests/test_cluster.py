@@ -27,11 +27,11 @@ sys.path.insert(0, str(FIXTURES))  # the workers import it too (their PYTHONPATH
 
 from cluster_fake import FakeCommand, runs  # noqa: E402
 
-from allocorpool import study  # noqa: E402
+from allocorpool import paths, study  # noqa: E402
 from allocorpool.data.store import Store, run_missing  # noqa: E402
 from allocorpool.run import machine, sweep  # noqa: E402
 from allocorpool.run.cluster import Cluster, ClusterError  # noqa: E402
-from allocorpool.run.runner import Cell, run_cell  # noqa: E402
+from allocorpool.run.runner import Cell, die_with_parent, run_cell  # noqa: E402
 from allocorpool.study import SOLUTIONS_BY_NAME  # noqa: E402
 
 pytestmark = pytest.mark.cluster
@@ -49,7 +49,8 @@ FIRST_POOL_PROBE = study.probe_cell(FLAT, "pool", "A", TINY, 150).key  # where i
 
 
 class LoopbackCluster:
-    """A Dask scheduler and named workers (`--nthreads 1 --resources machine=1`, no nanny), each a process."""
+    """A Dask scheduler and named workers (`--nthreads 1 --resources machine=1`, no nanny), each a process
+    that dies with the tests' process (a killed test run leaves no worker behind)."""
 
     def __init__(self, folder: Path, workers: dict[str, dict[str, str]],
                  scheduler: dict[str, str] | None = None) -> None:
@@ -63,7 +64,7 @@ class LoopbackCluster:
         self.processes["scheduler"] = subprocess.Popen(
             [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
              str(scheduler_file)], stdout=subprocess.DEVNULL, stderr=open(folder / "scheduler.log", "wb"),
-            env={**env, **(scheduler or {})})
+            env={**env, **(scheduler or {})}, preexec_fn=die_with_parent)
         deadline = time.monotonic() + START_S
         while not scheduler_file.is_file() or not scheduler_file.read_text().strip():
             assert time.monotonic() < deadline, (folder / "scheduler.log").read_text()
@@ -73,7 +74,8 @@ class LoopbackCluster:
             self.processes[name] = subprocess.Popen(
                 [dask, "worker", self.address, "--nthreads", "1", "--resources", "machine=1", "--no-nanny",
                  "--name", name, "--no-dashboard", "--local-directory", str(folder / name)],
-                stdout=subprocess.DEVNULL, stderr=open(folder / f"{name}.log", "wb"), env={**env, **extra})
+                stdout=subprocess.DEVNULL, stderr=open(folder / f"{name}.log", "wb"), env={**env, **extra},
+                preexec_fn=die_with_parent)
         with Client(self.address, set_as_default=False, timeout=START_S) as client:
             client.wait_for_workers(len(workers), timeout=START_S)
 
@@ -242,8 +244,9 @@ def test_a_worker_with_other_engine_code_refuses_the_cell(tmp_path):
     try:
         lines: list[str] = []
         cluster, log = fake_cluster(loopback, tmp_path, {}, show=lines.append)
+        built = paths.engine_build("cpp")  # w1's: this checkout's
         here = Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool", duration_s=0.5,
-                    warmup_s=0.1)
+                    warmup_s=0.1, build=built)
         cells = [here, replace(here, strategy="mix"), replace(here, build="0123456789ab"),
                  replace(here, build="fedcba987654")]
         store = Store(tmp_path / "store")
@@ -252,8 +255,8 @@ def test_a_worker_with_other_engine_code_refuses_the_cell(tmp_path):
         assert ran == {cells[0].key: "w1", cells[1].key: "w1", cells[2].key: "w2"}  # where the build matches
         assert list(index.loc[[c.key for c in cells], "status"]) == ["ok", "ok", "ok", "error"]
         refused = index.loc[cells[3].key]
-        assert "needs fedcba987654" in refused["stderr_tail"] and "its cpp engine was built from sources (no id)" \
-            in refused["stderr_tail"] and "from sources 0123456789ab" in refused["stderr_tail"]
+        assert "needs fedcba987654" in refused["stderr_tail"] and "from sources 0123456789ab" in refused["stderr_tail"]
+        assert f"its cpp engine was built from sources {built or '(no id)'}" in refused["stderr_tail"]
         assert refused["error"].startswith("worker w") and refused["error"].endswith("(make build)")
         # the progress: which worker started which cell, and nothing left running once all came back
         assert any(line.startswith(f"w2 started {cells[2].key}; ") for line in lines)
@@ -308,20 +311,26 @@ def test_a_killed_client_resumes_from_the_store(shared, local_run, tmp_path):
 
 
 @pytest.mark.engine
-def test_real_ci_cells_on_a_two_worker_cluster(shared, tmp_path):
-    """Real engines: the ci batch cells of a Java and a C++ solution and their searches, and the queue
-    benchmark, on the cluster; the batch cells again here, one at a time."""
-    chosen = [SOLUTIONS_BY_NAME[name] for name in ("parallel-11", "flat-glibc")]
+def test_real_ci_cells_on_a_two_worker_cluster_store_what_a_local_run_stores(shared, tmp_path):
+    """Real engines, end to end, on a few cells of the ci sweep: the batch cells of a Java and a C++
+    solution and a real-time probe of each (the what-if queue's), on the cluster and here. The stores
+    hold the same cells, all ok, each from this machine."""
+    names = ("parallel-11", "flat-glibc")
+    chosen = [SOLUTIONS_BY_NAME[name] for name in names]
     cluster = Cluster(shared.address, runs_dir=str(tmp_path / "runs"))
     remote = sweep.Sweep("ci", tmp_path / "cluster", progress=False, scheduler=cluster)
-    batch, searches, queue = remote.batch(chosen), remote.realtime(chosen), remote.queue_bench()
-    local = sweep.Sweep("ci", tmp_path / "local", progress=False).batch(chosen)
-    assert batch[["key", "status"]].equals(local[["key", "status"]]) and (batch["status"] == "ok").all()
-    assert searches.table["outcome"].isin(["found", "lost"]).all()
-    assert {pair: half["status"] for pair, half in queue.items()} == {"cpp-cpp": "ok", "cpp-java": "ok"}
-    here = machine.host_fingerprint()
-    assert set(batch["machine"]) == set(searches.table["machine"]) == {f"{here['cpu_model']}, {here['cpus']} CPUs"}
-    assert (tmp_path / "cluster" / "queue-bench" / "cpp-java.jsonl").is_file()
+    batch, probes = remote.batch(chosen), remote.what_if_queue(names)
+    here = sweep.Sweep("ci", tmp_path / "local", progress=False)
+    here.batch(chosen), here.what_if_queue(names)
+    assert cells_of(remote.store) == cells_of(here.store) and len(remote.store.index) == 10
+    assert (remote.store.index["status"] == "ok").all()
+    # every cell names the build that ran it, the workers' and the client's (so the workers' check passed)
+    builds = {engine: paths.engine_build(engine) for engine in ("java", "cpp")}
+    assert set(remote.store.index[["engine", "build"]].itertuples(index=False, name=None)) == set(builds.items())
+    assert all(builds.values())
+    assert set(probes["engine"]) == {"java", "cpp"} and probes["keeps_up"].notna().all()
+    this = machine.host_fingerprint()
+    assert set(batch["machine"]) == set(probes["machine"]) == {f"{this['cpu_model']}, {this['cpus']} CPUs"}
     cluster.close()
 
 
