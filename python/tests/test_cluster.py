@@ -2,7 +2,7 @@
 a store written on the cluster holds what a local run's holds, a killed worker's cell is rerun on
 another worker, a failure is tried on two workers, a worker with other engine code refuses the cell,
 a killed client resumes from the store, and nothing is computed twice. Most tests run the fake
-engine (fixtures/cluster_fake.py, imported by the workers); the last runs real ci cells.
+engine (fixtures/cluster_fake.py, imported by the workers); one runs a few real ci cells.
 """
 
 from __future__ import annotations
