@@ -82,10 +82,9 @@ queue-bench: native java jdks
 	$(BUILD)/native-queue/queue_bench --out data/queue-bench/cpp-cpp.jsonl
 	$(PY) -m allocorpool java --jdk 25 --gc g1 --main allocorpool.queue.QueueBenchmark -- --out data/queue-bench/cpp-java.jsonl
 
-# The harness cost (dummy strategy) of both C++ designs, beside the article's 16 and 145 ns.
-harness-bench: cpp
-	mkdir -p data/harness-bench
-	$(BUILD)/cpp-lib/harness_bench --out data/harness-bench/harness.jsonl
+# The harness's cost (dummy strategy) of both engines under both packet sources, beside the article's.
+harness-bench: env jdks java cpp
+	$(PY) -m allocorpool.run.harness
 
 clean:
 	rm -rf $(BUILD) java-lib/target

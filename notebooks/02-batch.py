@@ -25,10 +25,25 @@
 # test harness itself. In batch mode the source produces as fast as the processor consumes;
 # the figure is the average time per packet after the warm-up.
 #
-# The article ran this chapter with CMS. CMS is gone after JDK 14, so its row runs on JDK 11,
-# the last long-term release that has it. Beside it: Parallel, the throughput collector of
-# today's JDKs, and Epsilon, which never collects, as a baseline for what allocation costs
-# when nobody cleans up (its heap is fixed; a run that fills it fails and is shown as such).
+# The article called its collector CMS, but its command line named none (`java -Xloggc:gclog
+# -Xms2g -Xmx2g -server Main X strategy batch`) and the logs it quotes say "Full GC (Ergonomics)",
+# which only Parallel prints: its "CMS" was Java 8's default collector, **Parallel**. So the row
+# compared with the article's "CMS" is Parallel on JDK 11, labelled "the article's CMS, as run";
+# real CMS (JDK 11, the last long-term release that has it) is a row of its own. Beside them:
+# Parallel on JDK 25, and Epsilon, which never collects, as a baseline for what allocation costs
+# when nobody cleans up (its heap is fixed; a run ends its window when the heap is 90 % used).
+#
+# How the cells are made to measure what the article measured:
+# - **Case A is 1,000 / 1,000** (internal queue / store). The article's table says 10,000 / 10,000,
+#   but every case-A figure it prints was made by its published code at 1,000 / 1,000: its run header
+#   reads "Internal queue: 1000 = 1 ms, Stored: 1000" and its live-object counts fit 1,000. The
+#   table's sizes stay reachable (`--internal-queue-size`, `--stored-count` in both engines).
+# - **The packets come from the published code's draws** (`--source counter`): every field and the
+#   store's replacement slot are successive values of one counter. That makes the store's
+#   replacement a sweep in small strides rather than the random replacement the article describes;
+#   the last section runs the same cells with independent random draws to show what that changes.
+# - **Measuring starts when the model is full**: a fill phase runs until the internal queue is full
+#   and 99 % of the store's slots hold a packet, then the warm-up, then the measured window.
 
 # %% tags=["parameters"]
 import os
@@ -37,6 +52,7 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
+from allocorpool import study
 from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import sections
 from allocorpool.data import reference
@@ -65,6 +81,23 @@ batch_chapter.show_fastest(batch)
 # others is what memory management costs in this model; the next chapter looks at the
 # collector's side of it in the GC logs.
 
+# %%
+batch_chapter.show_window_fill(batch)
+
+# %% [markdown]
+# ## The packet source: the published code's draws or independent ones
+#
+# The same batch cells of the article's "CMS" (as run) and of flat C++, with the `random` source:
+# every field of a packet, and the store slot a TCP packet replaces, is an independent hash of the
+# seed, the packet's number and the field. Random replacement misses the cache about once per TCP
+# packet where the counter's sweep does not; the ratio shows what that costs in each cell.
+
+# %% tags=["progress"]
+random_batch = sweep.batch(sweep.solutions_named(study.SOURCE_SOLUTIONS), source="random")
+
+# %%
+batch_chapter.show_sources(batch[batch["solution"].isin(study.SOURCE_SOLUTIONS)], random_batch)
+
 # %% [markdown]
 # ## The article's claims on this machine
 #
@@ -73,7 +106,7 @@ batch_chapter.show_fastest(batch)
 # cell it speaks of; the cells behind each verdict, those against it first, are folded under it.
 
 # %%
-batch_chapter.show_verdicts(batch)
+batch_chapter.show_verdicts(reference_figures, batch=batch)
 
 # %% tags=["check"]
-sweep.finish(batch)
+sweep.finish(batch, random_batch)

@@ -92,7 +92,7 @@ realtime_chapter.show_what_if(what_if)
 # cells behind each verdict, those against it first, are folded under it.
 
 # %%
-realtime_chapter.show_verdicts(searches.table, sweep.batch(chosen))
+realtime_chapter.show_verdicts(reference_figures, searches=searches.table, batch=sweep.batch(chosen))
 
 # %% tags=["check"]
 sweep.finish(searches.table)

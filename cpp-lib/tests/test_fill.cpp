@@ -69,21 +69,35 @@ TEST(Fill, StoreGoalIs99PercentRoundedUp) {
     EXPECT_EQ(store_fill_goal(495'000), 490'050U);
 }
 
-TEST(Fill, ThatCannotFinishIsAnError) {
-    // The counter source with a FIFO of 1: the first TCP packet's index draw makes every
-    // later sixth draw odd, so no packet is TCP again and a store of 7 never fills.
-    CaseParams params = CaseParams::of("A", 1);
-    params.internal_queue_size = 1;
-    params.stored_count = 7;
-    params.pool_size = 8;
+TEST(Fill, AStoreThatStopsGrowingCountsAsFilled) {
+    // The counter source's store indexes reach only 15 of case A's 20 slots at scale 0.02:
+    // the fill ends once the store has not grown for 64 packets per slot, not never.
+    const CaseParams params = CaseParams::of("A", 0.02);
     Model<flat_design::Packet, PoolStrategy, CounterSource> model(params, 1);
+    const FillResult fill = run_fill(model, Clock::now(), Clock::now() + std::chrono::minutes(1));
+    EXPECT_EQ(model.occupancy().stored, 15U);
+    EXPECT_GE(fill.packets, fill_stall_per_slot * params.stored_count);
+    // With a FIFO of 1, the first TCP packet's index draw makes every later sixth draw odd:
+    // no packet is TCP again, and a store of 7 keeps the one it got.
+    CaseParams one = CaseParams::of("A", 1);
+    one.internal_queue_size = 1;
+    one.stored_count = 7;
+    one.pool_size = 8;
+    Model<flat_design::Packet, PoolStrategy, CounterSource> stuck(one, 1);
+    run_fill(stuck, Clock::now(), Clock::now() + std::chrono::minutes(1));
+    EXPECT_EQ(stuck.occupancy().stored, 1U);
+}
+
+TEST(Fill, ThatDoesNotFinishInTimeIsAnError) {
+    CaseParams params = CaseParams::of("C", 0.01);  // 4,950 slots: tens of thousands of packets
+    Model<flat_design::Packet, PoolStrategy, RandomSource> model(params, 1);
     try {
-        run_fill(model, Clock::now(), Clock::now() + std::chrono::milliseconds(200));
+        run_fill(model, Clock::now(), Clock::now());
         FAIL() << "the fill phase finished";
     } catch (const FillError& error) {
         EXPECT_NE(std::string(error.what()).find("the fill phase did not finish in time"), std::string::npos)
                 << error.what();
-        EXPECT_NE(std::string(error.what()).find("the store holds 1 of 7 slots (it needs 7)"), std::string::npos)
+        EXPECT_NE(std::string(error.what()).find(" of 4950 slots (it needs 4901)"), std::string::npos)
                 << error.what();
     }
 }

@@ -138,6 +138,10 @@ CHAPTERS: dict[str, tuple[str, ...]] = {
 }
 CHAPTERS["realtime"] = CHAPTERS["gclogs"] = CHAPTERS["batch"]
 
+# The solutions the batch chapter also runs with the `random` packet source, to show per cell what
+# the published code's `counter` draws change: the article's "CMS" as run, and flat C++.
+SOURCE_SOLUTIONS = ("parallel-11", "flat-glibc")
+
 # The article's printed real-time runs (solution, strategy, case) at 1000 ns, replayed as timelines.
 TIMELINES = (("parallel-11", "alloc", "A"), ("parallel-11", "pool", "A"), ("native-parallel-11", "pool", "C"))
 
@@ -250,12 +254,12 @@ def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: 
                 stop_when_heap_full=solution.collector == "epsilon", **common)  # type: ignore[arg-type]
 
 
-def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile) -> Cell:
+def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, source: str = "counter") -> Cell:
     """A batch run; Java ones log GC and count live objects at the end (the GC table's last columns),
     except where nothing is ever collected."""
     live = solution.engine == "java" and not solution.baseline
     return _cell(solution, strategy, case, prof, mode="batch", duration_s=prof.batch_s,
-                 warmup_s=prof.batch_warmup_s, **({"live_objects": True} if live else {}))
+                 warmup_s=prof.batch_warmup_s, source=source, **({"live_objects": True} if live else {}))
 
 
 def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,

@@ -28,6 +28,44 @@ def show_fastest(batch: pd.DataFrame) -> None:
                         for label, rows in fastest.groupby("label", sort=False)))
 
 
+def sources(counter: pd.DataFrame, random: pd.DataFrame) -> pd.DataFrame:
+    """Per cell finished under both packet sources: ns per packet with each, and random / counter."""
+    keys = ["label", "strategy_label", "case"]
+    ok = [frame[frame["status"] == "ok"][keys + ["ns_per_packet"]] for frame in (counter, random)]
+    both = ok[0].merge(ok[1], on=keys, suffixes=(" counter", " random"))
+    both["random / counter"] = both["ns_per_packet random"] / both["ns_per_packet counter"]
+    return both.rename(columns={"label": "solution", "strategy_label": "strategy",
+                                "ns_per_packet counter": "counter, ns", "ns_per_packet random": "random, ns"})
+
+
+def show_sources(counter: pd.DataFrame, random: pd.DataFrame) -> None:
+    """The table of both sources per cell, and what it says, computed."""
+    both = sources(counter, random)
+    if both.empty:
+        show.note("No cell finished under both packet sources: there is nothing to compare.")
+        return
+    show.show_table(both.set_index(["solution", "strategy", "case"]), precision=2,
+                    caption="Batch: ns per packet with the published code's counter draws and with independent "
+                            "random draws")
+    ratio = both["random / counter"]
+    dearest, cheapest = both.loc[ratio.idxmax()], both.loc[ratio.idxmin()]
+    dearer = int((ratio > 1).sum())
+    show.note(f"The random source costs more than the counter in {dearer} of {len(both)} cells; random / counter "
+              f"runs from {cheapest['random / counter']:.2f} ({cheapest['solution']}, {cheapest['strategy']}, case "
+              f"{cheapest['case']}) to {dearest['random / counter']:.2f} ({dearest['solution']}, "
+              f"{dearest['strategy']}, case {dearest['case']}).")
+
+
+def show_window_fill(batch: pd.DataFrame) -> None:
+    """How full the store was when each finished cell's measured window opened (the fill phase's work)."""
+    fill = batch[(batch["status"] == "ok") & (batch["strategy"] != "dummy")]["store_fill_at_window"].dropna()
+    if fill.empty:
+        show.note("No finished cell reports its store's fill.")
+        return
+    show.note(f"When the measured window opened, the store was between {fill.min():.1%} and {fill.max():.1%} full "
+              f"in the {len(fill)} finished cells that keep packets (the dummy strategy keeps none).")
+
+
 def _real(figures: dict[str, float]) -> dict[str, float]:
     return {s: figures.get(s, float("nan")) for s in REAL_STRATEGIES}
 

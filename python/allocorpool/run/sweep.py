@@ -72,7 +72,8 @@ _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline"
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
                                       "error", "stderr_tail", "reference_key", "machine"]
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
-                 "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "jdk_build"]
+                 "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "store_fill_at_window",
+                 "jdk_build"]
 
 
 def _value(row: dict[str, Any], name: str) -> Any:
@@ -295,26 +296,28 @@ class Sweep:
                           f"{self.store.root}")
 
     # ---- batch ---------------------------------------------------------------------------
-    def batch(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+    def batch(self, chosen: Iterable[Solution], source: str = "counter") -> pd.DataFrame:
         """Every batch cell of the chosen solutions (run if missing): one row per solution,
-        strategy and case, with the cell's status, error and summary figures."""
-        self._begin("batch")
+        strategy and case, with the cell's status, error and summary figures. The packet source is
+        the published code's `counter` unless asked otherwise."""
+        self._begin("batch" if source == "counter" else f"batch, {source} source")
         chosen = list(chosen)
         if self._on_cluster() is not None:  # every missing cell at once; the rows below read them back
-            self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile) for solution in chosen
+            self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source) for solution in chosen
                                        for strategy in STRATEGIES for case in self.profile.cases], "batch cells")
         rows = []
         for solution in chosen:
             for strategy in STRATEGIES:
                 for case in self.profile.cases:
-                    cell = batch_cell(solution, strategy, case, self.profile)
+                    cell = batch_cell(solution, strategy, case, self.profile, source)
                     row = self.cell_row(cell)
-                    rows.append({**_labels(solution, strategy, case), "key": cell.key, "status": row["status"],
+                    rows.append({**_labels(solution, strategy, case), "source": source, "key": cell.key,
+                                 "status": row["status"],
                                  "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
                                  **{name: _value(row, name) if row["status"] == "ok" else None
                                     for name in _BATCH_FIELDS}, "machine": _machine(row)})
         self._end(f"{len(rows)} batch cells")
-        return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["key", "status", "error", "stderr_tail"]
+        return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail"]
                             + _BATCH_FIELDS + ["machine"])
 
     # ---- real-time ---------------------------------------------------------------------

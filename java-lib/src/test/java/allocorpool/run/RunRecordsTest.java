@@ -208,6 +208,18 @@ class RunRecordsTest {
     }
 
     @Test
+    void aStoreThatStopsGrowingCountsAsFilled() {
+        // The counter source's store indexes reach only 15 of case A's 20 slots at scale 0.02.
+        CaseParams params = CaseParams.of("A", 0.02);
+        PacketLoop loop = new PacketLoop(Strategies.create("pool", params), PacketSource.create("counter", 1), params);
+        FillPhase fill = new FillPhase(loop, params, true);
+        fill.run(loop, System.nanoTime() + 60_000_000_000L, "60 s (test)");
+        assertTrue(fill.done());
+        assertEquals(15, loop.processor().stored());
+        assertTrue(fill.packets() >= (long) FillPhase.STALL_PER_SLOT * params.storedCount, "" + fill.packets());
+    }
+
+    @Test
     void aFillThatDoesNotFinishInTimeIsAnError() {
         CaseParams params = CaseParams.of("C", 0.01);
         PacketLoop loop = new PacketLoop(Strategies.create("pool", params), PacketSource.create("counter", 1), params);
