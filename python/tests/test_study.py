@@ -62,14 +62,19 @@ def test_profiles_select_solutions_and_cases():
 def test_the_estimate_counts_cells():
     quick = PROFILES["quick"]
     estimate = study.estimate(quick)
-    assert estimate.batch_cells == len(SOLUTIONS) * len(study.STRATEGIES) * 3
+    # every solution's batch cells, and the random-source cells of the batch chapter's comparison
+    assert estimate.batch_cells == (len(SOLUTIONS) + len(study.SOURCE_SOLUTIONS)) * len(study.STRATEGIES) * 3
     assert estimate.searches == len(SOLUTIONS) * len(study.REALTIME_STRATEGIES) * 3
     assert estimate.timelines == len(study.TIMELINES)
     assert 20 * 60 < estimate.seconds < 90 * 60  # the quick profile: well under the time of `make test` in CI
     assert "profile quick" in str(estimate) and "estimate: about" in str(estimate)
     assert study.estimate(PROFILES["ci"]).seconds < 6 * 60
-    only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["flat-glibc"]])
+    only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["cpp-glibc"]])
     assert only_cpp.batch_cells == 12 and only_cpp.timelines == 0
+    # the budgets for the article's sizes: every solution under 8 h, the article's own under 3 h
+    full = PROFILES["full"]
+    assert study.estimate(full).seconds < 8 * 3600
+    assert study.estimate(full, study.solutions(None, full, study.selection("paper"))).seconds < 3 * 3600
 
 
 def test_the_input_queue_scales_with_the_profile():
