@@ -7,7 +7,7 @@
 //                       delay_100ms each array holds 100 ms of ticks at the probe's interval
 //                                   (MAX_CAPTURING_DELAY_MS, as the engines size it), --probe-s;
 //                       fixed  each array holds --fixed-size slots (100,000: the original
-//                              benchmark's C++ to C++ queue), probes of --fixed-probe-s >= 10 s,
+//                              benchmark's C++ to C++ queue), probes of --fixed-probe-s (10 s),
 // and writes JSON Lines (docs/records.md, "queue-bench records"): a header, one probe
 // record per probe, one result record per capacity rule.
 #include <sys/utsname.h>
@@ -47,14 +47,14 @@ constexpr std::uint32_t flat_out_queue_size = 1U << 16;  // 512 KiB for both arr
 constexpr std::uint64_t cpp_cpp_target_ns = 44;          // the original's C++ to C++ figure
 constexpr std::uint64_t max_interval_ns = 1'000'000'000;
 constexpr double max_probe_s = 3600;
-constexpr double min_fixed_probe_s = 10;  // long enough for rare stalls, as the original's runs
+constexpr double default_fixed_probe_s = 10;  // long enough for rare stalls, as the original's runs
 constexpr std::uint32_t max_queue_size = INT32_MAX / 8;  // capacity_for's limit
 
 constexpr std::string_view usage = R"(usage: queue_bench [options]
   --out FILE           JSON Lines output (default: stdout)
   --probe-s SECONDS    length of each probe with 100 ms of ticks per array, in (0, 3600] (default 2)
   --fixed-size N       slots per array under the fixed rule, 1..268435455 (default 100000, the original's)
-  --fixed-probe-s S    length of each probe under the fixed rule, in [10, 3600] (default 10)
+  --fixed-probe-s S    length of each probe under the fixed rule, in (0, 3600] (default 10: compared with the original)
   --min-ns N           shortest interval the bisection tries, 1..1000000000 (default 2)
   --max-ns N           longest interval the bisection tries, min-ns..1000000000 (default 1000)
   --producer-cpu N     CPU of the clock thread, -1 for no pinning (default 0)
@@ -66,7 +66,7 @@ struct Options {
     std::string out;
     double probe_s = 2;
     std::uint32_t fixed_size = 100'000;
-    double fixed_probe_s = min_fixed_probe_s;
+    double fixed_probe_s = default_fixed_probe_s;
     std::uint64_t min_ns = 2;
     std::uint64_t max_ns = 1000;
     int producer_cpu = 0;
@@ -140,8 +140,8 @@ Options parse_options(int argc, char** argv) {
             char* end = nullptr;
             const std::string text(value);
             const double seconds = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || !(seconds >= min_fixed_probe_s && seconds <= max_probe_s)) {
-                usage_error("--fixed-probe-s: '" + text + "' is not valid; valid: a number of seconds in [10, 3600]");
+            if (text.empty() || *end != '\0' || !(seconds > 0 && seconds <= max_probe_s)) {
+                usage_error("--fixed-probe-s: '" + text + "' is not valid; valid: a number of seconds in (0, 3600]");
             }
             options.fixed_probe_s = seconds;
         } else if (option == "--min-ns") {

@@ -175,7 +175,8 @@ class Profile:
     probe_s: float
     probe_warmup_s: float
     timeline_s: float
-    queue_probe_s: float
+    queue_probe_s: float  # the queue benchmark's probes with 100 ms of ticks per array
+    queue_fixed_probe_s: float  # its probes under the original's fixed capacity (10 s to compare with it)
     search: SearchPlan
     cases: tuple[str, ...] = CASES
     solutions: tuple[str, ...] | None = None  # None: every solution
@@ -194,21 +195,21 @@ class Profile:
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("ci", "seconds per cell, case A, a solution of each kind: for the notebook tests",
             scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2,
-            queue_probe_s=0.2,
+            queue_probe_s=0.2, queue_fixed_probe_s=0.2,
             search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
             cases=("A",), strict=True,
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
-            queue_probe_s=0.5,
+            queue_probe_s=0.5, queue_fixed_probe_s=1,
             search=SearchPlan(high_ns=2000, longest_probe_s=6)),
     # The article's sizes. Every run fills its store before its warm-up, so the warm-ups need only
     # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,
     # and the interval found is confirmed by a probe holding the cell's slowest collection twice.
     Profile("full", "the article's sizes: 20 s batch runs, 8 s probes confirmed by a longer one, a fine search",
             scale=1.0, batch_s=20, batch_warmup_s=5, probe_s=8, probe_warmup_s=2, timeline_s=60,
-            queue_probe_s=2,
+            queue_probe_s=2, queue_fixed_probe_s=10,
             search=SearchPlan(high_ns=10_000, longest_probe_s=30)),
 )}
 DEFAULT_PROFILE = "quick"

@@ -13,7 +13,7 @@ from allocorpool.run.java import JavaRun
 
 pytestmark = pytest.mark.engine
 
-SHORT = ["--probe-s", "0.2", "--min-ns", "100", "--max-ns", "400"]
+SHORT = ["--probe-s", "0.2", "--fixed-probe-s", "0.2", "--min-ns", "100", "--max-ns", "400"]
 
 
 def check_records(path: Path, pair: str, target_ns: int) -> None:
@@ -51,4 +51,4 @@ def test_java_half_rejects_bad_values() -> None:
     run = JavaRun(jdk=17, collector="g1", heap="256m", main_class="allocorpool.queue.QueueBenchmark")
     done = subprocess.run(run.command(["--probe-s", "fast"]), capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
-    assert "--probe-s: 'fast' is not a number in 0.1..60.0" in done.stderr
+    assert "--probe-s: 'fast' is not a number in 0.05..600.0" in done.stderr

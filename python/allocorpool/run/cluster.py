@@ -87,7 +87,7 @@ def run_on_worker(cell: Cell, task: str, runs_dir: str | None, store_name: str,
     return Attempt(worker.address, name, machine.fingerprint(result.run.header), result)
 
 
-def queue_bench_on_worker(pair: str, probe_s: str, runs_dir: str | None,
+def queue_bench_on_worker(pair: str, lengths: list[str], runs_dir: str | None,
                           store_name: str) -> tuple[str | None, str | None, str | None]:
     """On a worker: one half of the queue benchmark (run.sweep's), as (its JSON Lines, error, stderr tail)."""
     from allocorpool.run.sweep import _run_queue_bench
@@ -95,7 +95,7 @@ def queue_bench_on_worker(pair: str, probe_s: str, runs_dir: str | None,
     folder = Path(runs_dir) if runs_dir else paths.data_dir() / "runs" / store_name
     path = folder / "queue-bench" / f"{pair}.jsonl"
     path.unlink(missing_ok=True)
-    error, stderr = _run_queue_bench(pair, path, probe_s)
+    error, stderr = _run_queue_bench(pair, path, lengths)
     return (path.read_text(encoding="utf-8") if error is None else None), error, stderr
 
 
@@ -296,11 +296,11 @@ class Cluster:
             self._held.pop(threading.get_ident(), None)
 
     # ---- the queue benchmark -----------------------------------------------------------------
-    def queue_bench(self, pair: str, path: Path, probe_s: str) -> tuple[str | None, str | None]:
+    def queue_bench(self, pair: str, path: Path, lengths: list[str]) -> tuple[str | None, str | None]:
         """One half of the queue benchmark on a worker (it takes the machine like a cell), written to path."""
         from allocorpool.data.store import atomic_write
 
-        future = self.client.submit(queue_bench_on_worker, pair, probe_s, self.runs_dir, self.store_name,
+        future = self.client.submit(queue_bench_on_worker, pair, lengths, self.runs_dir, self.store_name,
                                     key=f"queue-bench {pair}", resources={MACHINE: 1}, pure=False)
         from distributed import KilledWorker
 

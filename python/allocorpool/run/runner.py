@@ -347,7 +347,8 @@ def built_by_another(cell: Cell, run: Run) -> str | None:
     """Why a run's result is not the cell's: the engine that ran reports another source id than the
     cell's build (a stale build, or another checkout's engine). None when they agree or are not known."""
     built = (run.header or {}).get("engine_source")
-    if not cell.build or not built or built == cell.build:
+    wanted = getattr(cell, "build", "")  # the other studies' cells are not keyed by an engine build
+    if not wanted or not built or built == wanted:
         return None
     return (f"the engine that ran was built from sources {built}, not this cell's {cell.build}: rebuild the "
             f"engines (make build) or rerun the cell")

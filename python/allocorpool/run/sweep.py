@@ -505,7 +505,8 @@ class Sweep:
         Per pair: status, error, stderr tail and its probe and result tables."""
         self._begin("queue")
         folder = self.store.root / "queue-bench"
-        probe_s = f"{self.profile.queue_probe_s:g}"
+        lengths = ["--probe-s", f"{self.profile.queue_probe_s:g}",
+                   "--fixed-probe-s", f"{self.profile.queue_fixed_probe_s:g}"]
         out: dict[str, dict[str, Any]] = {}
         for pair in QUEUE_PAIRS:
             path = folder / f"{pair}.jsonl"
@@ -514,8 +515,8 @@ class Sweep:
                 self.store.lock_for_runs()
                 self._status.show(f"running the {pair} queue benchmark")
                 cluster = self._on_cluster()  # on a cluster, on a worker: it takes a machine like a cell
-                error, stderr = cluster.queue_bench(pair, path, probe_s) if cluster is not None \
-                    else _run_queue_bench(pair, path, probe_s)
+                error, stderr = cluster.queue_bench(pair, path, lengths) if cluster is not None \
+                    else _run_queue_bench(pair, path, lengths)
             run = read_run(path) if path.is_file() else None
             results = run.table("result") if run is not None else pd.DataFrame()
             out[pair] = {"status": "ok" if len(results) else "error", "error": error, "stderr_tail": stderr,
@@ -547,10 +548,10 @@ def _labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
             "strategy_label": STRATEGY_LABELS[strategy], "case": case}
 
 
-def _run_queue_bench(pair: str, path: Path, probe_s: str) -> tuple[str | None, str | None]:
+def _run_queue_bench(pair: str, path: Path, lengths: list[str]) -> tuple[str | None, str | None]:
     """Runs one half of the queue benchmark into path (atomically); (error, stderr tail) on failure."""
     def write(temporary: Path) -> None:
-        args = ["--probe-s", probe_s, "--out", str(temporary)]
+        args = [*lengths, "--out", str(temporary)]
         if pair == "cpp-cpp":
             command = [str(paths.project_root() / "build" / "native-queue" / "queue_bench"), *args]
         else:

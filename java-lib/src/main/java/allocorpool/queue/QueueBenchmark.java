@@ -29,17 +29,21 @@ import java.util.Map;
  * <p>A probe is loss-free only if the clock kept its rate, nothing was dropped, and the
  * reader kept up: by the probe's end it had taken at least the ticks due minus one array's
  * capacity (a reader slower than the clock loses nothing while the queue absorbs its
- * backlog, and would pass a short probe). Probes last at least 10 s.
+ * backlog, and would pass a short probe). Probes under the fixed rule last 10 s by default
+ * (--fixed-probe-s), long enough to fill the original's queue at the intervals it measured;
+ * the others 2 s (--probe-s). The tests' profile shortens both.
  *
- * <p>usage: {@code QueueBenchmark [--out FILE] [--probe-s S] [--min-ns N] [--max-ns N]
- * [--producer-cpu N] [--consumer-cpu N]}
+ * <p>usage: {@code QueueBenchmark [--out FILE] [--probe-s S] [--fixed-probe-s S] [--min-ns N]
+ * [--max-ns N] [--producer-cpu N] [--consumer-cpu N]}
  */
 public final class QueueBenchmark {
     static final String PAIR = "cpp-java";
     static final long TARGET_NS = 20;
     private static final long MAX_CAPTURING_DELAY_MS = 100;
-    private static final double MIN_PROBE_S = 10;
-    private static final String USAGE = "usage: QueueBenchmark [--out FILE|-] [--probe-s 10..600] "
+    private static final double MIN_PROBE_S = 0.05;
+    private static final double MAX_PROBE_S = 600;
+    private static final String USAGE = "usage: QueueBenchmark [--out FILE|-] [--probe-s 0.05..600] "
+            + "[--fixed-probe-s 0.05..600] "
             + "[--min-ns 1..1000000] [--max-ns 1..1000000] [--producer-cpu -1|0..] [--consumer-cpu -1|0..]";
 
     /** How a probe's queue is sized: the record's {@code capacity_rule}. */
@@ -82,18 +86,21 @@ public final class QueueBenchmark {
 
     private final RecordWriter records;
     private final double probeS;
+    private final double fixedProbeS;
     private final int producerCpu;
 
-    private QueueBenchmark(RecordWriter records, double probeS, int producerCpu) {
+    private QueueBenchmark(RecordWriter records, double probeS, double fixedProbeS, int producerCpu) {
         this.records = records;
         this.probeS = probeS;
+        this.fixedProbeS = fixedProbeS;
         this.producerCpu = producerCpu;
     }
 
     public static void main(String[] args) throws IOException {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("--out", "-");
-        options.put("--probe-s", String.valueOf((long) MIN_PROBE_S));
+        options.put("--probe-s", "2");
+        options.put("--fixed-probe-s", "10");
         options.put("--min-ns", "2");
         options.put("--max-ns", "1000");
         options.put("--producer-cpu", "0");
@@ -108,7 +115,8 @@ public final class QueueBenchmark {
             }
             options.put(args[i], args[++i]);
         }
-        double probeS = number(options, "--probe-s", MIN_PROBE_S, 600);
+        double probeS = number(options, "--probe-s", MIN_PROBE_S, MAX_PROBE_S);
+        double fixedProbeS = number(options, "--fixed-probe-s", MIN_PROBE_S, MAX_PROBE_S);
         long minNs = (long) number(options, "--min-ns", 1, 1_000_000);
         long maxNs = (long) number(options, "--max-ns", 1, 1_000_000);
         int producerCpu = (int) number(options, "--producer-cpu", -1, 4095);
@@ -125,8 +133,8 @@ public final class QueueBenchmark {
                     + (Runtime.getRuntime().availableProcessors() - 1));
         }
         try (RecordWriter records = RecordWriter.open(options.get("--out"))) {
-            records.write(header(probeS, minNs, maxNs, producerCpu, consumerCpu));
-            QueueBenchmark bench = new QueueBenchmark(records, probeS, producerCpu);
+            records.write(header(probeS, fixedProbeS, minNs, maxNs, producerCpu, consumerCpu));
+            QueueBenchmark bench = new QueueBenchmark(records, probeS, fixedProbeS, producerCpu);
             Probe flatOut = bench.probe(0, CapacityRule.FLAT_OUT);
             double writeNs = flatOut.stats.emitted == 0 ? 0 : flatOut.seconds * 1e9 / flatOut.stats.emitted;
             for (CapacityRule rule : new CapacityRule[] {CapacityRule.FIXED, CapacityRule.DELAY_100MS}) {
@@ -158,7 +166,7 @@ public final class QueueBenchmark {
         result.put("pair", PAIR);
         result.put("capacity_rule", rule.recordName);
         result.put("queue_size", rule.fixedQueueSize());
-        result.put("probe_s", probeS);
+        result.put("probe_s", probeSeconds(rule));
         result.put("write_ns", writeNs);
         result.put("good_interval_ns", good);
         result.put("target_ns", TARGET_NS);
@@ -169,12 +177,12 @@ public final class QueueBenchmark {
                 good == null ? "none up to " + maxNs + " ns" : good + " ns", TARGET_NS, met ? "met" : "not met");
     }
 
-    /** One run of the clock for probeS seconds with this thread reading flat out. */
+    /** One run of the clock for the rule's probe length with this thread reading flat out. */
     private Probe probe(long intervalNs, CapacityRule rule) throws IOException {
         int queueSize = rule.queueSize(intervalNs);
         TickSource source = TickSources.nativeClock(intervalNs, queueSize, producerCpu, -1);
         long start = System.nanoTime();
-        long end = start + (long) (probeS * 1e9);
+        long end = start + (long) (probeSeconds(rule) * 1e9);
         long now;
         long taken;
         try {
@@ -255,7 +263,11 @@ public final class QueueBenchmark {
         }
     }
 
-    private static Map<String, Object> header(double probeS, long minNs, long maxNs, int producerCpu, int consumerCpu) {
+    private double probeSeconds(CapacityRule rule) {
+        return rule == CapacityRule.FIXED ? fixedProbeS : probeS;
+    }
+
+    private static Map<String, Object> header(double probeS, double fixedProbeS, long minNs, long maxNs, int producerCpu, int consumerCpu) {
         Map<String, Object> r = RunContext.header("queue-bench");
         for (String field : List.of("case", "strategy", "mode", "interval_ns", "scale", "seed", "source",
                 "clock_origin_nanotime")) {
@@ -265,6 +277,7 @@ public final class QueueBenchmark {
         r.put("warmup_s", 0);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("probe_s", probeS);
+        params.put("fixed_probe_s", fixedProbeS);
         params.put("min_ns", minNs);
         params.put("max_ns", maxNs);
         params.put("max_capturing_delay_ms", MAX_CAPTURING_DELAY_MS);
