@@ -72,9 +72,9 @@ test-java:
 
 # Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC).
 test-python: env jdks java
-	cd python && $(PY) -m pytest -q -m "not browser" tests
+	cd python && $(PY) -m pytest -q -m "not browser and not cluster" tests
 
-test: test-native test-java test-cpp test-python test-binary-trees test-notebooks test-browser test-kernels
+test: test-native test-java test-cpp test-python test-binary-trees test-cluster test-notebooks test-browser test-kernels
 
 # The queue benchmark: C++ to C++ and C++ to Java, shortest loss-free interval on this machine.
 queue-bench: native java jdks
@@ -90,4 +90,4 @@ clean:
 	rm -rf $(BUILD) java-lib/target
 
 # The study (notebooks, sweep, article) and the exploration kernels have their own files.
-include mk/study.mk mk/kernels.mk mk/event-echo.mk mk/binary-trees.mk
+include mk/study.mk mk/kernels.mk mk/event-echo.mk mk/binary-trees.mk mk/cluster.mk

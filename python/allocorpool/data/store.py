@@ -18,6 +18,7 @@ import importlib
 import json
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -80,6 +81,7 @@ class StoreBusy(RuntimeError):
 
 
 _RUNS_LOCKS: dict[Path, int] = {}  # the stores this process has taken: root -> the locked file
+_RUNS_LOCKS_GUARD = threading.Lock()  # a sweep on a cluster takes its store from several threads
 
 
 class Store:
@@ -91,6 +93,7 @@ class Store:
         self.runs_dir = runs_dir or root / "runs"
         self.index_path = root / "index.parquet"
         self.cells_dir.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()  # cells that finish at once on a cluster are stored one after the other
         self._index = self._reconcile()
 
     @classmethod
@@ -103,6 +106,10 @@ class Store:
         """Takes the store for this process's runs, until it exits: two sweeps writing one store would
         also measure on a machine the other one loads. Refuses, naming the holder, while another
         process has it."""
+        with _RUNS_LOCKS_GUARD:
+            self._lock_for_runs()
+
+    def _lock_for_runs(self) -> None:
         root = self.root.resolve()
         if root in _RUNS_LOCKS:
             return
@@ -130,9 +137,14 @@ class Store:
         return bool(len(rows)) and (not ok_only or bool((rows["status"] == "ok").all()))
 
     def put(self, result: CellResult) -> None:
-        """Stores a finished cell (replacing an earlier one of the same key)."""
+        """Stores a finished cell (replacing an earlier one of the same key), with the fingerprint of the machine
+        that ran it; safe from several threads."""
+        with self._lock:
+            self._put(result)
+
+    def _put(self, result: CellResult) -> None:
         key = result.cell.key
-        fingerprint = machine.fingerprint(result.run.header)
+        fingerprint = result.fingerprint or machine.fingerprint(result.run.header)
         frames = [frame.assign(table=name) for name, frame in result.run.tables.items()]
         if result.gc_events is not None:
             frames.append(result.gc_events.assign(table="gclog"))
@@ -140,7 +152,7 @@ class Store:
             else pd.DataFrame({"table": pd.Series(dtype=str)})
         rows = rows.assign(key=key, status=result.status, **fingerprint)
         metadata = {"cell_kind": result.cell.kind, "measurement": getattr(result.cell, "measurement", key),
-                    "attempts": self._attempts(key) + 1, "cell": result.cell.params(),
+                    "attempts": self._attempts(key) + result.attempts, "cell": result.cell.params(),
                     "header": result.run.header, "summary": result.run.summary,
                     "problems": result.run.problems, "status": result.status, "exit_code": result.exit_code,
                     "error": result.error, "stderr_tail": result.stderr_tail, "elapsed_s": result.elapsed_s,
@@ -182,7 +194,7 @@ class Store:
                   problems=metadata["problems"])
         return CellResult(cell_type(metadata.get("cell_kind", "engine"))(**metadata["cell"]), metadata["status"], metadata["exit_code"],
                           metadata["stderr_tail"], metadata["elapsed_s"], run, events, metadata["command"],
-                          metadata.get("refusal"))
+                          metadata.get("refusal"), fingerprint=metadata["fingerprint"])
 
     def rows(self, table: str) -> pd.DataFrame:
         """One table's rows (periodic, gc, gclog, ...) of every stored cell, with key and fingerprint."""

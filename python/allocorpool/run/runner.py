@@ -172,6 +172,10 @@ class CellResult:
     gc_events: pd.DataFrame | None = None
     command: list[str] = field(default_factory=list)
     refusal: str | None = None  # why a run that ended well cannot count (another engine build ran it)
+    # The machine that ran it when that is not this one (a cluster's worker, run.cluster); None: this machine,
+    # with what the run's header says (machine.fingerprint).
+    fingerprint: dict[str, Any] | None = None
+    attempts: int = 1  # the runs it stands for: a cluster stores a cell that failed on two workers as one result
 
     @property
     def error(self) -> str | None:

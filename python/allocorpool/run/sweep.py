@@ -8,6 +8,11 @@ search costs no run, and an interrupted one resumes at its next probe.
 
 Progress is one line: updated in place in a notebook, printed on the terminal (the kernel's
 own stderr, which is papermill's or JupyterLab's terminal).
+
+Given a Dask scheduler's address (ALLOC_OR_POOL_SCHEDULER, make's SCHEDULER), the cells run on
+that cluster's workers, one per machine (run.cluster), and this process stores them: independent
+cells and searches go from as many threads as there are machines, and every table keeps the
+order of a local run. Without one, cells run here one at a time.
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ import math
 import os
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
@@ -50,16 +57,20 @@ from allocorpool.study import (
 )
 from allocorpool.study import selection as study_selection
 
+if TYPE_CHECKING:
+    from allocorpool.run.cluster import Cluster
+
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (study.SELECTIONS): make's SOLUTIONS
 REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"
 WHAT_IF_QUEUE_MS = 1000  # the article's what-if: "if our source queue could contain one second worth of packets"  # "1": read the store only, never run a cell (make article)
+SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on its workers (make's SCHEDULER)
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
-                                      "error", "stderr_tail", "reference_key"]
+                                      "error", "stderr_tail", "reference_key", "machine"]
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                  "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "store_fill_at_window",
                  "jdk_build"]
@@ -71,6 +82,18 @@ def _value(row: dict[str, Any], name: str) -> Any:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     return value
+
+
+def _machine(row: dict[str, Any]) -> str | None:
+    """The machine a cell ran on, as the tables name it: CPU model and count (None: not run)."""
+    model, cpus = _value(row, "cpu_model"), _value(row, "cpus")
+    return None if model is None or cpus is None else f"{model}, {int(cpus)} CPUs"
+
+
+def _machines(rows: Iterable[dict[str, Any]]) -> str | None:
+    """The machines of some cells (a search's probes): one, or all of them joined by " + " when they differ."""
+    found = sorted({name for name in map(_machine, rows) if name is not None})
+    return " + ".join(found) if found else None
 
 
 def _in_notebook() -> bool:
@@ -90,18 +113,24 @@ class _Status:
         self._prefix = prefix
         self._handle: Any = None
         self._started = time.monotonic()
+        self._lock = threading.Lock()  # on a cluster, threads report
 
     def show(self, text: str) -> None:
         if not self._enabled:
             return
         line = f"[{self._prefix} {time.monotonic() - self._started:6.0f} s] {text}"
-        print(line, file=sys.__stderr__, flush=True)
-        if _in_notebook():
-            from IPython.display import Pretty, display
-            if self._handle is None:
-                self._handle = display(Pretty(line), display_id=True)
-            else:
-                self._handle.update(Pretty(line))
+        with self._lock:
+            print(line, file=sys.__stderr__, flush=True)
+            if _in_notebook():
+                from IPython.display import Pretty, display
+                if self._handle is None:
+                    self._handle = display(Pretty(line), display_id=True)
+                else:
+                    self._handle.update(Pretty(line))
+
+
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
 
 
 class ChapterFailed(RuntimeError):
@@ -129,7 +158,8 @@ class Sweep:
     """The sweep of one profile: its cells run through one store and read back as DataFrames."""
 
     def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
-                 progress: bool = True, retry_failed: bool = False, replay: bool | None = None) -> None:
+                 progress: bool = True, retry_failed: bool = False, replay: bool | None = None,
+                 scheduler: str | Cluster | None = None) -> None:
         self.profile = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
         data = data_dir or os.environ.get(DATA_VARIABLE)
         self.store = Store(Path(data).resolve()) if data else Store.named(self.profile.name)
@@ -145,6 +175,11 @@ class Sweep:
         self._loaded: dict[str, CellResult] = {}
         self._ran = 0
         self._status = _Status(False, "")
+        # A Dask scheduler's address (or a Cluster): cells run on its workers; connected when a cell is to run.
+        self._scheduler = scheduler if scheduler is not None else os.environ.get(SCHEDULER_VARIABLE) or None
+        self._cluster: Cluster | None = None
+        self._key_locks: dict[str, threading.Lock] = {}  # one cell is never run by two threads at once
+        self._key_locks_guard = threading.Lock()
 
     def solutions(self, chapter: str | None = None) -> list[Solution]:
         """The solutions of a chapter (study.CHAPTERS; None: all) that the profile and the sweep's
@@ -156,7 +191,48 @@ class Sweep:
         return solutions(tuple(names), self.profile, self.selection)
 
     # ---- running cells ---------------------------------------------------------------
+    def _on_cluster(self) -> Cluster | None:
+        """The cluster the cells run on (None: they run here), connected on first use."""
+        if self._scheduler is None or self.replay:
+            return None
+        if self._cluster is None:
+            from allocorpool.run.cluster import Cluster
+
+            def show(text: str) -> None:
+                self._status.show(text)
+            self._cluster = self._scheduler if isinstance(self._scheduler, Cluster) else Cluster(
+                self._scheduler, store_name=self.store.root.name, show=show)
+            self._cluster.progress.show = show
+        return self._cluster
+
+    def _each(self, work: Callable[[_Item], _Result], items: Sequence[_Item], unit: str) -> list[_Result]:
+        """work on every item, results in the items' order: one after the other here; on a cluster, from one
+        thread per machine (the items must be independent)."""
+        cluster = self._on_cluster()
+        if cluster is None or len(items) < 2:
+            return [work(item) for item in items]
+        cluster.release_thread()  # this thread waits: its worker is for the pool's threads
+        cluster.progress.begin(len(items), unit)
+        tracked = cluster.progress.track(work)
+
+        def in_thread(item: _Item) -> _Result:
+            try:
+                return tracked(item)
+            finally:
+                cluster.release_thread()
+        pool = ThreadPoolExecutor(max_workers=max(1, min(cluster.machines, len(items))), thread_name_prefix="sweep")
+        try:
+            return list(pool.map(in_thread, items))
+        finally:  # on an error or an interrupt, cells already running still end and are stored
+            pool.shutdown(wait=False, cancel_futures=True)
+
     def _run(self, cell: Cell) -> CellResult:
+        cluster = self._on_cluster()
+        if cluster is not None:
+            result = cluster.run(cell)
+            with self._key_locks_guard:
+                self._ran += 1
+            return result
         self._status.show(f"running {cell.key}")
         result = run_cell(cell, self.store.runs_dir, timeout_s=default_timeout(cell), progress=False)
         self._ran += 1
@@ -173,15 +249,19 @@ class Sweep:
                 "key": cell.key, "status": MISSING, "error": "not measured: the store has no such cell"}
             self._seen[cell.key] = row
             return row
-        failed = row is not None and row["status"] != "ok"
-        retry = failed and ((self.retry_failed and cell.key not in self._run_here)
-                            or (retry_failure and (_value(row, "attempts") or 1) < 2))
-        if row is None or retry:
-            self.store.lock_for_runs()
-            self._run_here.add(cell.key)
-            index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
-            row = index.iloc[0].to_dict()
-            self._rows[cell.key] = row
+        with self._key_locks_guard:  # a thread that asks for a cell another one runs waits for its row
+            key_lock = self._key_locks.setdefault(cell.key, threading.Lock())
+        with key_lock:
+            row = self._rows.get(cell.key)
+            failed = row is not None and row["status"] != "ok"
+            retry = failed and ((self.retry_failed and cell.key not in self._run_here)
+                                or (retry_failure and (_value(row, "attempts") or 1) < 2))
+            if row is None or retry:
+                self.store.lock_for_runs()
+                self._run_here.add(cell.key)
+                index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
+                row = index.iloc[0].to_dict()
+                self._rows[cell.key] = row
         self._seen[cell.key] = row
         return row
 
@@ -221,6 +301,10 @@ class Sweep:
         strategy and case, with the cell's status, error and summary figures. The packet source is
         the published code's `counter` unless asked otherwise."""
         self._begin("batch" if source == "counter" else f"batch, {source} source")
+        chosen = list(chosen)
+        if self._on_cluster() is not None:  # every missing cell at once; the rows below read them back
+            self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source) for solution in chosen
+                                       for strategy in STRATEGIES for case in self.profile.cases], "batch cells")
         rows = []
         for solution in chosen:
             for strategy in STRATEGIES:
@@ -231,10 +315,10 @@ class Sweep:
                                  "status": row["status"],
                                  "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
                                  **{name: _value(row, name) if row["status"] == "ok" else None
-                                    for name in _BATCH_FIELDS}})
+                                    for name in _BATCH_FIELDS}, "machine": _machine(row)})
         self._end(f"{len(rows)} batch cells")
         return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail"]
-                            + _BATCH_FIELDS)
+                            + _BATCH_FIELDS + ["machine"])
 
     # ---- real-time ---------------------------------------------------------------------
     def _probe(self, solution: Solution, strategy: str, case: str, keys: list[str],
@@ -289,13 +373,15 @@ class Sweep:
                                start_factor=plan.start_factor,
                                confirm_s=self.confirmation_s(solution, strategy, case), reference_ns=REFERENCE_NS,
                                digits=plan.digits)
-        probes = result.probes.assign(key=keys, **_labels(solution, strategy, case))
+        probes = result.probes.assign(key=keys, machine=[_machine(self._seen[key]) for key in keys],
+                                      **_labels(solution, strategy, case))
         reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")].head(1)
         row: dict[str, Any] = {**_labels(solution, strategy, case), "outcome": result.outcome,
                                "interval_ns": result.good_interval_ns, "loss_pct": result.loss_pct_at_reference,
                                "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None,
                                "error": result.error, "stderr_tail": None,
-                               "reference_key": reference["key"].iloc[0] if len(reference) else None}
+                               "reference_key": reference["key"].iloc[0] if len(reference) else None,
+                               "machine": _machines(self._seen[key] for key in keys)}
         if result.outcome == "failed":
             failed = probes[probes["status"] != "ok"]
             row["stderr_tail"] = _value(self._rows[failed["key"].iloc[-1]], "stderr_tail") if len(failed) else None
@@ -304,19 +390,19 @@ class Sweep:
             big_keys: list[str] = []
             big_probe = self._probe(solution, strategy, case, big_keys, heap_mb=big)(REFERENCE_NS,
                                                                                      self.profile.probe_s)
-            row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct)
+            row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct,
+                       machine=_machines(self._seen[key] for key in keys + big_keys))
         return row, probes
 
     def realtime(self, chosen: Iterable[Solution]) -> Searches:
         """Every real-time search of the chosen solutions (probes run where missing)."""
         self._begin("real-time")
         rows, probes = [], []
-        for solution in chosen:
-            for strategy in REALTIME_STRATEGIES:
-                for case in self.profile.cases:
-                    row, probed = self.search(solution, strategy, case)
-                    rows.append(row)
-                    probes.append(probed)
+        jobs = [(solution, strategy, case) for solution in chosen for strategy in REALTIME_STRATEGIES
+                for case in self.profile.cases]
+        for row, probed in self._each(lambda job: self.search(*job), jobs, "searches"):
+            rows.append(row)
+            probes.append(probed)
         self._end(f"{len(rows)} searches")
         table = pd.DataFrame(rows, columns=_SEARCH_COLUMNS)
         return Searches(table, pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
@@ -326,39 +412,42 @@ class Sweep:
         instead of 100 ms, probed at 1000 ns for the named solutions' strategies in every case, each probe
         long enough to hold the cell's slowest collection twice where the profile confirms."""
         self._begin("what-if queue")
-        rows = []
         delay = WHAT_IF_QUEUE_MS * self.profile.scale
-        for solution in self.solutions_named(names):
-            for strategy in strategies:
-                for case in self.profile.cases:
-                    confirm = self.confirmation_s(solution, strategy, case)
-                    duration = max(self.profile.probe_s, confirm(REFERENCE_NS)) if confirm else self.profile.probe_s
-                    cell = probe_cell(solution, strategy, case, self.profile, REFERENCE_NS, duration_s=duration,
-                                      capture_delay_ms=delay)
-                    row = self.cell_row(cell)
-                    capacity = _value(row, "params_input_queue_size")
-                    result = verdict(row["status"], {name: _value(row, name) for name in (
-                        "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")},
-                        REFERENCE_NS, duration, int(capacity) if capacity is not None else None, _value(row, "error"))
-                    rows.append({**_labels(solution, strategy, case), "queue_ms": delay, "duration_s": duration,
-                                 "status": row["status"], "keeps_up": result.ok if row["status"] == "ok" else None,
-                                 "loss_pct": result.lost_pct, "key": cell.key})
+        jobs = [(solution, strategy, case) for solution in self.solutions_named(names) for strategy in strategies
+                for case in self.profile.cases]
+
+        def what_if(job: tuple[Solution, str, str]) -> dict[str, Any]:
+            solution, strategy, case = job
+            confirm = self.confirmation_s(solution, strategy, case)
+            duration = max(self.profile.probe_s, confirm(REFERENCE_NS)) if confirm else self.profile.probe_s
+            cell = probe_cell(solution, strategy, case, self.profile, REFERENCE_NS, duration_s=duration,
+                              capture_delay_ms=delay)
+            row = self.cell_row(cell)
+            capacity = _value(row, "params_input_queue_size")
+            result = verdict(row["status"], {name: _value(row, name) for name in (
+                "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")},
+                REFERENCE_NS, duration, int(capacity) if capacity is not None else None, _value(row, "error"))
+            return {**_labels(solution, strategy, case), "queue_ms": delay, "duration_s": duration,
+                    "status": row["status"], "keeps_up": result.ok if row["status"] == "ok" else None,
+                    "loss_pct": result.lost_pct, "key": cell.key, "machine": _machine(row)}
+        rows = self._each(what_if, jobs, "what-if probes")
         self._end(f"{len(rows)} what-if probes")
         return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["queue_ms", "duration_s", "status", "keeps_up",
-                                                               "loss_pct", "key"])
+                                                               "loss_pct", "key", "machine"])
 
     def sentinels(self) -> Searches:
         """The searches of the sentinel cells (study.SENTINELS) this profile and selection hold."""
         self._begin("sentinels")
         rows, probes = [], []
+        jobs = []
         for name, case in SENTINELS:
             chosen = self.solutions_named([name])
             if not chosen or case not in self.profile.cases:
                 continue
-            for strategy in REALTIME_STRATEGIES:
-                row, probed = self.search(chosen[0], strategy, case)
-                rows.append(row)
-                probes.append(probed)
+            jobs += [(chosen[0], strategy, case) for strategy in REALTIME_STRATEGIES]
+        for row, probed in self._each(lambda job: self.search(*job), jobs, "searches"):
+            rows.append(row)
+            probes.append(probed)
         self._end(f"{len(rows)} sentinel searches")
         return Searches(pd.DataFrame(rows, columns=_SEARCH_COLUMNS),
                         pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
@@ -369,12 +458,12 @@ class Sweep:
         self._begin("timelines")
         by_name = {s.name: s for s in chosen}
         found = []
-        for name, strategy, case in TIMELINES:
-            if name in by_name and case in self.profile.cases:
-                cell = probe_cell(by_name[name], strategy, case, self.profile, REFERENCE_NS,
-                                  duration_s=self.profile.timeline_s)
-                self.cell_row(cell)
-                found.append((by_name[name], strategy, case, self.load(cell.key)))
+        cells = [(by_name[name], strategy, case, probe_cell(by_name[name], strategy, case, self.profile, REFERENCE_NS,
+                                                             duration_s=self.profile.timeline_s))
+                 for name, strategy, case in TIMELINES if name in by_name and case in self.profile.cases]
+        self._each(self.cell_row, [cell for *_, cell in cells], "timeline runs")
+        for solution, strategy, case, cell in cells:
+            found.append((solution, strategy, case, self.load(cell.key)))
         self._end(f"{len(found)} timeline runs")
         return found
 
@@ -425,7 +514,9 @@ class Sweep:
             if not path.is_file():
                 self.store.lock_for_runs()
                 self._status.show(f"running the {pair} queue benchmark")
-                error, stderr = _run_queue_bench(pair, path, lengths)
+                cluster = self._on_cluster()  # on a cluster, on a worker: it takes a machine like a cell
+                error, stderr = cluster.queue_bench(pair, path, lengths) if cluster is not None \
+                    else _run_queue_bench(pair, path, lengths)
             run = read_run(path) if path.is_file() else None
             results = run.table("result") if run is not None else pd.DataFrame()
             out[pair] = {"status": "ok" if len(results) else "error", "error": error, "stderr_tail": stderr,
