@@ -33,13 +33,14 @@ profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
 data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
+from allocorpool import paths
 from allocorpool.chapters import display as show
 from allocorpool.chapters import native_queue
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
 show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}. Results are kept in "
-          f"`{sweep.store.root}`.")
+          f"`{paths.shown(sweep.store.root)}`.")
 
 # %% tags=["progress"]
 queue = sweep.queue_bench()

@@ -36,6 +36,17 @@ def data_dir() -> Path:
     return project_root() / "data"
 
 
+def shown(path: Path) -> str:
+    """A path as the study prints it: relative to the checkout, or under ~, so that a published
+    article names no folder of the machine that built it."""
+    path = Path(path).resolve()
+    for base, name in ((project_root(), ""), (Path.home(), "~")):
+        if base != Path("/") and path.is_relative_to(base):
+            relative = path.relative_to(base).as_posix()
+            return f"{name}/{relative}" if name else relative
+    return str(path)
+
+
 def source_commit() -> str:
     """The checkout's commit, with -dirty when tracked files differ; 'unknown' outside git."""
     root = project_root()

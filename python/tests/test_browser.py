@@ -70,7 +70,9 @@ def lab(tmp_path_factory):
     env = {**os.environ, "ALLOC_OR_POOL_PROFILE": "ci", "ALLOC_OR_POOL_DATA": data}
     jupyter = Path(sys.executable).with_name("jupyter")
     command = [str(jupyter), "lab", "--no-browser", f"--port={port}", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={paths.project_root()}", "--LabApp.expose_app_in_browser=True"]
+               f"--ServerApp.root_dir={paths.project_root()}", "--LabApp.expose_app_in_browser=True",
+               # a workspace of its own: the user's would reopen where they left (inside notebooks/, a tab open)
+               f"--LabApp.workspaces_dir={tmp_path_factory.mktemp('workspaces')}"]
     if os.geteuid() == 0:
         command.append("--allow-root")
     log = tmp_path_factory.mktemp("lab") / "jupyterlab.log"

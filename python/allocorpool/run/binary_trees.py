@@ -656,7 +656,7 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
         return result
 
     index = run_missing(todo, store, run=run_one, retry_failed=retry_failed, progress=False) if todo else None
-    _log(f"done: {count} run(s) in this session, the rest read from {store.root}", progress)
+    _log(f"done: {count} run(s) in this session, the rest read from {paths.shown(store.root)}", progress)
     runs = _runs(index, todo)
     table = summarise(runs, [v for v in wanted], reasons, prof)
     pauses = _pause_rows(store, runs)

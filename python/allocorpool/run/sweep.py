@@ -293,7 +293,7 @@ class Sweep:
 
     def _end(self, what: str) -> None:
         self._status.show(f"done: {what}; {self._ran} cell(s) run in this session, the rest read from "
-                          f"{self.store.root}")
+                          f"{paths.shown(self.store.root)}")
 
     # ---- batch ---------------------------------------------------------------------------
     def batch(self, chosen: Iterable[Solution], source: str = "counter") -> pd.DataFrame:
@@ -522,7 +522,7 @@ class Sweep:
             out[pair] = {"status": "ok" if len(results) else "error", "error": error, "stderr_tail": stderr,
                          "probes": run.table("probe") if run is not None else pd.DataFrame(),
                          "result": results}
-        self._status.show(f"done: the queue benchmark's results are in {folder}")
+        self._status.show(f"done: the queue benchmark's results are in {paths.shown(folder)}")
         return out
 
     # ---- the machine ---------------------------------------------------------------------
