@@ -60,8 +60,21 @@ def test_a_longer_confirmation_that_loses_sends_the_search_above():
                            confirm_s=lambda interval: 12.0)
     assert result.good_interval_ns == 900
     confirms = result.probes[result.probes["purpose"] == "confirm"]
-    assert list(confirms["duration_s"].unique()) == [12.0]
-    assert not confirms["ok"].iloc[0] and confirms["ok"].iloc[-1]
+    assert list(confirms["duration_s"]) == [12.0] and not confirms["ok"].iloc[0]
+    after = result.probes.iloc[list(result.probes["purpose"]).index("confirm") + 1:]
+    assert len(after) and (after["duration_s"] == 12.0).all()  # the rest of the search, as long as the confirmation
+    assert after[after["ok"]]["interval_ns"].min() == 900
+
+
+def test_a_cell_whose_long_probes_always_lose_is_not_walked_up_step_by_step():
+    calls = []
+    # Short probes keep up from 2700 ns; every long one loses (a full collection longer than the queue):
+    # after the first failed confirmation the search doubles with long probes and reports the loss.
+    result = find_interval(boundary_probe(2700, calls, long_boundary=50_000), probe_s=1, high_ns=10_000,
+                           batch_ns=70, confirm_s=lambda interval: 30.0)
+    assert result.outcome == "lost" and result.loss_pct_at_reference == 5.0
+    long_probes = [interval for interval, duration in calls if duration == 30.0]
+    assert long_probes == [2700, 5400, 10_000]
 
 
 def test_a_failed_probe_is_retried_once_then_fails_the_search():

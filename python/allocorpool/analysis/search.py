@@ -14,7 +14,9 @@ The search (`find_interval`), as the article's tables need it:
 - It bisects (geometrically) between the last lossy and the first loss-free interval and stops at
   the resolution the tables print: two significant digits, never finer than 10 ns.
 - It confirms the interval found with a longer probe (`confirm_s`: long enough to contain the
-  cell's slowest collection at least twice); a confirmation that loses sends the search above it.
+  cell's slowest collection at least twice); a confirmation that loses sends the search above it,
+  bracketing by doubling again with probes as long as the confirmation (the short ones cannot see
+  what lost: stepping up through the intervals they passed took one long probe per step).
 - Where no interval up to the largest is loss-free, the result is the loss at 1000 ns (reusing the
   probe made there).
 - A probe that crashed or timed out is a failure, never a loss: it is retried once, and a second
@@ -182,28 +184,27 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
                 break
             else:
                 lossy, guess = guess, on_grid(min(guess * 2, high_ns), digits)
+        duration = probe_s  # a failed confirmation makes every later probe as long as it
         while good is not None:
             while good - lossy > step_ns(lossy, digits):  # bisect to the printed resolution
                 middle = on_grid(math.sqrt(lossy * good), digits)
                 if not lossy < middle < good:
                     break
-                if run(middle, probe_s, "bisect").ok:
+                if run(middle, duration, "bisect").ok:
                     good = middle
                 else:
                     lossy = middle
             if confirm_s is None:
                 break
-            long_s = max(probe_s, confirm_s(good))
-            if long_s <= probe_s or run(good, long_s, "confirm").ok:
+            long_s = max(duration, confirm_s(good))
+            if long_s <= duration or run(good, long_s, "confirm").ok:
                 break
-            lossy = good  # a rare long collection lost packets: search above it
-            above = [interval for (interval, _), r in results.items() if r.ok and interval > lossy]
-            good = min(above) if above else None
+            lossy, good, duration = good, None, long_s  # a rare long collection lost packets: search above
             while good is None:
                 guess = on_grid(min(lossy * 2, high_ns), digits)
                 if guess <= lossy:
                     break
-                if run(guess, probe_s, "bracket").ok:
+                if run(guess, duration, "bracket").ok:
                     good = guess
                 else:
                     lossy = guess
