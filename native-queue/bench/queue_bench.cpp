@@ -97,6 +97,17 @@ std::uint64_t parse_ns(std::string_view option, std::string_view text, std::uint
     return *value;
 }
 
+// A probe's length in seconds, in (0, max_probe_s].
+double parse_probe_s(std::string_view option, std::string_view value) {
+    const std::string text(value);
+    char* end = nullptr;
+    const double seconds = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(seconds > 0 && seconds <= max_probe_s)) {
+        usage_error(std::string(option) + ": '" + text + "' is not valid; valid: a number of seconds in (0, 3600]");
+    }
+    return seconds;
+}
+
 int parse_cpu(std::string_view option, std::string_view text) {
     const auto value = parse_int<int>(text);
     if (!value || (*value != -1 && !cpu_exists(*value))) {
@@ -122,13 +133,7 @@ Options parse_options(int argc, char** argv) {
         if (option == "--out") {
             options.out = value;
         } else if (option == "--probe-s") {
-            char* end = nullptr;
-            const std::string text(value);
-            const double seconds = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || !(seconds > 0 && seconds <= max_probe_s)) {
-                usage_error("--probe-s: '" + text + "' is not valid; valid: a number of seconds in (0, 3600]");
-            }
-            options.probe_s = seconds;
+            options.probe_s = parse_probe_s(option, value);
         } else if (option == "--fixed-size") {
             const auto size = parse_int<std::uint32_t>(value);
             if (!size || *size < 1 || *size > max_queue_size) {
@@ -137,13 +142,7 @@ Options parse_options(int argc, char** argv) {
             }
             options.fixed_size = *size;
         } else if (option == "--fixed-probe-s") {
-            char* end = nullptr;
-            const std::string text(value);
-            const double seconds = std::strtod(text.c_str(), &end);
-            if (text.empty() || *end != '\0' || !(seconds > 0 && seconds <= max_probe_s)) {
-                usage_error("--fixed-probe-s: '" + text + "' is not valid; valid: a number of seconds in (0, 3600]");
-            }
-            options.fixed_probe_s = seconds;
+            options.fixed_probe_s = parse_probe_s(option, value);
         } else if (option == "--min-ns") {
             options.min_ns = parse_ns(option, value, 1);
         } else if (option == "--max-ns") {
