@@ -89,8 +89,8 @@ batch_chapter.show_window_fill(batch)
 #
 # The same batch cells of the article's "CMS" (as run) and of flat C++, with the `random` source:
 # every field of a packet, and the store slot a TCP packet replaces, is an independent hash of the
-# seed, the packet's number and the field. Random replacement misses the cache about once per TCP
-# packet where the counter's sweep does not; the ratio shows what that costs in each cell.
+# seed, the packet's number and the field. Random replacement can miss the cache on a TCP packet where
+# the counter's short strides may not; the ratio below is what the choice costs in each cell.
 
 # %% tags=["progress"]
 random_batch = sweep.batch(sweep.solutions_named(study.SOURCE_SOLUTIONS), source="random")
