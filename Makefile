@@ -13,9 +13,11 @@ MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 JAR := java-lib/target/alloc-or-pool.jar
 JDK_MAJORS := 11 17 21 25
 
-# The id of each engine's sources (their content): built into the engine, it keys the study's cells.
-JAVA_SOURCE := $(shell python3 tools/source_id.py java-lib native-queue 2>/dev/null)
-CPP_SOURCE := $(shell python3 tools/source_id.py cpp-lib native-queue 2>/dev/null)
+# The id of each engine's sources, the files built into it (not its tests or benchmarks): embedded
+# in the engine, it keys the study's cells.
+ENGINE_QUEUE := native-queue/CMakeLists.txt native-queue/include
+JAVA_SOURCE := $(shell python3 tools/source_id.py java-lib/pom.xml java-lib/src/main $(ENGINE_QUEUE) native-queue/src 2>/dev/null)
+CPP_SOURCE := $(shell python3 tools/source_id.py cpp-lib/CMakeLists.txt cpp-lib/src $(ENGINE_QUEUE) 2>/dev/null)
 
 export ALLOC_OR_POOL_COMMIT := $(COMMIT)
 

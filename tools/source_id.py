@@ -1,11 +1,13 @@
 """Prints the id of an engine's sources: a hash of the content of every file git knows (or would
-know: untracked, not ignored) under the given folders, as they are in the working tree.
+know: untracked, not ignored) under the given paths (folders or files), as they are in the working tree.
+The Makefile gives only what is built into the engine: its tests and benchmarks do not count, so a
+change to them does not orphan the cells a store holds.
 
 The builds embed it in the engines (their header record's `engine_source`), and the study keys every
 cell with the id of the engine that ran it: a result measured by other engine code is never taken
 for this one's, while a rebuild of the same sources on another machine finds its cells again.
 
-Usage: python3 tools/source_id.py FOLDER [FOLDER ...]   (from the checkout's root)
+Usage: python3 tools/source_id.py PATH [PATH ...]   (from the checkout's root)
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from pathlib import Path
 DIGITS = 12
 
 
-def source_id(root: Path, folders: list[str]) -> str:
+def source_id(root: Path, paths: list[str]) -> str:
     listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-                             "--", *folders], capture_output=True, check=True).stdout
+                             "--", *paths], capture_output=True, check=True).stdout
     digest = hashlib.sha256()
     for name in sorted({n for n in listed.decode().split("\0") if n}):
         path = root / name
@@ -34,9 +36,9 @@ def main(argv: list[str]) -> int:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     root = Path(__file__).resolve().parents[1]
-    missing = [f for f in argv if not (root / f).is_dir()]
+    missing = [f for f in argv if not (root / f).exists()]
     if missing:
-        print(f"source_id: no folder {', '.join(missing)} in {root}", file=sys.stderr)
+        print(f"source_id: no {', '.join(missing)} in {root}", file=sys.stderr)
         return 2
     print(source_id(root, argv))
     return 0

@@ -32,3 +32,15 @@ def test_the_id_follows_the_sources_content(tmp_path):
     (tmp_path / "engine" / "new.hpp").unlink()
     (tmp_path / "engine" / "a.cpp").write_text("int a;\n")
     assert source_id.source_id(tmp_path, ["engine"]) == first  # the same content, the same id
+
+
+def test_a_file_counts_on_its_own(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "pom.xml").write_text("<project/>\n")
+    (tmp_path / "engine" / "bench.cpp").write_text("int b;\n")
+    first = source_id.source_id(tmp_path, ["engine/pom.xml"])
+    (tmp_path / "engine" / "bench.cpp").write_text("int b = 2;\n")
+    assert source_id.source_id(tmp_path, ["engine/pom.xml"]) == first  # a file not given does not count
+    (tmp_path / "engine" / "pom.xml").write_text("<project></project>\n")
+    assert source_id.source_id(tmp_path, ["engine/pom.xml"]) != first

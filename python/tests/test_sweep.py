@@ -133,6 +133,18 @@ def test_a_replay_runs_nothing_and_shows_the_newest_result_of_each_measurement(t
     assert set(batch["status"]) == {"missing"} and set(searches.table["outcome"]) == {"missing"}
 
 
+def test_a_replay_of_cells_another_build_measured_points_at_their_stored_files(tmp_path, engine, monkeypatch):
+    monkeypatch.setattr(study.paths, "engine_build", lambda engine: "one")
+    sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    monkeypatch.setattr(study.paths, "engine_build", lambda engine: "two")  # this checkout's engine: not the store's
+    replay = sweep.Sweep(TINY, tmp_path, progress=False, replay=True)
+    batch, probes = replay.batch([FLAT]), replay.realtime([FLAT]).probes
+    assert set(batch["status"]) == {"ok"} and set(probes["status"]) == {"ok"}
+    for key in [*batch["key"], *probes["key"]]:  # each key names a stored file, made by build one
+        assert key.endswith("_bone") and replay.load(key).status == "ok"
+
+
 def test_the_what_if_probes_a_longer_queue_at_1000_ns(tmp_path, engine):
     _, runs = engine
     what_if = sweep.Sweep(TINY, tmp_path, progress=False).what_if_queue(["flat-glibc"], ("pool", "mix"))

@@ -311,7 +311,7 @@ class Sweep:
                 for case in self.profile.cases:
                     cell = batch_cell(solution, strategy, case, self.profile, source)
                     row = self.cell_row(cell)
-                    rows.append({**_labels(solution, strategy, case), "source": source, "key": cell.key,
+                    rows.append({**_labels(solution, strategy, case), "source": source, "key": row["key"],
                                  "status": row["status"],
                                  "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
                                  **{name: _value(row, name) if row["status"] == "ok" else None
@@ -321,10 +321,11 @@ class Sweep:
                             + _BATCH_FIELDS + ["machine"])
 
     # ---- real-time ---------------------------------------------------------------------
-    def _probe(self, solution: Solution, strategy: str, case: str, keys: list[str],
+    def _probe(self, solution: Solution, strategy: str, case: str, rows: list[dict[str, Any]],
                heap_mb: int | None = None) -> ProbeFn:
-        """Probes of one cell: a real-time run at (interval, duration), judged by search.verdict. A
-        failed run is run again once when the search asks again (its second attempt)."""
+        """Probes of one cell: a real-time run at (interval, duration), judged by search.verdict, its
+        index row appended to rows. A failed run is run again once when the search asks again (its
+        second attempt)."""
         asked: set[str] = set()
 
         def probe(interval_ns: int, duration_s: float) -> Probe:
@@ -332,7 +333,7 @@ class Sweep:
                               duration_s=duration_s)
             row = self.cell_row(cell, retry_failure=cell.key in asked)
             asked.add(cell.key)
-            keys.append(cell.key)
+            rows.append(row)
             summary = {name: _value(row, name) for name in ("lost_measured", "measured_packets", "measured_ticks_due",
                                                             "measured_s")}
             capacity = _value(row, "params_input_queue_size")
@@ -353,7 +354,7 @@ class Sweep:
         row = self.cell_row(cell)
         warmup, shortest, longest = self.profile.probe_warmup_s, self.profile.probe_s, plan.longest_probe_s
         batch_ns = _value(row, "ns_per_packet") if row["status"] == "ok" else None
-        events = self.load(cell.key).gc_events if batch_ns else None
+        events = self.load(row["key"]).gc_events if batch_ns else None
         period = slowest_collection_period_s(events) if events is not None else None
 
         def duration(interval_ns: int) -> float:
@@ -367,13 +368,13 @@ class Sweep:
         plan = self.profile.search
         batch = self.cell_row(batch_cell(solution, strategy, case, self.profile))
         batch_ns = _value(batch, "ns_per_packet") if batch["status"] == "ok" else None
-        keys: list[str] = []
-        result = find_interval(self._probe(solution, strategy, case, keys), probe_s=self.profile.probe_s,
+        probed: list[dict[str, Any]] = []
+        result = find_interval(self._probe(solution, strategy, case, probed), probe_s=self.profile.probe_s,
                                high_ns=plan.high_ns, batch_ns=batch_ns, low_ns=plan.low_ns,
                                start_factor=plan.start_factor,
                                confirm_s=self.confirmation_s(solution, strategy, case), reference_ns=REFERENCE_NS,
                                digits=plan.digits)
-        probes = result.probes.assign(key=keys, machine=[_machine(self._seen[key]) for key in keys],
+        probes = result.probes.assign(key=[r["key"] for r in probed], machine=[_machine(r) for r in probed],
                                       **_labels(solution, strategy, case))
         reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")].head(1)
         row: dict[str, Any] = {**_labels(solution, strategy, case), "outcome": result.outcome,
@@ -381,17 +382,17 @@ class Sweep:
                                "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None,
                                "error": result.error, "stderr_tail": None,
                                "reference_key": reference["key"].iloc[0] if len(reference) else None,
-                               "machine": _machines(self._seen[key] for key in keys)}
+                               "machine": _machines(probed)}
         if result.outcome == "failed":
-            failed = probes[probes["status"] != "ok"]
-            row["stderr_tail"] = _value(self._rows[failed["key"].iloc[-1]], "stderr_tail") if len(failed) else None
+            failed = [r for r in probed if r["status"] != "ok"]
+            row["stderr_tail"] = _value(failed[-1], "stderr_tail") if failed else None
         big = solution.big_heap_mb(self.profile.scale)
         if result.outcome == "lost" and big is not None:
-            big_keys: list[str] = []
-            big_probe = self._probe(solution, strategy, case, big_keys, heap_mb=big)(REFERENCE_NS,
-                                                                                     self.profile.probe_s)
+            big_probed: list[dict[str, Any]] = []
+            big_probe = self._probe(solution, strategy, case, big_probed, heap_mb=big)(REFERENCE_NS,
+                                                                                       self.profile.probe_s)
             row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct,
-                       machine=_machines(self._seen[key] for key in keys + big_keys))
+                       machine=_machines(probed + big_probed))
         return row, probes
 
     def realtime(self, chosen: Iterable[Solution]) -> Searches:
@@ -429,7 +430,7 @@ class Sweep:
                 REFERENCE_NS, duration, int(capacity) if capacity is not None else None, _value(row, "error"))
             return {**_labels(solution, strategy, case), "queue_ms": delay, "duration_s": duration,
                     "status": row["status"], "keeps_up": result.ok if row["status"] == "ok" else None,
-                    "loss_pct": result.lost_pct, "key": cell.key, "machine": _machine(row)}
+                    "loss_pct": result.lost_pct, "key": row["key"], "machine": _machine(row)}
         rows = self._each(what_if, jobs, "what-if probes")
         self._end(f"{len(rows)} what-if probes")
         return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["queue_ms", "duration_s", "status", "keeps_up",
@@ -461,9 +462,9 @@ class Sweep:
         cells = [(by_name[name], strategy, case, probe_cell(by_name[name], strategy, case, self.profile, REFERENCE_NS,
                                                              duration_s=self.profile.timeline_s))
                  for name, strategy, case in TIMELINES if name in by_name and case in self.profile.cases]
-        self._each(self.cell_row, [cell for *_, cell in cells], "timeline runs")
-        for solution, strategy, case, cell in cells:
-            found.append((solution, strategy, case, self.load(cell.key)))
+        rows = self._each(self.cell_row, [cell for *_, cell in cells], "timeline runs")
+        for (solution, strategy, case, _), row in zip(cells, rows):
+            found.append((solution, strategy, case, self.load(row["key"])))
         self._end(f"{len(found)} timeline runs")
         return found
 
