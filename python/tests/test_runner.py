@@ -105,6 +105,15 @@ def test_a_hang_times_out_and_is_stopped(tmp_path):
     assert len(result.run.periodic) == 1 and result.run.header["engine"] == "cpp"
 
 
+def test_a_long_fill_phase_is_not_a_timeout_and_a_fill_that_never_ends_is(tmp_path):
+    slow = run_cell(Cell(**CPP), tmp_path, build=fake("slow_fill"), progress=False, timeout_s=1.5, poll_s=0.05)
+    assert slow.status == "ok" and slow.elapsed_s > 3  # 3 s of fill, then 0.25 s of periods: within 1.5 s of the first
+    stuck = run_cell(Cell(**CPP), tmp_path, build=fake("fill_hang"), progress=False, timeout_s=60, poll_s=0.05,
+                     fill_timeout_s=1.5)
+    assert stuck.status == "timeout" and stuck.elapsed_s < 10 and stuck.error.endswith("in its fill phase")
+    assert stuck.run.header["engine"] == "cpp" and stuck.run.periodic.empty
+
+
 def test_a_missing_engine_is_a_failure_not_an_exception(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "cpp_engine", lambda: tmp_path / "missing")
     result = run_cell(Cell(**CPP), tmp_path, progress=False)
