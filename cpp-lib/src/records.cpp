@@ -97,6 +97,7 @@ Json summary_record(const SummaryInputs& summary) {
     record["packets"] = totals.packets;
     record["measured_packets"] = totals.measured_packets;
     record["measured_s"] = totals.measured_s;
+    record["measured_cpu_s"] = optional_number(totals.measured_cpu_s);
     record["ns_per_packet"] = totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 / measured) : Json(nullptr);
     record["lost"] = totals.lost;
     // Every tick lost after the window opened: the gaps seen until the end, those found

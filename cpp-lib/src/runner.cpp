@@ -1,6 +1,8 @@
 // RunTimeline, the stop request, TickAccounting's text and ScopedCpuPin (see runner.hpp).
 #include "runner.hpp"
 
+#include <time.h>
+
 #include <atomic>
 
 namespace cpp_engine {
@@ -42,8 +44,20 @@ void RunTimeline::open_window(Clock::time_point now) {
     next_period_ = now + std::chrono::seconds(1);
 }
 
+namespace {
+
+std::optional<double> process_cpu_s() noexcept {
+    timespec cpu{};
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu) != 0) {
+        return std::nullopt;
+    }
+    return static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+}
+
+}  // namespace
+
 RunTimeline::Mark RunTimeline::mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept {
-    return {now, packets, lost, alloc_counter::this_thread().allocations - observer_allocations_};
+    return {now, packets, lost, alloc_counter::this_thread().allocations - observer_allocations_, process_cpu_s()};
 }
 
 bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) {
@@ -101,6 +115,9 @@ RunTotals RunTimeline::totals() const {
         totals.measured_s = seconds_between(measure_start_->time, measure_end_->time);
         totals.lost_measured = lost_ - measure_start_->lost;
         totals.measured_allocations = measure_end_->allocations - measure_start_->allocations;
+        if (measure_start_->cpu_s && measure_end_->cpu_s) {
+            totals.measured_cpu_s = *measure_end_->cpu_s - *measure_start_->cpu_s;
+        }
     }
     totals.stop_signal = stop_signal_;
     return totals;

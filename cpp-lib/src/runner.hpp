@@ -135,6 +135,7 @@ struct RunTotals {
     double measured_s = 0;
     std::uint64_t lost_measured = 0;  // gaps after the window opened, those found draining included
     std::uint64_t measured_allocations = 0;
+    std::optional<double> measured_cpu_s;  // the process's CPU time (user + sys, every thread) in the window
     std::optional<double> timed_start_s;
     std::optional<double> window_start_s;
     std::optional<Occupancy> at_window;  // the FIFO and the store when the window opened
@@ -169,6 +170,7 @@ private:
         std::uint64_t packets = 0;
         std::uint64_t lost = 0;
         std::uint64_t allocations = 0;
+        std::optional<double> cpu_s;  // the process's CPU time so far
     };
 
     Mark mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept;

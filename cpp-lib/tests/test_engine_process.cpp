@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -167,7 +168,7 @@ const std::vector<std::string> periodic_fields{"type", "t_s",        "period_s",
                                                "lost", "lost_total", "ns_per_packet", "warmup"};
 const std::vector<std::string> summary_fields{
         "type",          "status",           "error",           "t_s",              "packets",
-        "measured_packets", "measured_s",    "ns_per_packet",   "lost",             "lost_measured",
+        "measured_packets", "measured_s",    "measured_cpu_s",  "ns_per_packet",   "lost",             "lost_measured",
         "lost_pct_measured", "measured_ticks_due", "producer_emitted", "producer_dropped", "trailing_dropped",
         "allocs_per_packet", "allocs_counted_packets", "peak_rss_bytes", "pool_capacity", "pool_free", "pool_in_use",
         "fill_packets",  "fill_s",           "timed_start_s",   "window_start_s",   "store_fill_at_window",
@@ -262,6 +263,10 @@ TEST_F(EngineProcess, BatchRecordsFollowTheSchema) {
     EXPECT_GT(summary["measured_packets"].get<std::uint64_t>(), 0U);
     EXPECT_EQ(summary["measured_packets"], measured_periodic_packets);  // periods split at the warm-up's end
     EXPECT_NEAR(summary["measured_s"].get<double>(), 1.0, 0.1);
+    // A batch loop keeps a core busy in its window, and no process outruns its cores.
+    const double cpu_s = summary["measured_cpu_s"].get<double>();
+    EXPECT_GT(cpu_s, 0.5 * summary["measured_s"].get<double>());
+    EXPECT_LT(cpu_s, std::thread::hardware_concurrency() * summary["measured_s"].get<double>() + 0.05);
     EXPECT_GT(summary["ns_per_packet"].get<double>(), 0);
     EXPECT_EQ(summary["lost"], 0);
     EXPECT_TRUE(summary["producer_emitted"].is_null());

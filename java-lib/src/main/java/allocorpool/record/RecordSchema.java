@@ -38,7 +38,7 @@ public final class RecordSchema {
 
     public static final List<String> SUMMARY = List.of(
             "type", "status", "error", "t_s", "packets", "measured_packets", "measured_s",
-            "ns_per_packet", "fill_packets", "fill_s", "timed_start_s", "window_start_s",
+            "measured_cpu_s", "ns_per_packet", "fill_packets", "fill_s", "timed_start_s", "window_start_s",
             "store_fill_at_window", "fifo_fill_at_window", "lost", "lost_measured", "lost_pct_measured",
             "measured_ticks_due", "producer_emitted",
             "producer_dropped", "trailing_dropped", "alloc_bytes_per_packet", "peak_rss_bytes",

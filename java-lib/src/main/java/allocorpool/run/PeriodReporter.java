@@ -4,6 +4,7 @@ import allocorpool.measure.AllocationMeter;
 import allocorpool.measure.GcEvent;
 import allocorpool.measure.GcKind;
 import allocorpool.measure.GcMonitor;
+import allocorpool.measure.ProcessCpu;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Processor;
 import allocorpool.record.RecordWriter;
@@ -65,6 +66,8 @@ final class PeriodReporter {
     private long measurePackets;
     private long measureLost;
     private long measureAlloc;
+    private long measureCpu = -1;
+    private long cpuEnd = -1;
     private double storeFillAtWindow;
     private double fifoFillAtWindow;
     private long allocEnd = -1;
@@ -140,6 +143,7 @@ final class PeriodReporter {
         measurePackets = packets;
         measureLost = lost;
         measureAlloc = alloc == null ? 0 : alloc.bytes();
+        measureCpu = ProcessCpu.nanos();
         storeFillAtWindow = (double) processor.stored() / params.storedCount;
         fifoFillAtWindow = (double) processor.queued() / params.internalQueueSize;
     }
@@ -223,6 +227,9 @@ final class PeriodReporter {
         if (measuring && alloc != null) {
             allocEnd = alloc.bytes();
         }
+        if (measuring) {
+            cpuEnd = ProcessCpu.nanos();
+        }
         for (GcEvent e : gc.drainSettled(1000)) {
             writeGc(e);
         }
@@ -251,6 +258,7 @@ final class PeriodReporter {
         r.put("packets", packets);
         r.put("measured_packets", measuredPackets);
         r.put("measured_s", measuredS);
+        r.put("measured_cpu_s", cpuEnd < 0 || measureCpu < 0 ? null : (cpuEnd - measureCpu) / 1e9);
         r.put("ns_per_packet", measuredPackets == 0 ? null : measuredS * 1e9 / measuredPackets);
         r.put("timed_start_s", clock.seconds(start));
         r.put("window_start_s", measuring ? clock.seconds(measureTime) : null);

@@ -141,7 +141,7 @@ public final class Run {
                 "gc_cycle_total_ms"}) {
                 r.put(field, 0.0);
             }
-            for (String field : new String[] {"ns_per_packet", "timed_start_s", "window_start_s",
+            for (String field : new String[] {"ns_per_packet", "measured_cpu_s", "timed_start_s", "window_start_s",
                 "store_fill_at_window", "fifo_fill_at_window", "lost_pct_measured", "measured_ticks_due",
                 "alloc_bytes_per_packet", "ended_early"}) {
                 r.put(field, null);

@@ -165,6 +165,11 @@ class RunRecordsTest {
         assertNull(summary.get("measured_ticks_due"));
         assertTrue((Double) summary.get("ns_per_packet") > 0);
         assertTrue((Double) summary.get("alloc_bytes_per_packet") > 0, "parsing allocates");
+        double cpu = (Double) summary.get("measured_cpu_s");
+        double window = (Double) summary.get("measured_s");
+        int cpus = Runtime.getRuntime().availableProcessors();
+        assertTrue(cpu > 0.5 * window && cpu < cpus * window + 0.05,
+                "a batch loop keeps a core busy, and no process outruns its cores: " + summary);
         assertTrue((Long) summary.get("peak_rss_bytes") > 0);
         assertTrue((Long) summary.get("live_objects") > 10_000, "the pool's packets are live");
         assertEquals((Long) summary.get("pool_capacity"),
