@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 
 from allocorpool import paths
+from allocorpool.analysis.min_heap import STEP_DOWN
 from allocorpool.run.runner import Cell
 
 # ---- The selectable lists -------------------------------------------------------------
@@ -145,11 +146,38 @@ SOURCE_SOLUTIONS = ("parallel-11", "flat-glibc")
 # The article's printed real-time runs (solution, strategy, case) at 1000 ns, replayed as timelines.
 TIMELINES = (("parallel-11", "alloc", "A"), ("parallel-11", "pool", "A"), ("native-parallel-11", "pool", "C"))
 
+# The minimum-heap chapter (heap sizes as multiples of each cell's minimum heap, as DaCapo Chopin
+# gives them): the article's collectors as it ran them, and today's on JDK 25.
+HEAP_SOLUTIONS = ("parallel-11", "g1", "zgc", "parallel-25", "g1-25", "zgc-gen-25", "shenandoah-25")
+CHAPTERS["heap"] = HEAP_SOLUTIONS
+
+# The live-set continuum: the internal FIFO and the store sized together, from case A's 1,000 past
+# case C's 495,000, for a handful of collectors and flat C++; and the pool's size alone, up to the
+# article's "ten million buffers" what-if. The pool grows with the live set (it must hold the FIFO
+# and the store, docs/records.md), from the article's POOL_SIZE.
+CONTINUUM_SOLUTIONS = ("parallel-11", "g1", "zgc-gen-25", "shenandoah-25", "flat-glibc")
+CHAPTERS["continuum"] = CONTINUUM_SOLUTIONS
+POOL_SIZE = 1_000_000
+
 # The cells that show whether a small profile is a true miniature of the article's sizes: each
 # (solution, case) with all its strategies, so that their order can be compared too.
 SENTINELS: tuple[tuple[str, str], ...] = (
     ("parallel-11", "A"), ("parallel-11", "B"), ("parallel-11", "C"), ("g1", "C"), ("zgc", "C"),
     ("native-parallel-11", "C"), ("flat-glibc", "C"))
+
+
+# Engine builds (tools/source_id.py) whose finished cells a sweep takes as its own build's, so that
+# a long sweep resumes across an engine change that alters no stored figure. Each entry says what
+# changed since; a change that alters what a cell measures must empty the list.
+SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
+    "java": {
+        "d5537db28bae": "the same engine sources; the id then also hashed native-queue's benchmark and tests",
+        "b393140bd745": "before the summary's measured_cpu_s (read twice per run, outside the packet loop)",
+    },
+    "cpp": {
+        "db7b1488037b": "before the summary's measured_cpu_s (read once per period, outside the packet loop)",
+    },
+}
 
 
 # ---- Profiles ---------------------------------------------------------------------------
@@ -163,6 +191,33 @@ class SearchPlan:
     low_ns: int = 20  # the low end where the batch time per packet is unknown
     start_factor: float = 1.5  # the first probe: this x the batch time per packet
     digits: int = 2  # the resolution: significant digits of the interval found (the article's tables: two)
+
+
+@dataclass(frozen=True)
+class HeapPlan:
+    """How the minimum-heap chapter runs under a profile (analysis.min_heap)."""
+
+    factors: tuple[float, ...] = (1.5, 2, 3, 6)  # the heaps measured, as multiples of the minimum heap
+    resolution: float = 0.05  # the bisection ends when a heap that completes is within 5 % of one that does not
+    strategies: tuple[str, ...] = ("alloc", "pool")  # the two ends: mix lies between them
+    cases: tuple[str, ...] | None = None  # None: the profile's
+    floor_mb: int = 16  # the smallest heap tried
+    # The bisection's runs only need to complete: they may be shorter than the profile's batch runs
+    # (None: as long), which measure each multiple. Every run fills its store first.
+    search_s: float | None = None
+    search_warmup_s: float | None = None
+
+
+@dataclass(frozen=True)
+class ContinuumPlan:
+    """How the continuum chapter runs under a profile: the live-set sizes (FIFO = store, before the
+    profile's scale), the strategies, the interval of the real-time probe at each size, and the pool
+    sizes of the pool-size what-if (case B)."""
+
+    sizes: tuple[int, ...] = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
+    strategies: tuple[str, ...] = ("alloc", "mix", "pool")
+    interval_ns: int = REFERENCE_NS
+    pool_sizes: tuple[int, ...] = (1_000_000, 3_000_000, 10_000_000)
 
 
 @dataclass(frozen=True)
@@ -181,6 +236,8 @@ class Profile:
     cases: tuple[str, ...] = CASES
     solutions: tuple[str, ...] | None = None  # None: every solution
     strict: bool = False  # a chapter fails when any of its runs failed or it has no result (the tests' profile)
+    heap: HeapPlan = HeapPlan()
+    continuum: ContinuumPlan = ContinuumPlan()
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
@@ -197,20 +254,25 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2,
             queue_probe_s=0.2, queue_fixed_probe_s=0.2,
             search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
-            cases=("A",), strict=True,
+            cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25),
+            continuum=ContinuumPlan(sizes=(1_000, 30_000, 1_000_000), strategies=("alloc", "pool"),
+                                    pool_sizes=(1_000_000, 10_000_000)),
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
             queue_probe_s=0.5, queue_fixed_probe_s=1,
-            search=SearchPlan(high_ns=2000, longest_probe_s=6)),
+            search=SearchPlan(high_ns=2000, longest_probe_s=6),
+            heap=HeapPlan(resolution=0.1, cases=("C",))),
     # The article's sizes. Every run fills its store before its warm-up, so the warm-ups need only
     # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,
     # and the interval found is confirmed by a probe holding the cell's slowest collection twice.
     Profile("full", "the article's sizes: 20 s batch runs, 8 s probes confirmed by a longer one, a fine search",
             scale=1.0, batch_s=20, batch_warmup_s=5, probe_s=8, probe_warmup_s=2, timeline_s=60,
             queue_probe_s=2, queue_fixed_probe_s=10,
-            search=SearchPlan(high_ns=10_000, longest_probe_s=30)),
+            search=SearchPlan(high_ns=10_000, longest_probe_s=30),
+            heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2),
+            continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000))),
 )}
 DEFAULT_PROFILE = "quick"
 
@@ -258,12 +320,16 @@ def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: 
                 stop_when_heap_full=solution.collector == "epsilon", **common)  # type: ignore[arg-type]
 
 
-def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, source: str = "counter") -> Cell:
-    """A batch run; Java ones log GC and count live objects at the end (the GC table's last columns),
-    except where nothing is ever collected."""
+def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, source: str = "counter",
+               heap_mb: int | None = None, duration_s: float | None = None, warmup_s: float | None = None) -> Cell:
+    """A batch run (in the solution's heap and for the profile's time unless told); Java ones log GC
+    and count live objects at the end (the GC table's last columns), except where nothing is ever
+    collected."""
     live = solution.engine == "java" and not solution.baseline
-    return _cell(solution, strategy, case, prof, mode="batch", duration_s=prof.batch_s,
-                 warmup_s=prof.batch_warmup_s, source=source, **({"live_objects": True} if live else {}))
+    return _cell(solution, strategy, case, prof, heap_mb, mode="batch",
+                 duration_s=prof.batch_s if duration_s is None else duration_s,
+                 warmup_s=prof.batch_warmup_s if warmup_s is None else warmup_s, source=source,
+                 **({"live_objects": True} if live else {}))
 
 
 def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,
@@ -275,6 +341,28 @@ def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, inte
     return _cell(solution, strategy, case, prof, heap_mb, mode="realtime", interval_ns=interval_ns,
                  duration_s=duration_s if duration_s is not None else prof.probe_s, warmup_s=prof.probe_warmup_s,
                  capture_delay_ms=None if delay == MAX_CAPTURING_DELAY_MS else delay)
+
+
+def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile) -> tuple[Cell, Cell]:
+    """The batch run and the real-time probe of one live-set size (FIFO = store = size x scale), in a
+    case-B run whose sizes are overridden; the pool holds the article's POOL_SIZE or both, if more."""
+    count = max(1, round(size * prof.scale))
+    sizes = dict(internal_queue_size=count, stored_count=count,
+                 pool_size=max(round(POOL_SIZE * prof.scale), 2 * count + 2))
+    batch = _cell(solution, strategy, "B", prof, mode="batch", duration_s=prof.batch_s, warmup_s=prof.batch_warmup_s,
+                  **sizes)
+    probe = _cell(solution, strategy, "B", prof, mode="realtime", interval_ns=prof.continuum.interval_ns,
+                  duration_s=prof.probe_s, warmup_s=prof.probe_warmup_s,
+                  capture_delay_ms=None if prof.capture_delay_ms == MAX_CAPTURING_DELAY_MS else prof.capture_delay_ms,
+                  **sizes)
+    return batch, probe
+
+
+def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
+    """A batch run of the pool strategy in case B with a pool of pool_size x scale buffers; a JVM gets
+    the big heap (the article's 10 GB x scale), which ten million buffers need."""
+    return _cell(solution, "pool", "B", prof, solution.big_heap_mb(prof.scale), mode="batch",
+                 duration_s=prof.batch_s, warmup_s=prof.batch_warmup_s, pool_size=max(1, round(pool_size * prof.scale)))
 
 
 # ---- The time it takes ------------------------------------------------------------------
@@ -304,13 +392,22 @@ def expected_probes(plan: SearchPlan) -> float:
     return START_KEEPS_UP * found + (1 - START_KEEPS_UP) * lost
 
 
+def expected_heap_runs(plan: HeapPlan) -> float:
+    """Runs of one minimum-heap bisection (analysis.min_heap): its start, about one step down by four,
+    then the bisection of that factor of four to the resolution."""
+    return 2 + math.ceil(math.log2(math.log(STEP_DOWN) / math.log(1 + plan.resolution)))
+
+
 @dataclass(frozen=True)
 class Estimate:
     batch_cells: int
     searches: int
     probes: float
     timelines: int
-    seconds: float
+    heap_runs: float
+    continuum_runs: int
+    seconds: float  # the article's chapters
+    beyond_seconds: float  # the chapters beyond the article: the minimum heap (13) and the continuum (14)
     lines: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
@@ -337,13 +434,32 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     names = {s.name for s in chosen}
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
     timeline_s = timelines * (prof.timeline_s + JVM_START_S)
+    plan = prof.heap
+    heap_cases = [case for case in (plan.cases or prof.cases) if case in prof.cases]
+    heap_cells = len([s for s in chosen if s.name in HEAP_SOLUTIONS]) * len(plan.strategies)
+    bisect_s = (plan.search_s or prof.batch_s) + JVM_START_S
+    heap_runs = heap_cells * len(heap_cases) * (expected_heap_runs(plan) + len(plan.factors))
+    heap_s = heap_cells * sum(expected_heap_runs(plan) * (bisect_s + fill_s(case, prof.scale))
+                              + len(plan.factors) * (prof.batch_s + JVM_START_S + fill_s(case, prof.scale))
+                              for case in heap_cases)
+    reach = prof.continuum
+    on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
+    continuum_runs = len(on_continuum) * (len(reach.strategies) * len(reach.sizes) * 2 + len(reach.pool_sizes))
+    continuum_s = sum(len(reach.strategies) * sum(
+        prof.batch_s + prof.probe_s + 2 * (start + FILL_PACKETS_PER_SLOT * size * prof.scale * TYPICAL_LOW_NS * 1e-9)
+        for size in reach.sizes) + len(reach.pool_sizes) * (prof.batch_s + start + fill_s("B", prof.scale))
+        for start in (JVM_START_S if s.engine == "java" else CPP_START_S for s in on_continuum))
     total = batch_s + searches + timeline_s
+    beyond = heap_s + continuum_s
     lines = [f"profile {prof.name}{title}: {prof.description}",
              f"  scale {prof.scale:g}; batch runs {prof.batch_s:g} s (warm-up {prof.batch_warmup_s:g} s); "
              f"probes {prof.probe_s:g} s (warm-up {prof.probe_warmup_s:g} s)",
              f"  {len(chosen)} solutions x {cases} case(s): {batch_cells} batch cells ~ {batch_s / 60:.1f} min; "
              f"{search_count} real-time searches x ~{per_search:g} probes ~ {searches / 60:.1f} min; "
-             f"{timelines} timeline run(s) ~ {timeline_s / 60:.1f} min",
-             f"  estimate: about {total / 60:.0f} min, a rough figure (a search that loses everywhere takes "
+             f"{timelines} timeline run(s) ~ {timeline_s / 60:.1f} min; "
+             f"~{heap_runs:.0f} minimum-heap runs ~ {heap_s / 60:.1f} min; "
+             f"{continuum_runs} continuum runs ~ {continuum_s / 60:.1f} min",
+             f"  estimate: about {total / 60:.0f} min for the article's chapters and {beyond / 60:.0f} min more for "
+             "chapters 13 and 14, a rough figure (a search that loses everywhere takes "
              f"fewer probes and one more on the big heap; cells already stored are skipped)"]
-    return Estimate(batch_cells, search_count, probes, timelines, total, lines)
+    return Estimate(batch_cells, search_count, probes, timelines, heap_runs, continuum_runs, total, beyond, lines)

@@ -114,6 +114,12 @@ def test_a_long_fill_phase_is_not_a_timeout_and_a_fill_that_never_ends_is(tmp_pa
     assert stuck.run.header["engine"] == "cpp" and stuck.run.periodic.empty
 
 
+def test_a_jvm_that_will_not_start_is_a_failure_that_says_why(tmp_path):
+    result = run_cell(Cell(**CPP), tmp_path, build=fake("vm_refuses"), progress=False)
+    assert result.status == "error" and result.error == "exit code 1" and result.run.header is None
+    assert "Java heap too small" in result.stderr_tail  # said on stdout: nothing came on stderr
+
+
 def test_a_missing_engine_is_a_failure_not_an_exception(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "cpp_engine", lambda: tmp_path / "missing")
     result = run_cell(Cell(**CPP), tmp_path, progress=False)

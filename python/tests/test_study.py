@@ -10,8 +10,10 @@ from allocorpool.study import CHAPTERS, PROFILES, SOLUTIONS, SOLUTIONS_BY_NAME, 
 
 
 def test_every_solution_runs_on_its_jdk_and_belongs_to_one_chapter():
-    chapters = [name for key, names in CHAPTERS.items() if key not in ("realtime", "gclogs") for name in names]
+    across = ("realtime", "gclogs", "heap", "continuum")  # chapters that take solutions of the others
+    chapters = [name for key, names in CHAPTERS.items() if key not in across for name in names]
     assert sorted(chapters) == sorted(s.name for s in SOLUTIONS)
+    assert {name for key in across for name in CHAPTERS[key]} <= set(chapters)
     for solution in SOLUTIONS:
         if solution.engine == "java":
             jdks.collector_flags(solution.jdk, solution.collector)  # raises if the JDK lacks it
@@ -66,14 +68,20 @@ def test_the_estimate_counts_cells():
     assert estimate.batch_cells == (len(SOLUTIONS) + len(study.SOURCE_SOLUTIONS)) * len(study.STRATEGIES) * 3
     assert estimate.searches == len(SOLUTIONS) * len(study.REALTIME_STRATEGIES) * 3
     assert estimate.timelines == len(study.TIMELINES)
+    # the minimum-heap chapter: in quick, case C's alloc and pool cells of its solutions, bisected then run at 4 multiples
+    assert estimate.heap_runs == len(study.HEAP_SOLUTIONS) * 2 * (study.expected_heap_runs(quick.heap) + 4)
+    # the continuum: a batch run and a probe per strategy and size, and the pool-size what-if, per solution
+    plan = quick.continuum
+    assert estimate.continuum_runs == len(study.CONTINUUM_SOLUTIONS) * (3 * len(plan.sizes) * 2 + len(plan.pool_sizes))
     assert 20 * 60 < estimate.seconds < 90 * 60  # the quick profile: well under the time of `make test` in CI
     assert "profile quick" in str(estimate) and "estimate: about" in str(estimate)
-    assert study.estimate(PROFILES["ci"]).seconds < 6 * 60
+    ci = study.estimate(PROFILES["ci"])
+    assert ci.seconds < 6 * 60 and ci.beyond_seconds < 4 * 60
     only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["cpp-glibc"]])
     assert only_cpp.batch_cells == 12 and only_cpp.timelines == 0
     # the budgets for the article's sizes: every solution under 8 h, the article's own under 3 h
     full = PROFILES["full"]
-    assert study.estimate(full).seconds < 8 * 3600
+    assert study.estimate(full).seconds < 8 * 3600  # the article's chapters; chapters 13 and 14 add to it
     assert study.estimate(full, study.solutions(None, full, study.selection("paper"))).seconds < 3 * 3600
 
 

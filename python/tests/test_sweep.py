@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from allocorpool import study
+from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.run import sweep
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
@@ -153,3 +154,77 @@ def test_the_what_if_probes_a_longer_queue_at_1000_ns(tmp_path, engine):
     probed = [cell for cell in runs if cell.mode == "realtime"]
     assert {cell.interval_ns for cell in probed} == {1000}
     assert {cell.capture_delay_ms for cell in probed} == {sweep.WHAT_IF_QUEUE_MS * TINY.scale}
+
+
+def test_the_minimum_heap_is_bisected_and_its_multiples_measured(tmp_path, monkeypatch):
+    runs = []
+
+    def fake_run(cell, workdir, **options):  # a Java cell that needs 70 MB, or crashes where told
+        runs.append(cell)
+        heap_mb = int(cell.heap[:-1]) * (1024 if cell.heap.endswith("g") else 1)
+        behaviour = "crash" if heap_mb in crashes else ("ok" if heap_mb >= 70 else "oom")
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
+    crashes = set()
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    prof = replace(study.PROFILES["ci"], name="tiny-heap", solutions=("parallel-11",))
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    result = chapter.heap_multiples(chapter.solutions("heap"))
+    minimum = result.minimum.set_index("strategy")
+    assert list(minimum.index) == list(prof.heap.strategies) and set(minimum["outcome"]) == {"found"}
+    assert minimum["min_heap_mb"].between(70, 70 * (1 + prof.heap.resolution)).all()
+    assert (result.bisections["verdict"] == "too small").any()  # out of heap below 70 MB ...
+    chapter.finish(result.multiples)  # ... is the bisection's answer, not a failed run
+    multiples = result.multiples
+    assert list(multiples["factor"]) == [*prof.heap.factors] * len(prof.heap.strategies)
+    assert (multiples["heap_mb"] == (multiples["factor"] * multiples["strategy"].map(minimum["min_heap_mb"])).round()).all()
+    assert (multiples["cpu_ns_per_packet"] > multiples["ns_per_packet"]).all()  # 0.5 s of CPU in 0.4 s
+    assert (multiples["overhead_wall"] == 0).all()  # every configuration costs the same here
+    crashes.add(24)  # a crash that is not the heap's ends the search as failed, and fails a strict chapter
+    strict = sweep.Sweep(replace(prof, name="tiny-heap-crash", strict=True), tmp_path / "crash", progress=False)
+    crashed = strict.heap_multiples(strict.solutions("heap"))
+    assert set(crashed.minimum["outcome"]) == {"failed"} and crashed.multiples.empty
+    with pytest.raises(sweep.ChapterFailed, match="exit code 134"):
+        strict.finish(crashed.multiples)
+
+
+def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeypatch):
+    def fake_run(cell, workdir, **options):  # pooling loses in real time from a store of 600 up
+        behaviour = "ok"
+        if cell.mode == "realtime" and cell.strategy == "pool" and cell.stored_count >= 600:
+            behaviour = "slow"
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    prof = replace(study.PROFILES["ci"], name="tiny-continuum", solutions=("flat-glibc",))
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    measured = chapter.continuum(chapter.solutions("continuum"))
+    curves = measured.curves
+    plan = prof.continuum
+    assert len(curves) == len(plan.strategies) * len(plan.sizes) and set(curves["batch_status"]) == {"ok"}
+    assert sorted(set(curves["live_packets"])) == [2 * max(1, round(s * prof.scale)) for s in plan.sizes]
+    pool = curves[curves["strategy"] == "pool"].set_index("size")["keeps_up"]
+    assert pool.tolist() == [True, False, False]  # 20, 600 and 20,000 packets in FIFO and store
+    table = continuum_chapter.crossovers(curves).set_index("what")
+    assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
+    assert table.loc["Allocation loses nothing at 1000 ns", "reading"] == "loss-free at every size measured"
+    assert list(measured.pool_sizes["pool_size"]) == list(plan.pool_sizes)
+    assert set(measured.pool_sizes["status"]) == {"ok"}
+    chapter.finish(curves.rename(columns={"batch_status": "status"}), measured.pool_sizes)
+
+
+def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(tmp_path, engine, monkeypatch):
+    behaviours, runs = engine
+    behaviours[("mix", "batch")] = "error"
+    monkeypatch.setattr(study.paths, "engine_build", lambda engine: "old")
+    sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    assert len(runs) == 4
+    monkeypatch.setattr(study.paths, "engine_build", lambda engine: "new")
+    behaviours.clear()
+    monkeypatch.setattr(sweep, "SAME_MEASUREMENT_BUILDS", {"cpp": {"old": "a change that measures the same"}})
+    resumed = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    assert len(runs) == 5 and runs[-1].strategy == "mix"  # only the failure runs again, on the new build
+    assert resumed.set_index("strategy")["key"].str.endswith("_bold").tolist() == [True, True, False, True]
+    monkeypatch.setattr(sweep, "SAME_MEASUREMENT_BUILDS", {})
+    sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    assert len(runs) == 8  # an unlisted build's cells are not this build's: the other three run again

@@ -36,8 +36,9 @@ STDERR_TAIL_CHARS = 4000
 STOP_GRACE_S = 5.0
 # The fill phase (the internal FIFO and the store filled before anything is measured) has its own
 # limit: at the article's sizes case C's allocating fill takes 80-100 s before the first period,
-# longer than a whole short run may take. A fill that cannot finish ends itself (engine-spec).
-FILL_TIMEOUT_S = 900.0
+# longer than a whole short run may take. The engines end a fill that has not finished within
+# duration_s + ENGINE_FILL_LIMIT_S with an error (docs/records.md); the runner waits a minute more.
+ENGINE_FILL_LIMIT_S = 600.0
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ class CellResult:
     cell: Cell
     status: str  # "ok", "error" (failed, crashed or said so) or "timeout"
     exit_code: int | None
-    stderr_tail: str
+    stderr_tail: str  # the end of its stderr; of its stdout when it failed and said nothing on stderr
     elapsed_s: float
     run: Run
     gc_events: pd.DataFrame | None = None
@@ -197,6 +198,11 @@ class CellResult:
             return f"exit code {self.exit_code}"
         lines = self.stderr_tail.strip().splitlines()
         return lines[-1] if lines else f"run {self.run.status}"
+
+
+def default_fill_timeout(cell: Cell) -> float:
+    """How long a run may take before its first period: its engine's own fill limit, and a minute."""
+    return cell.duration_s + ENGINE_FILL_LIMIT_S + 60.0
 
 
 def default_timeout(cell: Cell) -> float:
@@ -281,11 +287,11 @@ def _show(bar: Any, run: Run, elapsed: float) -> None:
 
 def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progress: bool = True,
              on_update: Callable[[Run], None] | None = None, poll_s: float = 0.25,
-             build: CommandBuilder = engine_command, fill_timeout_s: float = FILL_TIMEOUT_S) -> CellResult:
+             build: CommandBuilder = engine_command, fill_timeout_s: float | None = None) -> CellResult:
     """Runs a cell; its files go to workdir as <key>.jsonl, <key>.gc.log, <key>.stdout, <key>.stderr.
 
-    It times out fill_timeout_s after its start while no period has been recorded (the fill phase),
-    and timeout_s (default_timeout) after its first period.
+    It times out fill_timeout_s (default_fill_timeout) after its start while no period has been
+    recorded (the fill phase), and timeout_s (default_timeout) after its first period.
 
     on_update gets the records read so far whenever new ones arrived (for live plots).
     """
@@ -304,6 +310,7 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
     except (OSError, ValueError) as error:
         return CellResult(cell, "error", None, str(error), 0.0, reader.run())
     timeout = default_timeout(cell) if timeout_s is None else timeout_s
+    fill_timeout = default_fill_timeout(cell) if fill_timeout_s is None else fill_timeout_s
     bar = tqdm(total=cell.duration_s, desc=cell.key, unit="s", leave=True,
                bar_format="{desc}: {bar} {n:.1f}/{total:g} s [{elapsed}]{postfix}") if progress else None
     timed_out = False
@@ -334,7 +341,7 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
                         break
                     now = time.monotonic()
                     if (now - measuring_since > timeout) if measuring_since is not None \
-                            else (now - started > fill_timeout_s):
+                            else (now - started > fill_timeout):
                         timed_out = True
                         break
                     time.sleep(poll_s)
@@ -354,7 +361,10 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
     refusal = built_by_another(cell, run)
     if refusal:
         status = "error"
-    return CellResult(cell, status, exit_code, _tail_text(stderr_path), elapsed, run, events, command, refusal)
+    said = _tail_text(stderr_path)
+    if status != "ok" and not said.strip():
+        said = _tail_text(stdout_path)  # a JVM that cannot start says why on stdout
+    return CellResult(cell, status, exit_code, said, elapsed, run, events, command, refusal)
 
 
 def built_by_another(cell: Cell, run: Run) -> str | None:

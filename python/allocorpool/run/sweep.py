@@ -33,6 +33,7 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis import gctable
+from allocorpool.analysis.min_heap import TOO_SMALL, HeapRun, find_min_heap, heap_verdict, lower_bound_overhead
 from allocorpool.analysis.search import MISSING, Probe, ProbeFn, find_interval, slowest_collection_period_s, verdict
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
@@ -41,9 +42,11 @@ from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
 from allocorpool.study import (
+    BIG_HEAP_FACTOR,
     CHAPTERS,
     REALTIME_STRATEGIES,
     REFERENCE_NS,
+    SAME_MEASUREMENT_BUILDS,
     SENTINELS,
     STRATEGIES,
     STRATEGY_LABELS,
@@ -51,6 +54,8 @@ from allocorpool.study import (
     Profile,
     Solution,
     batch_cell,
+    continuum_cells,
+    pool_size_cell,
     probe_cell,
     profile,
     solutions,
@@ -63,14 +68,19 @@ if TYPE_CHECKING:
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (study.SELECTIONS): make's SOLUTIONS
-REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"
-WHAT_IF_QUEUE_MS = 1000  # the article's what-if: "if our source queue could contain one second worth of packets"  # "1": read the store only, never run a cell (make article)
+REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the store only, never run a cell (make article)
+WHAT_IF_QUEUE_MS = 1000  # the article's what-if: "if our source queue could contain one second worth of packets"
 SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on its workers (make's SCHEDULER)
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
                                       "error", "stderr_tail", "reference_key", "machine"]
+_CONTINUUM_COLUMNS = ["size", "live_packets", "batch_status", "ns_per_packet", "probe_status", "interval_ns",
+                      "keeps_up", "loss_pct", "batch_key", "probe_key", "machine"]
+_MIN_HEAP_COLUMNS = ["outcome", "min_heap_mb", "solution_heap_mb", "runs", "error", "machine"]
+_MULTIPLE_COLUMNS = ["factor", "heap_mb", "status", "error", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_total_ms",
+                     "gc_pause_max_ms", "key", "machine"]
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                  "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "store_fill_at_window",
                  "jdk_build"]
@@ -147,6 +157,26 @@ def _has_result(frame: pd.DataFrame) -> bool:
 
 
 @dataclass
+class HeapMultiples:
+    """The minimum-heap chapter's cells: one row per (solution, strategy, case) with its minimum heap,
+    one per run at a multiple of it, with its lower-bound overheads (analysis.min_heap), and every
+    run of the bisections."""
+
+    minimum: pd.DataFrame
+    multiples: pd.DataFrame
+    bisections: pd.DataFrame
+
+
+@dataclass
+class Continuum:
+    """The continuum chapter's cells: a row per (solution, strategy, live-set size) with its batch
+    figure and its real-time probe's loss, and a row per pool size of the pool-size what-if."""
+
+    curves: pd.DataFrame
+    pool_sizes: pd.DataFrame
+
+
+@dataclass
 class Searches:
     """The real-time searches of some solutions: one row each, and every probe they made."""
 
@@ -172,6 +202,7 @@ class Sweep:
         self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
         self._run_here: set[str] = set()  # cells run in this session: a failure is retried once at most
         self._seen: dict[str, dict[str, Any]] = {}  # every cell this session ran or read: its latest row
+        self._heap_too_small: set[str] = set()  # cells that failed because their heap was too small: not failures
         self._loaded: dict[str, CellResult] = {}
         self._ran = 0
         self._status = _Status(False, "")
@@ -252,7 +283,7 @@ class Sweep:
         with self._key_locks_guard:  # a thread that asks for a cell another one runs waits for its row
             key_lock = self._key_locks.setdefault(cell.key, threading.Lock())
         with key_lock:
-            row = self._rows.get(cell.key)
+            row = self._rows.get(cell.key) or self._same_measurement(cell)
             failed = row is not None and row["status"] != "ok"
             retry = failed and ((self.retry_failed and cell.key not in self._run_here)
                                 or (retry_failure and (_value(row, "attempts") or 1) < 2))
@@ -265,10 +296,22 @@ class Sweep:
         self._seen[cell.key] = row
         return row
 
+    def _same_measurement(self, cell: Cell) -> dict[str, Any] | None:
+        """A finished cell of this measurement made by a build study.SAME_MEASUREMENT_BUILDS lists as
+        this one's equal; None when there is none (a failure made by another build is not reused)."""
+        if not getattr(cell, "build", ""):
+            return None
+        for build in SAME_MEASUREMENT_BUILDS.get(getattr(cell, "engine", ""), {}):
+            row = self._rows.get(f"{cell.measurement}_b{build}")
+            if row is not None and row["status"] == "ok":
+                return row
+        return None
+
     def failures(self) -> pd.DataFrame:
         """The cells this session ran or read whose latest run failed or timed out."""
         rows = [{"key": key, "status": row["status"], "error": _value(row, "error"),
-                 "stderr_tail": _value(row, "stderr_tail")} for key, row in self._seen.items() if row["status"] != "ok"]
+                 "stderr_tail": _value(row, "stderr_tail")} for key, row in self._seen.items()
+                if row["status"] != "ok" and key not in self._heap_too_small]
         return pd.DataFrame(rows, columns=["key", "status", "error", "stderr_tail"])
 
     def finish(self, *results: pd.DataFrame) -> None:
@@ -467,6 +510,107 @@ class Sweep:
             found.append((solution, strategy, case, self.load(row["key"])))
         self._end(f"{len(found)} timeline runs")
         return found
+
+    # ---- heap as a multiple of the minimum heap --------------------------------------------
+    def min_heap(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], pd.DataFrame]:
+        """The bisection of one cell's minimum heap (analysis.min_heap): its row and its runs. A run
+        that ran out of heap is the bisection's answer, not a failure of the chapter."""
+        plan = self.profile.heap
+        runs: list[dict[str, Any]] = []
+
+        def run(heap_mb: int) -> HeapRun:
+            cell = batch_cell(solution, strategy, case, self.profile, heap_mb=heap_mb, duration_s=plan.search_s,
+                              warmup_s=plan.search_warmup_s)
+            row = self.cell_row(cell)
+            found = heap_verdict(row["status"], _value(row, "error"), _value(row, "stderr_tail"))
+            if found == TOO_SMALL:
+                self._heap_too_small.add(cell.key)
+            runs.append(row)
+            return HeapRun(heap_mb, found, row["status"], _value(row, "error"))
+        start = solution.heap_mb(self.profile.scale)
+        assert start is not None, "a Java solution"
+        found = find_min_heap(run, start_mb=start, resolution=plan.resolution, floor_mb=min(plan.floor_mb, start),
+                              cap_mb=BIG_HEAP_FACTOR * start)
+        bisection = found.runs.assign(key=[r["key"] for r in runs], machine=[_machine(r) for r in runs],
+                                      **_labels(solution, strategy, case))
+        return ({**_labels(solution, strategy, case), "outcome": found.outcome, "min_heap_mb": found.min_heap_mb,
+                 "solution_heap_mb": start, "runs": len(runs), "error": found.error,
+                 "machine": _machines(runs)}, bisection)
+
+    def heap_multiples(self, chosen: Iterable[Solution]) -> HeapMultiples:
+        """For each chosen Java solution, strategy and case of the profile's heap plan: the minimum heap,
+        then a batch run at each multiple of it, each with its wall and CPU time per packet and their
+        lower-bound overheads against the cheapest configuration of the same strategy and case."""
+        self._begin("heap multiples")
+        plan = self.profile.heap
+        cases = [case for case in (plan.cases or self.profile.cases) if case in self.profile.cases]
+        jobs = [(solution, strategy, case) for solution in chosen if solution.engine == "java"
+                for strategy in plan.strategies for case in cases]
+        minimum, bisections, multiples = [], [], []
+        for row, runs in self._each(lambda job: self.min_heap(*job), jobs, "minimum heaps"):
+            minimum.append(row)
+            bisections.append(runs)
+        for (solution, strategy, case), row in zip(jobs, minimum):
+            if row["min_heap_mb"] is None:
+                continue
+            for factor in plan.factors:
+                heap = round(row["min_heap_mb"] * factor)
+                cell_row = self.cell_row(batch_cell(solution, strategy, case, self.profile, heap_mb=heap))
+                ok = cell_row["status"] == "ok"
+                packets, cpu = _value(cell_row, "measured_packets"), _value(cell_row, "measured_cpu_s")
+                multiples.append({**_labels(solution, strategy, case), "factor": factor, "heap_mb": heap,
+                                  "status": cell_row["status"], "error": _value(cell_row, "error"),
+                                  "ns_per_packet": _value(cell_row, "ns_per_packet") if ok else None,
+                                  "cpu_ns_per_packet": cpu * 1e9 / packets if ok and cpu is not None and packets
+                                  else None,
+                                  "gc_pause_total_ms": _value(cell_row, "gc_pause_total_ms") if ok else None,
+                                  "gc_pause_max_ms": _value(cell_row, "gc_pause_max_ms") if ok else None,
+                                  "key": cell_row["key"], "machine": _machine(cell_row)})
+        self._end(f"{len(minimum)} minimum heaps, {len(multiples)} runs at multiples of them")
+        table = pd.DataFrame(multiples, columns=_SOLUTION_COLUMNS + _MULTIPLE_COLUMNS)
+        table["overhead_wall"] = lower_bound_overhead(table, "ns_per_packet")
+        table["overhead_cpu"] = lower_bound_overhead(table, "cpu_ns_per_packet")
+        return HeapMultiples(pd.DataFrame(minimum, columns=_SOLUTION_COLUMNS + _MIN_HEAP_COLUMNS), table,
+                             pd.concat(bisections, ignore_index=True) if bisections else pd.DataFrame())
+
+    # ---- the live-set continuum ---------------------------------------------------------
+    def continuum(self, chosen: Iterable[Solution]) -> Continuum:
+        """For each chosen solution, strategy and live-set size of the profile's continuum plan: a
+        batch run and a real-time probe at the plan's interval; and the pool-size what-if."""
+        self._begin("continuum")
+        plan = self.profile.continuum
+        chosen = list(chosen)
+        jobs = [(solution, strategy, size) for solution in chosen for strategy in plan.strategies
+                for size in plan.sizes]
+
+        def measure(job: tuple[Solution, str, int]) -> dict[str, Any]:
+            solution, strategy, size = job
+            batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, self.profile)
+            batch, probe = self.cell_row(batch_cell_), self.cell_row(probe_cell_)
+            capacity = _value(probe, "params_input_queue_size")
+            judged = verdict(probe["status"], {name: _value(probe, name) for name in (
+                "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")}, plan.interval_ns,
+                probe_cell_.duration_s, int(capacity) if capacity is not None else None, _value(probe, "error"))
+            return {**_labels(solution, strategy, "B"), "size": size,
+                    "live_packets": batch_cell_.internal_queue_size + batch_cell_.stored_count,
+                    "batch_status": batch["status"],
+                    "ns_per_packet": _value(batch, "ns_per_packet") if batch["status"] == "ok" else None,
+                    "probe_status": probe["status"], "interval_ns": plan.interval_ns,
+                    "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
+                    "batch_key": batch["key"], "probe_key": probe["key"], "machine": _machines([batch, probe])}
+        curves = self._each(measure, jobs, "continuum cells")
+        pools = []
+        for solution in chosen:
+            for pool_size in plan.pool_sizes:
+                row = self.cell_row(pool_size_cell(solution, pool_size, self.profile))
+                pools.append({**_labels(solution, "pool", "B"), "pool_size": pool_size, "status": row["status"],
+                              "error": _value(row, "error"),
+                              "ns_per_packet": _value(row, "ns_per_packet") if row["status"] == "ok" else None,
+                              "key": row["key"], "machine": _machine(row)})
+        self._end(f"{len(curves)} live-set sizes, {len(pools)} pool sizes")
+        return Continuum(pd.DataFrame(curves, columns=_SOLUTION_COLUMNS + _CONTINUUM_COLUMNS),
+                         pd.DataFrame(pools, columns=_SOLUTION_COLUMNS + ["pool_size", "status", "error",
+                                                                          "ns_per_packet", "key", "machine"]))
 
     # ---- GC logs -------------------------------------------------------------------------
     def gc_runs(self, batch: pd.DataFrame) -> list[tuple[dict[str, Any], CellResult]]:

@@ -1,0 +1,72 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The heap as a multiple of the minimum heap
+#
+# The article gave every Java run 2 GB, and 10 GB for one column. A heap size means little on its
+# own: 2 GB is plenty for a live set of a few megabytes and barely enough for one of a gigabyte, and
+# each collector needs a different amount of room. So, as DaCapo Chopin reports its benchmarks, each
+# cell's heap here is a multiple of its *minimum heap*: the smallest -Xmx in which its batch run
+# completes, found by bisection (a run that throws OutOfMemoryError, or that a JVM will not start,
+# or that its collections keep from finishing in time, does not complete).
+#
+# Each cell then runs at several multiples of its minimum heap. Its cost is given two ways: wall
+# time per packet (what the processing thread waits for) and CPU time per packet, the whole
+# process's (what the machine pays: a concurrent collector's threads work on the other core). Each
+# cost is compared with the cheapest configuration seen for the same strategy and case, any
+# collector at any heap: that ratio, minus one, is the *lower-bound overhead* of a configuration.
+# It is a lower bound because the cheapest configuration also pays for its memory management.
+
+# %% tags=["parameters"]
+import os
+
+profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
+data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+
+# %%
+from allocorpool.chapters import display as show
+from allocorpool.chapters import heap
+from allocorpool.run.sweep import Sweep
+
+sweep = Sweep(profile, data_dir or None)
+plan = sweep.profile.heap
+show.note(f"Profile {sweep.profile.name}: strategies {', '.join(plan.strategies)}; case(s) "
+          f"{', '.join(plan.cases or sweep.profile.cases)}; multiples {', '.join(f'{f:g}' for f in plan.factors)} "
+          f"of the minimum heap, found to within {plan.resolution:.0%}.")
+
+# %% tags=["progress"]
+multiples = sweep.heap_multiples(sweep.solutions("heap"))
+
+# %% [markdown]
+# ## The minimum heaps
+
+# %%
+heap.show_minimum(multiples.minimum)
+
+# %% [markdown]
+# ## Time per packet against the heap
+#
+# Wall time first, then the process's CPU time, on logarithmic axes.
+
+# %%
+show.show_figure(heap.cost_figure(multiples.multiples, "ns_per_packet"))
+show.show_figure(heap.cost_figure(multiples.multiples, "cpu_ns_per_packet"))
+
+# %% [markdown]
+# ## Lower-bound overheads
+
+# %%
+heap.show_overheads(multiples.multiples)
+
+# %% tags=["check"]
+sweep.finish(multiples.multiples)  # a cell whose minimum was not found has no run at a multiple

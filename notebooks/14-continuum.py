@@ -1,0 +1,68 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The live-set continuum
+#
+# The article measured three points: cases A, B and C, whose internal FIFO and store hold 1,000,
+# 100,000 and 495,000 packets each (case A as its published code ran it). A reader's program sits
+# somewhere else. Here the FIFO and the store are sized together along a geometric series from
+# 1,000 to 1,000,000 packets each (times the profile's scale, like every count), and each size is
+# run in batch and probed in real time at one interval, for allocation, mix and pooling on a
+# handful of collectors and on flat C++. The pool holds the article's 1,000,000 buffers, or the
+# FIFO and the store if they need more.
+#
+# The crossovers are read from the data: where mix (or allocation) stops being faster than pooling
+# in batch, and where each strategy starts losing packets in real time. A size is known only at the
+# points measured, so each crossover is a bracket between two of them.
+#
+# Last, the article's what-if "much worse with ten million buffers": pooling in case B with pools
+# of one to ten million buffers (times the scale), each JVM in the big heap (the article's 10 GB
+# times the scale), which ten million buffers need.
+
+# %% tags=["parameters"]
+import os
+
+profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
+data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+
+# %%
+from allocorpool.chapters import continuum as chapter
+from allocorpool.chapters import display as show
+from allocorpool.run.sweep import Sweep
+
+sweep = Sweep(profile, data_dir or None)
+plan = sweep.profile.continuum
+show.note(f"Profile {sweep.profile.name}: sizes {', '.join(f'{s:,}' for s in plan.sizes)} (× scale "
+          f"{sweep.profile.scale:g}); strategies {', '.join(plan.strategies)}; real-time probes at "
+          f"{plan.interval_ns} ns; pools of {', '.join(f'{s:,}' for s in plan.pool_sizes)} buffers (× scale).")
+
+# %% tags=["progress"]
+measured = sweep.continuum(sweep.solutions("continuum"))
+
+# %%
+chapter.show_curves(measured.curves)
+
+# %% [markdown]
+# ## Crossovers
+
+# %%
+chapter.show_crossovers(measured.curves)
+
+# %% [markdown]
+# ## Ten million buffers
+
+# %%
+chapter.show_pool_sizes(measured.pool_sizes)
+
+# %% tags=["check"]
+sweep.finish(measured.curves.rename(columns={"batch_status": "status"}), measured.pool_sizes)

@@ -1,0 +1,62 @@
+"""Crossovers along the live-set continuum: where one strategy stops beating another, and where a
+cell starts losing packets.
+
+Sizes are measured at a few points, so a crossover is known to lie between two of them: it is
+given as that bracket (the last size on one side, the first on the other) and as their geometric
+midpoint, the sizes being spaced geometrically. A pair whose order never changes over the sizes
+measured has no crossover, and says on which side it stayed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Crossover:
+    before: int | None  # the last size where the first condition held (None: it never held)
+    after: int | None  # the first size after it where it no longer did (None: it held everywhere)
+
+    @property
+    def at(self) -> float | None:
+        """The geometric midpoint of the bracket; None where there is no crossover."""
+        if self.before is None or self.after is None:
+            return None
+        return math.sqrt(self.before * self.after)
+
+    def describe(self, holds: str, fails: str) -> str:
+        if self.before is None and self.after is None:
+            return "not measured"
+        if self.after is None:
+            return f"{holds} at every size measured"
+        if self.before is None:
+            return f"{fails} from the smallest size measured"
+        return f"{holds} up to {self.before:,}, {fails} from {self.after:,}"
+
+
+def first_change(sizes: pd.Series, holds: pd.Series) -> Crossover:
+    """Where a condition, true at the small sizes, stops holding: the first size (in increasing order)
+    where it is false after the sizes where it was true. Sizes with no verdict (NaN: a failed run)
+    are skipped."""
+    known = pd.DataFrame({"size": sizes, "holds": holds}).dropna().sort_values("size")
+    if known.empty:
+        return Crossover(None, None)
+    last_true = None
+    for size, held in zip(known["size"], known["holds"]):
+        if held:
+            last_true = int(size)
+        else:
+            return Crossover(last_true, int(size))
+    return Crossover(last_true, None)
+
+
+def beats(curves: pd.DataFrame, faster: str, slower: str, value: str = "ns_per_packet") -> Crossover:
+    """Where `faster` stops costing less than `slower`: curves has a row per (strategy, size)."""
+    pivot = curves.pivot_table(index="size", columns="strategy", values=value)
+    if faster not in pivot or slower not in pivot:
+        return Crossover(None, None)
+    both = pivot[[faster, slower]].dropna()
+    return first_change(pd.Series(both.index), pd.Series((both[faster] < both[slower]).to_numpy()))

@@ -1,0 +1,124 @@
+"""The minimum heap of a cell, and the lower-bound overhead of each configuration against the cheapest.
+
+DaCapo Chopin's methodology: a heap size means little on its own, so heaps are given as multiples
+of the smallest heap in which the run completes, found by bisection over -Xmx. A run completes in
+a heap when it ends ok; it does not when the JVM says the heap is too small (an OutOfMemoryError, a
+heap it refuses to start with) or when the collector leaves it no time to finish (a timeout). Any
+other failure is the engine's, not the heap's: the search ends as failed and says why.
+
+`find_min_heap`:
+- starts at the solution's own heap; where that does not complete, doubles it up to a cap;
+- steps down by a factor of 4 while the heap still completes (never below a floor);
+- bisects geometrically between the largest heap that does not complete and the smallest that
+  does, until they are within the resolution of each other. The minimum heap is the smallest
+  heap that completed.
+`run` is any callable heap_mb -> HeapRun, so the search runs without an engine in tests.
+
+`lower_bound_overhead`: for every run, its cost (wall time or CPU time per packet) over the
+cheapest configuration seen for the same strategy and case (any collector, any heap), minus one.
+It is a lower bound: the cheapest configuration pays for memory management too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+
+FITS, TOO_SMALL, FAILED = "fits", "too small", "failed"
+OUTCOMES = ("found", "floor", "none", "failed", "missing")  # floor: it completes at the floor heap already
+STEP_DOWN = 4
+# What a JVM says when the heap cannot hold the run, or when it will not start with one that small.
+_HEAP_EXHAUSTED = ("OutOfMemoryError", "Too small maximum heap", "Too small initial heap",
+                   "heap size is too small", "Could not reserve enough space")
+RUN_COLUMNS = ["heap_mb", "verdict", "status", "error"]
+
+
+@dataclass(frozen=True)
+class HeapRun:
+    """One batch run at one heap size."""
+
+    heap_mb: int
+    verdict: str  # FITS, TOO_SMALL or FAILED
+    status: str = "ok"
+    error: str | None = None
+
+
+def heap_verdict(status: str, error: str | None, stderr_tail: str | None) -> str:
+    """Whether a run completed in its heap (FITS), did not because of it (TOO_SMALL), or failed for
+    another reason (FAILED); a stored run that is missing (a replay) is FAILED with its status."""
+    if status == "ok":
+        return FITS
+    if status == "timeout":
+        return TOO_SMALL
+    text = f"{error or ''}\n{stderr_tail or ''}"
+    refused = "Error occurred during initialization of VM" in text and "heap" in text.lower()
+    return TOO_SMALL if status == "error" and (refused or any(sign in text for sign in _HEAP_EXHAUSTED)) else FAILED
+
+
+@dataclass(frozen=True)
+class MinHeap:
+    outcome: str  # one of OUTCOMES
+    min_heap_mb: int | None  # the smallest heap that completed
+    runs: pd.DataFrame  # RUN_COLUMNS, in the order run
+    error: str | None = None
+
+
+def find_min_heap(run: Callable[[int], HeapRun], start_mb: int, resolution: float, floor_mb: int,
+                  cap_mb: int) -> MinHeap:
+    """The smallest heap (MB) the cell completes in, to within `resolution` (0.05: 5 %)."""
+    if not (resolution > 0 and 0 < floor_mb <= start_mb <= cap_mb):
+        raise ValueError(f"need resolution > 0 and 0 < floor_mb <= start_mb <= cap_mb; got {resolution}, "
+                         f"{floor_mb}, {start_mb}, {cap_mb}")
+    done: list[HeapRun] = []
+
+    def at(heap_mb: int) -> HeapRun:
+        result = run(heap_mb)
+        done.append(result)
+        return result
+
+    def ended(outcome: str, min_heap: int | None, error: str | None = None) -> MinHeap:
+        runs = pd.DataFrame([asdict(r) for r in done], columns=RUN_COLUMNS)
+        return MinHeap(outcome, min_heap, runs, error)
+
+    fits = start_mb
+    first = at(fits)
+    while first.verdict == TOO_SMALL:
+        if fits * 2 > cap_mb:
+            return ended("none", None)
+        fits *= 2
+        first = at(fits)
+    if first.verdict == FAILED:
+        return ended("missing" if first.status == "missing" else "failed", None, first.error)
+    too_small = None
+    while too_small is None:
+        if fits == floor_mb:
+            return ended("floor", fits)
+        lower = at(max(floor_mb, fits // STEP_DOWN))
+        if lower.verdict == FAILED:
+            return ended("missing" if lower.status == "missing" else "failed", None, lower.error)
+        if lower.verdict == FITS:
+            fits = lower.heap_mb
+        else:
+            too_small = lower.heap_mb
+    while fits > too_small * (1 + resolution):
+        middle = round(math.sqrt(fits * too_small))
+        if middle in (fits, too_small):
+            break
+        probe = at(middle)
+        if probe.verdict == FAILED:
+            return ended("missing" if probe.status == "missing" else "failed", None, probe.error)
+        if probe.verdict == FITS:
+            fits = middle
+        else:
+            too_small = middle
+    return ended("found", fits)
+
+
+def lower_bound_overhead(runs: pd.DataFrame, cost: str, by: tuple[str, ...] = ("strategy", "case")) -> pd.Series:
+    """Each row's `cost` over the smallest `cost` among the rows of its group (`by`), minus one: 0.25
+    is 25 % more than the cheapest configuration seen. NaN where the row has no cost."""
+    cheapest = runs.groupby(list(by))[cost].transform("min")
+    return runs[cost] / cheapest - 1

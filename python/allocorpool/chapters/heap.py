@@ -1,0 +1,101 @@
+"""Chapter 13, the heap as a multiple of the minimum heap: each cell's minimum heap, the time per
+packet at multiples of it, and each collector's lower-bound overhead in wall and CPU time. Every
+sentence stating a result is computed here from the chapter's tables."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from allocorpool.chapters import display as show
+from allocorpool.chapters.figures import LOG_TICKS
+
+COST_LABELS = {"ns_per_packet": "wall ns per packet", "cpu_ns_per_packet": "CPU ns per packet"}
+OVERHEAD_LABELS = {"overhead_wall": "wall time", "overhead_cpu": "CPU time"}
+
+
+def show_minimum(minimum: pd.DataFrame) -> None:
+    """Each cell's minimum heap beside the heap the study gives the solution elsewhere (the
+    article's 2 GB at this profile's scale), with the ratio of the two."""
+    if minimum.empty:
+        show.note("No Java solution of this profile's selection is in this chapter.")
+        return
+    table = minimum.assign(
+        ratio=[row.solution_heap_mb / row.min_heap_mb if row.min_heap_mb else None for row in minimum.itertuples()])
+    shown = table[["label", "strategy_label", "case", "outcome", "min_heap_mb", "solution_heap_mb", "ratio", "runs"]]
+    show.show_table(shown.rename(columns={
+        "label": "solution", "strategy_label": "strategy", "min_heap_mb": "minimum heap, MB",
+        "solution_heap_mb": "the study's heap, MB", "ratio": "study's heap / minimum", "runs": "bisection runs"}
+    ).set_index(["solution", "strategy", "case"]),
+        "The smallest heap each cell completes in (bisection over -Xmx)", precision=1)
+    failed = minimum[minimum["outcome"].isin(["failed", "missing"])]
+    if len(failed):
+        show.show_failures(failed.assign(stderr_tail=None), "minimum-heap search")
+    found = table.dropna(subset=["ratio"])
+    if len(found):
+        tight = found.loc[found["ratio"].idxmin()]
+        roomy = found.loc[found["ratio"].idxmax()]
+        show.note(f"The heap the article's runs had is {tight['ratio']:.1f}× the minimum for "
+                  f"{tight['label']} {tight['strategy_label']} {tight['case']}, the tightest cell here, and "
+                  f"{roomy['ratio']:.1f}× for {roomy['label']} {roomy['strategy_label']} {roomy['case']}: one "
+                  "heap size is a different amount of room for each collector and strategy.")
+
+
+def cost_figure(multiples: pd.DataFrame, cost: str) -> go.Figure:
+    """Cost per packet against the heap factor: one panel per (strategy, case), a line per solution."""
+    ok = multiples[multiples["status"] == "ok"].dropna(subset=[cost])
+    panels = list(dict.fromkeys(zip(ok["strategy_label"], ok["case"])))
+    fig = make_subplots(rows=1, cols=max(1, len(panels)), shared_yaxes=True,
+                        subplot_titles=[f"{strategy} {case}" for strategy, case in panels] or [""])
+    for col, (strategy, case) in enumerate(panels, 1):
+        part = ok[(ok["strategy_label"] == strategy) & (ok["case"] == case)]
+        for label, rows in part.groupby("label", sort=False):
+            rows = rows.sort_values("factor")
+            fig.add_trace(go.Scatter(x=rows["factor"], y=rows[cost], mode="lines+markers", name=label,
+                                     legendgroup=label, showlegend=col == 1,
+                                     customdata=rows["heap_mb"],
+                                     hovertemplate=f"{label}<br>%{{x}}× minimum (%{{customdata}} MB): "
+                                                   f"%{{y:.0f}} ns<extra></extra>"), row=1, col=col)
+        fig.update_xaxes(title_text="heap / minimum heap", type="log", row=1, col=col)
+    fig.update_yaxes(title_text=COST_LABELS[cost], type="log", tickvals=LOG_TICKS, row=1, col=1)
+    fig.update_layout(title=f"Batch: {COST_LABELS[cost]} at multiples of the minimum heap", height=420)
+    return fig
+
+
+def overhead_table(multiples: pd.DataFrame, overhead: str) -> pd.DataFrame:
+    """Lower-bound overhead in percent: a row per solution, strategy and case, a column per factor."""
+    rows = multiples.dropna(subset=[overhead])
+    table = rows.pivot_table(index=["label", "strategy_label", "case"], columns="factor", values=overhead,
+                             sort=False) * 100
+    table.columns = [f"{factor:g}×" for factor in table.columns]
+    return table.reset_index().rename(columns={"label": "solution", "strategy_label": "strategy"})
+
+
+def show_overheads(multiples: pd.DataFrame) -> None:
+    for overhead, what in OVERHEAD_LABELS.items():
+        table = overhead_table(multiples, overhead)
+        if table.empty:
+            show.note(f"No run at a multiple of a minimum heap measured its {what}.")
+            continue
+        show.show_table(table.set_index(["solution", "strategy", "case"]), f"Lower-bound overhead in {what}, % over the cheapest configuration of the same "
+                               "strategy and case", precision=0)
+    show.note(overhead_sentence(multiples))
+
+
+def overhead_sentence(multiples: pd.DataFrame) -> str:
+    """Per collector, its median lower-bound overhead at the smallest and the largest factor measured."""
+    ok = multiples.dropna(subset=["overhead_wall"])
+    if ok.empty:
+        return "No run finished, so no overhead can be given."
+    low, high = ok["factor"].min(), ok["factor"].max()
+    parts = []
+    for label, rows in ok.groupby("label", sort=False):
+        at_low = rows[rows["factor"] == low]
+        at_high = rows[rows["factor"] == high]
+        cpu_low = at_low["overhead_cpu"].median()
+        parts.append(f"{label}: {at_low['overhead_wall'].median() * 100:.0f} % in wall time"
+                     + (f" and {cpu_low * 100:.0f} % in CPU time" if pd.notna(cpu_low) else "")
+                     + f" at {low:g}×, {at_high['overhead_wall'].median() * 100:.0f} % at {high:g}×")
+    return ("The median lower-bound overhead of each collector over the cells measured, against the cheapest "
+            "configuration of each cell: " + "; ".join(parts) + ".")

@@ -1,0 +1,71 @@
+"""analysis/min_heap.py: the bisection over the heap, what counts as too small, and the overhead."""
+
+import pandas as pd
+import pytest
+
+from allocorpool.analysis.min_heap import (
+    FAILED,
+    FITS,
+    TOO_SMALL,
+    HeapRun,
+    find_min_heap,
+    heap_verdict,
+    lower_bound_overhead,
+)
+
+
+def needs(min_mb, failing=()):
+    """A cell that completes from min_mb up; the heaps in `failing` crash for another reason."""
+    asked = []
+
+    def run(heap_mb):
+        asked.append(heap_mb)
+        if heap_mb in failing:
+            return HeapRun(heap_mb, FAILED, "error", "exit code 134")
+        return HeapRun(heap_mb, FITS) if heap_mb >= min_mb else HeapRun(heap_mb, TOO_SMALL, "error", "OOM")
+    return run, asked
+
+
+def test_the_bisection_finds_the_minimum_to_the_resolution():
+    run, asked = needs(300)
+    found = find_min_heap(run, start_mb=2048, resolution=0.05, floor_mb=16, cap_mb=10240)
+    assert found.outcome == "found" and 300 <= found.min_heap_mb <= 300 * 1.05
+    assert asked[:3] == [2048, 512, 128]  # down by four while it completes, then bisected
+    assert list(found.runs["heap_mb"]) == asked and len(asked) <= 10
+
+
+def test_a_heap_too_small_to_start_with_doubles_up_to_the_cap():
+    run, asked = needs(5000)
+    found = find_min_heap(run, start_mb=2048, resolution=0.05, floor_mb=16, cap_mb=10240)
+    assert found.outcome == "found" and 5000 <= found.min_heap_mb <= 5250 and asked[:3] == [2048, 4096, 8192]
+    run, _ = needs(50_000)
+    assert find_min_heap(run, start_mb=2048, resolution=0.05, floor_mb=16, cap_mb=10240).outcome == "none"
+
+
+def test_the_floor_and_a_failure_that_is_not_the_heaps():
+    run, _ = needs(1)
+    floor = find_min_heap(run, start_mb=100, resolution=0.05, floor_mb=16, cap_mb=1000)
+    assert floor.outcome == "floor" and floor.min_heap_mb == 16
+    run, _ = needs(300, failing={128})
+    failed = find_min_heap(run, start_mb=2048, resolution=0.05, floor_mb=16, cap_mb=10240)
+    assert failed.outcome == "failed" and failed.min_heap_mb is None and failed.error == "exit code 134"
+    with pytest.raises(ValueError, match="floor_mb <= start_mb"):
+        find_min_heap(run, start_mb=8, resolution=0.05, floor_mb=16, cap_mb=10240)
+
+
+def test_what_a_jvm_says_when_the_heap_is_too_small():
+    assert heap_verdict("ok", None, "") == FITS
+    assert heap_verdict("error", "exit code 1", 'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space') == TOO_SMALL
+    assert heap_verdict("error", None, "Error occurred during initialization of VM\nToo small maximum heap") == TOO_SMALL
+    assert heap_verdict("error", None, "Error occurred during initialization of VM\nZ heap too small, minimum 8M") == TOO_SMALL
+    assert heap_verdict("timeout", "timed out after 62 s", "") == TOO_SMALL  # collections left no time to finish
+    assert heap_verdict("error", "exit code 134", "SIGSEGV in libnativequeue.so") == FAILED
+    assert heap_verdict("missing", "not measured", None) == FAILED
+
+
+def test_the_overhead_is_against_the_cheapest_configuration_of_the_same_cell():
+    runs = pd.DataFrame({"strategy": ["pool", "pool", "pool", "alloc"], "case": ["A"] * 4,
+                         "ns_per_packet": [100.0, 150.0, None, 400.0]})
+    overhead = lower_bound_overhead(runs, "ns_per_packet")
+    assert overhead.iloc[0] == 0 and overhead.iloc[1] == pytest.approx(0.5)
+    assert pd.isna(overhead.iloc[2]) and overhead.iloc[3] == 0  # alloc is its own cell
