@@ -129,6 +129,10 @@ def test_the_miniature_compares_verdict_interval_and_order():
     verdicts = [check.check(table=table) for check in miniature.CHECKS]
     assert [v.verdict for v in verdicts] == [PARTLY, FAILS, FAILS]
     assert verdicts[0].summary == "in 1 of 3 sentinel cells"
+    lossy = searches({"Allocation": None, "Mix": 780, "Pooling": None}).assign(loss_pct=[8.9, None, 0.9])
+    both_lose = miniature.compare(lossy, searches({"Allocation": 4700, "Mix": 780, "Pooling": 2300}))
+    assert both_lose["order small"].iloc[0] == "Mix < Pooling < Allocation"  # the one that loses less comes first
+    assert both_lose["order agrees"].all()
 
 
 def test_on_the_articles_own_gc_table_its_gc_claims_hold():

@@ -33,9 +33,15 @@ def loses_at_reference(row: dict) -> bool | None:
 
 
 def _order(part: pd.DataFrame) -> tuple[str, ...]:
-    """Strategies from the best to the worst real-time figure (a cell that loses everywhere last)."""
-    key = {r["strategy_label"]: (r["interval_ns"] if r["outcome"] == "found" else math.inf)
-           for r in part.to_dict("records")}
+    """Strategies from the best to the worst real-time figure: loss-free intervals from the shortest,
+    then the cells that lose everywhere, from the one that loses least at 1000 ns, then the rest."""
+    def rank(row: dict) -> tuple[int, float]:
+        if row["outcome"] == "found":
+            return 0, row["interval_ns"]
+        if row["outcome"] == "lost" and row.get("loss_pct") is not None and not pd.isna(row["loss_pct"]):
+            return 1, row["loss_pct"]
+        return 2, math.inf
+    key = {r["strategy_label"]: rank(r) for r in part.to_dict("records")}
     return tuple(sorted(key, key=lambda s: (key[s], s)))
 
 
