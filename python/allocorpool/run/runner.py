@@ -190,7 +190,7 @@ class CellResult:
         if self.refusal:
             return self.refusal
         if self.status == "timeout":
-            filling = "" if len(self.run.periodic) else " in its fill phase"
+            filling = " in its fill phase" if isinstance(self.cell, Cell) and not len(self.run.periodic) else ""
             return f"timed out after {self.elapsed_s:.0f} s{filling}"
         if self.run.summary is not None and self.run.summary.get("error"):
             return str(self.run.summary["error"])
@@ -200,9 +200,10 @@ class CellResult:
         return lines[-1] if lines else f"run {self.run.status}"
 
 
-def default_fill_timeout(cell: Cell) -> float:
-    """How long a run may take before its first period: its engine's own fill limit, and a minute."""
-    return cell.duration_s + ENGINE_FILL_LIMIT_S + 60.0
+def default_fill_timeout(cell: Cell) -> float | None:
+    """How long a run may take before its first period: its engine's own fill limit, and a minute;
+    None for the other studies' cells (event echo), which have no fill phase."""
+    return cell.duration_s + ENGINE_FILL_LIMIT_S + 60.0 if isinstance(cell, Cell) else None
 
 
 def default_timeout(cell: Cell) -> float:
@@ -290,8 +291,9 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
              build: CommandBuilder = engine_command, fill_timeout_s: float | None = None) -> CellResult:
     """Runs a cell; its files go to workdir as <key>.jsonl, <key>.gc.log, <key>.stdout, <key>.stderr.
 
-    It times out fill_timeout_s (default_fill_timeout) after its start while no period has been
-    recorded (the fill phase), and timeout_s (default_timeout) after its first period.
+    An engine cell times out fill_timeout_s (default_fill_timeout) after its start while no period
+    has been recorded (the fill phase), and timeout_s (default_timeout) after its first period; a
+    cell of another kind, timeout_s after its start.
 
     on_update gets the records read so far whenever new ones arrived (for live plots).
     """
@@ -340,8 +342,11 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
                     if exit_code is not None:
                         break
                     now = time.monotonic()
-                    if (now - measuring_since > timeout) if measuring_since is not None \
-                            else (now - started > fill_timeout):
+                    if measuring_since is not None:
+                        over = now - measuring_since > timeout
+                    else:
+                        over = now - started > (timeout if fill_timeout is None else fill_timeout)
+                    if over:
                         timed_out = True
                         break
                     time.sleep(poll_s)
