@@ -36,7 +36,8 @@ def show_minimum(minimum: pd.DataFrame) -> None:
     if len(found):
         tight = found.loc[found["ratio"].idxmin()]
         roomy = found.loc[found["ratio"].idxmax()]
-        show.note(f"The heap the article's runs had is {tight['ratio']:.1f}× the minimum for "
+        show.note(f"The heap this profile gives each solution (the heap its other chapters use) is "
+                  f"{tight['ratio']:.1f}× the minimum for "
                   f"{tight['label']} {tight['strategy_label']} {tight['case']}, the tightest cell here, and "
                   f"{roomy['ratio']:.1f}× for {roomy['label']} {roomy['strategy_label']} {roomy['case']}: one "
                   "heap size is a different amount of room for each collector and strategy.")

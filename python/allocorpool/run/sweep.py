@@ -106,6 +106,14 @@ def _machines(rows: Iterable[dict[str, Any]]) -> str | None:
     return " + ".join(found) if found else None
 
 
+def _probe_verdict(row: dict[str, Any], interval_ns: int, duration_s: float) -> Probe:
+    """search.verdict on a real-time cell's index row."""
+    capacity = _value(row, "params_input_queue_size")
+    return verdict(row["status"], {name: _value(row, name) for name in (
+        "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")}, interval_ns, duration_s,
+        int(capacity) if capacity is not None else None, _value(row, "error"))
+
+
 def _in_notebook() -> bool:
     try:
         from IPython import get_ipython
@@ -377,11 +385,7 @@ class Sweep:
             row = self.cell_row(cell, retry_failure=cell.key in asked)
             asked.add(cell.key)
             rows.append(row)
-            summary = {name: _value(row, name) for name in ("lost_measured", "measured_packets", "measured_ticks_due",
-                                                            "measured_s")}
-            capacity = _value(row, "params_input_queue_size")
-            return verdict(row["status"], summary, interval_ns, duration_s,
-                           int(capacity) if capacity is not None else None, error=_value(row, "error"))
+            return _probe_verdict(row, interval_ns, duration_s)
         return probe
 
     def confirmation_s(self, solution: Solution, strategy: str, case: str) -> Callable[[int], float] | None:
@@ -467,10 +471,7 @@ class Sweep:
             cell = probe_cell(solution, strategy, case, self.profile, REFERENCE_NS, duration_s=duration,
                               capture_delay_ms=delay)
             row = self.cell_row(cell)
-            capacity = _value(row, "params_input_queue_size")
-            result = verdict(row["status"], {name: _value(row, name) for name in (
-                "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")},
-                REFERENCE_NS, duration, int(capacity) if capacity is not None else None, _value(row, "error"))
+            result = _probe_verdict(row, REFERENCE_NS, duration)
             return {**_labels(solution, strategy, case), "queue_ms": delay, "duration_s": duration,
                     "status": row["status"], "keeps_up": result.ok if row["status"] == "ok" else None,
                     "loss_pct": result.lost_pct, "key": row["key"], "machine": _machine(row)}
@@ -587,10 +588,7 @@ class Sweep:
             solution, strategy, size = job
             batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, self.profile)
             batch, probe = self.cell_row(batch_cell_), self.cell_row(probe_cell_)
-            capacity = _value(probe, "params_input_queue_size")
-            judged = verdict(probe["status"], {name: _value(probe, name) for name in (
-                "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")}, plan.interval_ns,
-                probe_cell_.duration_s, int(capacity) if capacity is not None else None, _value(probe, "error"))
+            judged = _probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
             return {**_labels(solution, strategy, "B"), "size": size,
                     "live_packets": batch_cell_.internal_queue_size + batch_cell_.stored_count,
                     "batch_status": batch["status"],
