@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from allocorpool import paths
 from allocorpool.analysis.min_heap import STEP_DOWN
+from allocorpool.run import jdks
 from allocorpool.run.runner import Cell
 
 # ---- The selectable lists -------------------------------------------------------------
@@ -159,6 +160,20 @@ CONTINUUM_SOLUTIONS = ("parallel-11", "g1", "zgc-gen-25", "shenandoah-25", "flat
 CHAPTERS["continuum"] = CONTINUUM_SOLUTIONS
 POOL_SIZE = 1_000_000
 
+# The collectors-across-JDKs chapter: each JDK's collectors as it ships them (no flag but the
+# collector's own; the article's G1 rows add an 80 ms goal, these do not), in the article's heap.
+COLLECTOR_LABELS = {"serial": "Serial", "parallel": "Parallel", "cms": "CMS", "g1": "G1", "zgc": "ZGC",
+                    "zgc-gen": "Generational ZGC", "shenandoah": "Shenandoah",
+                    "shenandoah-gen": "Generational Shenandoah"}
+
+
+def jdk_solutions(plan: JdkPlan) -> list[Solution]:
+    """A solution per JDK of the plan and collector it has, JDK by JDK in COLLECTOR_LABELS' order."""
+    return [Solution(f"{collector}-{jdk}", f"{COLLECTOR_LABELS[collector]} (JDK {jdk})", "java", jdk=jdk,
+                     collector=collector)
+            for jdk in plan.jdks for collector in COLLECTOR_LABELS
+            if collector in jdks.collectors_of(jdk) and (plan.collectors is None or collector in plan.collectors)]
+
 # The cells that show whether a small profile is a true miniature of the article's sizes: each
 # (solution, case) with all its strategies, so that their order can be compared too.
 SENTINELS: tuple[tuple[str, str], ...] = (
@@ -221,6 +236,19 @@ class ContinuumPlan:
 
 
 @dataclass(frozen=True)
+class JdkPlan:
+    """How the collectors-across-JDKs chapter runs under a profile: the JDKs, the collectors (None: every
+    one each JDK has, but Epsilon, which never collects), the strategies and cases (None: the profile's),
+    and the interval of the real-time probe."""
+
+    jdks: tuple[int, ...] = (11, 17, 21, 25)
+    collectors: tuple[str, ...] | None = None
+    strategies: tuple[str, ...] = ("alloc", "mix", "pool")
+    cases: tuple[str, ...] | None = ("C",)  # the case that decides: only there do collectors differ much
+    interval_ns: int = REFERENCE_NS
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     description: str
@@ -238,6 +266,7 @@ class Profile:
     strict: bool = False  # a chapter fails when any of its runs failed or it has no result (the tests' profile)
     heap: HeapPlan = HeapPlan()
     continuum: ContinuumPlan = ContinuumPlan()
+    jdks: JdkPlan = JdkPlan()
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
@@ -257,6 +286,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25),
             continuum=ContinuumPlan(sizes=(1_000, 30_000, 1_000_000), strategies=("alloc", "pool"),
                                     pool_sizes=(1_000_000, 10_000_000)),
+            jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
@@ -321,12 +351,13 @@ def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: 
 
 
 def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, source: str = "counter",
-               heap_mb: int | None = None, duration_s: float | None = None, warmup_s: float | None = None) -> Cell:
+               heap_mb: int | None = None, duration_s: float | None = None, warmup_s: float | None = None,
+               fill_limit_s: float | None = None) -> Cell:
     """A batch run (in the solution's heap and for the profile's time unless told); Java ones log GC
     and count live objects at the end (the GC table's last columns), except where nothing is ever
     collected."""
     live = solution.engine == "java" and not solution.baseline
-    return _cell(solution, strategy, case, prof, heap_mb, mode="batch",
+    return _cell(solution, strategy, case, prof, heap_mb, mode="batch", fill_limit_s=fill_limit_s,
                  duration_s=prof.batch_s if duration_s is None else duration_s,
                  warmup_s=prof.batch_warmup_s if warmup_s is None else warmup_s, source=source,
                  **({"live_objects": True} if live else {}))
@@ -337,24 +368,30 @@ def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, inte
                capture_delay_ms: float | None = None) -> Cell:
     """A real-time run at one interval (a search probe, a big-heap probe, a timeline, or a what-if with
     a longer input queue): its input queue holds the profile's capture delay unless told."""
-    delay = capture_delay_ms if capture_delay_ms is not None else prof.capture_delay_ms
     return _cell(solution, strategy, case, prof, heap_mb, mode="realtime", interval_ns=interval_ns,
                  duration_s=duration_s if duration_s is not None else prof.probe_s, warmup_s=prof.probe_warmup_s,
-                 capture_delay_ms=None if delay == MAX_CAPTURING_DELAY_MS else delay)
+                 capture_delay_ms=_queue_delay(prof, capture_delay_ms))
 
 
-def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile) -> tuple[Cell, Cell]:
-    """The batch run and the real-time probe of one live-set size (FIFO = store = size x scale), in a
-    case-B run whose sizes are overridden; the pool holds the article's POOL_SIZE or both, if more."""
+def _queue_delay(prof: Profile, capture_delay_ms: float | None = None) -> float | None:
+    """A probe's input queue in time (the profile's unless told); None where it is the engines' own."""
+    delay = capture_delay_ms if capture_delay_ms is not None else prof.capture_delay_ms
+    return None if delay == MAX_CAPTURING_DELAY_MS else delay
+
+
+def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile,
+                    interval_ns: int | None = None) -> tuple[Cell, Cell]:
+    """The batch run and the real-time probe (at the continuum's interval unless told) of one live-set
+    size (FIFO = store = size x scale), in a case-B run whose sizes are overridden; the pool holds the
+    article's POOL_SIZE or both, if more."""
     count = max(1, round(size * prof.scale))
     sizes = dict(internal_queue_size=count, stored_count=count,
                  pool_size=max(round(POOL_SIZE * prof.scale), 2 * count + 2))
     batch = _cell(solution, strategy, "B", prof, mode="batch", duration_s=prof.batch_s, warmup_s=prof.batch_warmup_s,
                   **sizes)
-    probe = _cell(solution, strategy, "B", prof, mode="realtime", interval_ns=prof.continuum.interval_ns,
-                  duration_s=prof.probe_s, warmup_s=prof.probe_warmup_s,
-                  capture_delay_ms=None if prof.capture_delay_ms == MAX_CAPTURING_DELAY_MS else prof.capture_delay_ms,
-                  **sizes)
+    probe = _cell(solution, strategy, "B", prof, mode="realtime",
+                  interval_ns=prof.continuum.interval_ns if interval_ns is None else interval_ns,
+                  duration_s=prof.probe_s, warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof), **sizes)
     return batch, probe
 
 
@@ -372,14 +409,27 @@ JVM_START_S = 0.6
 CPP_START_S = 0.25
 START_KEEPS_UP = 0.8
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
-# The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out.
+# The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out,
+# at about these ns per packet (the medians of the stored fills, full and quick, on 2 cores).
 FILL_PACKETS_PER_SLOT = 74
-STORED_COUNT = {"A": 1_000, "B": 100_000, "C": 495_000}  # the engines' case sizes (case A as the published code ran)
+FILL_NS_PER_PACKET = {"java": 500, "cpp": 110}
+# A minimum-heap bisection runs near the minimum, where the collector fills the store about three
+# times slower than in the solution's heap (quick, case C alloc: 11-35 s against 5-9 s).
+NEAR_MIN_FILL_FACTOR = 3
+# The engines' case sizes (case A as the published code ran it): the internal FIFO and the store.
+INTERNAL_QUEUE_SIZE = {"A": 1_000, "B": 100_000, "C": 495_000}
+STORED_COUNT = {"A": 1_000, "B": 100_000, "C": 495_000}
 
 
-def fill_s(case: str, scale: float) -> float:
-    """About how long a run's fill phase takes, for the estimate."""
-    return FILL_PACKETS_PER_SLOT * STORED_COUNT[case] * scale * TYPICAL_LOW_NS * 1e-9
+def live_packets(case: str, scale: float) -> int:
+    """The packets a case holds live at a scale: its internal FIFO and its store."""
+    return round(INTERNAL_QUEUE_SIZE[case] * scale) + round(STORED_COUNT[case] * scale)
+
+
+def fill_s(case: str, scale: float, engine: str = "java", stored: int | None = None) -> float:
+    """About how long a run's fill phase takes (a case's store, or `stored` slots before the scale)."""
+    slots = (STORED_COUNT[case] if stored is None else stored) * scale
+    return FILL_PACKETS_PER_SLOT * slots * FILL_NS_PER_PACKET[engine] * 1e-9
 
 
 def expected_probes(plan: SearchPlan) -> float:
@@ -406,8 +456,9 @@ class Estimate:
     timelines: int
     heap_runs: float
     continuum_runs: int
+    jdk_runs: int
     seconds: float  # the article's chapters
-    beyond_seconds: float  # the chapters beyond the article: the minimum heap (13) and the continuum (14)
+    beyond_seconds: float  # the chapters beyond the article: the minimum heap, the continuum, the JDKs (13-15)
     lines: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
@@ -416,6 +467,7 @@ class Estimate:
 
 def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "") -> Estimate:
     """The cells a profile runs for the chosen solutions (all it selects by default) and about how long."""
+    chosen_all = chosen is None
     chosen = solutions(None, prof) if chosen is None else [s for s in chosen if prof.selects(s)]
     cases = len(prof.cases)
     batch_s = searches = probes = 0.0
@@ -423,7 +475,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     per_search = expected_probes(prof.search)
     for s in chosen:
         start = JVM_START_S if s.engine == "java" else CPP_START_S
-        fill = sum(fill_s(case, prof.scale) for case in prof.cases) / cases
+        fill = sum(fill_s(case, prof.scale, s.engine) for case in prof.cases) / cases
         sources = 2 if s.name in SOURCE_SOLUTIONS else 1  # the batch chapter's random-source cells
         batch_cells += len(STRATEGIES) * cases * sources
         batch_s += len(STRATEGIES) * cases * sources * (prof.batch_s + start + fill)
@@ -439,18 +491,24 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     heap_cells = len([s for s in chosen if s.name in HEAP_SOLUTIONS]) * len(plan.strategies)
     bisect_s = (plan.search_s or prof.batch_s) + JVM_START_S
     heap_runs = heap_cells * len(heap_cases) * (expected_heap_runs(plan) + len(plan.factors))
-    heap_s = heap_cells * sum(expected_heap_runs(plan) * (bisect_s + fill_s(case, prof.scale))
+    heap_s = heap_cells * sum(expected_heap_runs(plan) * (bisect_s + NEAR_MIN_FILL_FACTOR * fill_s(case, prof.scale))
                               + len(plan.factors) * (prof.batch_s + JVM_START_S + fill_s(case, prof.scale))
                               for case in heap_cases)
     reach = prof.continuum
     on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
     continuum_runs = len(on_continuum) * (len(reach.strategies) * len(reach.sizes) * 2 + len(reach.pool_sizes))
     continuum_s = sum(len(reach.strategies) * sum(
-        prof.batch_s + prof.probe_s + 2 * (start + FILL_PACKETS_PER_SLOT * size * prof.scale * TYPICAL_LOW_NS * 1e-9)
-        for size in reach.sizes) + len(reach.pool_sizes) * (prof.batch_s + start + fill_s("B", prof.scale))
-        for start in (JVM_START_S if s.engine == "java" else CPP_START_S for s in on_continuum))
+        prof.batch_s + prof.probe_s + 2 * (start + fill_s("B", prof.scale, engine, stored=size)) for size in reach.sizes)
+        + len(reach.pool_sizes) * (prof.batch_s + start + fill_s("B", prof.scale, engine))
+        for start, engine in ((JVM_START_S if s.engine == "java" else CPP_START_S, s.engine) for s in on_continuum))
+    # the JDKs chapter: its own solutions, those of a selection only when one was chosen (SOLUTIONS=paper)
+    across = [s for s in jdk_solutions(prof.jdks) if chosen_all or s.name in names]
+    jdk_cases = [case for case in (prof.jdks.cases or prof.cases) if case in prof.cases]
+    jdk_runs = len(across) * len(prof.jdks.strategies) * len(jdk_cases) * 2
+    jdk_s = len(across) * len(prof.jdks.strategies) * sum(
+        prof.batch_s + prof.probe_s + 2 * (JVM_START_S + fill_s(case, prof.scale)) for case in jdk_cases)
     total = batch_s + searches + timeline_s
-    beyond = heap_s + continuum_s
+    beyond = heap_s + continuum_s + jdk_s
     lines = [f"profile {prof.name}{title}: {prof.description}",
              f"  scale {prof.scale:g}; batch runs {prof.batch_s:g} s (warm-up {prof.batch_warmup_s:g} s); "
              f"probes {prof.probe_s:g} s (warm-up {prof.probe_warmup_s:g} s)",
@@ -458,8 +516,10 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
              f"{search_count} real-time searches x ~{per_search:g} probes ~ {searches / 60:.1f} min; "
              f"{timelines} timeline run(s) ~ {timeline_s / 60:.1f} min; "
              f"~{heap_runs:.0f} minimum-heap runs ~ {heap_s / 60:.1f} min; "
-             f"{continuum_runs} continuum runs ~ {continuum_s / 60:.1f} min",
+             f"{continuum_runs} continuum runs ~ {continuum_s / 60:.1f} min; "
+             f"{jdk_runs} runs across the JDKs ~ {jdk_s / 60:.1f} min",
              f"  estimate: about {total / 60:.0f} min for the article's chapters and {beyond / 60:.0f} min more for "
-             "chapters 13 and 14, a rough figure (a search that loses everywhere takes "
+             "chapters 13 to 15, a rough figure (a search that loses everywhere takes "
              f"fewer probes and one more on the big heap; cells already stored are skipped)"]
-    return Estimate(batch_cells, search_count, probes, timelines, heap_runs, continuum_runs, total, beyond, lines)
+    return Estimate(batch_cells, search_count, probes, timelines, heap_runs, continuum_runs, jdk_runs, total, beyond,
+                    lines)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from allocorpool import study
+from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.run import sweep
 from allocorpool.run.runner import run_cell
@@ -228,3 +229,50 @@ def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(
     monkeypatch.setattr(sweep, "SAME_MEASUREMENT_BUILDS", {})
     sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
     assert len(runs) == 8  # an unlisted build's cells are not this build's: the other three run again
+
+
+def test_a_bisection_run_that_thrashes_in_its_fill_phase_does_not_fit(tmp_path, monkeypatch):
+    cells = []
+
+    def fake_run(cell, workdir, **options):  # out of heap below 70 MB, thrashing (a fill that never ends) below 90
+        cells.append(cell)
+        heap_mb = int(cell.heap[:-1]) * (1024 if cell.heap.endswith("g") else 1)
+        behaviour = "oom" if heap_mb < 70 else ("fill_hang" if heap_mb < 90 else "ok")
+        return run_cell(cell, workdir, **options, poll_s=0.05,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(min_heap, "FILL_LIMIT_FLOOR_S", 1.0)  # the fake engine's fill takes no time
+    prof = replace(study.PROFILES["ci"], name="tiny-thrash", solutions=("parallel-11",), heap=replace(
+        study.PROFILES["ci"].heap, strategies=("pool",)))
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    (solution,) = chapter.solutions_named(["parallel-11"])
+    row, runs = chapter.min_heap(solution, "pool", "C")
+    assert row["outcome"] == "found" and 90 <= row["min_heap_mb"] <= 90 * (1 + prof.heap.resolution)
+    thrashed = runs[runs["heap_mb"].between(70, 89)]
+    assert len(thrashed) and (thrashed["status"] == "timeout").all() and (thrashed["verdict"] == "too small").all()
+    assert cells[0].fill_limit_s is None and {c.fill_limit_s for c in cells[1:]} == {1.0}  # limited once one fitted
+    assert cells[0].key == replace(cells[0], fill_limit_s=1.0).key  # a limit is not what a cell measures
+
+
+def test_the_fill_limit_of_a_bisection_run_is_a_multiple_of_a_fitted_fill():
+    assert min_heap.fill_limit_s(None) is None
+    assert min_heap.fill_limit_s(2.0) == min_heap.FILL_LIMIT_FLOOR_S
+    assert min_heap.fill_limit_s(80.0) == 80.0 * min_heap.FILL_SLOWDOWN
+
+
+def test_the_jdks_chapter_runs_each_collector_of_each_jdk_and_a_selection_limits_it(tmp_path, monkeypatch):
+    def fake_run(cell, workdir, **options):  # G1 loses in real time; everything else keeps up
+        behaviour = "slow" if cell.mode == "realtime" and cell.collector == "g1" else "ok"
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    prof = replace(study.PROFILES["ci"], name="tiny-jdks", jdks=study.JdkPlan(
+        jdks=(11, 25), collectors=("parallel", "g1"), strategies=("pool",), cases=None))
+    table = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
+    assert list(zip(table["jdk"], table["collector"])) == [(11, "parallel"), (11, "g1"), (25, "parallel"), (25, "g1")]
+    assert list(table["keeps_up"]) == [True, False, True, False] and (table["loss_pct"][~table["keeps_up"]] > 0).all()
+    assert (table["batch_status"] == "ok").all() and table["ns_per_packet"].notna().all()
+    assert table["probe_key"].str.contains("_realtime_1000ns_").all()
+    monkeypatch.setenv(sweep.SOLUTIONS_VARIABLE, "paper")  # of these, the article ran only Parallel on 11 (its "CMS")
+    paper = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
+    assert list(paper["solution"]) == ["parallel-11"] and paper["batch_key"].iloc[0] == table["batch_key"].iloc[0]

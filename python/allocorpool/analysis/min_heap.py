@@ -4,7 +4,10 @@ DaCapo Chopin's methodology: a heap size means little on its own, so heaps are g
 of the smallest heap in which the run completes, found by bisection over -Xmx. A run completes in
 a heap when it ends ok; it does not when the JVM says the heap is too small (an OutOfMemoryError, a
 heap it refuses to start with) or when the collector leaves it no time to finish (a timeout). Any
-other failure is the engine's, not the heap's: the search ends as failed and says why.
+other failure is the engine's, not the heap's: the search ends as failed and says why. Near its
+minimum heap a run can thrash, collecting back to back for minutes before its first measured period:
+once a run has fitted, the later runs' fill phase is limited to FILL_SLOWDOWN times that run's
+(`fill_limit_s`), and one that takes longer does not fit.
 
 `find_min_heap`:
 - starts at the solution's own heap; where that does not complete, doubles it up to a cap;
@@ -34,6 +37,18 @@ STEP_DOWN = 4
 _HEAP_EXHAUSTED = ("OutOfMemoryError", "Too small maximum heap", "Too small initial heap",
                    "heap size is too small", "Could not reserve enough space")
 RUN_COLUMNS = ["heap_mb", "verdict", "status", "error"]
+# A run whose fill phase takes this many times the fill of a run that fitted is thrashing: it does not
+# fit. The floor keeps a short fill's limit above the JVM's start and a loaded machine's jitter.
+FILL_SLOWDOWN = 10.0
+FILL_LIMIT_FLOOR_S = 30.0
+
+
+def fill_limit_s(fitted_fill_s: float | None) -> float | None:
+    """The fill-phase limit of a bisection run, from the fill phase of a run that fitted (None: no
+    run has fitted yet, the engines' own limit applies)."""
+    if fitted_fill_s is None:
+        return None
+    return max(FILL_LIMIT_FLOOR_S, FILL_SLOWDOWN * fitted_fill_s)
 
 
 @dataclass(frozen=True)

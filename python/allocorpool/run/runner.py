@@ -71,6 +71,9 @@ class Cell:
     design: str | None = None  # cpp only: "cpp" or "flat"
     allocator: str | None = None  # cpp only
     build: str = ""  # the engine build that runs it (paths.engine_build); "" where not known
+    # A tighter limit on the fill phase than the engines' own (a minimum-heap bisection's: a run that
+    # thrashes in too small a heap does not fit). How long it may take, not what it measures: not in the key.
+    fill_limit_s: float | None = None
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -83,6 +86,8 @@ class Cell:
             raise ValueError(f"source {self.source!r}: one of {SOURCES}")
         if self.capture_delay_ms is not None and (self.mode != "realtime" or not self.capture_delay_ms > 0):
             raise ValueError("capture_delay_ms is a positive time, for realtime cells only")
+        if self.fill_limit_s is not None and not self.fill_limit_s > 0:
+            raise ValueError(f"fill_limit_s {self.fill_limit_s!r}: a positive time or None")
         object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:
@@ -201,9 +206,11 @@ class CellResult:
 
 
 def default_fill_timeout(cell: Cell) -> float | None:
-    """How long a run may take before its first period: its engine's own fill limit, and a minute;
-    None for the other studies' cells (event echo), which have no fill phase."""
-    return cell.duration_s + ENGINE_FILL_LIMIT_S + 60.0 if isinstance(cell, Cell) else None
+    """How long a run may take before its first period: the cell's own fill limit when it has one, else
+    its engine's, and a minute; None for the other studies' cells (event echo), which have no fill phase."""
+    if not isinstance(cell, Cell):
+        return None
+    return cell.fill_limit_s if cell.fill_limit_s is not None else cell.duration_s + ENGINE_FILL_LIMIT_S + 60.0
 
 
 def default_timeout(cell: Cell) -> float:

@@ -33,7 +33,8 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis import gctable
-from allocorpool.analysis.min_heap import TOO_SMALL, HeapRun, find_min_heap, heap_verdict, lower_bound_overhead
+from allocorpool.analysis.min_heap import (FITS, TOO_SMALL, HeapRun, fill_limit_s, find_min_heap, heap_verdict,
+                                          lower_bound_overhead)
 from allocorpool.analysis.search import MISSING, Probe, ProbeFn, find_interval, slowest_collection_period_s, verdict
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
@@ -55,6 +56,7 @@ from allocorpool.study import (
     Solution,
     batch_cell,
     continuum_cells,
+    jdk_solutions,
     pool_size_cell,
     probe_cell,
     profile,
@@ -78,6 +80,9 @@ _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "bi
                                       "error", "stderr_tail", "reference_key", "machine"]
 _CONTINUUM_COLUMNS = ["size", "live_packets", "batch_status", "ns_per_packet", "probe_status", "interval_ns",
                       "keeps_up", "loss_pct", "batch_key", "probe_key", "machine"]
+_JDK_COLUMNS = ["jdk", "collector", "batch_status", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_max_ms",
+                "gc_pause_total_ms", "probe_status", "interval_ns", "keeps_up", "loss_pct", "error", "stderr_tail",
+                "batch_key", "probe_key", "machine"]
 _MIN_HEAP_COLUMNS = ["outcome", "min_heap_mb", "solution_heap_mb", "runs", "error", "machine"]
 _MULTIPLE_COLUMNS = ["factor", "heap_mb", "status", "error", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_total_ms",
                      "gc_pause_max_ms", "key", "machine"]
@@ -104,6 +109,16 @@ def _machines(rows: Iterable[dict[str, Any]]) -> str | None:
     """The machines of some cells (a search's probes): one, or all of them joined by " + " when they differ."""
     found = sorted({name for name in map(_machine, rows) if name is not None})
     return " + ".join(found) if found else None
+
+
+def _batch_costs(row: dict[str, Any]) -> dict[str, Any]:
+    """A batch cell's wall and CPU time per packet (the whole process's CPU: a concurrent collector's
+    threads too) and its GC pauses; None for a run that did not finish."""
+    ok = row["status"] == "ok"
+    packets, cpu = _value(row, "measured_packets"), _value(row, "measured_cpu_s")
+    return {"ns_per_packet": _value(row, "ns_per_packet") if ok else None,
+            "cpu_ns_per_packet": cpu * 1e9 / packets if ok and cpu is not None and packets else None,
+            **{name: _value(row, name) if ok else None for name in ("gc_pause_total_ms", "gc_pause_max_ms")}}
 
 
 def _probe_verdict(row: dict[str, Any], interval_ns: int, duration_s: float) -> Probe:
@@ -156,11 +171,12 @@ class ChapterFailed(RuntimeError):
 
 
 def _has_result(frame: pd.DataFrame) -> bool:
-    """A batch, search or queue table with at least one finished row."""
+    """A batch, search, continuum, JDK or queue table with at least one finished row."""
     if "outcome" in frame.columns:
         return bool(frame["outcome"].isin(["found", "lost"]).any())
-    if "status" in frame.columns:
-        return bool((frame["status"] == "ok").any())
+    for status in ("status", "batch_status"):
+        if status in frame.columns:
+            return bool((frame[status] == "ok").any())
     return len(frame) > 0
 
 
@@ -518,14 +534,17 @@ class Sweep:
         that ran out of heap is the bisection's answer, not a failure of the chapter."""
         plan = self.profile.heap
         runs: list[dict[str, Any]] = []
+        fitted_fill_s: list[float] = []  # the fill phase of the first run that fitted: it limits the later ones'
 
         def run(heap_mb: int) -> HeapRun:
             cell = batch_cell(solution, strategy, case, self.profile, heap_mb=heap_mb, duration_s=plan.search_s,
-                              warmup_s=plan.search_warmup_s)
+                              warmup_s=plan.search_warmup_s, fill_limit_s=fill_limit_s(next(iter(fitted_fill_s), None)))
             row = self.cell_row(cell)
             found = heap_verdict(row["status"], _value(row, "error"), _value(row, "stderr_tail"))
             if found == TOO_SMALL:
                 self._heap_too_small.add(cell.key)
+            elif found == FITS and not fitted_fill_s and _value(row, "fill_s") is not None:
+                fitted_fill_s.append(float(_value(row, "fill_s")))
             runs.append(row)
             return HeapRun(heap_mb, found, row["status"], _value(row, "error"))
         start = solution.heap_mb(self.profile.scale)
@@ -557,16 +576,9 @@ class Sweep:
             for factor in plan.factors:
                 heap = round(row["min_heap_mb"] * factor)
                 cell_row = self.cell_row(batch_cell(solution, strategy, case, self.profile, heap_mb=heap))
-                ok = cell_row["status"] == "ok"
-                packets, cpu = _value(cell_row, "measured_packets"), _value(cell_row, "measured_cpu_s")
                 multiples.append({**_labels(solution, strategy, case), "factor": factor, "heap_mb": heap,
                                   "status": cell_row["status"], "error": _value(cell_row, "error"),
-                                  "ns_per_packet": _value(cell_row, "ns_per_packet") if ok else None,
-                                  "cpu_ns_per_packet": cpu * 1e9 / packets if ok and cpu is not None and packets
-                                  else None,
-                                  "gc_pause_total_ms": _value(cell_row, "gc_pause_total_ms") if ok else None,
-                                  "gc_pause_max_ms": _value(cell_row, "gc_pause_max_ms") if ok else None,
-                                  "key": cell_row["key"], "machine": _machine(cell_row)})
+                                  **_batch_costs(cell_row), "key": cell_row["key"], "machine": _machine(cell_row)})
         self._end(f"{len(minimum)} minimum heaps, {len(multiples)} runs at multiples of them")
         table = pd.DataFrame(multiples, columns=_SOLUTION_COLUMNS + _MULTIPLE_COLUMNS)
         table["overhead_wall"] = lower_bound_overhead(table, "ns_per_packet")
@@ -609,6 +621,34 @@ class Sweep:
         return Continuum(pd.DataFrame(curves, columns=_SOLUTION_COLUMNS + _CONTINUUM_COLUMNS),
                          pd.DataFrame(pools, columns=_SOLUTION_COLUMNS + ["pool_size", "status", "error",
                                                                           "ns_per_packet", "key", "machine"]))
+
+    # ---- collectors across the JDKs ------------------------------------------------------
+    def across_jdks(self) -> pd.DataFrame:
+        """For each JDK of the profile's plan and each collector it has (study.jdk_solutions; those a
+        selection holds, under one), each strategy and case: a batch run and a real-time probe at the
+        plan's interval, in the article's heap at the profile's scale."""
+        self._begin("collectors across the JDKs")
+        plan = self.profile.jdks
+        chosen = [s for s in jdk_solutions(plan) if self.selection is None or s.name in self.selection]
+        cases = [case for case in (plan.cases or self.profile.cases) if case in self.profile.cases]
+        jobs = [(solution, strategy, case) for solution in chosen for strategy in plan.strategies for case in cases]
+
+        def measure(job: tuple[Solution, str, str]) -> dict[str, Any]:
+            solution, strategy, case = job
+            probed = probe_cell(solution, strategy, case, self.profile, plan.interval_ns)
+            batch, probe = self.cell_row(batch_cell(solution, strategy, case, self.profile)), self.cell_row(probed)
+            judged = _probe_verdict(probe, plan.interval_ns, probed.duration_s)
+            failed = [row for row in (batch, probe) if row["status"] != "ok"]
+            return {**_labels(solution, strategy, case), "jdk": solution.jdk, "collector": solution.collector,
+                    "batch_status": batch["status"], **_batch_costs(batch),
+                    "probe_status": probe["status"], "interval_ns": plan.interval_ns,
+                    "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
+                    "error": "; ".join(f"{row['key']}: {_value(row, 'error') or row['status']}" for row in failed) or None,
+                    "stderr_tail": next((_value(row, "stderr_tail") for row in failed), None),
+                    "batch_key": batch["key"], "probe_key": probe["key"], "machine": _machines([batch, probe])}
+        rows = self._each(measure, jobs, "cells across the JDKs")
+        self._end(f"{len(rows)} (JDK, collector, strategy, case) cells")
+        return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + _JDK_COLUMNS)
 
     # ---- GC logs -------------------------------------------------------------------------
     def gc_runs(self, batch: pd.DataFrame) -> list[tuple[dict[str, Any], CellResult]]:

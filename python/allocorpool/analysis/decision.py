@@ -1,0 +1,99 @@
+"""The decision chart: for a message rate and a live set, which strategy and solution keeps up with no
+loss, by what margin, and on which cells that rests.
+
+Every real-time measurement of the study is a point: a live set (packets held: the internal FIFO and
+the store) and an interval between packets, with a verdict.
+- A search (Sweep.realtime) gives the smallest loss-free interval of its case, or, where none was
+  loss-free up to the largest interval probed, that it loses there.
+- A probe at one interval (the continuum's, the JDKs chapter's) keeps up there or loses there.
+Two monotonic facts decide a question from points that are not exactly on it: a larger live set is
+never easier (more to copy, a longer collection), and a longer interval is never harder. So a
+solution *holds* at (interval, live set) when a point with at least that live set was loss-free at
+that interval or a shorter one; it *fails* when a point with at most that live set lost at that
+interval or a longer one; otherwise the study has not measured it, and the cell that would decide
+it is listed to run. The margin of a solution that holds is the question's interval over the
+smallest loss-free interval that proves it: how much faster the messages could come.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+HOLDS, FAILS, UNKNOWN = "holds", "fails", "not measured"
+VERDICTS = (HOLDS, FAILS, UNKNOWN)
+POINT_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "live_packets", "loss_free_ns",
+                 "loses_at_ns", "source", "key", "machine"]
+ANSWER_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "verdict", "margin", "proof",
+                  "proof_live_packets", "proof_key"]
+
+
+def search_points(searches: pd.DataFrame, live_packets: dict[str, int], high_ns: int) -> pd.DataFrame:
+    """The points of the real-time searches: a found interval is loss-free there; a search that found
+    none lost at every interval up to high_ns. Failed and missing searches say nothing."""
+    rows = []
+    for row in searches.to_dict("records"):
+        if row["outcome"] not in ("found", "lost"):
+            continue
+        found = row["outcome"] == "found"
+        rows.append({**{c: row[c] for c in ("solution", "label", "engine", "strategy", "strategy_label")},
+                     "live_packets": live_packets[row["case"]],
+                     "loss_free_ns": row["interval_ns"] if found else None, "loses_at_ns": None if found else high_ns,
+                     "source": f"search, case {row['case']}", "key": row.get("reference_key"),
+                     "machine": row.get("machine")})
+    return pd.DataFrame(rows, columns=POINT_COLUMNS)
+
+
+def probe_points(probes: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The points of single probes (columns live_packets, interval_ns, keeps_up, probe_key): loss-free
+    or lost at their interval; a probe that failed says nothing."""
+    done = probes.dropna(subset=["keeps_up"])
+    keeps = done["keeps_up"].astype(bool)
+    return pd.DataFrame({
+        **{c: done[c] for c in ("solution", "label", "engine", "strategy", "strategy_label", "live_packets")},
+        "loss_free_ns": done["interval_ns"].where(keeps), "loses_at_ns": done["interval_ns"].where(~keeps),
+        "source": source, "key": done["probe_key"], "machine": done["machine"]}, columns=POINT_COLUMNS)
+
+
+def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> pd.DataFrame:
+    """A row per (solution, strategy) with points: holds, fails or not measured at the question's rate
+    and live set, with the margin and the point that proves it. Those that hold come first, widest
+    margin first, then those not measured, then those that fail."""
+    if not rate_per_s > 0 or not live_packets > 0:
+        raise ValueError(f"the rate ({rate_per_s}) and the live set ({live_packets}) must be positive")
+    interval = 1e9 / rate_per_s
+    rows = []
+    for (solution, strategy), part in points.groupby(["solution", "strategy"], sort=False):
+        first = part.iloc[0]
+        proving = part[(part["live_packets"] >= live_packets) & (part["loss_free_ns"] <= interval)]
+        against = part[(part["live_packets"] <= live_packets) & (part["loses_at_ns"] >= interval)]
+        verdict, margin, proof = UNKNOWN, None, None
+        if len(proving):
+            proof = proving.loc[proving["loss_free_ns"].idxmin()]
+            verdict, margin = HOLDS, interval / proof["loss_free_ns"]
+        elif len(against):
+            proof = against.loc[against["live_packets"].idxmin()]
+            verdict = FAILS
+        rows.append({"solution": solution, "label": first["label"], "engine": first["engine"], "strategy": strategy,
+                     "strategy_label": first["strategy_label"], "verdict": verdict, "margin": margin,
+                     "proof": None if proof is None else _proof_text(proof),
+                     "proof_live_packets": None if proof is None else proof["live_packets"],
+                     "proof_key": None if proof is None else proof["key"]})
+    answer = pd.DataFrame(rows, columns=ANSWER_COLUMNS)
+    order = answer["verdict"].map({HOLDS: 0, UNKNOWN: 1, FAILS: 2})
+    return answer.assign(_order=order, _margin=-answer["margin"].fillna(0)).sort_values(
+        ["_order", "_margin"], kind="stable").drop(columns=["_order", "_margin"]).reset_index(drop=True)
+
+
+def _proof_text(point: pd.Series) -> str:
+    if pd.notna(point["loss_free_ns"]):
+        return f"{point['source']}: loss-free at {point['loss_free_ns']:.0f} ns with {point['live_packets']:,} packets live"
+    return f"{point['source']}: loses at {point['loses_at_ns']:.0f} ns with {point['live_packets']:,} packets live"
+
+
+def frontier(points: pd.DataFrame) -> pd.DataFrame:
+    """Per (solution, strategy, live set): the highest rate known loss-free (packets per second), from
+    the smallest loss-free interval at that live set; live sets with only losses are left out."""
+    found = points.dropna(subset=["loss_free_ns"])
+    best = found.groupby(["solution", "label", "engine", "strategy", "strategy_label", "live_packets"], sort=False)[
+        "loss_free_ns"].min().reset_index()
+    return best.assign(rate_per_s=1e9 / best["loss_free_ns"])

@@ -1,0 +1,125 @@
+"""Chapter 16, the decision chart: the reader's rate and live set against every real-time point the
+profile's store holds (analysis.decision), the cells that prove the answer, the cells to run where
+nothing decides it, and the article's real-time conclusions restated as regions of the chart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from allocorpool.analysis import decision
+from allocorpool.analysis.decision import FAILS, HOLDS, UNKNOWN
+from allocorpool.chapters import display as show
+from allocorpool.chapters.figures import STRATEGY_COLOURS
+from allocorpool.run.runner import Cell
+from allocorpool.study import Profile, Solution, continuum_cells, live_packets
+
+if TYPE_CHECKING:
+    from allocorpool.run.sweep import Sweep
+
+BUDGETS = ("no loss",)  # a latency budget needs each packet's metered latency, which no record holds yet
+
+
+def check_question(rate_per_s: float, live_packets: int, budget: str) -> None:
+    """A clear error for a question the chart cannot answer."""
+    if budget not in BUDGETS:
+        raise ValueError(f"budget {budget!r}: one of {', '.join(repr(b) for b in BUDGETS)} (the records hold no "
+                         "per-packet latency yet)")
+    if not rate_per_s > 0 or not live_packets > 0:
+        raise ValueError(f"rate_per_s ({rate_per_s}) and live_packets ({live_packets}) must be positive")
+
+
+def points(sweep: Sweep) -> pd.DataFrame:
+    """Every real-time point the sweep's store holds: the searches of every solution, the continuum's
+    probes and the probes across the JDKs (a replay reads them; a sweep that runs would run them)."""
+    scale = sweep.profile.scale
+    searches = sweep.realtime(sweep.solutions()).table
+    continuum = sweep.continuum(sweep.solutions("continuum")).curves
+    across = sweep.across_jdks()
+    across = across.assign(live_packets=[live_packets(case, scale) for case in across["case"]])
+    cases = {case: live_packets(case, scale) for case in sweep.profile.cases}
+    return pd.concat([decision.search_points(searches, cases, sweep.profile.search.high_ns),
+                      decision.probe_points(continuum, "continuum probe"),
+                      decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
+
+
+def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int) -> None:
+    interval = 1e9 / rate_per_s
+    holding = answer[answer["verdict"] == HOLDS]
+    counts = answer["verdict"].value_counts()
+    head = (f"At {rate_per_s:,.0f} packets per second (one every {interval:,.0f} ns) with {live_packets:,} packets "
+            f"live, {counts.get(HOLDS, 0)} of {len(answer)} (solution, strategy) pairs hold with no loss, "
+            f"{counts.get(FAILS, 0)} fail and {counts.get(UNKNOWN, 0)} are not decided by any measurement.")
+    if len(holding):
+        best = holding.iloc[0]
+        head += (f" The widest margin: {best['label']}, {best['strategy_label']}, which kept up with packets "
+                 f"{best['margin']:.2g}× as fast ({best['proof']}).")
+    show.note(head)
+    shown = answer.assign(margin=answer["margin"].map(lambda m: f"{m:.2g}×" if pd.notna(m) else None))
+    show.show_table(shown[["label", "strategy_label", "verdict", "margin", "proof", "proof_key"]].rename(columns={
+        "label": "solution", "strategy_label": "strategy", "margin": "rate headroom", "proof": "the point that decides",
+        "proof_key": "its cell"}).set_index(["solution", "strategy"]), "The answer, best first")
+
+
+def cells_to_run(answer: pd.DataFrame, solutions: dict[str, Solution], rate_per_s: float, live_packets: int,
+                 prof: Profile) -> list[Cell]:
+    """For each pair no measurement decides: the real-time probe that would, at the question's interval
+    and live set (FIFO = store = half of it), under the profile."""
+    interval = max(1, round(1e9 / rate_per_s))
+    size = live_packets / 2 / prof.scale  # continuum_cells scales its size
+    return [continuum_cells(solutions[row.solution], row.strategy, round(size), prof, interval_ns=interval)[1]
+            for row in answer[answer["verdict"] == UNKNOWN].itertuples()]
+
+
+def show_cells_to_run(cells: list[Cell]) -> None:
+    if not cells:
+        show.note("Every pair is decided by a measurement: there is nothing to run for this question.")
+        return
+    show.note(f"{len(cells)} pair(s) are not decided by any measurement. These real-time probes would decide them "
+              "(run them with `Sweep(profile).cell_row(cell)`, or widen the continuum chapter's sizes):")
+    show.show_table(pd.DataFrame({"cell": [cell.key for cell in cells],
+                                  "engine arguments": [" ".join(cell.engine_args(Path("run.jsonl")))
+                                                       for cell in cells]}).set_index("cell"), "Cells to run")
+
+
+def chart(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> go.Figure:
+    """The highest loss-free rate measured against the live set, a line per (solution, strategy), and the
+    question as a star: below and left of a line, that pair holds."""
+    fig = go.Figure()
+    best = decision.frontier(points)
+    for (label, strategy), rows in best.groupby(["label", "strategy_label"], sort=False):
+        rows = rows.sort_values("live_packets")
+        fig.add_trace(go.Scatter(x=rows["live_packets"], y=rows["rate_per_s"], mode="lines+markers",
+                                 name=f"{label}, {strategy}", line={"color": STRATEGY_COLOURS.get(strategy)},
+                                 hovertemplate=f"{label}, {strategy}<br>%{{x:,}} packets live: loss-free at "
+                                               "%{y:,.0f} packets/s<extra></extra>"))
+    fig.add_trace(go.Scatter(x=[live_packets], y=[rate_per_s], mode="markers", name="your question",
+                             marker={"symbol": "star", "size": 16, "color": "black"}))
+    fig.update_xaxes(type="log", title_text="packets live (internal FIFO + store)")
+    fig.update_yaxes(type="log", title_text="packets per second, loss-free")
+    fig.update_layout(title="The highest loss-free rate measured, against the live set", height=520)
+    return fig
+
+
+def regions(points: pd.DataFrame, rate_per_s: float) -> list[str]:
+    """Per strategy: the largest live set at which a Java and a C++ solution were measured loss-free at
+    this rate or faster; the article's real-time conclusions are these boundaries at 1000 ns."""
+    lines = []
+    interval = 1e9 / rate_per_s
+    free = points[points["loss_free_ns"] <= interval]
+    for strategy, part in points.groupby("strategy_label", sort=False):
+        said = []
+        for engine, name in (("java", "Java"), ("cpp", "C++")):
+            if not (part["engine"] == engine).any():
+                continue
+            holding = free[(free["strategy_label"] == strategy) & (free["engine"] == engine)]
+            if holding.empty:
+                said.append(f"{name}: no live set measured")
+            else:
+                top = holding.loc[holding["live_packets"].idxmax()]
+                said.append(f"{name}: up to {top['live_packets']:,} packets live ({top['label']})")
+        lines.append(f"**{strategy}** loss-free at {rate_per_s:,.0f} packets/s — " + "; ".join(said) + ".")
+    return lines

@@ -1,0 +1,73 @@
+"""analysis/decision.py and chapters/decision.py: the decision chart on a few points."""
+
+import pandas as pd
+import pytest
+
+from allocorpool.analysis import decision
+from allocorpool.chapters import decision as chapter
+from allocorpool.study import PROFILES, SOLUTIONS_BY_NAME
+
+
+def _search(solution, strategy, case, outcome, interval_ns=None, engine="java"):
+    return {"solution": solution, "label": solution.title(), "engine": engine, "strategy": strategy,
+            "strategy_label": strategy.title(), "case": case, "outcome": outcome, "interval_ns": interval_ns,
+            "reference_key": f"{solution}-{strategy}-{case}", "machine": "m"}
+
+
+SEARCHES = pd.DataFrame([
+    _search("parallel-11", "pool", "A", "found", 300), _search("parallel-11", "pool", "C", "lost"),
+    _search("parallel-11", "alloc", "A", "found", 400), _search("parallel-11", "alloc", "C", "failed"),
+    _search("flat-glibc", "pool", "A", "found", 100, "cpp"), _search("flat-glibc", "pool", "C", "found", 150, "cpp"),
+])
+LIVE = {"A": 2_000, "C": 990_000}
+PROBES = pd.DataFrame([{"solution": "parallel-11", "label": "Parallel-11", "engine": "java", "strategy": "alloc",
+                        "strategy_label": "Alloc", "live_packets": 20_000, "interval_ns": 1000, "keeps_up": True,
+                        "probe_key": "probe-20k", "machine": "m"},
+                       {"solution": "parallel-11", "label": "Parallel-11", "engine": "java", "strategy": "alloc",
+                        "strategy_label": "Alloc", "live_packets": 50_000, "interval_ns": 1000, "keeps_up": None,
+                        "probe_key": "failed", "machine": "m"}])
+POINTS = pd.concat([decision.search_points(SEARCHES, LIVE, high_ns=10_000),
+                    decision.probe_points(PROBES, "continuum probe")], ignore_index=True)
+
+
+def test_points_from_searches_and_probes_skip_what_says_nothing():
+    assert len(POINTS) == 5 + 1  # a failed search and a failed probe say nothing
+    lost = POINTS[(POINTS["solution"] == "parallel-11") & (POINTS["live_packets"] == 990_000)].iloc[0]
+    assert pd.isna(lost["loss_free_ns"]) and lost["loses_at_ns"] == 10_000  # lost up to the largest interval
+
+
+def test_a_pair_holds_with_a_larger_live_set_at_a_faster_rate_and_fails_with_a_smaller_one_at_a_slower():
+    answer = decision.decide(POINTS, rate_per_s=1_000_000, live_packets=10_000).set_index(["solution", "strategy"])
+    assert answer.loc[("flat-glibc", "pool"), "verdict"] == decision.HOLDS
+    assert answer.loc[("flat-glibc", "pool"), "margin"] == pytest.approx(1000 / 150)  # proved by case C's search
+    assert answer.loc[("parallel-11", "alloc"), "verdict"] == decision.HOLDS  # the probe with 20,000 live
+    assert answer.loc[("parallel-11", "alloc"), "proof_key"] == "probe-20k"
+    assert answer.loc[("parallel-11", "pool"), "verdict"] == decision.UNKNOWN  # between case A's 2,000 and C's loss
+    big = decision.decide(POINTS, rate_per_s=1_000_000, live_packets=990_000).set_index(["solution", "strategy"])
+    assert big.loc[("parallel-11", "pool"), "verdict"] == decision.FAILS
+    assert big.loc[("parallel-11", "alloc"), "verdict"] == decision.UNKNOWN  # its case C search failed
+    order = decision.decide(POINTS, 1_000_000, 10_000)["verdict"].tolist()
+    assert order == sorted(order, key=[decision.HOLDS, decision.UNKNOWN, decision.FAILS].index)
+
+
+def test_a_question_out_of_range_is_refused_naming_what_is_valid():
+    with pytest.raises(ValueError, match="must be positive"):
+        decision.decide(POINTS, 0, 1000)
+    with pytest.raises(ValueError, match="one of 'no loss'"):
+        chapter.check_question(1e6, 1000, "10 ms")
+
+
+def test_the_cells_that_would_decide_an_open_pair_probe_its_rate_and_live_set():
+    answer = decision.decide(POINTS, rate_per_s=1_000_000, live_packets=10_000)
+    quick = PROFILES["quick"]
+    (cell,) = chapter.cells_to_run(answer, SOLUTIONS_BY_NAME, 1_000_000, 10_000, quick)
+    assert (cell.strategy, cell.mode, cell.interval_ns) == ("pool", "realtime", 1000)
+    assert cell.internal_queue_size + cell.stored_count == 10_000 and cell.jdk == 11
+
+
+def test_the_regions_name_the_largest_live_set_each_engine_kept_up_with():
+    lines = chapter.regions(POINTS, 1_000_000)
+    assert "**Pool** loss-free at 1,000,000 packets/s — Java: up to 2,000 packets live (Parallel-11); " \
+           "C++: up to 990,000 packets live (Flat-Glibc)." in lines
+    frontier = decision.frontier(POINTS)
+    assert frontier[(frontier["solution"] == "flat-glibc")]["rate_per_s"].max() == pytest.approx(1e7)

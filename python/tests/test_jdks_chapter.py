@@ -1,0 +1,35 @@
+"""chapters/jdks.py: the collectors-across-JDKs chapter's tables and sentences, from a small table."""
+
+import pandas as pd
+
+from allocorpool.chapters import jdks
+
+
+def _row(jdk, collector, ns, keeps_up, loss=0.0, probe_status="ok"):
+    return {"strategy_label": "Pooling", "case": "C", "jdk": jdk, "collector": collector, "ns_per_packet": ns,
+            "batch_status": "ok" if ns is not None else "error", "probe_status": probe_status,
+            "keeps_up": keeps_up if probe_status == "ok" else None, "loss_pct": loss, "interval_ns": 1000}
+
+
+TABLE = pd.DataFrame([
+    _row(11, "parallel", 400, False, 23.0), _row(11, "g1", 500, False, 42.0), _row(11, "zgc", None, None, None, "error"),
+    _row(25, "parallel", 200, False, 5.0), _row(25, "g1", 300, True), _row(25, "zgc-gen", 350, True),
+])
+
+
+def test_each_jdk_counts_the_collectors_that_keep_up_and_names_the_fastest():
+    lines = jdks.findings(TABLE)
+    assert lines[0] == ("**Pooling C** keeps up at 1000 ns with JDK 11: 0 of 2; "
+                        "JDK 25: 2 of 3 (fastest in batch of those: G1, 300 ns).")  # a failed probe is not counted
+    assert lines[1] == ("In batch, Pooling C: Parallel 400 → 200 ns (JDK 11 → 25, 2× faster); "
+                        "G1 500 → 300 ns (JDK 11 → 25, 1.7× faster).")  # ZGC 11 and generational ZGC: one JDK each
+
+
+def test_the_matrix_leaves_a_collector_a_jdk_lacks_empty():
+    wide = jdks.matrix(TABLE, TABLE.apply(jdks.realtime_text, axis=1), "collector")
+    assert list(wide.columns) == ["JDK 11", "JDK 25"]
+    assert wide.loc[("Pooling C", "Parallel"), "JDK 11"] == "loses 23 %"
+    assert wide.loc[("Pooling C", "G1"), "JDK 25"] == "keeps up"
+    assert wide.loc[("Pooling C", "ZGC"), "JDK 11"] == "error"
+    assert pd.isna(wide.loc[("Pooling C", "ZGC"), "JDK 25"]) and pd.isna(wide.loc[("Pooling C", "Generational ZGC"), "JDK 11"])
+    assert len(jdks.figure(TABLE).data) == 3  # a line per collector with a batch figure
