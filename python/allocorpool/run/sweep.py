@@ -33,8 +33,15 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis import gctable
-from allocorpool.analysis.min_heap import (FITS, TOO_SMALL, HeapRun, fill_limit_s, find_min_heap, heap_verdict,
-                                          lower_bound_overhead)
+from allocorpool.analysis.min_heap import (
+    FITS,
+    TOO_SMALL,
+    HeapRun,
+    fill_limit_s,
+    find_min_heap,
+    heap_verdict,
+    lower_bound_overhead,
+)
 from allocorpool.analysis.search import MISSING, Probe, ProbeFn, find_interval, slowest_collection_period_s, verdict
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
