@@ -33,3 +33,16 @@ def test_the_matrix_leaves_a_collector_a_jdk_lacks_empty():
     assert wide.loc[("Pooling C", "ZGC"), "JDK 11"] == "error"
     assert pd.isna(wide.loc[("Pooling C", "ZGC"), "JDK 25"]) and pd.isna(wide.loc[("Pooling C", "Generational ZGC"), "JDK 11"])
     assert len(jdks.figure(TABLE).data) == 3  # a line per collector with a batch figure
+
+
+def test_cells_the_store_lacks_are_counted_and_failed_ones_listed(monkeypatch):
+    from allocorpool.chapters import display as show
+    said, listed = [], []
+    monkeypatch.setattr(show, "note", said.append)
+    monkeypatch.setattr(show, "show_failures", lambda frame, what: listed.append(frame))
+    table = TABLE.assign(batch_status=["ok", "missing", "error", "ok", "ok", "missing"],
+                         probe_status=["ok", "missing", "ok", "timeout", "ok", "ok"], error=None)
+    show.show_unfinished(table, ["batch_status", "probe_status"], "cell across the JDKs")
+    assert said == ["2 cell across the JDKs(s) are not measured yet: the store does not hold their runs."]
+    (failed,) = listed
+    assert list(failed["collector"]) == ["zgc", "parallel"] and list(failed["error"]) == ["error / ok", "ok / timeout"]

@@ -70,10 +70,7 @@ def show_curves(curves: pd.DataFrame) -> None:
     show.show_figure(curves_figure(curves, "loss_pct",
                                    f"Real time at {int(curves['interval_ns'].iloc[0])} ns: packets lost against "
                                    "the live set", "% lost"))
-    failed = curves[(curves["batch_status"] != "ok") | (curves["probe_status"] != "ok")]
-    if len(failed):
-        show.show_failures(failed.assign(error=failed["batch_status"] + " / " + failed["probe_status"],
-                                         stderr_tail=None), "continuum cell")
+    show.show_unfinished(curves, ["batch_status", "probe_status"], "continuum cell")
 
 
 def show_crossovers(curves: pd.DataFrame) -> None:

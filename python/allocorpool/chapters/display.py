@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML, Markdown, display
 from pandas.io.formats.style import Styler
 
+from allocorpool.analysis.search import MISSING
 from allocorpool.chapters.tables import style
 
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
@@ -64,6 +65,21 @@ def failure_html(frame: pd.DataFrame, what: str) -> str:
 
 def show_failures(frame: pd.DataFrame, what: str) -> None:
     display(HTML(failure_html(frame, what)))
+
+
+def show_unfinished(frame: pd.DataFrame, statuses: list[str], what: str) -> None:
+    """Rows whose runs (any of the status columns) did not finish: those the store lacks (a replay of
+    a store the sweep has not filled yet) are counted, the others listed as failures."""
+    status = frame[statuses]
+    missing = status.eq(MISSING).any(axis=1)
+    failed = ~status.isin(["ok", MISSING]).all(axis=1) & ~missing
+    if missing.any():
+        note(f"{int(missing.sum())} {what}(s) are not measured yet: the store does not hold their runs.")
+    if failed.any():
+        rows = frame[failed]
+        statuses_said = status[failed].agg(" / ".join, axis=1)
+        show_failures(rows.assign(error=rows["error"].fillna(statuses_said) if "error" in rows else statuses_said),
+                      what)
 
 
 def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:

@@ -104,8 +104,6 @@ def show_chapter(table: pd.DataFrame) -> None:
     interval = int(table["interval_ns"].iloc[0])
     show.show_table(matrix(table, table.apply(realtime_text, axis=1), "collector"),
                     f"Real time at {interval} ns: the probe's outcome")
-    failed = table[(table["batch_status"] != "ok") | (table["probe_status"] != "ok")]
-    if len(failed):
-        show.show_failures(failed, "cell across the JDKs")
+    show.show_unfinished(table, ["batch_status", "probe_status"], "cell across the JDKs")
     for line in findings(table):
         show.note(line)
