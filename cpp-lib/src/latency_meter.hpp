@@ -16,7 +16,7 @@ struct hdr_histogram;
 
 namespace cpp_engine {
 
-inline constexpr std::uint64_t latency_sample_every = 16;
+inline constexpr std::uint64_t latency_sample_every = 64;
 static_assert((latency_sample_every & (latency_sample_every - 1)) == 0, "a power of two: the loop masks");
 
 struct LatencyPercentiles {

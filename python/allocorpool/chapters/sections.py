@@ -105,7 +105,7 @@ def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
     show.note(text)
     show.show_table(table.set_index(["label", "strategy_label", "case"]),
                     caption="Metered latency at the smallest loss-free interval, ms after each packet was due "
-                            "(one packet in 16 timed)", precision=3)
+                            "(one packet in 64 timed)", precision=3)
 
 
 def _latency_sentence(summary: dict[str, Any]) -> str | None:

@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
  * waited in the input queue behind a GC pause counts the whole wait.
  *
  * <p>One packet in {@link #SAMPLE_EVERY} is timed: a clock read costs tens of ns, as much as
- * the finest intervals the study probes, and one packet in 16 keeps the tail, because the
+ * the finest intervals the study probes, and one packet in 64 keeps the tail, because the
  * packets queued behind a pause are late by amounts that fall off evenly. Ticks that were lost
  * were never made and are not here: the loss counts them.
  *
@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class LatencyMeter {
     /** A packet in this many is timed. */
-    public static final int SAMPLE_EVERY = 16;
+    public static final int SAMPLE_EVERY = 64;
 
     private static final long HIGHEST_NS = 3_600_000_000_000L;
     private static final int DIGITS = 2;

@@ -320,11 +320,11 @@ class RunRecordsTest {
         long max = (Long) summary.get("latency_max_ns");
         assertTrue(max >= 45_000_000L && max < 1_000_000_000L, "the stall's 50 ms: " + summary);
         assertTrue((Long) summary.get("latency_p50_ns") < max / 10, "most packets are not behind the stall: " + summary);
-        assertEquals(16, summary.get("latency_sample_every"));
+        assertEquals(64L, summary.get("latency_sample_every"));
         long samples = (Long) summary.get("latency_samples");
         long measured = (Long) summary.get("measured_packets");
-        assertTrue(Math.abs(samples - measured / 16) <= 2 * 16 + measured / 100,
-                "one packet in 16 of the window's periods: " + samples + " of " + measured);
+        assertTrue(Math.abs(samples - measured / 64) <= 2 * 64 + measured / 100,
+                "one packet in 64 of the window's periods: " + samples + " of " + measured);
         long periodMax = 0;
         for (Map<String, Object> r : periodic(records)) {
             if (r.get("warmup").equals(false)) {
