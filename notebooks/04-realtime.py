@@ -32,6 +32,11 @@
 #
 # The article's "CMS" rows ran Java 8's default collector, Parallel (its command lines name no
 # collector); they are compared with Parallel on JDK 11, and real CMS has rows of its own.
+#
+# Loss is one bit per probe. Beside it, every probe meters how late its packets were made, from the
+# moment each tick was due (one packet in 64 timed): a cell that loses nothing may still hold packets
+# for as long as its longest pause. The table after the loss curve gives that latency at each
+# loss-free interval, and the timelines draw it under the pauses.
 
 # %% tags=["parameters"]
 import os

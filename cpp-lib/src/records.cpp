@@ -71,6 +71,18 @@ Json header_record(const RunDescription& run) {
     return record;
 }
 
+namespace {
+
+// The latency fields (docs/records.md), null where nothing was sampled.
+void put_latency(Json& record, const std::optional<LatencyPercentiles>& latency) {
+    record["latency_p50_ns"] = latency ? Json(latency->p50_ns) : Json(nullptr);
+    record["latency_p99_ns"] = latency ? Json(latency->p99_ns) : Json(nullptr);
+    record["latency_p999_ns"] = latency ? Json(latency->p999_ns) : Json(nullptr);
+    record["latency_max_ns"] = latency ? Json(latency->max_ns) : Json(nullptr);
+}
+
+}  // namespace
+
 Json periodic_record(const PeriodStats& period) {
     Json record;
     record["type"] = "periodic";
@@ -83,6 +95,7 @@ Json periodic_record(const PeriodStats& period) {
     record["ns_per_packet"] = period.packets != 0 ? Json(period.period_s * 1e9 / static_cast<double>(period.packets))
                                                   : Json(nullptr);
     record["warmup"] = period.warmup;
+    put_latency(record, period.latency);
     return record;
 }
 
@@ -123,6 +136,9 @@ Json summary_record(const SummaryInputs& summary) {
     record["pool_in_use"] = summary.pool ? Json(summary.pool->in_use) : Json(nullptr);
     record["fill_packets"] = summary.fill ? Json(summary.fill->packets) : Json(nullptr);
     record["fill_s"] = summary.fill ? Json(summary.fill->seconds) : Json(nullptr);
+    put_latency(record, totals.latency ? totals.latency->percentiles : std::nullopt);
+    record["latency_samples"] = totals.latency ? Json(totals.latency->samples) : Json(nullptr);
+    record["latency_sample_every"] = totals.latency ? Json(totals.latency->sample_every) : Json(nullptr);
     record["timed_start_s"] = optional_number(totals.timed_start_s);
     record["window_start_s"] = optional_number(totals.window_start_s);
     record["store_fill_at_window"] = totals.at_window ? Json(totals.at_window->store_fill()) : Json(nullptr);

@@ -84,8 +84,14 @@ bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint6
 }
 
 void RunTimeline::emit_period(Clock::time_point now, std::uint64_t packets, std::uint64_t lost, bool warmup) {
-    const PeriodStats period{seconds_between(origin_, now), seconds_between(last_period_.time, now),
-                             packets - last_period_.packets, packets, lost - last_period_.lost, lost, warmup};
+    const PeriodStats period{seconds_between(origin_, now),
+                             seconds_between(last_period_.time, now),
+                             packets - last_period_.packets,
+                             packets,
+                             lost - last_period_.lost,
+                             lost,
+                             warmup,
+                             latency_ ? latency_->end_period(!warmup) : std::nullopt};
     last_period_ = mark(now, packets, lost);
     const std::uint64_t before = alloc_counter::this_thread().allocations;
     observer_.on_period(period);
@@ -119,8 +125,18 @@ RunTotals RunTimeline::totals() const {
             totals.measured_cpu_s = *measure_end_->cpu_s - *measure_start_->cpu_s;
         }
     }
+    if (latency_) {
+        totals.latency = latency_->window();
+    }
     totals.stop_signal = stop_signal_;
     return totals;
+}
+
+LatencyMeter& RunTimeline::latency() {
+    if (!latency_) {
+        latency_.emplace();
+    }
+    return *latency_;
 }
 
 std::string TickAccounting::describe() const {

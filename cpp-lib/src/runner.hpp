@@ -17,6 +17,7 @@
 #include <string>
 #include <system_error>
 
+#include "latency_meter.hpp"
 #include "alloc_counter.hpp"
 #include "case_params.hpp"
 #include "native_queue/cpu_affinity.hpp"
@@ -118,6 +119,7 @@ struct PeriodStats {
     std::uint64_t lost = 0;
     std::uint64_t lost_total = 0;
     bool warmup = false;  // the period lies inside the warm-up (the last one ends where it ends)
+    std::optional<LatencyPercentiles> latency;  // real-time: the period's sampled packets (none in batch)
 };
 
 class RunObserver {
@@ -139,6 +141,7 @@ struct RunTotals {
     std::optional<double> timed_start_s;
     std::optional<double> window_start_s;
     std::optional<Occupancy> at_window;  // the FIFO and the store when the window opened
+    std::optional<LatencySummary> latency;  // real-time: the window's metered latency
     int stop_signal = 0;  // the run was interrupted by this signal
 };
 
@@ -163,6 +166,9 @@ public:
 
     // The run's figures as of the last check and the final counts (zero if it never started).
     RunTotals totals() const;
+
+    // A real-time run's latency meter, made on the first call: each period then reports it.
+    LatencyMeter& latency();
 
 private:
     struct Mark {
@@ -192,6 +198,7 @@ private:
     std::optional<Mark> measure_start_;
     std::optional<Mark> measure_end_;
     std::optional<Occupancy> at_window_;
+    std::optional<LatencyMeter> latency_;
     std::uint64_t packets_ = 0;
     std::uint64_t lost_ = 0;
     std::uint64_t observer_allocations_ = 0;
@@ -264,18 +271,22 @@ TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimel
     const ScopedCpuPin pin(config.consumer_cpu);
     native_queue::QueueConsumer consumer(queue.view());
     native_queue::SequenceTracker tracker;
+    LatencyMeter& latency = timeline.latency();
     std::uint64_t packets = 0;
     bool ending = false;
-    auto on_tick = [&](std::uint32_t seq) {
-        tracker.accept(seq);
-        model.step();
-        if (++packets % check_every == 0 && !ending) {
-            ending = timeline.check(Clock::now(), packets, tracker.gaps());
-        }
-    };
     // Declared after the queue: on every exit path it is stopped and joined before the
     // queue's memory goes.
     native_queue::TickProducer producer(queue.view(), config.interval_ns, config.producer_cpu);
+    auto on_tick = [&](std::uint32_t seq) {
+        tracker.accept(seq);
+        model.step();
+        if (++packets % latency_sample_every == 0) {
+            latency.record(producer.lateness_ns(tracker.covered() - 1));
+        }
+        if (packets % check_every == 0 && !ending) {
+            ending = timeline.check(Clock::now(), packets, tracker.gaps());
+        }
+    };
     timeline.start(Clock::now(), [&model] { return model.occupancy(); });
     while (!ending) {
         if (consumer.poll(on_tick) == 0) {

@@ -165,14 +165,17 @@ const std::vector<std::string> params_fields{"pool_size",    "mix_pool_size",   
                                              "stored_count", "max_capturing_delay_ms", "input_queue_size",
                                              "packet_bytes", "case_table"};
 const std::vector<std::string> periodic_fields{"type", "t_s",        "period_s",      "packets", "packets_total",
-                                               "lost", "lost_total", "ns_per_packet", "warmup"};
+                                               "lost", "lost_total", "ns_per_packet", "warmup",
+                                               "latency_p50_ns", "latency_p99_ns", "latency_p999_ns",
+                                               "latency_max_ns"};
 const std::vector<std::string> summary_fields{
         "type",          "status",           "error",           "t_s",              "packets",
         "measured_packets", "measured_s",    "measured_cpu_s",  "ns_per_packet",   "lost",             "lost_measured",
         "lost_pct_measured", "measured_ticks_due", "producer_emitted", "producer_dropped", "trailing_dropped",
         "allocs_per_packet", "allocs_counted_packets", "peak_rss_bytes", "pool_capacity", "pool_free", "pool_in_use",
         "fill_packets",  "fill_s",           "timed_start_s",   "window_start_s",   "store_fill_at_window",
-        "fifo_fill_at_window"};
+        "fifo_fill_at_window", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns",
+        "latency_samples", "latency_sample_every"};
 const std::vector<std::string> summary_java_only{"alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms",
                                                  "gc_pause_max_ms",        "gc_cycle_count", "gc_cycle_total_ms",
                                                  "live_objects",           "live_bytes"};
@@ -353,6 +356,19 @@ TEST_F(EngineProcess, RealtimeRecordsBalanceTheTickAccounts) {
     const auto accounted =
             summary["measured_packets"].get<std::uint64_t>() + summary["lost_measured"].get<std::uint64_t>();
     EXPECT_NEAR(static_cast<double>(accounted), static_cast<double>(due), 100'000.0);
+    // The metered latency: one packet in 64 of the window, percentiles in order.
+    EXPECT_EQ(summary["latency_sample_every"], 64);
+    const auto measured = summary["measured_packets"].get<std::uint64_t>();
+    EXPECT_NEAR(static_cast<double>(summary["latency_samples"].get<std::uint64_t>()), measured / 64.0, 2.0 * 64)
+            << summary.dump();
+    EXPECT_LE(summary["latency_p50_ns"].get<std::int64_t>(), summary["latency_p99_ns"].get<std::int64_t>());
+    EXPECT_LE(summary["latency_p99_ns"].get<std::int64_t>(), summary["latency_p999_ns"].get<std::int64_t>());
+    EXPECT_LE(summary["latency_p999_ns"].get<std::int64_t>(), summary["latency_max_ns"].get<std::int64_t>());
+    for (std::size_t i = 1; i + 1 < parsed.size(); ++i) {
+        if (!parsed[i]["warmup"].get<bool>()) {
+            EXPECT_LE(parsed[i]["latency_max_ns"].get<std::int64_t>(), summary["latency_max_ns"].get<std::int64_t>());
+        }
+    }
 }
 
 // A small profile scales the input queue's time with the live set (--capture-delay-ms):

@@ -35,17 +35,18 @@ public:
     std::uint64_t lost_at_window_open = 0;
 };
 
-// The model, with one 300 ms stall of the consumer once `stall_after` has elapsed.
+// The model, with one stall of the consumer (300 ms unless told) once `stall_after` has elapsed.
 class StallingModel {
 public:
-    explicit StallingModel(std::chrono::milliseconds stall_after)
-        : model_(CaseParams::of("A", 0.01), 1), stall_at_(Clock::now() + stall_after) {}
+    explicit StallingModel(std::chrono::milliseconds stall_after,
+                           std::chrono::milliseconds stall = std::chrono::milliseconds(300))
+        : model_(CaseParams::of("A", 0.01), 1), stall_at_(Clock::now() + stall_after), stall_(stall) {}
 
     void step() {
         model_.step();
         if (!stalled_ && Clock::now() >= stall_at_) {
             stalled_ = true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            std::this_thread::sleep_for(stall_);
         }
     }
 
@@ -55,6 +56,7 @@ public:
 private:
     Pooled model_;
     Clock::time_point stall_at_;
+    std::chrono::milliseconds stall_;
     bool stalled_ = false;
 };
 
@@ -132,6 +134,27 @@ TEST(Realtime, FallingBehindInTheLast100MsCountsTheGapsFoundDraining) {
     ASSERT_GT(found_draining, 0U) << "the consumer found no gap while draining: " << ticks.describe();
     EXPECT_EQ(totals.lost_measured, totals.lost - observer.lost_at_window_open);
     EXPECT_GT(totals.lost_measured, observer.lost_total - observer.lost_at_window_open);
+}
+
+// A 50 ms stall that the 100 ms queue bridges: nothing is lost, and the metered latency shows
+// the stall (the packets queued behind it were late by up to its length), while the median
+// stays that of a consumer that keeps up.
+TEST(Realtime, TheMeteredLatencyShowsAStallThatLosesNothing) {
+    CountingObserver observer;
+    RunTimeline timeline(1.5, 0.2, observer, Clock::now());
+    StallingModel model(std::chrono::milliseconds(700), std::chrono::milliseconds(50));
+    const TickAccounting ticks = run_realtime(model, RealtimeConfig{1000, -1, -1}, timeline);
+    const RunTotals totals = timeline.totals();
+    ASSERT_TRUE(ticks.balanced()) << ticks.describe();
+    EXPECT_EQ(ticks.dropped, 0U) << ticks.describe();
+    ASSERT_TRUE(totals.latency && totals.latency->percentiles);
+    const LatencyPercentiles& late = *totals.latency->percentiles;
+    EXPECT_GE(late.max_ns, 45'000'000) << "the stall's 50 ms";
+    EXPECT_LT(late.max_ns, 1'000'000'000);
+    EXPECT_LT(late.p50_ns, late.max_ns / 10) << "most packets are not behind the stall";
+    EXPECT_EQ(totals.latency->sample_every, 64U);
+    EXPECT_NEAR(static_cast<double>(totals.latency->samples), totals.measured_packets / 64.0,
+                2.0 * 64 + totals.measured_packets / 100.0);
 }
 
 TEST(Realtime, KeepsUpAtAnEasyRate) {

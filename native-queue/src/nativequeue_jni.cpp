@@ -141,6 +141,12 @@ JNIEXPORT jlongArray JNICALL Java_allocorpool_queue_NativeClock_join(JNIEnv* env
     return result;  // null with OutOfMemoryError pending when the array could not be made
 }
 
+// Called for a sample of the packets on the consumer's hot path: no checks beyond the handle's.
+JNIEXPORT jlong JNICALL Java_allocorpool_queue_NativeClock_latenessNs(JNIEnv* env, jclass, jlong handle, jlong tick) {
+    const TickProducer* producer = producer_of(env, handle);
+    return producer == nullptr ? 0 : static_cast<jlong>(producer->lateness_ns(static_cast<std::uint64_t>(tick)));
+}
+
 JNIEXPORT jint JNICALL Java_allocorpool_queue_NativeClock_pinCurrentThread(JNIEnv*, jclass, jint cpu) {
     return native_queue::pin_current_thread(cpu);
 }

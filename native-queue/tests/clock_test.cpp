@@ -54,6 +54,50 @@ TEST(TickProducer, PacedRateIsRoughlyTheInterval) {
     EXPECT_NEAR(static_cast<double>(stats.emitted) / expected, 1.0, 0.25);
 }
 
+// Lateness on the producer's own schedule: a tick held 20 ms without being made is at least
+// 20 ms later than when it was taken; fresh ticks are taken soon after they are due; an
+// unpaced clock has nothing to be late for.
+TEST(TickProducer, LatenessOfATickGrowsWhileItWaits) {
+    constexpr std::uint64_t interval_ns = 10'000;
+    OwnedQueue queue(capacity_for(100, interval_ns));
+    QueueConsumer consumer(queue.view());
+    std::uint64_t last = 0;
+    std::uint64_t taken = 0;
+    auto take = [&](std::uint32_t seq) {
+        last = seq;
+        ++taken;
+    };
+    TickProducer producer(queue.view(), interval_ns);
+    while (taken == 0) {
+        consumer.poll(take);
+    }
+    const std::int64_t first = producer.lateness_ns(last);
+    std::this_thread::sleep_for(20ms);
+    const std::int64_t waited = producer.lateness_ns(last);
+    EXPECT_GE(waited - first, 20'000'000) << first << " -> " << waited;
+    while (taken < 10'000) {  // 100 ms of ticks: the 2,000 queued in the wait first, then fresh ones
+        consumer.poll(take);
+    }
+    const std::int64_t caught_up = producer.lateness_ns(last);
+    EXPECT_GE(caught_up, 0);
+    EXPECT_LT(caught_up, 10'000'000);
+    producer.stop();
+    do {
+        consumer.poll(take);
+    } while (!consumer.finished());
+    producer.join();
+
+    OwnedQueue flat_out_queue(1024);
+    TickProducer flat_out(flat_out_queue.view(), 0);
+    EXPECT_EQ(flat_out.lateness_ns(0), 0);
+    flat_out.stop();
+    QueueConsumer drain(flat_out_queue.view());
+    do {
+        drain.poll([](std::uint32_t) {});
+    } while (!drain.finished());
+    flat_out.join();
+}
+
 TEST(CpuAffinity, PinsOnlyToCpusThatExist) {
     EXPECT_EQ(pin_current_thread(-1), EINVAL);
     EXPECT_EQ(pin_current_thread(configured_cpu_count()), EINVAL);

@@ -8,16 +8,18 @@ from allocorpool.chapters import decision as chapter
 from allocorpool.study import PROFILES, SOLUTIONS_BY_NAME
 
 
-def _search(solution, strategy, case, outcome, interval_ns=None, engine="java"):
+def _search(solution, strategy, case, outcome, interval_ns=None, engine="java", p999_ms=None):
     return {"solution": solution, "label": solution.title(), "engine": engine, "strategy": strategy,
             "strategy_label": strategy.title(), "case": case, "outcome": outcome, "interval_ns": interval_ns,
-            "reference_key": f"{solution}-{strategy}-{case}", "machine": "m"}
+            "reference_key": f"{solution}-{strategy}-{case}", "machine": "m",
+            "latency_p999_ns": None if p999_ms is None else p999_ms * 1e6}
 
 
 SEARCHES = pd.DataFrame([
-    _search("parallel-11", "pool", "A", "found", 300), _search("parallel-11", "pool", "C", "lost"),
+    _search("parallel-11", "pool", "A", "found", 300, p999_ms=40), _search("parallel-11", "pool", "C", "lost"),
     _search("parallel-11", "alloc", "A", "found", 400), _search("parallel-11", "alloc", "C", "failed"),
-    _search("flat-glibc", "pool", "A", "found", 100, "cpp"), _search("flat-glibc", "pool", "C", "found", 150, "cpp"),
+    _search("flat-glibc", "pool", "A", "found", 100, "cpp", p999_ms=0.01),
+    _search("flat-glibc", "pool", "C", "found", 150, "cpp", p999_ms=0.02),
 ])
 LIVE = {"A": 2_000, "C": 990_000}
 PROBES = pd.DataFrame([{"solution": "parallel-11", "label": "Parallel-11", "engine": "java", "strategy": "alloc",
@@ -53,8 +55,34 @@ def test_a_pair_holds_with_a_larger_live_set_at_a_faster_rate_and_fails_with_a_s
 def test_a_question_out_of_range_is_refused_naming_what_is_valid():
     with pytest.raises(ValueError, match="must be positive"):
         decision.decide(POINTS, 0, 1000)
-    with pytest.raises(ValueError, match="one of 'no loss'"):
-        chapter.check_question(1e6, 1000, "10 ms")
+    for bad in ("10 ms", "p95 <= 3 ms", "p99.9 < 5 ms", "p99.9 <= 5 s"):
+        with pytest.raises(ValueError, match="either 'no loss' or a latency percentile .* p50, p99, p99.9, max"):
+            chapter.check_question(1e6, 1000, bad)
+    assert chapter.check_question(1e6, 1000, "p99.9 <= 5 ms") == decision.Budget("p99.9", 5.0)
+    assert chapter.check_question(1e6, 1000, "max ≤ 0.5 ms") == decision.Budget("max", 0.5)
+    assert str(chapter.check_question(1e6, 1000, "no loss")) == "no loss"
+
+
+def test_a_latency_budget_holds_only_on_metered_points_within_it_and_fails_on_one_too_late():
+    budget = decision.parse_budget("p99.9 <= 5 ms")
+    answer = decision.decide(POINTS, rate_per_s=1_000_000, live_packets=10_000, budget=budget).set_index(
+        ["solution", "strategy"])
+    assert answer.loc[("flat-glibc", "pool"), "verdict"] == decision.HOLDS  # case C: loss-free, 0.02 ms late
+    assert "p99.9 0.02 ms late" in answer.loc[("flat-glibc", "pool"), "proof"]
+    # The probe with 20,000 live kept up but metered no latency (an older engine build): it proves nothing.
+    assert answer.loc[("parallel-11", "alloc"), "verdict"] == decision.UNKNOWN
+    # Loss-free in case A at 300 ns but 40 ms late at p99.9: packets every 250 ns are no easier, so it fails
+    # there; at 1000 ns (slower) that point decides nothing.
+    fast = decision.decide(POINTS, rate_per_s=4_000_000, live_packets=2_000, budget=budget).set_index(
+        ["solution", "strategy"])
+    assert fast.loc[("parallel-11", "pool"), "verdict"] == decision.FAILS
+    assert fast.loc[("parallel-11", "pool"), "proof_key"] == "parallel-11-pool-A"
+    slow = decision.decide(POINTS, rate_per_s=1_000_000, live_packets=2_000, budget=budget).set_index(
+        ["solution", "strategy"])
+    assert slow.loc[("parallel-11", "pool"), "verdict"] == decision.UNKNOWN
+    loose = decision.decide(POINTS, 1_000_000, 2_000, decision.parse_budget("p99.9 <= 50 ms")).set_index(
+        ["solution", "strategy"])
+    assert loose.loc[("parallel-11", "pool"), "verdict"] == decision.HOLDS
 
 
 def test_the_cells_that_would_decide_an_open_pair_probe_its_rate_and_live_set():

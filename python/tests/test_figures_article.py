@@ -5,7 +5,7 @@ import nbformat
 import pandas as pd
 from conftest import FIXTURES
 
-from allocorpool.chapters import article, display, figures
+from allocorpool.chapters import article, display, figures, sections
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
@@ -98,3 +98,39 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert "Profile <strong>quick</strong>" in first_screen and "205 MB" in first_screen and "10 ms of ticks" in first_screen
     assert "Measured on 1 machine: " in first_screen and "(1 cells" in first_screen
     assert str(tmp_path) not in page  # no path of the machine that built it
+
+
+def test_a_timeline_draws_the_metered_latency_under_the_pauses(runs_dir):
+    run = read_run(runs_dir / "java-realtime-metered.jsonl")
+    cell = Cell(engine="java", jdk=11, collector="parallel", case="B", strategy="alloc", mode="realtime",
+                interval_ns=1000, duration_s=4, warmup_s=1)
+    fig, attribution = figures.pause_timeline(CellResult(cell, "ok", 0, "", 5.0, run), "Parallel alloc B")
+    late = [t for t in fig.data if t.name and "after due" in t.name]
+    assert len(late) == 2 and max(late[0].y) == run.periodic["latency_max_ns"].max() / 1e6
+    assert not len(attribution)  # it lost nothing
+    sentence = sections._latency_sentence(run.summary)
+    assert sentence.startswith("after the warm-up, half its packets were made within 0.000473 ms")
+    assert sections._latency_sentence({}) is None
+
+
+def test_the_latency_table_keeps_the_loss_free_searches_and_says_which_were_not_metered(monkeypatch):
+    searches = pd.DataFrame([
+        {"label": "G1", "strategy_label": "Pooling", "case": "A", "outcome": "found", "interval_ns": 300,
+         "latency_p50_ns": 500, "latency_p999_ns": 8_000_000, "latency_max_ns": 12_000_000},
+        {"label": "G1", "strategy_label": "Mix", "case": "A", "outcome": "found", "interval_ns": 100,
+         "latency_p50_ns": 400, "latency_p999_ns": 200_000, "latency_max_ns": 900_000},
+        {"label": "G1", "strategy_label": "Allocation", "case": "A", "outcome": "found", "interval_ns": 500,
+         "latency_p50_ns": None, "latency_p999_ns": None, "latency_max_ns": None},
+        {"label": "G1", "strategy_label": "Pooling", "case": "C", "outcome": "lost", "interval_ns": None,
+         "latency_p50_ns": None, "latency_p999_ns": None, "latency_max_ns": None}])
+    table = sections.latency_table(searches)
+    assert list(table["strategy_label"]) == ["Pooling", "Mix", "Allocation"]
+    assert table["p999_ms"].tolist()[:2] == [8.0, 0.2]
+    notes = []
+    monkeypatch.setattr(sections.show, "note", notes.append)
+    monkeypatch.setattr(sections.show, "show_table", lambda *args, **kwargs: None)
+    sections.show_latency(searches)
+    shown = " ".join(notes)
+    assert "1 of 2 cells made 99.9 % of their packets within 1 ms" in shown
+    assert "G1, Pooling, case A: 8 ms (max 12 ms) at 300 ns" in shown
+    assert "1 loss-free interval(s) come from an engine build that did not meter latency" in shown

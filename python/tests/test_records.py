@@ -62,3 +62,26 @@ def test_engine_error_and_misordered_records():
     assert run.status == "error" and run.failed
     assert len(run.periodic) == 2
     assert len(run.problems) == 5  # before header, header not first, schema, after summary, not a record
+
+
+def test_real_time_runs_of_both_engines_carry_their_metered_latency(runs_dir):
+    # Short runs of the engines as built (Java 11 Parallel in 400 MB, case B at a tenth; flat C++ pool C), 1000 and 500 ns.
+    for name in ("java-realtime-metered.jsonl", "cpp-realtime-metered.jsonl"):
+        run = read_run(runs_dir / name)
+        assert run.status == "ok" and not run.problems
+        measured = run.periodic[~run.periodic["warmup"].astype(bool)]
+        assert len(measured) and measured["latency_max_ns"].notna().all()
+        summary = run.summary
+        assert summary["latency_sample_every"] == 64
+        assert summary["latency_p50_ns"] <= summary["latency_p99_ns"] <= summary["latency_p999_ns"] \
+            <= summary["latency_max_ns"]
+        assert summary["latency_max_ns"] == measured["latency_max_ns"].max()  # the window is its periods
+    java = read_run(runs_dir / "java-realtime-metered.jsonl").summary
+    # No packet lost, yet the packets behind a 14 ms pause waited about that long.
+    assert java["lost_measured"] == 0 and java["latency_max_ns"] >= java["gc_pause_max_ms"] * 1e6 * 0.9
+
+
+def test_runs_recorded_before_latency_was_metered_have_the_columns_empty(runs_dir):
+    for name in ("java-batch.jsonl", "java-realtime.jsonl"):
+        periodic = read_run(runs_dir / name).periodic
+        assert "latency_p999_ns" in periodic and periodic["latency_p999_ns"].isna().all()

@@ -134,3 +134,26 @@ def test_a_coarser_resolution_takes_fewer_probes():
     calls = []
     result = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150, digits=1)
     assert result.good_interval_ns == 500 and [c for c, _ in calls] == [300, 600, 500, 400]
+
+
+def test_a_probe_carries_its_metered_latency_and_the_search_reports_that_of_its_proof():
+    summary = {"lost_measured": 0, "measured_packets": 1_000_000, "measured_ticks_due": 1_000_000, "measured_s": 1.0,
+               "latency_p50_ns": 900, "latency_p99_ns": 4000, "latency_p999_ns": 2_500_000,
+               "latency_max_ns": float("nan")}
+    probe = verdict("ok", summary, 1000, 1.0, 100_000)
+    assert (probe.latency_p50_ns, probe.latency_p999_ns, probe.latency_max_ns) == (900, 2_500_000, None)
+    assert verdict("ok", {**summary, "latency_p50_ns": None}, 1000, 1.0, 100_000).latency_p50_ns is None
+    assert verdict("error", summary, 1000, 1.0, 100_000).latency_p999_ns is None  # a failed run meters nothing
+
+    def probe_fn(interval_ns, duration_s):  # loss-free from 500 ns, later in long probes
+        ok = interval_ns >= 500
+        return Probe(interval_ns, duration_s, ok, lost=0 if ok else 9, lost_pct=0.0 if ok else 1.0, kept_up=ok,
+                     latency_p999_ns=int(duration_s * 1000), latency_max_ns=int(duration_s * 2000))
+    result = find_interval(probe_fn, probe_s=1, high_ns=10_000, batch_ns=300, confirm_s=lambda interval: 8.0)
+    assert result.good_interval_ns == 500
+    assert result.latency_at_interval()["latency_p999_ns"] == 8000  # the confirmation, the longest proof
+    assert result.latency_at_interval()["latency_p50_ns"] is None
+    lost = find_interval(lambda i, d: Probe(i, d, False, lost=1, lost_pct=1.0, kept_up=True), probe_s=1,
+                         high_ns=2000, batch_ns=300)
+    assert lost.latency_at_interval() == dict.fromkeys(
+        ("latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns"))

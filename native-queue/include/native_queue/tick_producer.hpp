@@ -4,6 +4,8 @@
 // missed ticks back to back, so the average rate is exact. Interval 0 means
 // as fast as possible. After stop() it publishes what it holds (waiting for the consumer
 // at most finish_timeout, so it can never hang) and sets the queue's done flag.
+// lateness_ns() tells a consumer how late a tick is on this same schedule, so the metered
+// latency of a packet (from when it was due) needs no second clock to agree with this one.
 #pragma once
 
 #include <atomic>
@@ -49,7 +51,9 @@ public:
             throw std::invalid_argument("producer CPU " + std::to_string(cpu) +
                                         " does not exist; valid: -1 (no pinning) or " + cpu_range_text());
         }
-        ticks_per_ns();  // calibrate now rather than on the clock thread's time
+        // Calibrate now rather than on the clock thread's time.
+        intervals_per_clock_tick_ =
+                interval_ns == 0 ? 0.0 : 1.0 / (static_cast<double>(interval_ns) * ticks_per_ns());
         std::promise<int> pinned;
         std::future<int> pin_result = pinned.get_future();
         thread_ = std::thread([this, pinned = std::move(pinned)]() mutable { run(pinned); });
@@ -82,6 +86,18 @@ public:
         return stats_;
     }
 
+    // How long ago tick `tick` was due, in ns, read now on the clock thread's own schedule:
+    // any thread may call it once it holds that tick (the queue's acquire orders the start
+    // before it). 0 when ticks are not paced (interval 0): nothing is ever late.
+    std::int64_t lateness_ns(std::uint64_t tick) const noexcept {
+        if (interval_ns_ == 0) {
+            return 0;
+        }
+        const double intervals = static_cast<double>(now_ticks() - clock_start_.load(std::memory_order_relaxed)) *
+                                 intervals_per_clock_tick_;
+        return static_cast<std::int64_t>((intervals - static_cast<double>(tick)) * static_cast<double>(interval_ns_));
+    }
+
 private:
     void run(std::promise<int>& pinned) {
         const int pin_error = cpu_ >= 0 ? pin_current_thread(cpu_) : 0;
@@ -101,8 +117,9 @@ private:
             // clock read goes out back to back, so the average rate stays exact even when
             // the interval is shorter than a clock read or the thread was preempted.
             // A double counts clock ticks exactly up to 2^53 (weeks of TSC).
-            const double intervals_per_clock_tick = 1.0 / (static_cast<double>(interval_ns_) * ticks_per_ns());
+            const double intervals_per_clock_tick = intervals_per_clock_tick_;  // a register, not a load per tick
             const std::uint64_t clock_start = now_ticks();
+            clock_start_.store(clock_start, std::memory_order_relaxed);  // published by the first offer
             while (!stop_requested_.load(std::memory_order_relaxed)) {
                 const double intervals = static_cast<double>(now_ticks() - clock_start) * intervals_per_clock_tick;
                 const std::uint64_t due = static_cast<std::uint64_t>(intervals) + 1;  // ticks 0..due-1 are due
@@ -124,6 +141,8 @@ private:
     const std::uint64_t interval_ns_;
     const int cpu_;
     const std::chrono::milliseconds finish_timeout_;
+    double intervals_per_clock_tick_ = 0.0;  // set before the thread starts
+    std::atomic<std::uint64_t> clock_start_{0};
     ProducerStats stats_{};  // written by the thread, read after joining it
     std::thread thread_;
     // Own cache line: the clock thread polls it every tick.

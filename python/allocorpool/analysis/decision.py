@@ -1,5 +1,6 @@
-"""The decision chart: for a message rate and a live set, which strategy and solution keeps up with no
-loss, by what margin, and on which cells that rests.
+"""The decision chart: for a message rate, a live set and a budget (no loss, or no loss and a metered
+latency percentile under a limit), which strategy and solution holds, by what margin, and on which cells
+that rests.
 
 Every real-time measurement of the study is a point: a live set (packets held: the internal FIFO and
 the store) and an interval between packets, with a verdict.
@@ -13,16 +14,60 @@ that interval or a shorter one; it *fails* when a point with at most that live s
 interval or a longer one; otherwise the study has not measured it, and the cell that would decide
 it is listed to run. The margin of a solution that holds is the question's interval over the
 smallest loss-free interval that proves it: how much faster the messages could come.
+
+A latency budget (`parse_budget`: "p99.9 <= 5 ms") adds the metered latency of the loss-free point:
+it proves only where its percentile is within the limit, and a loss-free point with at most the live
+set, at that interval or a longer one, whose percentile exceeds the limit makes the pair fail (the
+same two monotonic facts, for lateness). A point measured before the engines metered latency proves
+nothing under a latency budget.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import pandas as pd
+
+from allocorpool.analysis.search import LATENCY_FIELDS
 
 HOLDS, FAILS, UNKNOWN = "holds", "fails", "not measured"
 VERDICTS = (HOLDS, FAILS, UNKNOWN)
 POINT_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "live_packets", "loss_free_ns",
-                 "loses_at_ns", "source", "key", "machine"]
+                 "loses_at_ns", *LATENCY_FIELDS, "source", "key", "machine"]
+# The percentiles a latency budget may name, and the point's field that holds each.
+PERCENTILES = {"p50": "latency_p50_ns", "p99": "latency_p99_ns", "p99.9": "latency_p999_ns", "max": "latency_max_ns"}
+NO_LOSS = "no loss"
+_BUDGET = re.compile(r"\s*(p50|p99\.9|p99|max)\s*(?:<=|≤)\s*(\d+(?:\.\d+)?)\s*ms\s*")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What a pair must do to hold: lose nothing and, when `percentile` is set, make that percentile of
+    its packets no later than `limit_ms` after they were due."""
+
+    percentile: str | None = None  # a key of PERCENTILES
+    limit_ms: float | None = None
+
+    @property
+    def field(self) -> str | None:
+        return PERCENTILES[self.percentile] if self.percentile else None
+
+    def __str__(self) -> str:
+        return NO_LOSS if self.percentile is None else f"no loss and {self.percentile} ≤ {self.limit_ms:g} ms"
+
+
+def parse_budget(text: str) -> Budget:
+    """"no loss", or a percentile of the metered latency under a limit: "p99.9 <= 5 ms" (p50, p99, p99.9 or
+    max; <= or ≤; milliseconds)."""
+    if text.strip() == NO_LOSS:
+        return Budget()
+    match = _BUDGET.fullmatch(text)
+    if not match:
+        raise ValueError(f"budget {text!r}: either {NO_LOSS!r} or a latency percentile under a limit in ms, "
+                         f"such as 'p99.9 <= 5 ms' (percentiles: {', '.join(PERCENTILES)})")
+    return Budget(match.group(1), float(match.group(2)))
+
 ANSWER_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "verdict", "margin", "proof",
                   "proof_live_packets", "proof_key"]
 
@@ -38,6 +83,7 @@ def search_points(searches: pd.DataFrame, live_packets: dict[str, int], high_ns:
         rows.append({**{c: row[c] for c in ("solution", "label", "engine", "strategy", "strategy_label")},
                      "live_packets": live_packets[row["case"]],
                      "loss_free_ns": row["interval_ns"] if found else None, "loses_at_ns": None if found else high_ns,
+                     **{name: row.get(name) if found else None for name in LATENCY_FIELDS},
                      "source": f"search, case {row['case']}", "key": row.get("reference_key"),
                      "machine": row.get("machine")})
     return pd.DataFrame(rows, columns=POINT_COLUMNS)
@@ -51,12 +97,13 @@ def probe_points(probes: pd.DataFrame, source: str) -> pd.DataFrame:
     return pd.DataFrame({
         **{c: done[c] for c in ("solution", "label", "engine", "strategy", "strategy_label", "live_packets")},
         "loss_free_ns": done["interval_ns"].where(keeps), "loses_at_ns": done["interval_ns"].where(~keeps),
+        **{name: done[name].where(keeps) if name in done else None for name in LATENCY_FIELDS},
         "source": source, "key": done["probe_key"], "machine": done["machine"]}, columns=POINT_COLUMNS)
 
 
-def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> pd.DataFrame:
-    """A row per (solution, strategy) with points: holds, fails or not measured at the question's rate
-    and live set, with the margin and the point that proves it. Those that hold come first, widest
+def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int, budget: Budget = Budget()) -> pd.DataFrame:
+    """A row per (solution, strategy) with points: holds, fails or not measured at the question's rate,
+    live set and budget, with the margin and the point that proves it. Those that hold come first, widest
     margin first, then those not measured, then those that fail."""
     if not rate_per_s > 0 or not live_packets > 0:
         raise ValueError(f"the rate ({rate_per_s}) and the live set ({live_packets}) must be positive")
@@ -66,6 +113,14 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> pd.Dat
         first = part.iloc[0]
         proving = part[(part["live_packets"] >= live_packets) & (part["loss_free_ns"] <= interval)]
         against = part[(part["live_packets"] <= live_packets) & (part["loses_at_ns"] >= interval)]
+        if budget.field:
+            limit_ns = budget.limit_ms * 1e6
+            latency = pd.to_numeric(part[budget.field], errors="coerce")
+            proving = proving[latency[proving.index] <= limit_ns]
+            too_late = part[(part["live_packets"] <= live_packets) & (part["loss_free_ns"] >= interval)
+                            & (latency > limit_ns)]
+            against = pd.concat([against, too_late])
+            against = against[~against.index.duplicated()]
         verdict, margin, proof = UNKNOWN, None, None
         if len(proving):
             proof = proving.loc[proving["loss_free_ns"].idxmin()]
@@ -75,7 +130,7 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> pd.Dat
             verdict = FAILS
         rows.append({"solution": solution, "label": first["label"], "engine": first["engine"], "strategy": strategy,
                      "strategy_label": first["strategy_label"], "verdict": verdict, "margin": margin,
-                     "proof": None if proof is None else _proof_text(proof),
+                     "proof": None if proof is None else _proof_text(proof, budget),
                      "proof_live_packets": None if proof is None else proof["live_packets"],
                      "proof_key": None if proof is None else proof["key"]})
     answer = pd.DataFrame(rows, columns=ANSWER_COLUMNS)
@@ -84,9 +139,13 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> pd.Dat
         ["_order", "_margin"], kind="stable").drop(columns=["_order", "_margin"]).reset_index(drop=True)
 
 
-def _proof_text(point: pd.Series) -> str:
+def _proof_text(point: pd.Series, budget: Budget) -> str:
     if pd.notna(point["loss_free_ns"]):
-        return f"{point['source']}: loss-free at {point['loss_free_ns']:.0f} ns with {point['live_packets']:,} packets live"
+        late = ""
+        if budget.field and pd.notna(point[budget.field]):
+            late = f", {budget.percentile} {point[budget.field] / 1e6:.3g} ms late"
+        return (f"{point['source']}: loss-free at {point['loss_free_ns']:.0f} ns{late} with "
+                f"{point['live_packets']:,} packets live")
     return f"{point['source']}: loses at {point['loses_at_ns']:.0f} ns with {point['live_packets']:,} packets live"
 
 

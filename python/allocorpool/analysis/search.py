@@ -40,8 +40,10 @@ MIN_STEP_NS = 10
 SIGNIFICANT_DIGITS = 2
 OUTCOMES = ("found", "lost", "failed", "missing")  # missing: a replay of a store that lacks a probe
 MISSING = "missing"
-PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error", "purpose",
-                 "attempt"]
+# A real-time run's metered latency (docs/records.md): how late its sampled packets were made, from when due.
+LATENCY_FIELDS = ("latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns")
+PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error",
+                 *LATENCY_FIELDS, "purpose", "attempt"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,11 @@ class Probe:
     lost_pct: float | None = None
     kept_up: bool | None = None
     error: str | None = None
+    # The window's metered latency; None where the run measured none (an engine build before metering).
+    latency_p50_ns: int | None = None
+    latency_p99_ns: int | None = None
+    latency_p999_ns: int | None = None
+    latency_max_ns: int | None = None
 
 
 ProbeFn = Callable[[int, float], Probe]
@@ -70,6 +77,15 @@ def measured_loss(summary: Mapping[str, Any]) -> tuple[int | None, float | None]
         return None, None
     seen = int(lost) + int(summary.get("measured_packets") or 0)
     return int(lost), (int(lost) * 100 / seen if seen else None)
+
+
+def metered_latency(summary: Mapping[str, Any]) -> dict[str, int | None]:
+    """The summary's latency fields, None where it has none."""
+    values = {}
+    for name in LATENCY_FIELDS:
+        value = summary.get(name)
+        values[name] = None if value is None or (isinstance(value, float) and math.isnan(value)) else int(value)
+    return values
 
 
 def kept_up(summary: Mapping[str, Any], interval_ns: int, queue_capacity: int | None) -> bool | None:
@@ -93,8 +109,9 @@ def verdict(status: str, summary: Mapping[str, Any], interval_ns: int, duration_
     lost, lost_pct = measured_loss(summary) if status == "ok" else (None, None)
     up = kept_up(summary, interval_ns, queue_capacity) if status == "ok" else None
     ok = status == "ok" and lost == 0 and up is True
+    latency = metered_latency(summary) if status == "ok" else {}
     return Probe(interval_ns=interval_ns, duration_s=duration_s, ok=ok, status=status, lost=lost, lost_pct=lost_pct,
-                 kept_up=up, error=error)
+                 kept_up=up, error=error, **latency)
 
 
 def step_ns(interval_ns: float, digits: int = SIGNIFICANT_DIGITS) -> int:
@@ -137,6 +154,18 @@ class SearchResult:
     @property
     def lost_everywhere(self) -> bool:
         return self.outcome == "lost"
+
+    def latency_at_interval(self) -> dict[str, Any]:
+        """The metered latency of the probe that proved the interval found (its longest loss-free probe
+        there: the confirmation where there is one); None values where nothing was found or metered."""
+        none = dict.fromkeys(LATENCY_FIELDS)
+        if self.outcome != "found" or not len(self.probes):
+            return none
+        there = self.probes[(self.probes["interval_ns"] == self.good_interval_ns) & self.probes["ok"].astype(bool)]
+        if not len(there):
+            return none
+        proof = there.loc[there["duration_s"].astype(float).idxmax()]
+        return {name: None if pd.isna(proof[name]) else int(proof[name]) for name in LATENCY_FIELDS}
 
 
 class _ProbeFailed(Exception):

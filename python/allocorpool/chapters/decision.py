@@ -11,7 +11,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from allocorpool.analysis import decision
-from allocorpool.analysis.decision import FAILS, HOLDS, UNKNOWN
+from allocorpool.analysis.decision import FAILS, HOLDS, UNKNOWN, Budget
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import STRATEGY_COLOURS
 from allocorpool.run.runner import Cell
@@ -20,16 +20,12 @@ from allocorpool.study import Profile, Solution, continuum_cells, live_packets
 if TYPE_CHECKING:
     from allocorpool.run.sweep import Sweep
 
-BUDGETS = ("no loss",)  # a latency budget needs each packet's metered latency, which no record holds yet
-
-
-def check_question(rate_per_s: float, live_packets: int, budget: str) -> None:
-    """A clear error for a question the chart cannot answer."""
-    if budget not in BUDGETS:
-        raise ValueError(f"budget {budget!r}: one of {', '.join(repr(b) for b in BUDGETS)} (the records hold no "
-                         "per-packet latency yet)")
+def check_question(rate_per_s: float, live_packets: int, budget: str) -> Budget:
+    """The question's budget, or a clear error for a question the chart cannot answer."""
+    parsed = decision.parse_budget(budget)
     if not rate_per_s > 0 or not live_packets > 0:
         raise ValueError(f"rate_per_s ({rate_per_s}) and live_packets ({live_packets}) must be positive")
+    return parsed
 
 
 def points(sweep: Sweep) -> pd.DataFrame:
@@ -46,12 +42,12 @@ def points(sweep: Sweep) -> pd.DataFrame:
                       decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
 
 
-def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int) -> None:
+def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budget: Budget = Budget()) -> None:
     interval = 1e9 / rate_per_s
     holding = answer[answer["verdict"] == HOLDS]
     counts = answer["verdict"].value_counts()
     head = (f"At {rate_per_s:,.0f} packets per second (one every {interval:,.0f} ns) with {live_packets:,} packets "
-            f"live, {counts.get(HOLDS, 0)} of {len(answer)} (solution, strategy) pairs hold with no loss, "
+            f"live, {counts.get(HOLDS, 0)} of {len(answer)} (solution, strategy) pairs hold with {budget}, "
             f"{counts.get(FAILS, 0)} fail and {counts.get(UNKNOWN, 0)} are not decided by any measurement.")
     if len(holding):
         best = holding.iloc[0]

@@ -100,8 +100,9 @@ def loss_vs_interval(probes: pd.DataFrame, title: str = "Real-time probes: loss 
 
 def pause_timeline(result: CellResult, title: str) -> tuple[go.Figure, pd.DataFrame]:
     """A real-time run: ticks lost per period (bars) and GC stops and stalls (markers: when, how long;
-    timeline.run_pauses), the input queue's capacity as a line; with timeline.run_timeline's table of
-    which stop cost which packets."""
+    timeline.run_pauses), the input queue's capacity as a line, and under the pauses, on the same ms axis,
+    the metered latency of each period (its latest packet and its p99) where the run metered it; with
+    timeline.run_timeline's table of which stop cost which packets."""
     run = result.run
     periodic = run.periodic
     events = result.gc_events
@@ -116,10 +117,20 @@ def pause_timeline(result: CellResult, title: str) -> tuple[go.Figure, pd.DataFr
                              name="GC stop or stall (GC log)" if events is not None and not problem else "GC pause (records)",
                              text=pauses["name"], marker={"color": "#1f77b4", "size": 8},
                              hovertemplate="%{text}<br>at %{x:.2f} s: %{y:.1f} ms<extra></extra>"), secondary_y=True)
+    late_ms = []
+    if "latency_max_ns" in periodic and periodic["latency_max_ns"].notna().any():
+        metered = periodic.dropna(subset=["latency_max_ns"])
+        late_ms = list(metered["latency_max_ns"].astype(float) / 1e6)
+        for field, name, dash in (("latency_max_ns", "latest packet of the period, ms after due", "solid"),
+                                  ("latency_p99_ns", "p99 of the period, ms after due", "dot")):
+            fig.add_trace(go.Scatter(x=metered["t_s"], y=metered[field].astype(float) / 1e6, mode="lines",
+                                     line={"shape": "vh", "color": "#2ca02c", "dash": dash}, name=name,
+                                     hovertemplate="period ending %{x:.1f} s: %{y:.3g} ms<extra></extra>"),
+                          secondary_y=True)
     if capacity:
         fig.add_hline(y=capacity, line_dash="dot", line_color="#1f77b4", secondary_y=True,
                       annotation_text="input queue capacity", annotation_position="top right")
-    longest = max([float(capacity or 0), *pauses["duration_ms"].astype(float)])
+    longest = max([float(capacity or 0), *pauses["duration_ms"].astype(float), *late_ms])
     fig.update_yaxes(range=[0, longest * 1.1 or 1], secondary_y=True)
     fig.update_yaxes(rangemode="tozero", secondary_y=False)
     warmup = float((run.header or {}).get("warmup_s") or 0)
@@ -129,7 +140,7 @@ def pause_timeline(result: CellResult, title: str) -> tuple[go.Figure, pd.DataFr
     fig.update_layout(title=title, height=380, legend={"orientation": "h", "y": -0.2})
     fig.update_xaxes(title_text="seconds into the run")
     fig.update_yaxes(title_text="ticks lost", secondary_y=False)
-    fig.update_yaxes(title_text="pause, ms", secondary_y=True)
+    fig.update_yaxes(title_text="pause / lateness, ms", secondary_y=True)
     table = timeline.run_timeline(run, events) if (run.header or {}).get("interval_ns") else pd.DataFrame()
     return fig, table
 

@@ -1,5 +1,5 @@
 """The sections every chapter notebook shows the same way: batch table and figure, GC table
-and pause histogram, real-time search table and loss curve, pause timelines. A chapter
+and pause histogram, real-time search table, loss curve and metered latency, pause timelines. A chapter
 notebook runs its cells, then calls these with its own data and says whose figures the
 article's are (e.g. "CMS on Java 8")."""
 
@@ -47,6 +47,7 @@ def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_sour
                     caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1000 ns{heap}, "
                             f"this machine beside the article's ({reference_source}, 2019)")
     show.show_figure(figures.loss_vs_interval(searches.probes))
+    show_latency(searches.table)
 
 
 def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:
@@ -65,3 +66,52 @@ def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:
                             caption=f"{title}: lossy periods and the pauses over them")
         else:
             show.note(f"{title}: no packet was lost in this run.")
+        late = _latency_sentence(result.run.summary or {})
+        if late:
+            show.note(f"{title}: {late}")
+
+
+def latency_table(searches: pd.DataFrame) -> pd.DataFrame:
+    """Per search that found a loss-free interval: how late its packets were made there, from when each was
+    due (the metered latency of the probe that proved the interval), in ms."""
+    found = searches[searches["outcome"] == "found"]
+    ms = {name: pd.to_numeric(found[f"latency_{name}_ns"], errors="coerce") / 1e6 for name in ("p50", "p999", "max")}
+    return pd.DataFrame({"label": found["label"], "strategy_label": found["strategy_label"], "case": found["case"],
+                         "interval_ns": found["interval_ns"], "p50_ms": ms["p50"], "p999_ms": ms["p999"],
+                         "max_ms": ms["max"]})
+
+
+def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
+    """The metered latency at each loss-free interval, and what it says, computed: a loss-free cell may
+    still hold its packets for as long as its longest pause."""
+    table = latency_table(searches)
+    metered = table.dropna(subset=["p999_ms"])
+    if not len(table):
+        show.note("No search found a loss-free interval, so there is no latency to show at one.")
+        return
+    if not len(metered):
+        show.note(f"None of the {len(table)} loss-free intervals was measured by an engine build that meters "
+                  "latency: rerun their probes to see it.")
+        return
+    worst = metered.loc[metered["p999_ms"].idxmax()]
+    within = int((metered["p999_ms"] <= limit_ms).sum())
+    text = (f"At the smallest loss-free interval, {within} of {len(metered)} cells made 99.9 % of their packets "
+            f"within {limit_ms:g} ms of when they were due. The latest at p99.9: {worst['label']}, "
+            f"{worst['strategy_label']}, case {worst['case']}: {worst['p999_ms']:.3g} ms "
+            f"(max {worst['max_ms']:.3g} ms) at {worst['interval_ns']:.0f} ns, with no packet lost.")
+    if len(metered) < len(table):
+        text += (f" {len(table) - len(metered)} loss-free interval(s) come from an engine build that did not "
+                 "meter latency.")
+    show.note(text)
+    show.show_table(table.set_index(["label", "strategy_label", "case"]),
+                    caption="Metered latency at the smallest loss-free interval, ms after each packet was due "
+                            "(one packet in 64 timed)", precision=3)
+
+
+def _latency_sentence(summary: dict[str, Any]) -> str | None:
+    """How late a run's packets were made after warm-up, from its summary; None where it metered none."""
+    values = {name: summary.get(f"latency_{name}_ns") for name in ("p50", "p999", "max")}
+    if any(v is None or pd.isna(v) for v in values.values()):
+        return None
+    return (f"after the warm-up, half its packets were made within {values['p50'] / 1e6:.3g} ms of when they were "
+            f"due, 99.9 % within {values['p999'] / 1e6:.3g} ms, and the latest {values['max'] / 1e6:.3g} ms late.")

@@ -21,7 +21,7 @@ SCHEMA = 1
 # The fields of the table record types, in the order docs/records.md gives them.
 COLUMNS: dict[str, list[str]] = {
     "periodic": ["t_s", "period_s", "packets", "packets_total", "lost", "lost_total",
-                 "ns_per_packet", "warmup"],
+                 "ns_per_packet", "warmup", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns"],
     "gc": ["t_s", "gc_id", "bean", "action", "cause", "duration_ms", "kind"],
     "probe": ["pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok", "capacity_rule",
               "queue_size", "ticks_due", "kept_up"],

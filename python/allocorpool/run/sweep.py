@@ -42,7 +42,15 @@ from allocorpool.analysis.min_heap import (
     heap_verdict,
     lower_bound_overhead,
 )
-from allocorpool.analysis.search import MISSING, Probe, ProbeFn, find_interval, slowest_collection_period_s, verdict
+from allocorpool.analysis.search import (
+    LATENCY_FIELDS,
+    MISSING,
+    Probe,
+    ProbeFn,
+    find_interval,
+    slowest_collection_period_s,
+    verdict,
+)
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store, atomic_write, run_missing
@@ -83,13 +91,14 @@ SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
+# latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
-                                      "error", "stderr_tail", "reference_key", "machine"]
+                                      "error", "stderr_tail", "reference_key", *LATENCY_FIELDS, "machine"]
 _CONTINUUM_COLUMNS = ["size", "live_packets", "batch_status", "ns_per_packet", "probe_status", "interval_ns",
-                      "keeps_up", "loss_pct", "batch_key", "probe_key", "machine"]
+                      "keeps_up", "loss_pct", *LATENCY_FIELDS, "batch_key", "probe_key", "machine"]
 _JDK_COLUMNS = ["jdk", "collector", "batch_status", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_max_ms",
-                "gc_pause_total_ms", "probe_status", "interval_ns", "keeps_up", "loss_pct", "error", "stderr_tail",
-                "batch_key", "probe_key", "machine"]
+                "gc_pause_total_ms", "probe_status", "interval_ns", "keeps_up", "loss_pct", *LATENCY_FIELDS, "error",
+                "stderr_tail", "batch_key", "probe_key", "machine"]
 _MIN_HEAP_COLUMNS = ["outcome", "min_heap_mb", "solution_heap_mb", "runs", "error", "machine"]
 _MULTIPLE_COLUMNS = ["factor", "heap_mb", "status", "error", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_total_ms",
                      "gc_pause_max_ms", "key", "machine"]
@@ -104,6 +113,11 @@ def _value(row: dict[str, Any], name: str) -> Any:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     return value
+
+
+def _latency(probe: Probe) -> dict[str, int | None]:
+    """A probe's metered latency fields."""
+    return {name: getattr(probe, name) for name in LATENCY_FIELDS}
 
 
 def _machine(row: dict[str, Any]) -> str | None:
@@ -132,7 +146,8 @@ def _probe_verdict(row: dict[str, Any], interval_ns: int, duration_s: float) -> 
     """search.verdict on a real-time cell's index row."""
     capacity = _value(row, "params_input_queue_size")
     return verdict(row["status"], {name: _value(row, name) for name in (
-        "lost_measured", "measured_packets", "measured_ticks_due", "measured_s")}, interval_ns, duration_s,
+        "lost_measured", "measured_packets", "measured_ticks_due", "measured_s", *LATENCY_FIELDS)}, interval_ns,
+        duration_s,
         int(capacity) if capacity is not None else None, _value(row, "error"))
 
 
@@ -452,7 +467,7 @@ class Sweep:
                                "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None,
                                "error": result.error, "stderr_tail": None,
                                "reference_key": reference["key"].iloc[0] if len(reference) else None,
-                               "machine": _machines(probed)}
+                               **result.latency_at_interval(), "machine": _machines(probed)}
         if result.outcome == "failed":
             failed = [r for r in probed if r["status"] != "ok"]
             row["stderr_tail"] = _value(failed[-1], "stderr_tail") if failed else None
@@ -614,7 +629,8 @@ class Sweep:
                     "ns_per_packet": _value(batch, "ns_per_packet") if batch["status"] == "ok" else None,
                     "probe_status": probe["status"], "interval_ns": plan.interval_ns,
                     "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
-                    "batch_key": batch["key"], "probe_key": probe["key"], "machine": _machines([batch, probe])}
+                    **_latency(judged), "batch_key": batch["key"], "probe_key": probe["key"],
+                    "machine": _machines([batch, probe])}
         curves = self._each(measure, jobs, "continuum cells")
         pools = []
         for solution in chosen:
@@ -650,7 +666,7 @@ class Sweep:
                     "batch_status": batch["status"], **_batch_costs(batch),
                     "probe_status": probe["status"], "interval_ns": plan.interval_ns,
                     "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
-                    "error": "; ".join(f"{row['key']}: {_value(row, 'error') or row['status']}" for row in failed) or None,
+                    **_latency(judged), "error": "; ".join(f"{row['key']}: {_value(row, 'error') or row['status']}" for row in failed) or None,
                     "stderr_tail": next((_value(row, "stderr_tail") for row in failed), None),
                     "batch_key": batch["key"], "probe_key": probe["key"], "machine": _machines([batch, probe])}
         rows = self._each(measure, jobs, "cells across the JDKs")

@@ -15,6 +15,7 @@ public final class JavaTickProducer implements TickProducer {
     private final long ticks;
     private final Thread thread;
     private volatile boolean stopRequested;
+    private volatile long start;
     private long emitted;
     private long written;
     private long dropped;
@@ -43,6 +44,7 @@ public final class JavaTickProducer implements TickProducer {
 
     private void run() {
         long start = System.nanoTime();
+        this.start = start;
         for (long i = 0; i < ticks && !stopRequested; i++) {
             if (intervalNs > 0) {
                 long due = start + i * intervalNs;
@@ -89,6 +91,11 @@ public final class JavaTickProducer implements TickProducer {
     @Override
     public void stop() {
         stopRequested = true;
+    }
+
+    @Override
+    public long latenessNs(long tick) {
+        return intervalNs == 0 ? 0 : System.nanoTime() - (start + tick * intervalNs);
     }
 
     @Override

@@ -74,6 +74,12 @@ public final class NativeClock {
      */
     static native long[] join(long handle);
 
+    /**
+     * How long ago tick {@code tick} (its widened sequence number) was due, in ns, on the clock
+     * thread's own schedule; 0 when the clock is not paced (interval 0).
+     */
+    static native long latenessNs(long handle, long tick);
+
     /** Pins the calling thread to one CPU; returns 0 or the errno of sched_setaffinity. */
     public static native int pinCurrentThread(int cpu);
 

@@ -17,6 +17,11 @@ final class NativeTickProducer implements TickProducer {
     }
 
     @Override
+    public long latenessNs(long tick) {
+        return NativeClock.latenessNs(handle, tick);
+    }
+
+    @Override
     public long[] join() {
         if (joined) {
             throw new IllegalStateException("native clock already joined");

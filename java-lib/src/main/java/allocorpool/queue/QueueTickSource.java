@@ -30,6 +30,11 @@ final class QueueTickSource implements TickSource {
     }
 
     @Override
+    public long latenessNs() {
+        return producer.latenessNs(reader.tracker().covered() - 1);
+    }
+
+    @Override
     public TickStats finish() {
         if (stats != null) {
             return stats;

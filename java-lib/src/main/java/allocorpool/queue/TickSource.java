@@ -15,6 +15,12 @@ public interface TickSource extends AutoCloseable {
     long lost();
 
     /**
+     * How late the last tick taken is now, in ns: the time since it was due on the producer's
+     * schedule (its metered latency once its packet is made). Call only after a tick was taken.
+     */
+    long latenessNs();
+
+    /**
      * Stops the producer, drains what it published, joins it and returns the final counts.
      * Idempotent: later calls return the same counts.
      */

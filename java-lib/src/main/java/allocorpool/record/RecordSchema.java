@@ -31,7 +31,7 @@ public final class RecordSchema {
 
     public static final List<String> PERIODIC = List.of(
             "type", "t_s", "period_s", "packets", "packets_total", "lost", "lost_total",
-            "ns_per_packet", "warmup");
+            "ns_per_packet", "warmup", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns");
 
     public static final List<String> GC = List.of(
             "type", "t_s", "gc_id", "bean", "action", "cause", "duration_ms", "kind");
@@ -44,7 +44,8 @@ public final class RecordSchema {
             "producer_dropped", "trailing_dropped", "alloc_bytes_per_packet", "peak_rss_bytes",
             "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms", "gc_cycle_count",
             "gc_cycle_total_ms", "ended_early", "live_objects", "live_bytes", "pool_capacity", "pool_free",
-            "pool_in_use");
+            "pool_in_use", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns", "latency_samples",
+            "latency_sample_every");
 
     /** The queue benchmark's records: one probe of one interval, and the result of a pair. */
     public static final List<String> PROBE = List.of(

@@ -4,6 +4,7 @@ import allocorpool.measure.AllocationMeter;
 import allocorpool.measure.GcEvent;
 import allocorpool.measure.GcKind;
 import allocorpool.measure.GcMonitor;
+import allocorpool.measure.LatencyMeter;
 import allocorpool.measure.ProcessCpu;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Processor;
@@ -46,6 +47,7 @@ final class PeriodReporter {
     private final Processor processor;
     private final CaseParams params;
     private final boolean stopWhenHeapFull;
+    private final LatencyMeter latency;
     private String endedEarly;
     private final long start;
     private final long end;
@@ -79,9 +81,9 @@ final class PeriodReporter {
     private long cycleCount;
     private double cycleTotalMs;
 
-    /** Starts the timed phase now. */
+    /** Starts the timed phase now; {@code latency} is the real-time loop's meter (null in batch). */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
-            Processor processor, CaseParams params) {
+            Processor processor, CaseParams params, LatencyMeter latency) {
         this.out = out;
         this.gc = gc;
         this.alloc = AllocationMeter.forCurrentThread();
@@ -92,6 +94,7 @@ final class PeriodReporter {
         this.processor = processor;
         this.params = params;
         this.stopWhenHeapFull = config.stopWhenHeapFull;
+        this.latency = latency;
         this.start = System.nanoTime();
         this.end = start + Math.round(config.durationS * SECOND);
         this.warmupEnd = start + Math.round(config.warmupS * SECOND);
@@ -163,10 +166,17 @@ final class PeriodReporter {
         r.put("lost_total", lost);
         r.put("ns_per_packet", periodPackets == 0 ? null : periodS * 1e9 / periodPackets);
         r.put("warmup", !measuring);
+        if (latency != null) {
+            latency.endPeriod(r, measuring);
+        } else {
+            LatencyMeter.putNone(r, false);
+        }
         out.write(r);
         if (realtime) {
-            human.printf(Locale.ROOT, "%6.1fs  processed %d  lost %d  (total lost %d)%n", t, periodPackets,
-                    periodLost, lost);
+            Object lateMax = r.get("latency_max_ns");
+            human.printf(Locale.ROOT, "%6.1fs  processed %d  lost %d  (total lost %d)  max late %s ms%n", t,
+                    periodPackets, periodLost, lost,
+                    lateMax == null ? "-" : String.format(Locale.ROOT, "%.3f", (Long) lateMax / 1e6));
         } else {
             human.printf(Locale.ROOT, "%6.1fs  processed %d  %.1f ns/packet%s%n", t, periodPackets,
                     periodPackets == 0 ? Double.NaN : periodS * 1e9 / periodPackets, measuring ? "" : "  (warm-up)");
@@ -277,6 +287,11 @@ final class PeriodReporter {
         r.put("gc_cycle_count", cycleCount);
         r.put("gc_cycle_total_ms", cycleTotalMs);
         r.put("ended_early", endedEarly);
+        if (latency != null) {
+            latency.summarize(r);
+        } else {
+            LatencyMeter.putNone(r, true);
+        }
     }
 
     private static boolean heapFull() {

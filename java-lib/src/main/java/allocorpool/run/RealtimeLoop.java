@@ -1,5 +1,6 @@
 package allocorpool.run;
 
+import allocorpool.measure.LatencyMeter;
 import allocorpool.model.PacketLoop;
 import allocorpool.queue.TickSource;
 import java.io.IOException;
@@ -7,20 +8,32 @@ import java.io.IOException;
 /**
  * Real-time mode: one packet per tick of the source, spinning on {@link TickSource#poll}
  * when none is waiting. Ticks that came while the thread was busy (or stopped by the GC)
- * for longer than the input queue holds are lost; the source counts them as gaps.
+ * for longer than the input queue holds are lost; the source counts them as gaps. One packet
+ * in {@link LatencyMeter#SAMPLE_EVERY} has its lateness metered once it is made.
  */
 final class RealtimeLoop {
     private static final int POLLS_PER_CHECK = 1024;
 
+    private static final int SAMPLE_MASK = LatencyMeter.SAMPLE_EVERY - 1;
+
+    static {
+        if ((LatencyMeter.SAMPLE_EVERY & SAMPLE_MASK) != 0) {
+            throw new AssertionError("LatencyMeter.SAMPLE_EVERY must be a power of two");
+        }
+    }
+
     private RealtimeLoop() {}
 
-    static void run(PacketLoop loop, TickSource source, PeriodReporter reporter) throws IOException {
+    static void run(PacketLoop loop, TickSource source, PeriodReporter reporter, LatencyMeter latency)
+            throws IOException {
         long packets = 0;
         int polls = 0;
         while (true) {
             if (source.poll()) {
                 loop.step();
-                packets++;
+                if ((++packets & SAMPLE_MASK) == 0) {
+                    latency.record(source.latenessNs());
+                }
             }
             if (++polls == POLLS_PER_CHECK) {
                 polls = 0;

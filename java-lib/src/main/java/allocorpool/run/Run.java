@@ -2,6 +2,7 @@ package allocorpool.run;
 
 import allocorpool.measure.ClassHistogram;
 import allocorpool.measure.GcMonitor;
+import allocorpool.measure.LatencyMeter;
 import allocorpool.measure.PeakRss;
 import allocorpool.model.CaseParams;
 import allocorpool.model.PacketLoop;
@@ -71,14 +72,15 @@ public final class Run {
             if (config.realtime()) {
                 try (TickSource source = ticks.open(config.intervalNs, config.inputQueueSize(),
                         config.producerCpu, config.consumerCpu)) {
-                    reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params);
-                    RealtimeLoop.run(loop, source, reporter);
+                    LatencyMeter latency = new LatencyMeter();
+                    reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params, latency);
+                    RealtimeLoop.run(loop, source, reporter, latency);
                     stats = source.finish();
                     reporter.settleLost(stats.gaps, stats.trailingDropped);
                     checkBalance(stats);
                 }
             } else {
-                reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params);
+                reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params, null);
                 BatchLoop.run(loop, reporter);
             }
             reporter.finish();
@@ -146,6 +148,7 @@ public final class Run {
                 "alloc_bytes_per_packet", "ended_early"}) {
                 r.put(field, null);
             }
+            LatencyMeter.putNone(r, true);
         }
         r.put("producer_emitted", stats == null ? null : stats.emitted);
         r.put("producer_dropped", stats == null ? null : stats.dropped);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +28,33 @@ class NativeClockTest {
         TickSource source = TickSources.nativeClock(100, 10_000, -1, -1);
         TickStats stats = QueueAccounting.consumeAndCheck(source, 5_000_000L, 100_000, 5_000_000);
         assertTrue(stats.gaps > 0, () -> "a 5 ms stall on a 1 ms queue must lose ticks: " + stats);
+    }
+
+    /**
+     * Lateness is read on the clock's own schedule: a tick held for 20 ms without being made
+     * is at least 20 ms late, and later ticks taken at once are much less late than that.
+     */
+    @Test
+    void latenessOfATickGrowsWhileItWaits() {
+        try (TickSource source = TickSources.nativeClock(10_000, 100_000, -1, -1)) {
+            while (!source.poll()) {
+                Thread.onSpinWait();
+            }
+            long first = source.latenessNs();
+            LockSupport.parkNanos(20_000_000);
+            long waited = source.latenessNs();
+            assertTrue(waited - first >= 20_000_000, () -> "20 ms later: " + first + " -> " + waited);
+            long ticks = 0;
+            long last = Long.MAX_VALUE;
+            while (ticks < 10_000) {  // 100 ms of ticks: the 2,000 queued in the wait first, then fresh ones
+                if (source.poll()) {
+                    ticks++;
+                    last = source.latenessNs();
+                }
+            }
+            long caughtUp = last;
+            assertTrue(caughtUp >= 0 && caughtUp < 10_000_000, () -> "a tick taken when caught up: " + caughtUp);
+        }
     }
 
     @Test

@@ -262,7 +262,76 @@ class RunRecordsTest {
         assertTrue(Math.abs(due - measuredNs / 20_000) <= 1, "ticks due in the window: " + summary);
         assertNull(summary.get("live_objects"));
         String text = humanBytes.toString(StandardCharsets.UTF_8);
-        assertTrue(text.matches("(?s)\\s+\\d+\\.\\ds  processed \\d+  lost \\d+  \\(total lost \\d+\\)\\R.*"), text);
+        assertTrue(text.matches(
+                "(?s)\\s+\\d+\\.\\ds  processed \\d+  lost \\d+  \\(total lost \\d+\\)  max late \\d+\\.\\d{3} ms\\R.*"),
+                text);
+    }
+
+    /**
+     * A consumer that stops for 50 ms in the measured window, with an input queue that holds
+     * 100 ms: it loses nothing, and the metered latency shows the stall (the packets queued
+     * behind it were late by up to its length), while the median stays that of a consumer
+     * that keeps up.
+     */
+    @Test
+    void theMeteredLatencyShowsAStallThatLosesNothing() throws IOException {
+        Path file = dir.resolve("stall.jsonl");
+        long[] stallAt = new long[1];
+        TickSourceFactory stallsOnce = (interval, capacity, producer, consumer) -> {
+            TickSource ticks = JavaTickProducer.start(capacity, interval, Long.MAX_VALUE);
+            stallAt[0] = System.nanoTime() + 1_500_000_000L;
+            return new TickSource() {
+                @Override
+                public boolean poll() {
+                    if (stallAt[0] != 0 && System.nanoTime() - stallAt[0] > 0) {
+                        stallAt[0] = 0;
+                        LockSupport.parkNanos(50_000_000);
+                    }
+                    return ticks.poll();
+                }
+
+                @Override
+                public long received() {
+                    return ticks.received();
+                }
+
+                @Override
+                public long lost() {
+                    return ticks.lost();
+                }
+
+                @Override
+                public long latenessNs() {
+                    return ticks.latenessNs();
+                }
+
+                @Override
+                public TickStats finish() {
+                    return ticks.finish();
+                }
+            };
+        };
+        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file), stallsOnce,
+                human));
+        List<Map<String, Object>> records = readRun(file);
+        Map<String, Object> summary = records.get(records.size() - 1);
+        assertEquals("ok", summary.get("status"), summary.toString());
+        assertEquals(0L, summary.get("lost_measured"), "100 ms of queue bridges a 50 ms stall: " + summary);
+        long max = (Long) summary.get("latency_max_ns");
+        assertTrue(max >= 45_000_000L && max < 1_000_000_000L, "the stall's 50 ms: " + summary);
+        assertTrue((Long) summary.get("latency_p50_ns") < max / 10, "most packets are not behind the stall: " + summary);
+        assertEquals(64L, summary.get("latency_sample_every"));
+        long samples = (Long) summary.get("latency_samples");
+        long measured = (Long) summary.get("measured_packets");
+        assertTrue(Math.abs(samples - measured / 64) <= 2 * 64 + measured / 100,
+                "one packet in 64 of the window's periods: " + samples + " of " + measured);
+        long periodMax = 0;
+        for (Map<String, Object> r : periodic(records)) {
+            if (r.get("warmup").equals(false)) {
+                periodMax = Math.max(periodMax, (Long) r.get("latency_max_ns"));
+            }
+        }
+        assertEquals(max, periodMax, "the window's max is that of its periods");
     }
 
     /**
@@ -296,6 +365,11 @@ class RunRecordsTest {
                 @Override
                 public long lost() {
                     return ticks.lost();
+                }
+
+                @Override
+                public long latenessNs() {
+                    return ticks.latenessNs();
                 }
 
                 @Override
@@ -343,6 +417,11 @@ class RunRecordsTest {
             }
 
             @Override
+            public long latenessNs() {
+                return 0;
+            }
+
+            @Override
             public TickStats finish() {
                 // Five ticks the producer says it emitted and nobody received, dropped or kept.
                 return new TickStats(polls + 5, 0, 0, polls, 0, 5);
@@ -379,6 +458,11 @@ class RunRecordsTest {
 
             @Override
             public long lost() {
+                return 0;
+            }
+
+            @Override
+            public long latenessNs() {
                 return 0;
             }
 

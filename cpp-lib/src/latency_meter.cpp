@@ -1,0 +1,54 @@
+// LatencyMeter over HdrHistogram_c (see latency_meter.hpp).
+#include "latency_meter.hpp"
+
+#include <hdr_histogram.h>
+
+#include <algorithm>
+#include <new>
+
+namespace cpp_engine {
+namespace {
+
+constexpr std::int64_t highest_ns = 3'600'000'000'000;
+constexpr int significant_digits = 2;
+
+hdr_histogram* make_histogram() {
+    hdr_histogram* histogram = nullptr;
+    if (hdr_init(1, highest_ns, significant_digits, &histogram) != 0) {
+        throw std::bad_alloc();
+    }
+    return histogram;
+}
+
+std::optional<LatencyPercentiles> percentiles(const hdr_histogram* histogram) noexcept {
+    if (histogram->total_count == 0) {
+        return std::nullopt;
+    }
+    return LatencyPercentiles{hdr_value_at_percentile(histogram, 50.0), hdr_value_at_percentile(histogram, 99.0),
+                              hdr_value_at_percentile(histogram, 99.9), hdr_max(histogram)};
+}
+
+}  // namespace
+
+void LatencyMeter::Close::operator()(hdr_histogram* histogram) const noexcept { hdr_close(histogram); }
+
+LatencyMeter::LatencyMeter() : period_(make_histogram()), window_(make_histogram()) {}
+
+void LatencyMeter::record(std::int64_t lateness_ns) noexcept {
+    hdr_record_value(period_.get(), std::clamp<std::int64_t>(lateness_ns, 0, highest_ns));
+}
+
+std::optional<LatencyPercentiles> LatencyMeter::end_period(bool in_window) noexcept {
+    std::optional<LatencyPercentiles> result = percentiles(period_.get());
+    if (in_window) {
+        hdr_add(window_.get(), period_.get());
+    }
+    hdr_reset(period_.get());
+    return result;
+}
+
+LatencySummary LatencyMeter::window() const noexcept {
+    return {percentiles(window_.get()), static_cast<std::uint64_t>(window_->total_count), latency_sample_every};
+}
+
+}  // namespace cpp_engine
