@@ -46,3 +46,8 @@ def test_cells_the_store_lacks_are_counted_and_failed_ones_listed(monkeypatch):
     assert said == ["2 cell across the JDKs(s) are not measured yet: the store does not hold their runs."]
     (failed,) = listed
     assert list(failed["collector"]) == ["zgc", "parallel"] and list(failed["error"]) == ["error / ok", "ok / timeout"]
+
+
+def test_a_batch_time_within_five_percent_is_about_the_same_not_one_times_slower():
+    table = pd.DataFrame([_row(11, "serial", 530, False, 3.0), _row(25, "serial", 545, False, 4.0)])
+    assert jdks.findings(table)[1] == "In batch, Pooling C: Serial 530 → 545 ns (JDK 11 → 25, about the same)."

@@ -12,6 +12,8 @@ from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS
 from allocorpool.study import COLLECTOR_LABELS
 
+SAME_WITHIN = 0.05  # a batch time within 5 % from one JDK to another is not called a change
+
 
 def _with_names(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(collector_label=table["collector"].map(COLLECTOR_LABELS),
@@ -83,7 +85,10 @@ def findings(table: pd.DataFrame) -> list[str]:
                 continue
             first, last = rows.loc[rows["jdk"].idxmin()], rows.loc[rows["jdk"].idxmax()]
             ratio = first["ns_per_packet"] / last["ns_per_packet"]
-            trend = f"{ratio:.2g}× faster" if ratio >= 1 else f"{1 / ratio:.2g}× slower"
+            if abs(ratio - 1) < SAME_WITHIN:
+                trend = "about the same"
+            else:
+                trend = f"{ratio:.2g}× faster" if ratio > 1 else f"{1 / ratio:.2g}× slower"
             changes.append(f"{label} {first['ns_per_packet']:.0f} → {last['ns_per_packet']:.0f} ns "
                            f"(JDK {first['jdk']} → {last['jdk']}, {trend})")
         if changes:
@@ -104,6 +109,11 @@ def show_chapter(table: pd.DataFrame) -> None:
     interval = int(table["interval_ns"].iloc[0])
     show.show_table(matrix(table, table.apply(realtime_text, axis=1), "collector"),
                     f"Real time at {interval} ns: the probe's outcome")
+    late = pd.to_numeric(table["latency_p999_ns"], errors="coerce").where(table["keeps_up"].fillna(False).astype(bool))
+    if late.notna().any():
+        show.show_table(matrix(table, late / 1e6, "collector"),
+                        f"Real time at {interval} ns, the probes that kept up: p99.9 of how late packets were made, "
+                        "ms after due (empty: lost, or measured before the engines metered latency)", precision=3)
     show.show_unfinished(table, ["batch_status", "probe_status"], "cell across the JDKs")
     for line in findings(table):
         show.note(line)
