@@ -9,6 +9,7 @@ import pytest
 from allocorpool import study
 from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
+from allocorpool.chapters import sections
 from allocorpool.run import sweep
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
@@ -276,3 +277,14 @@ def test_the_jdks_chapter_runs_each_collector_of_each_jdk_and_a_selection_limits
     monkeypatch.setenv(sweep.SOLUTIONS_VARIABLE, "paper")  # of these, the article ran only Parallel on 11 (its "CMS")
     paper = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
     assert list(paper["solution"]) == ["parallel-11"] and paper["batch_key"].iloc[0] == table["batch_key"].iloc[0]
+
+
+def test_a_replay_without_the_timeline_runs_says_they_are_not_measured(tmp_path, monkeypatch):
+    replay = sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True)
+    runs = replay.timelines([SOLUTIONS_BY_NAME["parallel-11"]])
+    assert runs and all(result.status == "missing" for *_, result in runs)
+    assert runs[0][3].error == "not measured: the store has no such cell"
+    notes = []
+    monkeypatch.setattr(sections.show, "note", notes.append)
+    sections.show_timelines(runs)
+    assert notes and all(note.endswith("not measured (the store has no such run).") for note in notes)

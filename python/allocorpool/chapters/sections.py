@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters import figures, tables
 from allocorpool.data import reference
@@ -55,6 +56,9 @@ def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:
     packets, and the table pairing lossy seconds with the pauses over them."""
     for solution, strategy, case, result in runs:
         title = f"{solution.label}, {strategy}, case {case}, 1000 ns"
+        if result.status == MISSING:
+            show.note(f"{title}: not measured (the store has no such run).")
+            continue
         if result.status != "ok":
             show.show_failures(pd.DataFrame([{"label": title, "error": result.error,
                                               "stderr_tail": result.stderr_tail}]), "timeline run")

@@ -52,7 +52,7 @@ from allocorpool.analysis.search import (
     verdict,
 )
 from allocorpool.data import gclog
-from allocorpool.data.records import read_run
+from allocorpool.data.records import Run, read_run
 from allocorpool.data.store import Store, atomic_write, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
@@ -113,6 +113,11 @@ def _value(row: dict[str, Any], name: str) -> Any:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     return value
+
+
+def _not_measured(cell: Cell, row: dict[str, Any]) -> CellResult:
+    """A cell a replay does not find in the store, as a result that says so (status MISSING)."""
+    return CellResult(cell, MISSING, None, str(row["error"]), 0.0, Run(header=None, tables={}, summary=None))
 
 
 def _latency(probe: Probe) -> dict[str, int | None]:
@@ -545,8 +550,9 @@ class Sweep:
                                                              duration_s=self.profile.timeline_s))
                  for name, strategy, case in TIMELINES if name in by_name and case in self.profile.cases]
         rows = self._each(self.cell_row, [cell for *_, cell in cells], "timeline runs")
-        for (solution, strategy, case, _), row in zip(cells, rows):
-            found.append((solution, strategy, case, self.load(row["key"])))
+        for (solution, strategy, case, cell), row in zip(cells, rows):
+            found.append((solution, strategy, case,
+                          _not_measured(cell, row) if row["status"] == MISSING else self.load(row["key"])))
         self._end(f"{len(found)} timeline runs")
         return found
 
