@@ -163,3 +163,27 @@ def test_the_peak_rss_is_the_programs_own_not_the_drivers(fake, tmp_path):
     result = run(fake, tmp_path, "ok")
     assert 20 * 2**20 < result.run.summary["peak_rss_bytes"] < 200 * 2**20
     del ballast
+
+
+def test_a_replay_reads_the_store_and_runs_nothing(fake, tmp_path, monkeypatch):
+    prof = bt.BinaryTreesProfile("test", "one run at depth 8", depths=(8,), repetitions=1, timeout_s=30)
+    programs = tmp_path / "bin"
+    programs.mkdir()
+    (programs / "c-jemalloc").write_text("")
+    ran = []
+
+    def runner(cell):
+        ran.append(cell.key)
+        return bt.run_cell(cell, tmp_path / "runs", 30, build=fake("ok"))
+
+    monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
+    empty = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs, run=runner,
+                     progress=False)
+    assert ran == [] and empty.runs["status"].isna().all()  # not measured, and nothing ran
+    monkeypatch.delenv("ALLOC_OR_POOL_REPLAY")
+    bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs, run=runner,
+             progress=False)
+    monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
+    replayed = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs,
+                        run=runner, progress=False)
+    assert len(ran) == 1 and list(replayed.runs["status"]) == ["ok"]
