@@ -164,3 +164,15 @@ def test_a_run_that_hangs_is_stopped_and_stored_as_a_timeout(tmp_path, fake, mon
     assert allocation[allocation["collector"] == "zgc-gen"]["status"].tolist() == ["unsupported"]
     stored = Store(tmp_path).index.set_index("key").loc[row["key"]]
     assert stored["status"] == "timeout" and stored["cell_kind"] == "event-echo"
+
+
+def test_a_replay_reads_the_store_and_runs_nothing(tmp_path, fake, monkeypatch):
+    _, runs = fake
+    monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
+    echo = EchoSweep(TINY, tmp_path, progress=False).echo()
+    assert runs == [] and len(echo) == 4
+    monkeypatch.delenv("ALLOC_OR_POOL_REPLAY")
+    EchoSweep(TINY, tmp_path, progress=False).echo()
+    monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
+    replayed = EchoSweep(TINY, tmp_path, progress=False).echo()
+    assert len(runs) == 2 and (g1_by_mode(replayed)["status"] == "ok").all()
