@@ -27,7 +27,8 @@ PROBES = pd.DataFrame([{"solution": "parallel-11", "label": "Parallel-11", "engi
                         "probe_key": "probe-20k", "machine": "m"},
                        {"solution": "parallel-11", "label": "Parallel-11", "engine": "java", "strategy": "alloc",
                         "strategy_label": "Alloc", "live_packets": 50_000, "interval_ns": 1000, "keeps_up": None,
-                        "probe_key": "failed", "machine": "m"}])
+                        "probe_key": "failed", "machine": "m"}]).assign(
+    **dict.fromkeys(decision.LATENCY_FIELDS))  # probes measured before the engines metered latency
 POINTS = pd.concat([decision.search_points(SEARCHES, LIVE, high_ns=10_000),
                     decision.probe_points(PROBES, "continuum probe")], ignore_index=True)
 

@@ -97,7 +97,7 @@ def probe_points(probes: pd.DataFrame, source: str) -> pd.DataFrame:
     return pd.DataFrame({
         **{c: done[c] for c in ("solution", "label", "engine", "strategy", "strategy_label", "live_packets")},
         "loss_free_ns": done["interval_ns"].where(keeps), "loses_at_ns": done["interval_ns"].where(~keeps),
-        **{name: done[name].where(keeps) if name in done else None for name in LATENCY_FIELDS},
+        **{name: done[name].where(keeps) for name in LATENCY_FIELDS},
         "source": source, "key": done["probe_key"], "machine": done["machine"]}, columns=POINT_COLUMNS)
 
 

@@ -35,6 +35,7 @@ from allocorpool.run import machine
 from allocorpool.run.runner import Cell, CellResult, run_cell
 
 _META_KEY = b"allocorpool"
+REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the stores only, never run a cell (make article)
 # The kinds of cell a store holds, each a frozen dataclass with `kind`, `key` and `params()`: the
 # packet-analyser engines' runs, and the other studies' benchmark programs. A stored cell names its
 # kind; loading it rebuilds the cell from its parameters (imported here lazily, as "module:Class").
@@ -260,15 +261,22 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def replaying() -> bool:
+    """Whether this process only reads stores (make article sets REPLAY_VARIABLE)."""
+    return os.environ.get(REPLAY_VARIABLE) == "1"
+
+
 def run_missing(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellResult] | None = None,
                 retry_failed: bool = False, progress: bool = True) -> pd.DataFrame:
     """Runs every cell the store does not have yet (nor, with retry_failed, has only as a failure),
-    storing each as soon as it ends; returns the index rows of the given cells."""
+    storing each as soon as it ends; returns the index rows of the given cells. A replay
+    (REPLAY_VARIABLE) runs nothing: a cell the store lacks has no row."""
     runner = run or (lambda cell: run_cell(cell, store.runs_dir, progress=progress))
+    replay = replaying()
     keys = []
     for cell in cells:
         keys.append(cell.key)
-        if store.has(cell.key, ok_only=retry_failed):
+        if replay or store.has(cell.key, ok_only=retry_failed):
             continue
         store.put(runner(cell))
     index = store.index

@@ -630,15 +630,12 @@ def _log(text: str, progress: bool) -> None:
         print(f"[binary-trees] {text}", file=sys.__stderr__, flush=True)
 
 
-REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # as run.sweep's: "1" under make article
-
-
 def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | Path | None = None,
           chosen: Iterable[str] | None = None, retry_failed: bool = False, progress: bool = True,
           programs: Path | None = None, store: Store | None = None,
           run: Callable[[BinaryTreesCell], CellResult] | None = None) -> Results:
-    """Runs every cell of the profile the store lacks (interleaved repetitions) and reads all back; a replay
-    (ALLOC_OR_POOL_REPLAY=1, make article) only reads."""
+    """Runs every cell of the profile the store lacks (interleaved repetitions) and reads all back (a replay,
+    make article, only reads: store.run_missing)."""
     prof = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
     if store is None:
         data = data_dir or os.environ.get(DATA_VARIABLE)
@@ -659,10 +656,7 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
              f" ({count} run, {time.monotonic() - started:.0f} s so far)", progress)
         return result
 
-    if os.environ.get(REPLAY_VARIABLE) == "1":  # make article: read the store, never run a cell
-        index = store.index if todo and len(store.index) else None
-    else:
-        index = run_missing(todo, store, run=run_one, retry_failed=retry_failed, progress=False) if todo else None
+    index = run_missing(todo, store, run=run_one, retry_failed=retry_failed, progress=False) if todo else None
     _log(f"done: {count} run(s) in this session, the rest read from {paths.shown(store.root)}", progress)
     runs = _runs(index, todo)
     table = summarise(runs, [v for v in wanted], reasons, prof)

@@ -53,7 +53,7 @@ from allocorpool.analysis.search import (
 )
 from allocorpool.data import gclog
 from allocorpool.data.records import Run, read_run
-from allocorpool.data.store import Store, atomic_write, run_missing
+from allocorpool.data.store import Store, atomic_write, replaying, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
@@ -85,7 +85,6 @@ if TYPE_CHECKING:
 PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
 DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (study.SELECTIONS): make's SOLUTIONS
-REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the store only, never run a cell (make article)
 WHAT_IF_QUEUE_MS = 1000  # the article's what-if: "if our source queue could contain one second worth of packets"
 SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on its workers (make's SCHEDULER)
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
@@ -248,7 +247,7 @@ class Sweep:
         self.selection = study_selection(os.environ.get(SOLUTIONS_VARIABLE) or "all")
         # A replay shows what the store holds (the newest result of each measurement, whichever engine
         # build made it) and runs nothing: the article of a committed store renders anywhere.
-        self.replay = os.environ.get(REPLAY_VARIABLE) == "1" if replay is None else replay
+        self.replay = replaying() if replay is None else replay
         self._progress = progress
         self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
         self._run_here: set[str] = set()  # cells run in this session: a failure is retried once at most

@@ -278,38 +278,13 @@ class RunRecordsTest {
         Path file = dir.resolve("stall.jsonl");
         long[] stallAt = new long[1];
         TickSourceFactory stallsOnce = (interval, capacity, producer, consumer) -> {
-            TickSource ticks = JavaTickProducer.start(capacity, interval, Long.MAX_VALUE);
             stallAt[0] = System.nanoTime() + 1_500_000_000L;
-            return new TickSource() {
-                @Override
-                public boolean poll() {
-                    if (stallAt[0] != 0 && System.nanoTime() - stallAt[0] > 0) {
-                        stallAt[0] = 0;
-                        LockSupport.parkNanos(50_000_000);
-                    }
-                    return ticks.poll();
+            return new SlowedSource(JavaTickProducer.start(capacity, interval, Long.MAX_VALUE), () -> {
+                if (stallAt[0] != 0 && System.nanoTime() - stallAt[0] > 0) {
+                    stallAt[0] = 0;
+                    LockSupport.parkNanos(50_000_000);
                 }
-
-                @Override
-                public long received() {
-                    return ticks.received();
-                }
-
-                @Override
-                public long lost() {
-                    return ticks.lost();
-                }
-
-                @Override
-                public long latenessNs() {
-                    return ticks.latenessNs();
-                }
-
-                @Override
-                public TickStats finish() {
-                    return ticks.finish();
-                }
-            };
+            });
         };
         assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file), stallsOnce,
                 human));
@@ -346,37 +321,12 @@ class RunRecordsTest {
         long[] slowFrom = new long[1];
         TickSourceFactory fallsBehind = (interval, capacity, producer, consumer) -> {
             // 10 ms of ticks per array, so that 100 ms of a slow consumer overflows it.
-            TickSource ticks = JavaTickProducer.start(capacity / 10, interval, Long.MAX_VALUE);
             slowFrom[0] = System.nanoTime() + 1_900_000_000L;
-            return new TickSource() {
-                @Override
-                public boolean poll() {
-                    if (System.nanoTime() - slowFrom[0] > 0) {
-                        LockSupport.parkNanos(200_000);
-                    }
-                    return ticks.poll();
+            return new SlowedSource(JavaTickProducer.start(capacity / 10, interval, Long.MAX_VALUE), () -> {
+                if (System.nanoTime() - slowFrom[0] > 0) {
+                    LockSupport.parkNanos(200_000);
                 }
-
-                @Override
-                public long received() {
-                    return ticks.received();
-                }
-
-                @Override
-                public long lost() {
-                    return ticks.lost();
-                }
-
-                @Override
-                public long latenessNs() {
-                    return ticks.latenessNs();
-                }
-
-                @Override
-                public TickStats finish() {
-                    return ticks.finish();
-                }
-            };
+            });
         };
         assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file), fallsBehind,
                 human));
@@ -527,5 +477,42 @@ class RunRecordsTest {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the run ends");
         return process.exitValue();
+    }
+
+    /** The Java clock's ticks, read by a consumer that runs {@code beforePoll} (a stall, a slowdown) first. */
+    private static final class SlowedSource implements TickSource {
+        private final TickSource ticks;
+        private final Runnable beforePoll;
+
+        SlowedSource(TickSource ticks, Runnable beforePoll) {
+            this.ticks = ticks;
+            this.beforePoll = beforePoll;
+        }
+
+        @Override
+        public boolean poll() {
+            beforePoll.run();
+            return ticks.poll();
+        }
+
+        @Override
+        public long received() {
+            return ticks.received();
+        }
+
+        @Override
+        public long lost() {
+            return ticks.lost();
+        }
+
+        @Override
+        public long latenessNs() {
+            return ticks.latenessNs();
+        }
+
+        @Override
+        public TickStats finish() {
+            return ticks.finish();
+        }
     }
 }
