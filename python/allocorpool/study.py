@@ -36,6 +36,15 @@ MODERN_JDK = 25
 ARTICLE_HEAP_MB = 2048  # the article's -Xmx2g; its native-buffer runs had half (1 GB)
 BIG_HEAP_FACTOR = 5  # the article's "(10 GB)" column: five times the heap
 MIN_HEAP_MB = 96  # JDK 11's ZGC fails under it at ci's sizes (40 MB will not start, 64 MB runs out with the pool); only ci reaches it
+# The part of a collector's heap that does not shrink with the live set (its pages, the headroom it
+# collects in), which a small profile keeps whole while it scales the rest. From chapter 13's minimum
+# heaps of case C at two sizes ("vm", 2026-11-23): JDK 11's ZGC needs 1512 MB for allocation at the
+# article's sizes and 223 MB at a tenth, so min heap = 80 MB + 0.1 x 1432 MB; pooling's 1328 MB and
+# 204 MB give 79 MB + 0.1 x 1249 MB. Scaled whole, quick's
+# 205 MB was under that minimum (it kept up at full size and lost 55 % in quick: chapter 12); with
+# the 80 MB kept, the heap's room above the minimum scales with the live set. Collectors not listed
+# were not measured to need it.
+UNSCALED_HEAP_MB: dict[tuple[int, str], int] = {(SEED_JDK, "zgc"): 80}
 EPSILON_HEAP_MB = 8192
 # Epsilon touches every page of its heap once, before the run, so that the run measures allocation
 # and not the kernel handing out fresh pages.
@@ -71,8 +80,9 @@ class Solution:
             return None
         if self.fixed_heap_mb is not None:
             return self.fixed_heap_mb
-        heap = ARTICLE_HEAP_MB * scale
-        return max(MIN_HEAP_MB, round(heap / 2 if self.native_buffers else heap))
+        full = ARTICLE_HEAP_MB / 2 if self.native_buffers else ARTICLE_HEAP_MB
+        kept = UNSCALED_HEAP_MB.get((self.jdk, self.collector), 0) if self.jdk is not None else 0
+        return max(MIN_HEAP_MB, round(kept + (full - kept) * scale))
 
     def big_heap_mb(self, scale: float) -> int | None:
         """The heap of the article's "(10 GB)" column; None where it does not apply or equals heap_mb."""
@@ -275,15 +285,23 @@ class Profile:
     heap: HeapPlan = HeapPlan()
     continuum: ContinuumPlan = ContinuumPlan()
     jdks: JdkPlan = JdkPlan()
+    # The input queue's capacity as a share of the article's (None: the scale). A pause does not
+    # shrink in proportion to the live set (a collection has fixed costs), so a small profile's queue
+    # is sized by how its pauses measured against the article's sizes: chapter 12 shows the ratio.
+    queue_scale: float | None = None
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
 
     @property
     def capture_delay_ms(self) -> float:
-        """The input queue's capacity in time: the article's 100 ms scaled with the live set, so that
+        """The input queue's capacity in time: the article's 100 ms scaled as the pauses are, so that
         a pause keeps its ratio to what the queue bridges."""
-        return MAX_CAPTURING_DELAY_MS * self.scale
+        return self.queue_ms(MAX_CAPTURING_DELAY_MS)
+
+    def queue_ms(self, article_ms: float) -> float:
+        """An input queue of the article's sizes (article_ms of ticks) in this profile."""
+        return round(article_ms * (self.scale if self.queue_scale is None else self.queue_scale), 3)
 
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (
@@ -301,7 +319,12 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
             queue_probe_s=0.5, queue_fixed_probe_s=1,
             search=SearchPlan(high_ns=2000, longest_probe_s=6),
-            heap=HeapPlan(resolution=0.1, cases=("C",))),
+            heap=HeapPlan(resolution=0.1, cases=("C",)),
+            # The longest pause of the Java sentinel cells' batch runs at a tenth of the sizes was
+            # 0.137 x that at full size (the median of 15 cells, 0.10 to 0.50; "vm", 2026-11-23): a
+            # collection's fixed costs do not shrink. A queue of 10 ms lost packets behind 10 ms young
+            # pauses in Parallel's mix B, which keeps up at full size behind 77 ms ones (chapter 12).
+            queue_scale=0.14),
     # The article's sizes. Every run fills its store before its warm-up, so the warm-ups need only
     # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,
     # and the interval found is confirmed by a probe holding the cell's slowest collection twice.
@@ -312,7 +335,6 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000))),
 )}
-DEFAULT_PROFILE = "quick"
 
 
 def profile(name: str | Profile) -> Profile:

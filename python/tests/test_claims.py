@@ -121,18 +121,41 @@ def test_the_miniature_compares_verdict_interval_and_order():
     full = searches({"Allocation": 600, "Mix": 150, "Pooling": None})
     close = searches({"Allocation": 450, "Mix": 200, "Pooling": None})
     table = miniature.compare(close, full)
+    pauses = miniature.pauses(batch({"Mix": 11.7}), batch({"Mix": 78.5}), 15, 100)
     assert table["verdict agrees"].all() and table["interval within 2x"].dropna().all() and table["order agrees"].all()
-    assert {check.text: check.check(table=table).verdict for check in miniature.CHECKS} == dict.fromkeys(
+    assert {check.text: check.check(table=table, pauses=pauses).verdict for check in miniature.CHECKS} == dict.fromkeys(
         (check.text for check in miniature.CHECKS), HOLDS)
     far = searches({"Allocation": 1500, "Mix": 60, "Pooling": 300})  # loses at 1000 ns; 2.5x; pooling keeps up
     table = miniature.compare(far, full)
-    verdicts = [check.check(table=table) for check in miniature.CHECKS]
+    verdicts = [check.check(table=table, pauses=pauses) for check in miniature.CHECKS[1:]]
     assert [v.verdict for v in verdicts] == [PARTLY, FAILS, FAILS]
     assert verdicts[0].summary == "in 1 of 3 sentinel cells"
     lossy = searches({"Allocation": None, "Mix": 780, "Pooling": None}).assign(loss_pct=[8.9, None, 0.9])
     both_lose = miniature.compare(lossy, searches({"Allocation": 4700, "Mix": 780, "Pooling": 2300}))
     assert both_lose["order small"].iloc[0] == "Mix < Pooling < Allocation"  # the one that loses less comes first
     assert both_lose["order agrees"].all()
+
+
+def batch(pauses_ms, status="ok"):
+    """Sweep.batch rows of Parallel case B with the longest pause of each strategy."""
+    return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "strategy_label": label, "case": "B",
+                          "status": status, "gc_pause_max_ms": value} for label, value in pauses_ms.items()])
+
+
+def test_the_miniature_checks_that_a_pause_outlasts_the_queue_in_both_profiles_or_neither():
+    from allocorpool.chapters import miniature
+    # Parallel 11, mix, case B on "vm": young pauses of 11.7 ms at a tenth of the sizes, 78.5 ms at full
+    # size. A queue of 10 ms (100 ms x 0.1) is outlasted where the article's 100 ms is not: quick lost
+    # packets at 1000 ns where full size kept up at 390 ns.
+    small, full = batch({"Mix": 11.7, "Pooling": 72.0}), batch({"Mix": 78.5, "Pooling": 940.0})
+    check = miniature.CHECKS[0]
+    tenth = miniature.pauses(small, full, 10, 100)
+    assert tenth["outlasts the queue in both or neither"].tolist() == [False, True]
+    assert check.check(table=None, pauses=tenth).verdict == PARTLY
+    assert tenth["small / full"].round(3).tolist() == [0.149, 0.077]
+    assert check.check(table=None, pauses=miniature.pauses(small, full, 15, 100)).verdict == HOLDS
+    # a cell that did not finish in either profile is not compared
+    assert len(miniature.pauses(small, batch({"Mix": 78.5, "Pooling": None}, "failed"), 15, 100)) == 0
 
 
 def test_on_the_articles_own_gc_table_its_gc_claims_hold():

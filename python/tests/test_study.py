@@ -39,10 +39,21 @@ def test_heaps_keep_the_articles_proportions_at_every_scale():
     assert cpp.heap_mb(1.0) is None
 
 
+def test_a_small_zgc_heap_keeps_the_part_that_does_not_shrink_with_the_live_set():
+    # JDK 11's ZGC in case C, allocation: minimum heap 1512 MB at full size, 223 MB at a tenth (chapter
+    # 13). Scaled whole, quick's heap (205 MB) was under that; keeping 80 MB whole, the room above the
+    # minimum is a tenth of full size's.
+    zgc, native = SOLUTIONS_BY_NAME["zgc"], SOLUTIONS_BY_NAME["native-zgc"]
+    assert zgc.heap_mb(1.0) == 2048 and native.heap_mb(1.0) == 1024 and zgc.big_heap_mb(1.0) == 10240
+    assert zgc.heap_mb(0.1) == 277 and zgc.heap_mb(0.1) - 223 == round(0.1 * (2048 - 1512))
+    assert native.heap_mb(0.1) == 174 and zgc.big_heap_mb(0.1) == 5 * 277
+    assert SOLUTIONS_BY_NAME["zgc-gen-25"].heap_mb(0.1) == 205  # not measured to need it
+
+
 def test_cells_of_each_kind():
     quick = PROFILES["quick"]
     cell = batch_cell(SOLUTIONS_BY_NAME["native-zgc"], "mix", "B", quick)
-    assert (cell.engine, cell.jdk, cell.collector, cell.strategy, cell.heap) == ("java", 11, "zgc", "native-mix", "102m")
+    assert (cell.engine, cell.jdk, cell.collector, cell.strategy, cell.heap) == ("java", 11, "zgc", "native-mix", "174m")
     assert cell.gc_log and cell.live_objects and cell.duration_s == quick.batch_s and cell.scale == quick.scale
     assert batch_cell(SOLUTIONS_BY_NAME["native-zgc"], "dummy", "B", quick).strategy == "dummy"
     epsilon = batch_cell(SOLUTIONS_BY_NAME["epsilon-25"], "pool", "A", quick)
@@ -104,11 +115,13 @@ def test_the_jdks_chapter_runs_every_collector_of_each_jdk_as_the_jdk_ships_it()
     assert batch_cell(found["g1-11"], "pool", "C", quick).key != batch_cell(SOLUTIONS_BY_NAME["g1"], "pool", "C", quick).key
 
 
-def test_the_input_queue_scales_with_the_profile():
-    quick, full = PROFILES["quick"], PROFILES["full"]
-    assert quick.capture_delay_ms == 10 and full.capture_delay_ms == 100
+def test_the_input_queue_scales_as_the_pauses_do():
+    quick, full, ci = PROFILES["quick"], PROFILES["full"], PROFILES["ci"]
+    # quick's pauses measured 0.137 x full size's (chapter 12); ci's queue has only its scale
+    assert quick.capture_delay_ms == 14 and full.capture_delay_ms == 100 and ci.capture_delay_ms == 2
+    assert quick.queue_ms(1000) == 140  # the article's what-if queue of a second
     solution = SOLUTIONS_BY_NAME["parallel-11"]
-    assert probe_cell(solution, "pool", "A", quick, 1000).capture_delay_ms == 10
+    assert probe_cell(solution, "pool", "A", quick, 1000).capture_delay_ms == 14
     assert probe_cell(solution, "pool", "A", full, 1000).capture_delay_ms is None  # the engines' own 100 ms
     assert probe_cell(solution, "pool", "A", full, 1000, capture_delay_ms=1000).capture_delay_ms == 1000
     assert "--capture-delay-ms" in probe_cell(solution, "pool", "A", quick, 1000).engine_args(Path("x"))

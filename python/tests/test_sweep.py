@@ -10,6 +10,7 @@ from allocorpool import study
 from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.chapters import sections
+from allocorpool.data import store
 from allocorpool.run import sweep
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
@@ -97,8 +98,8 @@ def test_a_crashed_probe_runs_once_more_and_a_slow_consumer_is_never_loss_free(t
 
 
 def test_the_profile_and_data_folder_come_from_the_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv(sweep.PROFILE_VARIABLE, "ci")
-    monkeypatch.setenv(sweep.DATA_VARIABLE, str(tmp_path / "data"))
+    monkeypatch.setenv(store.PROFILE_VARIABLE, "ci")
+    monkeypatch.setenv(store.DATA_VARIABLE, str(tmp_path / "data"))
     chosen = sweep.Sweep(progress=False)
     assert chosen.profile.name == "ci" and chosen.store.root == tmp_path / "data"
     assert [s.name for s in chosen.solutions("cpp")] == ["cpp-glibc", "flat-glibc", "flat-jemalloc"]

@@ -24,7 +24,7 @@ from plotly.offline import get_plotlyjs
 
 from allocorpool import paths, study
 from allocorpool.data import reference
-from allocorpool.data.store import Store
+from allocorpool.data.store import DEFAULT_PROFILE, Store
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js -%}
@@ -58,7 +58,7 @@ def parameters(notebooks: list[nbformat.NotebookNode]) -> tuple[str, str]:
     if len(found) != 1:
         raise ValueError(f"the notebooks ran with different profiles or data folders: {sorted(found)}")
     profile_name, data_dir = found.pop()
-    return profile_name or study.DEFAULT_PROFILE, data_dir
+    return profile_name or DEFAULT_PROFILE, data_dir
 
 
 def provenance(profile_name: str, data_dir: str) -> str:
@@ -73,7 +73,8 @@ def provenance(profile_name: str, data_dir: str) -> str:
              f"{heap.heap_mb(prof.scale)} MB (the article's 2 GB x {prof.scale:g}), "
              f"{native.heap_mb(prof.scale)} MB with native buffers, {heap.big_heap_mb(prof.scale)} MB for the "
              f"big-heap column; the input queue holds {prof.capture_delay_ms:g} ms of ticks "
-             f"(the article's {study.MAX_CAPTURING_DELAY_MS} ms x {prof.scale:g})."]
+             f"(the article's {study.MAX_CAPTURING_DELAY_MS} ms x "
+             f"{prof.capture_delay_ms / study.MAX_CAPTURING_DELAY_MS:g}, as the pauses scale: chapter 12)."]
     index = Store(root).index if (root / "cells").is_dir() else pd.DataFrame()
     if len(index):
         index = index.assign(memory_gb=(index["memory_bytes"] / 2**30).round(1))

@@ -36,6 +36,9 @@ from allocorpool.run.runner import Cell, CellResult, run_cell
 
 _META_KEY = b"allocorpool"
 REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the stores only, never run a cell (make article)
+PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"  # the profile a notebook or sweep runs (make's PROFILE)
+DATA_VARIABLE = "ALLOC_OR_POOL_DATA"  # its store (unset: data/<profile>)
+DEFAULT_PROFILE = "quick"
 # The kinds of cell a store holds, each a frozen dataclass with `kind`, `key` and `params()`: the
 # packet-analyser engines' runs, and the other studies' benchmark programs. A stored cell names its
 # kind; loading it rebuilds the cell from its parameters (imported here lazily, as "module:Class").
@@ -96,6 +99,12 @@ class Store:
         self.cells_dir.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()  # cells that finish at once on a cluster are stored one after the other
         self._index = self._reconcile()
+
+    @classmethod
+    def chosen(cls, profile_name: str, data_dir: str | Path | None = None) -> Store:
+        """A profile's store: data_dir if given, else DATA_VARIABLE's, else data/<profile_name>."""
+        data = data_dir or os.environ.get(DATA_VARIABLE)
+        return cls(Path(data).resolve()) if data else cls.named(profile_name)
 
     @classmethod
     def named(cls, name: str) -> Store:
@@ -259,6 +268,11 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     for name, value in (metadata["summary"] or {}).items():
         row[name if name not in row else f"summary_{name}"] = value
     return row
+
+
+def chosen_profile(name: str | None = None) -> str:
+    """The profile asked for: name if given, else PROFILE_VARIABLE's, else the default."""
+    return name or os.environ.get(PROFILE_VARIABLE) or DEFAULT_PROFILE
 
 
 def replaying() -> bool:

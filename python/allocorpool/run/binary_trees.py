@@ -39,7 +39,7 @@ import pandas as pd
 from allocorpool import paths
 from allocorpool.data import gclog
 from allocorpool.data.records import Run
-from allocorpool.data.store import Store, run_missing
+from allocorpool.data.store import Store, chosen_profile, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.runner import STDERR_TAIL_CHARS, CellResult
 
@@ -604,8 +604,6 @@ def _pauses(v: Variant, gc_log: Path | None, err_text: str, extra_stdout: str) -
 
 
 # ---- The sweep -----------------------------------------------------------------------------
-PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
-DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 MACHINE = ["host", "cpu_model", "cpus", "memory_bytes", "kernel", "commit"]  # of machine.FINGERPRINT_FIELDS
 FIGURES = ["wall_s", "user_s", "sys_s", "peak_rss_bytes", "pause_count", "pause_total_ms", "pause_max_ms",
            "collections"]
@@ -636,10 +634,8 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
           run: Callable[[BinaryTreesCell], CellResult] | None = None) -> Results:
     """Runs every cell of the profile the store lacks (interleaved repetitions) and reads all back (a replay,
     make article, only reads: store.run_missing)."""
-    prof = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
-    if store is None:
-        data = data_dir or os.environ.get(DATA_VARIABLE)
-        store = Store(Path(data).resolve()) if data else Store.named(prof.name)
+    prof = profile(profile_name or chosen_profile())
+    store = store or Store.chosen(prof.name, data_dir)
     wanted = [variant(name) for name in chosen] if chosen is not None else list(VARIANTS)
     reasons = {v.name: why_unavailable(v, programs) for v in wanted}
     runnable = [v for v in wanted if reasons[v.name] is None]

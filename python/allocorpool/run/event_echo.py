@@ -15,7 +15,6 @@ the study.
 from __future__ import annotations
 
 import math
-import os
 import sys
 from dataclasses import asdict, dataclass
 from itertools import product
@@ -25,7 +24,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from allocorpool import paths
-from allocorpool.data.store import Store, run_missing
+from allocorpool.data.store import Store, chosen_profile, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import CellResult, run_cell
@@ -251,8 +250,6 @@ def unsupported_row(program: str, jdk: int, collector: str, reason: str, **label
 
 
 # ---- The sweep ----------------------------------------------------------------------------
-PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
-DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 
 
 class EchoSweep:
@@ -260,9 +257,8 @@ class EchoSweep:
 
     def __init__(self, profile_name: str | EchoProfile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False) -> None:
-        self.profile = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
-        data = data_dir or os.environ.get(DATA_VARIABLE)
-        self.store = Store(Path(data).resolve()) if data else Store.named(self.profile.name)
+        self.profile = profile(profile_name or chosen_profile())
+        self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
         self.progress = progress
         self.ran = 0

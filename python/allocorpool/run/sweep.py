@@ -53,7 +53,7 @@ from allocorpool.analysis.search import (
 )
 from allocorpool.data import gclog
 from allocorpool.data.records import Run, read_run
-from allocorpool.data.store import Store, atomic_write, replaying, run_missing
+from allocorpool.data.store import Store, atomic_write, chosen_profile, replaying, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
@@ -82,8 +82,6 @@ from allocorpool.study import selection as study_selection
 if TYPE_CHECKING:
     from allocorpool.run.cluster import Cluster
 
-PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"
-DATA_VARIABLE = "ALLOC_OR_POOL_DATA"
 SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (study.SELECTIONS): make's SOLUTIONS
 WHAT_IF_QUEUE_MS = 1000  # the article's what-if: "if our source queue could contain one second worth of packets"
 SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on its workers (make's SCHEDULER)
@@ -104,6 +102,7 @@ _MULTIPLE_COLUMNS = ["factor", "heap_mb", "status", "error", "ns_per_packet", "c
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                  "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "store_fill_at_window",
                  "jdk_build"]
+_BATCH_COLUMNS = _SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail", *_BATCH_FIELDS, "machine"]
 
 
 def _value(row: dict[str, Any], name: str) -> Any:
@@ -240,9 +239,8 @@ class Sweep:
     def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False, replay: bool | None = None,
                  scheduler: str | Cluster | None = None) -> None:
-        self.profile = profile(profile_name or os.environ.get(PROFILE_VARIABLE) or "quick")
-        data = data_dir or os.environ.get(DATA_VARIABLE)
-        self.store = Store(Path(data).resolve()) if data else Store.named(self.profile.name)
+        self.profile = profile(profile_name or chosen_profile())
+        self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
         self.selection = study_selection(os.environ.get(SOLUTIONS_VARIABLE) or "all")
         # A replay shows what the store holds (the newest result of each measurement, whichever engine
@@ -398,20 +396,17 @@ class Sweep:
         if self._on_cluster() is not None:  # every missing cell at once; the rows below read them back
             self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source) for solution in chosen
                                        for strategy in STRATEGIES for case in self.profile.cases], "batch cells")
-        rows = []
-        for solution in chosen:
-            for strategy in STRATEGIES:
-                for case in self.profile.cases:
-                    cell = batch_cell(solution, strategy, case, self.profile, source)
-                    row = self.cell_row(cell)
-                    rows.append({**_labels(solution, strategy, case), "source": source, "key": row["key"],
-                                 "status": row["status"],
-                                 "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
-                                 **{name: _value(row, name) if row["status"] == "ok" else None
-                                    for name in _BATCH_FIELDS}, "machine": _machine(row)})
+        rows = [self._batch_row(solution, strategy, case, source)
+                for solution in chosen for strategy in STRATEGIES for case in self.profile.cases]
         self._end(f"{len(rows)} batch cells")
-        return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail"]
-                            + _BATCH_FIELDS + ["machine"])
+        return pd.DataFrame(rows, columns=_BATCH_COLUMNS)
+
+    def _batch_row(self, solution: Solution, strategy: str, case: str, source: str = "counter") -> dict[str, Any]:
+        row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source))
+        return {**_labels(solution, strategy, case), "source": source, "key": row["key"], "status": row["status"],
+                "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
+                **{name: _value(row, name) if row["status"] == "ok" else None for name in _BATCH_FIELDS},
+                "machine": _machine(row)}
 
     # ---- real-time ---------------------------------------------------------------------
     def _probe(self, solution: Solution, strategy: str, case: str, rows: list[dict[str, Any]],
@@ -502,7 +497,7 @@ class Sweep:
         instead of 100 ms, probed at 1000 ns for the named solutions' strategies in every case, each probe
         long enough to hold the cell's slowest collection twice where the profile confirms."""
         self._begin("what-if queue")
-        delay = WHAT_IF_QUEUE_MS * self.profile.scale
+        delay = self.profile.queue_ms(WHAT_IF_QUEUE_MS)
         jobs = [(solution, strategy, case) for solution in self.solutions_named(names) for strategy in strategies
                 for case in self.profile.cases]
 
@@ -522,16 +517,28 @@ class Sweep:
         return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["queue_ms", "duration_s", "status", "keeps_up",
                                                                "loss_pct", "key", "machine"])
 
+    def _sentinel_cells(self) -> list[tuple[Solution, str, str]]:
+        """The sentinel cells (study.SENTINELS) this profile and selection hold."""
+        jobs = []
+        for name, case in SENTINELS:
+            chosen = self.solutions_named([name])
+            if chosen and case in self.profile.cases:
+                jobs += [(chosen[0], strategy, case) for strategy in REALTIME_STRATEGIES]
+        return jobs
+
+    def sentinel_batch(self) -> pd.DataFrame:
+        """The batch runs of the sentinel cells (run if missing): their longest pauses decide the
+        small profiles' input queue (chapter 12)."""
+        self._begin("sentinel batch runs")
+        rows = [self._batch_row(*job) for job in self._sentinel_cells()]
+        self._end(f"{len(rows)} sentinel batch runs")
+        return pd.DataFrame(rows, columns=_BATCH_COLUMNS)
+
     def sentinels(self) -> Searches:
         """The searches of the sentinel cells (study.SENTINELS) this profile and selection hold."""
         self._begin("sentinels")
         rows, probes = [], []
-        jobs = []
-        for name, case in SENTINELS:
-            chosen = self.solutions_named([name])
-            if not chosen or case not in self.profile.cases:
-                continue
-            jobs += [(chosen[0], strategy, case) for strategy in REALTIME_STRATEGIES]
+        jobs = self._sentinel_cells()
         for row, probed in self._each(lambda job: self.search(*job), jobs, "searches"):
             rows.append(row)
             probes.append(probed)
