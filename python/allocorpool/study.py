@@ -84,6 +84,11 @@ class Solution:
         kept = UNSCALED_HEAP_MB.get((self.jdk, self.collector), 0) if self.jdk is not None else 0
         return max(MIN_HEAP_MB, round(kept + (full - kept) * scale))
 
+    @property
+    def filler(self) -> str:
+        """What sets its fill phase's speed (FILL_NS_PER_PACKET): the engine, or a C++ design."""
+        return self.design or self.engine
+
     def big_heap_mb(self, scale: float) -> int | None:
         """The heap of the article's "(10 GB)" column; None where it does not apply or equals heap_mb."""
         if self.engine != "java" or self.native_buffers or self.fixed_heap_mb is not None:
@@ -440,9 +445,10 @@ CPP_START_S = 0.25
 START_KEEPS_UP = 0.8
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 # The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out,
-# at about these ns per packet (the medians of the stored fills, full and quick, on 2 cores).
+# at about these ns per packet, by engine (Java) or C++ design (the medians of the stored fills, full
+# and quick, on 2 cores; full size, case C: allocating C++ 310-380, flat C++ 90-120).
 FILL_PACKETS_PER_SLOT = 74
-FILL_NS_PER_PACKET = {"java": 500, "cpp": 110}
+FILL_NS_PER_PACKET = {"java": 500, "cpp": 350, "flat": 110}
 # A minimum-heap bisection runs near the minimum, where the collector fills the store about three
 # times slower than in the solution's heap (quick, case C alloc: 11-35 s against 5-9 s).
 NEAR_MIN_FILL_FACTOR = 3
@@ -456,10 +462,11 @@ def live_packets(case: str, scale: float) -> int:
     return round(INTERNAL_QUEUE_SIZE[case] * scale) + round(STORED_COUNT[case] * scale)
 
 
-def fill_s(case: str, scale: float, engine: str = "java", stored: int | None = None) -> float:
-    """About how long a run's fill phase takes (a case's store, or `stored` slots before the scale)."""
+def fill_s(case: str, scale: float, filler: str = "java", stored: int | None = None) -> float:
+    """About how long a run's fill phase takes (a case's store, or `stored` slots before the scale);
+    filler: Solution.filler."""
     slots = (STORED_COUNT[case] if stored is None else stored) * scale
-    return FILL_PACKETS_PER_SLOT * slots * FILL_NS_PER_PACKET[engine] * 1e-9
+    return FILL_PACKETS_PER_SLOT * slots * FILL_NS_PER_PACKET[filler] * 1e-9
 
 
 def expected_probes(plan: SearchPlan) -> float:
@@ -505,7 +512,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     per_search = expected_probes(prof.search)
     for s in chosen:
         start = JVM_START_S if s.engine == "java" else CPP_START_S
-        fill = sum(fill_s(case, prof.scale, s.engine) for case in prof.cases) / cases
+        fill = sum(fill_s(case, prof.scale, s.filler) for case in prof.cases) / cases
         sources = 2 if s.name in SOURCE_SOLUTIONS else 1  # the batch chapter's random-source cells
         batch_cells += len(STRATEGIES) * cases * sources
         batch_s += len(STRATEGIES) * cases * sources * (prof.batch_s + start + fill)
@@ -528,9 +535,9 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
     continuum_runs = len(on_continuum) * (len(reach.strategies) * len(reach.sizes) * 2 + len(reach.pool_sizes))
     continuum_s = sum(len(reach.strategies) * sum(
-        prof.batch_s + prof.probe_s + 2 * (start + fill_s("B", prof.scale, engine, stored=size)) for size in reach.sizes)
-        + len(reach.pool_sizes) * (prof.batch_s + start + fill_s("B", prof.scale, engine))
-        for start, engine in ((JVM_START_S if s.engine == "java" else CPP_START_S, s.engine) for s in on_continuum))
+        prof.batch_s + prof.probe_s + 2 * (start + fill_s("B", prof.scale, filler, stored=size)) for size in reach.sizes)
+        + len(reach.pool_sizes) * (prof.batch_s + start + fill_s("B", prof.scale, filler))
+        for start, filler in ((JVM_START_S if s.engine == "java" else CPP_START_S, s.filler) for s in on_continuum))
     # the JDKs chapter: its own solutions, those of a selection only when one was chosen (SOLUTIONS=paper)
     across = [s for s in jdk_solutions(prof.jdks) if chosen_all or s.name in names]
     jdk_cases = [case for case in (prof.jdks.cases or prof.cases) if case in prof.cases]

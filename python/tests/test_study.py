@@ -152,6 +152,7 @@ def test_the_estimates_fill_phase_is_that_of_the_committed_full_runs():
     index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
     done = index[(index["status"] == "ok") & (index["case"] == "C") & index["internal_queue_size"].isna()
                  & (index["fill_packets"] > 0)]
-    for engine, rows in done.groupby("engine"):
+    # The allocating C++ design fills three times slower than the flat one (its stores allocate).
+    for filler, rows in done.groupby(done["design"].fillna(done["engine"])):
         measured = rows["fill_s"].median()
-        assert measured / 2 < study.fill_s("C", 1.0, engine) < measured * 2, engine
+        assert measured / 2 < study.fill_s("C", 1.0, filler) < measured * 2, filler
