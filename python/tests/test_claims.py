@@ -158,6 +158,50 @@ def test_the_miniature_checks_that_a_pause_outlasts_the_queue_in_both_profiles_o
     assert len(miniature.pauses(small, batch({"Mix": 78.5, "Pooling": None}, "failed"), 15, 100)) == 0
 
 
+def test_the_miniature_keeps_the_delay_that_does_not_scale_whole_in_its_queue():
+    from allocorpool.chapters import miniature
+    # Parallel mix B waits about 9 ms beyond its pauses at any size: 11.7 + 9 ms outlast a 15 ms queue
+    # while 78.5 + 9 ms do not outlast 100 ms; 0.14 x (100 - 9) + 9 = 21.74 ms keeps the ratio.
+    small, full = batch({"Mix": 11.7, "Pooling": 72.0}), batch({"Mix": 78.5, "Pooling": 940.0})
+    check = miniature.CHECKS[0]
+    assert check.check(table=None, pauses=miniature.pauses(small, full, 15, 100)).verdict == HOLDS
+    assert check.check(table=None, pauses=miniature.pauses(small, full, 15, 100, 9)).verdict == PARTLY
+    kept = miniature.pauses(small, full, 21.74, 100, 9)
+    assert check.check(table=None, pauses=kept).verdict == HOLDS
+    assert kept["wait / queue full"].round(3).tolist() == [0.875, 9.49]
+
+
+def probes(rows):
+    """Sweep.sentinels().probes rows of Parallel mix B: (interval, longest latency in ms, key)."""
+    return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "engine": "java", "strategy": "mix",
+                          "strategy_label": "Mix", "case": "B", "status": status, "interval_ns": interval,
+                          "latency_max_ns": latency_ms * 1e6, "key": key}
+                         for interval, latency_ms, key, status in rows])
+
+
+def test_the_delay_beyond_the_pauses_is_measured_where_the_consumer_keeps_ahead():
+    from allocorpool.chapters import miniature
+    runs = batch({"Mix": 7.0}).assign(strategy="mix", ns_per_packet=64.0)
+    index = pd.DataFrame({"key": ["a", "b", "c", "d"], "gc_pause_max_ms": [9.0, 8.0, 13.0, None]})
+    # 100 ns is under twice the batch time (the consumer is busy: its latency is its backlog); "c" failed
+    table = miniature.delays(probes([(100, 54.0, "a", "ok"), (2000, 26.0, "b", "ok"), (1300, 16.6, "c", "error"),
+                                     (1000, 4.0, "d", "ok")]), runs, index)
+    assert table["interval_ns"].tolist() == [2000, 1000]
+    assert table["beyond the pauses (ms)"].tolist() == [18.0, 4.0]  # a probe with no pause keeps its whole latency
+    assert len(miniature.delays(pd.DataFrame(), runs, index)) == 0
+
+
+def test_a_tie_orders_no_strategy():
+    from allocorpool.chapters import miniature
+    found = lambda values: pd.DataFrame([{"solution": "flat-glibc", "label": "flat", "strategy_label": label,
+                                          "case": "C", "outcome": "found", "interval_ns": v, "loss_pct": None}
+                                         for label, v in values.items()])
+    full = found({"Allocation": 320, "Mix": 120, "Pooling": 120})
+    table = miniature.compare(found({"Allocation": 210, "Mix": 60, "Pooling": 80}), full)
+    assert table["order full"].iloc[0] == "Mix = Pooling < Allocation" and table["order agrees"].all()
+    assert not miniature.compare(found({"Allocation": 50, "Mix": 60, "Pooling": 80}), full)["order agrees"].any()
+
+
 def test_on_the_articles_own_gc_table_its_gc_claims_hold():
     from allocorpool.chapters import gc_logs
     from allocorpool.data import reference

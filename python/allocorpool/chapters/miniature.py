@@ -2,12 +2,13 @@
 
 A small profile scales every count of the model by its scale and the heaps with them (less the part
 a collector needs whatever the live set), and its input queue's capacity in time as its pauses
-measured, so that a pause keeps its ratio to what the queue bridges and the heap its ratio to the
-live set. Whether that is enough is measured, not assumed: the sentinel cells (study.SENTINELS) are
-run at the article's sizes (the full profile's store) and at the small profile's; a pause must
-outlast the queue in both or in neither, and for each (solution, case) three things must agree: the
-verdict (does it lose packets at 1000 ns?), the loss-free interval within a factor of two where both
-find one, and the order of the strategies.
+measured (less the delay a packet sees whatever the live set, kept whole), so that a pause keeps
+its ratio to what the queue bridges and the heap its ratio to the live set. Whether that is enough
+is measured, not assumed: the sentinel cells (study.SENTINELS) are run at the article's sizes (the
+full profile's store) and at the small profile's; a pause must outlast the queue in both or in
+neither, and for each (solution, case) three things must agree: the verdict (does it lose packets at
+1000 ns?), the loss-free interval within a factor of two where both find one, and the order of the
+strategies (a tie in either profile orders nothing).
 """
 
 from __future__ import annotations
@@ -33,17 +34,37 @@ def loses_at_reference(row: dict) -> bool | None:
     return None
 
 
-def _order(part: pd.DataFrame) -> tuple[str, ...]:
-    """Strategies from the best to the worst real-time figure: loss-free intervals from the shortest,
-    then the cells that lose everywhere, from the one that loses least at 1000 ns, then the rest."""
+def _ranks(part: pd.DataFrame) -> dict[str, tuple[int, float]]:
+    """Each strategy's real-time figure, best first: loss-free intervals from the shortest, then the
+    cells that lose everywhere, from the one that loses least at 1000 ns, then the rest."""
     def rank(row: dict) -> tuple[int, float]:
         if row["outcome"] == "found":
             return 0, row["interval_ns"]
         if row["outcome"] == "lost" and row.get("loss_pct") is not None and not pd.isna(row["loss_pct"]):
             return 1, row["loss_pct"]
         return 2, math.inf
-    key = {r["strategy_label"]: rank(r) for r in part.to_dict("records")}
-    return tuple(sorted(key, key=lambda s: (key[s], s)))
+    return {r["strategy_label"]: rank(r) for r in part.to_dict("records")}
+
+
+def _order(ranks: dict[str, tuple[int, float]]) -> str:
+    """The strategies from the best to the worst, "=" between a tie."""
+    ordered = sorted(ranks, key=lambda s: (ranks[s], s))
+    text = ordered[:1]
+    for before, after in zip(ordered, ordered[1:]):
+        text += [" = " if ranks[before] == ranks[after] else " < ", after]
+    return "".join(text)
+
+
+def _same_order(small: dict[str, tuple[int, float]], full: dict[str, tuple[int, float]]) -> bool:
+    """No two strategies in opposite order: a tie in either profile is compatible with any order."""
+    names = sorted(small.keys() & full.keys())
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            one = (small[a] > small[b]) - (small[a] < small[b])
+            other = (full[a] > full[b]) - (full[a] < full[b])
+            if one * other < 0:
+                return False
+    return True
 
 
 def compare(small: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
@@ -70,9 +91,10 @@ def compare(small: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
         s_part = small[(small["solution"] == solution) & (small["case"] == case)]
         f_part = full[(full["solution"] == solution) & (full["case"] == case)]
         judged = s_part["outcome"].isin(["found", "lost"]).all() and f_part["outcome"].isin(["found", "lost"]).all()
-        orders.append({"solution": solution, "case": case, "order small": " < ".join(_order(s_part)),
-                       "order full": " < ".join(_order(f_part)),
-                       "order agrees": _order(s_part) == _order(f_part) if judged else None})
+        small_ranks, full_ranks = _ranks(s_part), _ranks(f_part)
+        orders.append({"solution": solution, "case": case, "order small": _order(small_ranks),
+                       "order full": _order(full_ranks),
+                       "order agrees": _same_order(small_ranks, full_ranks) if judged else None})
     return table.merge(pd.DataFrame(orders), on=["solution", "case"]) if len(table) else table
 
 
@@ -101,7 +123,8 @@ def _pauses_check(pauses: pd.DataFrame, **_: object) -> Verdict:
 
 
 CHECKS = (
-    Check("A pause outlasts the input queue in the small profile exactly when it does at the article's sizes",
+    Check("A pause and the delay that does not scale outlast the input queue in the small profile exactly when "
+          "they do at the article's sizes",
           _pauses_check),
     Check("The verdict agrees: a cell loses packets at 1000 ns in the small profile exactly when it does at the "
           "article's sizes", _check("verdict agrees")),
@@ -110,43 +133,86 @@ CHECKS = (
 )
 
 
-def pauses(small: pd.DataFrame, full: pd.DataFrame, small_queue_ms: float, full_queue_ms: float) -> pd.DataFrame:
+def pauses(small: pd.DataFrame, full: pd.DataFrame, small_queue_ms: float, full_queue_ms: float,
+           delay_ms: float = 0.0) -> pd.DataFrame:
     """One row per sentinel cell with a finished batch run in both profiles (sweep.batch rows): the
-    longest pause of each against its profile's input queue, and whether a pause outlasts the queue
-    in both or in neither. That is what decides a real-time verdict, so it is what the small profile's
-    queue must keep."""
+    longest pause of each, plus the delay that does not scale (delay_ms: Profile.unscaled_delay_ms),
+    against its profile's input queue, and whether the wait outlasts the queue in both or in neither.
+    That is what decides a real-time verdict, so it is what the small profile's queue must keep."""
     keys = ["solution", "label", "strategy_label", "case"]
     wanted = ["gc_pause_max_ms"]
     both = (small[small["status"] == "ok"][keys + wanted]
             .merge(full[full["status"] == "ok"][keys + wanted], on=keys, suffixes=("_small", "_full")))
     both = both.dropna(subset=["gc_pause_max_ms_small", "gc_pause_max_ms_full"])
-    small_share = both["gc_pause_max_ms_small"] / small_queue_ms
-    full_share = both["gc_pause_max_ms_full"] / full_queue_ms
+    small_share = (both["gc_pause_max_ms_small"] + delay_ms) / small_queue_ms
+    full_share = (both["gc_pause_max_ms_full"] + delay_ms) / full_queue_ms
     return pd.DataFrame({
         **{k: both[k] for k in keys},
         "longest pause small (ms)": both["gc_pause_max_ms_small"], "longest pause full (ms)": both["gc_pause_max_ms_full"],
         "small / full": (both["gc_pause_max_ms_small"] / both["gc_pause_max_ms_full"]).where(
             both["gc_pause_max_ms_full"] > 0),
-        "pause / queue small": small_share, "pause / queue full": full_share,
+        "wait / queue small": small_share, "wait / queue full": full_share,
         "outlasts the queue in both or neither": (small_share > 1) == (full_share > 1),
     }).reset_index(drop=True)
 
 
-def show_pauses(table: pd.DataFrame, small_name: str, small_queue_ms: float, full_queue_ms: float) -> None:
+def show_pauses(table: pd.DataFrame, small_name: str, small_queue_ms: float, full_queue_ms: float,
+                delay_ms: float = 0.0) -> None:
     """The pause table and the queue its pauses call for."""
     if not len(table):
         show.note("No sentinel cell has a finished batch run in both profiles: the pauses cannot be compared yet.")
         return
     show.show_table(table.set_index(["label", "case", "strategy_label"]).drop(columns=["solution"]),
                     caption=f"The longest pause of each sentinel cell's batch run: profile {small_name} against "
-                            f"the article's sizes, each against its input queue ({small_queue_ms:g} ms and "
+                            f"the article's sizes; a packet waits that pause plus {delay_ms:g} ms that do not "
+                            f"scale (below), each against its input queue ({small_queue_ms:g} ms and "
                             f"{full_queue_ms:g} ms)")
     ratio = table["small / full"].dropna()
     if len(ratio):
         show.note(f"Profile {small_name}'s pauses are {ratio.median():.2g} x those at the article's sizes (the median "
                   f"of {len(ratio)} cells, from {ratio.min():.2g} to {ratio.max():.2g} x), so a queue of "
-                  f"{full_queue_ms * ratio.median():.2g} ms keeps the median pause's share of the article's "
-                  f"{full_queue_ms:g} ms; profile {small_name}'s holds {small_queue_ms:g} ms.")
+                  f"{ratio.median():.2g} x ({full_queue_ms:g} - {delay_ms:g}) + {delay_ms:g} = "
+                  f"{ratio.median() * (full_queue_ms - delay_ms) + delay_ms:.3g} ms keeps the median wait's share "
+                  f"of the article's {full_queue_ms:g} ms; profile {small_name}'s holds {small_queue_ms:g} ms.")
+
+
+LOOSE = 2.0  # a probe at this many times its cell's batch time per packet or more: its consumer is mostly idle
+
+
+def delays(probes: pd.DataFrame, batch: pd.DataFrame, index: pd.DataFrame) -> pd.DataFrame:
+    """The wait beyond the pauses: for each finished Java probe (Sweep.sentinels().probes) at LOOSE x its
+    cell's batch time per packet or more, where the consumer keeps ahead of the clock, its longest
+    metered latency less its longest GC pause (the store's index row). What remains is the delay a
+    packet sees whatever the live set: it does not shrink with the sizes."""
+    columns = ["solution", "label", "strategy_label", "case", "interval_ns", "longest pause (ms)",
+               "longest latency (ms)", "beyond the pauses (ms)"]
+    if not len(probes) or "latency_max_ns" not in probes:
+        return pd.DataFrame(columns=columns)
+    per_packet = batch[batch["status"] == "ok"].set_index(["solution", "strategy", "case"])["ns_per_packet"]
+    rows = probes[(probes["status"] == "ok") & (probes["engine"] == "java")].dropna(subset=["latency_max_ns"])
+    rows = rows.join(index.set_index("key")[["gc_pause_max_ms"]], on="key")
+    batch_ns = [per_packet.get((r["solution"], r["strategy"], r["case"])) for r in rows.to_dict("records")]
+    rows = rows[[ns is not None and r >= LOOSE * ns for ns, r in zip(batch_ns, rows["interval_ns"])]]
+    pause = rows["gc_pause_max_ms"].fillna(0.0)
+    latency = rows["latency_max_ns"] / 1e6
+    return pd.DataFrame({**{k: rows[k] for k in columns[:5]}, "longest pause (ms)": pause,
+                         "longest latency (ms)": latency, "beyond the pauses (ms)": latency - pause},
+                        columns=columns).reset_index(drop=True)
+
+
+def show_delays(table: pd.DataFrame, small_name: str, delay_ms: float) -> None:
+    """The delays beyond the pauses, summarised per cell, against the profile's unscaled delay."""
+    if not len(table):
+        show.note(f"No Java probe of profile {small_name} metered its latency at {LOOSE:g} x its batch time or more: "
+                  "the delay beyond the pauses cannot be measured here.")
+        return
+    per_cell = table.groupby(["label", "case", "strategy_label"])["beyond the pauses (ms)"].agg(
+        probes="size", median="median", largest="max")
+    show.show_table(per_cell.round(1), caption=f"Profile {small_name}: how much longer than its longest pause a "
+                                               f"packet waited, in probes at {LOOSE:g} x the batch time or more")
+    median = table["beyond the pauses (ms)"].median()
+    show.note(f"The median over {len(table)} probes is {median:.2g} ms; profile {small_name} keeps {delay_ms:g} ms "
+              f"of its queue whole for it (Profile.unscaled_delay_ms).")
 
 
 def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str, pause_table: pd.DataFrame) -> list:
