@@ -22,8 +22,11 @@
 #
 # What is kept, and what is not:
 # - kept: live set against heap, pause against queue capacity (the queue is sized as the pauses
-#   measured, with the delay that does not scale kept whole, below), collections per probe, the share
-#   of time spent in GC;
+#   measured, with the delay that does not scale kept whole, below), collections per probe;
+# - not kept: the share of time in GC pauses. A tenth of the heap fills about ten times as often at
+#   the same allocation rate, while a pause shrinks less than tenfold, so small runs spend a larger
+#   share of their time paused (in quick's real-time probes on "vm", a median 2.1 x full size's over
+#   15 Java cells); where two strategies both lose, the small profile's losses differ in size;
 # - not kept: memory latency. A tenth of case B's packets fits in this machine's caches where the
 #   full set does not, so small runs are faster per packet in cases B and C than the article's sizes,
 #   and fixed costs (a JVM's own objects, a collector's fixed pause overhead) weigh more in them.

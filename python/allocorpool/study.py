@@ -337,9 +337,9 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # collection's fixed costs do not shrink. A queue of 10 ms lost packets behind 10 ms young
             # pauses in Parallel's mix B, which keeps up at full size behind 77 ms ones (chapter 12).
             queue_scale=0.14,
-            # Java probes of the quick sentinels at twice their batch time per packet or more waited
-            # up to 9 ms longer than their longest pause (the median of 72 probes, "vm", 2026-11-23;
-            # ZGC 24 to 37 ms with no pause over 0.3 ms; flat C++ 3 to 5 ms): chapter 12 shows it.
+            # Java probes of the quick sentinels at twice their batch time per packet or more waited a
+            # median 9 ms longer than their longest pause (72 probes, "vm", 2026-11-23; ZGC's 24 to
+            # 37 ms with no pause over 0.3 ms; flat C++'s a median 4.5 ms): chapter 12 shows it.
             unscaled_delay_ms=9),
     # The article's sizes. Every run fills its store before its warm-up, so the warm-ups need only
     # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,

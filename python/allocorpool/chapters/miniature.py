@@ -14,6 +14,7 @@ strategies (a tie in either profile orders nothing).
 from __future__ import annotations
 
 import math
+from itertools import combinations
 
 import pandas as pd
 
@@ -28,6 +29,7 @@ FACTOR = 2.0
 # 1100 ns), or a loss at 1000 ns that the article's tables would print as 0 %.
 EDGE_BAND = (900, 1100)
 EDGE_LOSS_PCT = 0.5
+LOOSE = 2.0  # a probe at this many times its cell's batch time per packet or more: its consumer is mostly idle
 
 
 def loses_at_reference(row: dict) -> bool | None:
@@ -62,14 +64,10 @@ def _order(ranks: dict[str, tuple[int, float]]) -> str:
 
 def _same_order(small: dict[str, tuple[int, float]], full: dict[str, tuple[int, float]]) -> bool:
     """No two strategies in opposite order: a tie in either profile is compatible with any order."""
-    names = sorted(small.keys() & full.keys())
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            one = (small[a] > small[b]) - (small[a] < small[b])
-            other = (full[a] > full[b]) - (full[a] < full[b])
-            if one * other < 0:
-                return False
-    return True
+    def sign(ranks: dict[str, tuple[int, float]], a: str, b: str) -> int:
+        return (ranks[a] > ranks[b]) - (ranks[a] < ranks[b])
+    pairs = combinations(sorted(small.keys() & full.keys()), 2)
+    return all(sign(small, a, b) * sign(full, a, b) >= 0 for a, b in pairs)
 
 
 def on_the_edge(probes: pd.DataFrame) -> dict[tuple[str, str, str], str]:
@@ -207,8 +205,6 @@ def show_pauses(table: pd.DataFrame, small_name: str, small_queue_ms: float, ful
                   f"{ratio.median() * (full_queue_ms - delay_ms) + delay_ms:.3g} ms keeps the median wait's share "
                   f"of the article's {full_queue_ms:g} ms; profile {small_name}'s holds {small_queue_ms:g} ms.")
 
-
-LOOSE = 2.0  # a probe at this many times its cell's batch time per packet or more: its consumer is mostly idle
 
 
 def delays(probes: pd.DataFrame, batch: pd.DataFrame, index: pd.DataFrame) -> pd.DataFrame:
