@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import pandas as pd
+
 from allocorpool import paths
 from allocorpool.analysis.min_heap import STEP_DOWN
 from allocorpool.run import jdks
@@ -449,10 +451,15 @@ def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
 
 
 # ---- The time it takes ------------------------------------------------------------------
-# Measured in a quick sweep on a 2-core machine: what a run costs beyond its duration (start-up,
-# set-up, the live-object count, exit), and how often the first guess of a search keeps up.
-JVM_START_S = 0.6
-CPP_START_S = 0.25
+# What a run costs beyond its fill phase and its measured time (start-up, set-up, exit), by filler:
+# the medians of the committed full-size runs on 2 cores ("vm", 2026-11-23; Java 1.4-1.6 s in every
+# case, C++ 1.3 s in case A). A C++ run also runs its allocation-counting pass (cpp-lib's
+# counting_pass.hpp): the counting build fills the same model again, about 1.3 times slower than the
+# run's own fill (case C: 18.6 s beyond a 13.7 s fill allocating, 7.9 s beyond 3.9 s flat), then
+# counts for 1 s. How often the first guess of a search keeps up was measured in a quick sweep.
+RUN_OVERHEAD_S = {"java": 1.4, "cpp": 1.3, "flat": 1.3}
+COUNTING_PASS_S = 1.0
+COUNTING_FILL_FACTOR = 1.3
 START_KEEPS_UP = 0.8
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 # The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out,
@@ -478,6 +485,33 @@ def fill_s(case: str, scale: float, filler: str = "java", stored: int | None = N
     filler: Solution.filler."""
     slots = (STORED_COUNT[case] if stored is None else stored) * scale
     return FILL_PACKETS_PER_SLOT * slots * FILL_NS_PER_PACKET[filler] * 1e-9
+
+
+def run_s(filler: str, measured_s: float, fill: float) -> float:
+    """About how long one run takes: its fill phase (`fill`, seconds), its measured time (warm-up
+    included) and what it costs beyond them; filler: Solution.filler."""
+    counting = COUNTING_PASS_S + COUNTING_FILL_FACTOR * fill if filler != "java" else 0.0
+    return RUN_OVERHEAD_S[filler] + fill + measured_s + counting
+
+
+def modelled_against_measured(index: pd.DataFrame) -> pd.DataFrame:
+    """The estimate's model of a run against what a store's engine runs took (ok or not), by filler
+    and mode: runs, measured and modelled minutes, and their ratio. It keeps the estimate honest: the
+    model's constants came from one store, this shows how far they miss on any other."""
+    runs = index[index["cell_kind"] == "engine"]
+    if runs.empty:
+        return pd.DataFrame(columns=["runs", "measured_min", "model_min", "measured_per_model"])
+    filler = runs["design"].fillna(runs["engine"])
+    stored = runs["params_stored_count"].fillna(0)
+    model = [run_s(f, d, fill_s("C", 1.0, f, stored=int(n)))
+             for f, d, n in zip(filler, runs["duration_s"], stored)]
+    table = (runs.assign(filler=filler, model_s=model)
+             .groupby(["filler", "mode"])
+             .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))
+    table.loc[("all", ""), :] = table.sum()
+    return pd.DataFrame({"runs": table["runs"].astype(int), "measured_min": (table["measured_s"] / 60).round(1),
+                         "model_min": (table["model_s"] / 60).round(1),
+                         "measured_per_model": (table["measured_s"] / table["model_s"]).round(2)})
 
 
 def expected_probes(plan: SearchPlan) -> float:
@@ -522,39 +556,40 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     batch_cells = search_count = 0
     per_search = expected_probes(prof.search)
     for s in chosen:
-        start = JVM_START_S if s.engine == "java" else CPP_START_S
         fill = sum(fill_s(case, prof.scale, s.filler) for case in prof.cases) / cases
         sources = 2 if s.name in SOURCE_SOLUTIONS else 1  # the batch chapter's random-source cells
         batch_cells += len(STRATEGIES) * cases * sources
-        batch_s += len(STRATEGIES) * cases * sources * (prof.batch_s + start + fill)
+        batch_s += len(STRATEGIES) * cases * sources * run_s(s.filler, prof.batch_s, fill)
         search_count += len(REALTIME_STRATEGIES) * cases
         probes += len(REALTIME_STRATEGIES) * cases * per_search
         confirm_s = prof.search.longest_probe_s if prof.search.confirm and s.engine == "java" else 0.0
-        searches += len(REALTIME_STRATEGIES) * cases * (per_search * (prof.probe_s + start + fill) + confirm_s)
+        searches += len(REALTIME_STRATEGIES) * cases * (per_search * run_s(s.filler, prof.probe_s, fill) + confirm_s)
     names = {s.name for s in chosen}
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
-    timeline_s = timelines * (prof.timeline_s + JVM_START_S)
+    timeline_s = timelines * run_s("java", prof.timeline_s, 0.0)
     plan = prof.heap
     heap_cases = [case for case in (plan.cases or prof.cases) if case in prof.cases]
     heap_cells = len([s for s in chosen if s.name in HEAP_SOLUTIONS]) * len(plan.strategies)
-    bisect_s = (plan.search_s or prof.batch_s) + JVM_START_S
     heap_runs = heap_cells * len(heap_cases) * (expected_heap_runs(plan) + len(plan.factors))
-    heap_s = heap_cells * sum(expected_heap_runs(plan) * (bisect_s + NEAR_MIN_FILL_FACTOR * fill_s(case, prof.scale))
-                              + len(plan.factors) * (prof.batch_s + JVM_START_S + fill_s(case, prof.scale))
-                              for case in heap_cases)
+    heap_s = heap_cells * sum(
+        expected_heap_runs(plan) * run_s("java", plan.search_s or prof.batch_s,
+                                         NEAR_MIN_FILL_FACTOR * fill_s(case, prof.scale))
+        + len(plan.factors) * run_s("java", prof.batch_s, fill_s(case, prof.scale)) for case in heap_cases)
     reach = prof.continuum
     on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
     continuum_runs = len(on_continuum) * (len(reach.strategies) * len(reach.sizes) * 2 + len(reach.pool_sizes))
     continuum_s = sum(len(reach.strategies) * sum(
-        prof.batch_s + prof.probe_s + 2 * (start + fill_s("B", prof.scale, filler, stored=size)) for size in reach.sizes)
-        + len(reach.pool_sizes) * (prof.batch_s + start + fill_s("B", prof.scale, filler))
-        for start, filler in ((JVM_START_S if s.engine == "java" else CPP_START_S, s.filler) for s in on_continuum))
+        run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler, stored=size))
+        + run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=size)) for size in reach.sizes)
+        + len(reach.pool_sizes) * run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler))
+        for s in on_continuum)
     # the JDKs chapter: its own solutions, those of a selection only when one was chosen (SOLUTIONS=paper)
     across = [s for s in jdk_solutions(prof.jdks) if chosen_all or s.name in names]
     jdk_cases = [case for case in (prof.jdks.cases or prof.cases) if case in prof.cases]
     jdk_runs = len(across) * len(prof.jdks.strategies) * len(jdk_cases) * 2
     jdk_s = len(across) * len(prof.jdks.strategies) * sum(
-        prof.batch_s + prof.probe_s + 2 * (JVM_START_S + fill_s(case, prof.scale)) for case in jdk_cases)
+        run_s("java", prof.batch_s, fill_s(case, prof.scale)) + run_s("java", prof.probe_s, fill_s(case, prof.scale))
+        for case in jdk_cases)
     total = batch_s + searches + timeline_s
     beyond = heap_s + continuum_s + jdk_s
     lines = [f"profile {prof.name}{title}: {prof.description}",

@@ -89,10 +89,14 @@ def test_the_estimate_counts_cells():
     # the continuum: a batch run and a probe per strategy and size, and the pool-size what-if, per solution
     plan = quick.continuum
     assert estimate.continuum_runs == len(study.CONTINUUM_SOLUTIONS) * (3 * len(plan.sizes) * 2 + len(plan.pool_sizes))
-    assert 20 * 60 < estimate.seconds < 90 * 60  # the quick profile: well under the time of `make test` in CI
+    assert 60 * 60 < estimate.seconds < 4 * 60 * 60
+    # `make study SOLUTIONS=paper` from a clean clone ran its quick sweep in 56 min ("vm", 2026-11-23); the
+    # estimate then said 42 min
+    quick_paper = study.estimate(quick, study.solutions(None, quick, study.selection("paper")))
+    assert 45 * 60 < quick_paper.seconds + quick_paper.beyond_seconds < 70 * 60
     assert "profile quick" in str(estimate) and "estimate: about" in str(estimate)
     ci = study.estimate(PROFILES["ci"])
-    assert ci.seconds < 6 * 60 and ci.beyond_seconds < 4 * 60
+    assert ci.seconds + ci.beyond_seconds < 15 * 60  # `make test` runs ci's chapters, and CI has 90 min
     only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["cpp-glibc"]])
     assert only_cpp.batch_cells == 12 and only_cpp.timelines == 0
     full = PROFILES["full"]
@@ -146,6 +150,23 @@ def test_plan_rejects_an_unknown_selection_naming_the_valid_ones():
     paper = subprocess.run([sys.executable, "-m", "allocorpool", "plan", "--profile", "ci", "--solutions", "paper"],
                            capture_output=True, text=True, check=True).stdout
     assert "SOLUTIONS=paper" in paper and "every solution" not in paper
+
+
+def test_the_estimates_model_of_a_run_is_that_of_the_committed_full_runs():
+    # The estimate once took 0.6 s beyond a Java run's fill and measured time (1.4 s measured) and left
+    # out C++'s allocation-counting pass, a second fill: allocating C++ probes took 1.8 times the model.
+    index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
+    check = study.modelled_against_measured(index)
+    for filler in ("java", "cpp", "flat"):
+        assert 0.8 < check.loc[(filler, "realtime"), "measured_per_model"] < 1.25, filler
+    assert check.loc[("all", ""), "runs"] == (index["cell_kind"] == "engine").sum()
+    assert study.modelled_against_measured(index[index["cell_kind"] == "binary-trees"]).empty
+
+
+def test_plan_checks_its_model_against_the_profiles_store():
+    plan = subprocess.run([sys.executable, "-m", "allocorpool", "plan", "--profile", "full", "--solutions", "paper"],
+                          capture_output=True, text=True, check=True).stdout
+    assert "engine runs in data/full" in plan and "measured_per_model" in plan
 
 
 def test_the_estimates_fill_phase_is_that_of_the_committed_full_runs():
