@@ -187,3 +187,20 @@ def test_a_replay_reads_the_store_and_runs_nothing(fake, tmp_path, monkeypatch):
     replayed = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs,
                         run=runner, progress=False)
     assert len(ran) == 1 and list(replayed.runs["status"]) == ["ok"]
+
+
+def test_a_replay_shows_stored_runs_on_a_machine_that_has_not_built_the_programs(fake, tmp_path, monkeypatch):
+    # `make article PROFILE=full` on a fresh clone: the runs are committed, the programs are not built.
+    prof = bt.BinaryTreesProfile("test", "one run at depth 8", depths=(8,), repetitions=1, timeout_s=30)
+    built = tmp_path / "bin"
+    built.mkdir()
+    (built / "c-jemalloc").write_text("")
+    store = Store(tmp_path / "store")
+    bt.sweep(prof, chosen=["c-jemalloc"], store=store, programs=built, progress=False,
+             run=lambda cell: bt.run_cell(cell, tmp_path / "runs", 30, build=fake("ok")))
+    monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
+    replayed = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=tmp_path / "none",
+                        progress=False)
+    assert list(replayed.table["status"]) == ["ok"] and replayed.table["wall_s"].notna().all()
+    nothing = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "empty"), progress=False)
+    assert list(nothing.table["status"]) == ["missing"] and nothing.table["wall_s"].isna().all()

@@ -39,7 +39,7 @@ import pandas as pd
 from allocorpool import paths
 from allocorpool.data import gclog
 from allocorpool.data.records import Run
-from allocorpool.data.store import Store, chosen_profile, run_missing
+from allocorpool.data.store import Store, chosen_profile, replaying, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.runner import STDERR_TAIL_CHARS, CellResult
 
@@ -637,7 +637,8 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
     prof = profile(profile_name or chosen_profile())
     store = store or Store.chosen(prof.name, data_dir)
     wanted = [variant(name) for name in chosen] if chosen is not None else list(VARIANTS)
-    reasons = {v.name: why_unavailable(v, programs) for v in wanted}
+    # A replay reads what the store holds, whatever this machine has built: only a fixed reason stands.
+    reasons = {v.name: v.unavailable if replaying() else why_unavailable(v, programs) for v in wanted}
     runnable = [v for v in wanted if reasons[v.name] is None]
     todo = cells(prof, runnable)
     started, count = time.monotonic(), 0
@@ -697,7 +698,7 @@ def summarise(runs: pd.DataFrame, chosen: list[Variant], reasons: dict[str, str 
                 continue
             mine = runs[(runs["variant"] == v.name) & (runs["depth"] == depth)]
             ok = mine[mine["status"] == "ok"]
-            failed = mine[mine["status"] != "ok"]
+            failed = mine[mine["status"].notna() & (mine["status"] != "ok")]  # no status: not measured
             row = {**base, "status": "ok" if len(ok) and not len(failed) else ("failed" if len(failed) else "missing"),
                    "why": "; ".join(sorted(set(failed["error"].dropna().astype(str)))) or None,
                    "runs": len(ok), "failed": len(failed), "runtime": _first(mine["runtime"]),
@@ -709,7 +710,9 @@ def summarise(runs: pd.DataFrame, chosen: list[Variant], reasons: dict[str, str 
                 row[f"{name}_min"] = float(values.min()) if len(values) else None
                 row[f"{name}_max"] = float(values.max()) if len(values) else None
             rows.append(row)
-    return pd.DataFrame(rows)
+    figures = [f"{name}{end}" for name in FIGURES for end in ("", "_min", "_max")]
+    table = pd.DataFrame(rows)
+    return table.reindex(columns=[*table.columns, *[c for c in figures if c not in table.columns]])
 
 
 def _pause_rows(store: Store, runs: pd.DataFrame) -> pd.DataFrame:
