@@ -503,8 +503,8 @@ def modelled_against_measured(index: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=["runs", "measured_min", "model_min", "measured_per_model"])
     filler = runs["design"].fillna(runs["engine"])
     stored = runs["params_stored_count"].fillna(0)
-    model = [run_s(f, d, fill_s("C", 1.0, f, stored=int(n)))
-             for f, d, n in zip(filler, runs["duration_s"], stored)]
+    model = [run_s(f, d, fill_s(case, 1.0, f, stored=int(n)))  # params_stored_count is already scaled
+             for f, case, d, n in zip(filler, runs["case"], runs["duration_s"], stored)]
     table = (runs.assign(filler=filler, model_s=model)
              .groupby(["filler", "mode"])
              .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))

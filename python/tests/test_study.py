@@ -154,7 +154,7 @@ def test_plan_rejects_an_unknown_selection_naming_the_valid_ones():
 
 def test_the_estimates_model_of_a_run_is_that_of_the_committed_full_runs():
     # The estimate once took 0.6 s beyond a Java run's fill and measured time (1.4 s measured) and left
-    # out C++'s allocation-counting pass, a second fill: allocating C++ probes took 1.8 times the model.
+    # out C++'s allocation-counting pass, a second fill: allocating C++ probes took 1.67 times that model.
     index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
     check = study.modelled_against_measured(index)
     for filler in ("java", "cpp", "flat"):
