@@ -216,6 +216,37 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
     chapter.finish(curves.rename(columns={"batch_status": "status"}), measured.pool_sizes)
 
 
+def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, monkeypatch):
+    runs = []
+
+    def fake_run(cell, workdir, **options):  # a JVM out of heap from a store of 600 up
+        runs.append(cell)
+        behaviour = "oom" if (cell.stored_count or 0) >= 600 else "ok"
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    prof = replace(study.PROFILES["ci"], name="tiny-out-of-heap", solutions=("parallel-11",),
+                   continuum=replace(study.PROFILES["ci"].continuum, pool_sizes=()))
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    curves = chapter.continuum(chapter.solutions("continuum")).curves
+    sizes = sorted(prof.continuum.sizes)
+    assert len(sizes) == 3 and len(curves) == 3 * len(prof.continuum.strategies)
+    for _, line in curves.groupby("strategy"):
+        assert line["batch_status"].tolist() == ["ok", sweep.NOT_FITTING, sweep.NOT_FITTING]
+        assert line["probe_status"].tolist() == ["ok", sweep.NOT_FITTING, sweep.NOT_FITTING]
+        assert line["batch_key"].notna().tolist() == [True, True, False]  # the largest size is not run
+    # each line: the smallest size's batch and probe, the next size's batch (out of heap), nothing more
+    assert len(runs) == 3 * len(prof.continuum.strategies) and all(c.stored_count < 600 for c in runs
+                                                                      if c.mode == "realtime")
+    chapter.finish(curves.rename(columns={"batch_status": "status"}))  # running out of heap is an answer
+    said = []
+    monkeypatch.setattr(continuum_chapter.show, "note", said.append)
+    monkeypatch.setattr(continuum_chapter.show, "show_failures", lambda *args: said.append("failed"))
+    monkeypatch.setattr(continuum_chapter.show, "show_figure", lambda figure: None)
+    continuum_chapter.show_curves(curves)
+    assert len(said) == 1 and "Allocation from 30,000 (1,200 live packets" in said[0], said
+
+
 def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(tmp_path, engine, monkeypatch):
     behaviours, runs = engine
     behaviours[("mix", "batch")] = "error"

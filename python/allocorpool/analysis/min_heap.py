@@ -31,6 +31,9 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 FITS, TOO_SMALL, FAILED = "fits", "too small", "failed"
+# The status of a cell whose live set ran out of heap (its own run, or a smaller live set's in the same
+# heap): a result about the heap, not a failure of the engine.
+NOT_FITTING = "does not fit"
 OUTCOMES = ("found", "floor", "none", "failed", "missing")  # floor: it completes at the floor heap already
 STEP_DOWN = 4
 # What a JVM says when the heap cannot hold the run, or when it will not start with one that small.

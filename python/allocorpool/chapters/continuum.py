@@ -8,6 +8,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from allocorpool.analysis.crossover import beats, first_change
+from allocorpool.analysis.min_heap import NOT_FITTING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
 
@@ -70,7 +71,24 @@ def show_curves(curves: pd.DataFrame) -> None:
     show.show_figure(curves_figure(curves, "loss_pct",
                                    f"Real time at {int(curves['interval_ns'].iloc[0])} ns: packets lost against "
                                    "the live set", "% lost"))
-    show.show_unfinished(curves, ["batch_status", "probe_status"], "continuum cell")
+    show_not_fitting(curves)
+    show.show_unfinished(curves[curves["batch_status"] != NOT_FITTING], ["batch_status", "probe_status"],
+                         "continuum cell")
+
+
+def show_not_fitting(curves: pd.DataFrame) -> None:
+    """The (solution, strategy) lines whose largest live sets ran out of heap: where each stops."""
+    lines = []
+    for (label, strategy), rows in curves.groupby(["label", "strategy_label"], sort=False):
+        out = rows[rows["batch_status"] == NOT_FITTING]
+        if len(out):
+            ran = out.dropna(subset=["batch_key"]) if "batch_key" in out else out.iloc[:0]
+            lines.append(f"{label} {strategy} from {int(out['size'].min()):,}"
+                         + (f" ({int(out['live_packets'].min()):,} live packets; its batch run: "
+                            f"{ran['error'].iloc[0]})" if len(ran) else ""))
+    if lines:
+        show.note("These lines run out of heap from the size given, so their larger sizes are neither run nor "
+                  "probed: " + "; ".join(lines) + ".")
 
 
 def show_crossovers(curves: pd.DataFrame) -> None:

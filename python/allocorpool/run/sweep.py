@@ -35,6 +35,7 @@ from allocorpool import paths
 from allocorpool.analysis import gctable
 from allocorpool.analysis.min_heap import (
     FITS,
+    NOT_FITTING,
     TOO_SMALL,
     HeapRun,
     fill_limit_s,
@@ -92,7 +93,7 @@ _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline"
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
                                       "error", "stderr_tail", "reference_key", *LATENCY_FIELDS, "machine"]
 _CONTINUUM_COLUMNS = ["size", "live_packets", "batch_status", "ns_per_packet", "probe_status", "interval_ns",
-                      "keeps_up", "loss_pct", *LATENCY_FIELDS, "batch_key", "probe_key", "machine"]
+                      "keeps_up", "loss_pct", *LATENCY_FIELDS, "error", "batch_key", "probe_key", "machine"]
 _JDK_COLUMNS = ["jdk", "collector", "batch_status", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_max_ms",
                 "gc_pause_total_ms", "probe_status", "interval_ns", "keeps_up", "loss_pct", *LATENCY_FIELDS, "error",
                 "stderr_tail", "batch_key", "probe_key", "machine"]
@@ -627,23 +628,41 @@ class Sweep:
         self._begin("continuum")
         plan = self.profile.continuum
         chosen = list(chosen)
-        jobs = [(solution, strategy, size) for solution in chosen for strategy in plan.strategies
-                for size in plan.sizes]
+        jobs = [(solution, strategy) for solution in chosen for strategy in plan.strategies]
 
-        def measure(job: tuple[Solution, str, int]) -> dict[str, Any]:
-            solution, strategy, size = job
+        def measure_line(job: tuple[Solution, str]) -> list[dict[str, Any]]:
+            # Smallest size first: once a live set ran out of heap, a larger one in the same heap would
+            # too, and its probe likewise; those runs are not made (G1 thrashes for minutes before its
+            # OutOfMemoryError).
+            rows, fits = [], True
+            for size in sorted(plan.sizes):
+                rows.append(measure(*job, size, fits))
+                fits = rows[-1]["batch_status"] != NOT_FITTING
+            return rows
+
+        def measure(solution: Solution, strategy: str, size: int, fits: bool) -> dict[str, Any]:
             batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, self.profile)
-            batch, probe = self.cell_row(batch_cell_), self.cell_row(probe_cell_)
+            row = {**_labels(solution, strategy, "B"), "size": size,
+                   "live_packets": batch_cell_.internal_queue_size + batch_cell_.stored_count,
+                   "interval_ns": plan.interval_ns}
+            if not fits:
+                return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING,
+                        "error": "not run: a smaller live set ran out of heap"}
+            batch = self.cell_row(batch_cell_)
+            if heap_verdict(batch["status"], _value(batch, "error"), _value(batch, "stderr_tail")) == TOO_SMALL:
+                self._heap_too_small.add(batch["key"])  # the line's answer, not a failed run
+                return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING, "batch_key": batch["key"],
+                        "error": f"ran out of heap in batch ({_value(batch, 'error') or batch['status']}); not probed",
+                        "machine": _machine(batch)}
+            probe = self.cell_row(probe_cell_)
             judged = _probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
-            return {**_labels(solution, strategy, "B"), "size": size,
-                    "live_packets": batch_cell_.internal_queue_size + batch_cell_.stored_count,
-                    "batch_status": batch["status"],
+            return {**row, "batch_status": batch["status"],
                     "ns_per_packet": _value(batch, "ns_per_packet") if batch["status"] == "ok" else None,
-                    "probe_status": probe["status"], "interval_ns": plan.interval_ns,
+                    "probe_status": probe["status"],
                     "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
                     **_latency(judged), "batch_key": batch["key"], "probe_key": probe["key"],
                     "machine": _machines([batch, probe])}
-        curves = self._each(measure, jobs, "continuum cells")
+        curves = [row for line in self._each(measure_line, jobs, "continuum lines") for row in line]
         pools = []
         for solution in chosen:
             for pool_size in plan.pool_sizes:
