@@ -246,6 +246,9 @@ class HeapPlan:
     # (None: as long), which measure each multiple. Every run fills its store first.
     search_s: float | None = None
     search_warmup_s: float | None = None
+    # Runs at each multiple: a short run holds few collections near the minimum heap, so its overhead
+    # moves between sweeps (quick's Parallel 11 at 1.5x: 371 % in one sweep, 628 % in the next).
+    repeats: int = 1
 
 
 @dataclass(frozen=True)
@@ -333,7 +336,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
             queue_probe_s=0.5, queue_fixed_probe_s=1,
             search=SearchPlan(high_ns=2000, longest_probe_s=6),
-            heap=HeapPlan(resolution=0.1, cases=("C",)),
+            heap=HeapPlan(resolution=0.1, cases=("C",), repeats=3),
             # The longest pause of the Java sentinel cells' batch runs at a tenth of the sizes was
             # 0.137 x that at full size (the median of 15 cells, 0.10 to 0.50; "vm", 2026-11-23): a
             # collection's fixed costs do not shrink. A queue of 10 ms lost packets behind 10 ms young
@@ -400,12 +403,12 @@ def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: 
 
 def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, source: str = "counter",
                heap_mb: int | None = None, duration_s: float | None = None, warmup_s: float | None = None,
-               fill_limit_s: float | None = None) -> Cell:
+               fill_limit_s: float | None = None, repetition: int = 0) -> Cell:
     """A batch run (in the solution's heap and for the profile's time unless told); Java ones log GC
     and count live objects at the end (the GC table's last columns), except where nothing is ever
     collected."""
     live = solution.engine == "java" and not solution.baseline
-    return _cell(solution, strategy, case, prof, heap_mb, mode="batch", fill_limit_s=fill_limit_s,
+    return _cell(solution, strategy, case, prof, heap_mb, mode="batch", fill_limit_s=fill_limit_s, repetition=repetition,
                  duration_s=prof.batch_s if duration_s is None else duration_s,
                  warmup_s=prof.batch_warmup_s if warmup_s is None else warmup_s, source=source,
                  **({"live_objects": True} if live else {}))
@@ -570,11 +573,12 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     plan = prof.heap
     heap_cases = [case for case in (plan.cases or prof.cases) if case in prof.cases]
     heap_cells = len([s for s in chosen if s.name in HEAP_SOLUTIONS]) * len(plan.strategies)
-    heap_runs = heap_cells * len(heap_cases) * (expected_heap_runs(plan) + len(plan.factors))
+    heap_runs = heap_cells * len(heap_cases) * (expected_heap_runs(plan) + len(plan.factors) * plan.repeats)
     heap_s = heap_cells * sum(
         expected_heap_runs(plan) * run_s("java", plan.search_s or prof.batch_s,
                                          NEAR_MIN_FILL_FACTOR * fill_s(case, prof.scale))
-        + len(plan.factors) * run_s("java", prof.batch_s, fill_s(case, prof.scale)) for case in heap_cases)
+        + len(plan.factors) * plan.repeats * run_s("java", prof.batch_s, fill_s(case, prof.scale))
+        for case in heap_cases)
     reach = prof.continuum
     on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
     continuum_runs = len(on_continuum) * (len(reach.strategies) * len(reach.sizes) * 2 + len(reach.pool_sizes))

@@ -65,7 +65,16 @@ def test_what_a_jvm_says_when_the_heap_is_too_small():
 
 def test_the_overhead_is_against_the_cheapest_configuration_of_the_same_cell():
     runs = pd.DataFrame({"strategy": ["pool", "pool", "pool", "alloc"], "case": ["A"] * 4,
+                         "solution": ["g1", "g1", "zgc", "g1"], "factor": [6, 2, 2, 6],
                          "ns_per_packet": [100.0, 150.0, None, 400.0]})
     overhead = lower_bound_overhead(runs, "ns_per_packet")
     assert overhead.iloc[0] == 0 and overhead.iloc[1] == pytest.approx(0.5)
     assert pd.isna(overhead.iloc[2]) and overhead.iloc[3] == 0  # alloc is its own cell
+
+
+def test_the_cheapest_configuration_is_the_one_with_the_cheapest_median_of_its_repeats():
+    # g1 at 6x: runs of 90, 200 and 210 (median 200); zgc at 6x: 150, 160, 170 (median 160)
+    runs = pd.DataFrame({"strategy": ["pool"] * 6, "case": ["C"] * 6, "solution": ["g1"] * 3 + ["zgc"] * 3,
+                         "factor": [6] * 6, "ns_per_packet": [90.0, 200.0, 210.0, 150.0, 160.0, 170.0]})
+    overhead = lower_bound_overhead(runs, "ns_per_packet")
+    assert overhead.tolist() == pytest.approx([90 / 160 - 1, 0.25, 210 / 160 - 1, 150 / 160 - 1, 0, 170 / 160 - 1])

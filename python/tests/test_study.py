@@ -84,8 +84,9 @@ def test_the_estimate_counts_cells():
     assert estimate.batch_cells == (len(SOLUTIONS) + len(study.SOURCE_SOLUTIONS)) * len(study.STRATEGIES) * 3
     assert estimate.searches == len(SOLUTIONS) * len(study.REALTIME_STRATEGIES) * 3
     assert estimate.timelines == len(study.TIMELINES)
-    # the minimum-heap chapter: in quick, case C's alloc and pool cells of its solutions, bisected then run at 4 multiples
-    assert estimate.heap_runs == len(study.HEAP_SOLUTIONS) * 2 * (study.expected_heap_runs(quick.heap) + 4)
+    # the minimum-heap chapter: in quick, case C's alloc and pool cells of its solutions, bisected then run 3 times
+    # at each of 4 multiples
+    assert estimate.heap_runs == len(study.HEAP_SOLUTIONS) * 2 * (study.expected_heap_runs(quick.heap) + 4 * 3)
     # the continuum: a batch run and a probe per strategy and size, and the pool-size what-if, per solution
     plan = quick.continuum
     assert estimate.continuum_runs == len(study.CONTINUUM_SOLUTIONS) * (3 * len(plan.sizes) * 2 + len(plan.pool_sizes))

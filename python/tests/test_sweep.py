@@ -191,6 +191,25 @@ def test_the_minimum_heap_is_bisected_and_its_multiples_measured(tmp_path, monke
         strict.finish(crashed.multiples)
 
 
+def test_each_multiple_of_the_minimum_heap_runs_its_repeats_under_keys_of_their_own(tmp_path, monkeypatch):
+    def fake_run(cell, workdir, **options):  # a Java cell that needs 70 MB
+        heap_mb = int(cell.heap[:-1]) * (1024 if cell.heap.endswith("g") else 1)
+        return run_cell(cell, workdir, **options, build=lambda c, out, log: [
+            sys.executable, str(FAKE), "ok" if heap_mb >= 70 else "oom", *c.engine_args(out)])
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    ci = study.PROFILES["ci"]
+    prof = replace(ci, name="tiny-repeats", solutions=("parallel-11",),
+                   heap=replace(ci.heap, strategies=("pool",), repeats=2))
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    multiples = chapter.heap_multiples(chapter.solutions("heap")).multiples
+    assert list(multiples["factor"]) == [f for f in prof.heap.factors for _ in range(2)]
+    assert list(multiples["repetition"]) == [0, 1] * len(prof.heap.factors) and (multiples["status"] == "ok").all()
+    first, again = multiples[multiples["repetition"] == 0], multiples[multiples["repetition"] == 1]
+    assert not first["key"].str.contains("_r").any()  # the first run keeps the key a single run always had
+    assert (again["key"].to_numpy() == first["key"].str.replace(r"^(.*?)(_b[0-9a-f]+)?$", r"\1_r1\2", regex=True).to_numpy()).all()
+    assert multiples["overhead_wall"].notna().all()
+
+
 def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeypatch):
     def fake_run(cell, workdir, **options):  # pooling loses in real time from a store of 600 up
         behaviour = "ok"

@@ -18,8 +18,8 @@ once a run has fitted, the later runs' fill phase is limited to FILL_SLOWDOWN ti
 `run` is any callable heap_mb -> HeapRun, so the search runs without an engine in tests.
 
 `lower_bound_overhead`: for every run, its cost (wall time or CPU time per packet) over the
-cheapest configuration seen for the same strategy and case (any collector, any heap), minus one.
-It is a lower bound: the cheapest configuration pays for memory management too.
+cheapest configuration seen for the same strategy and case (any collector, any heap; a repeated
+configuration costs the median of its runs), minus one. It is a lower bound: the cheapest configuration pays for memory management too.
 """
 
 from __future__ import annotations
@@ -135,8 +135,12 @@ def find_min_heap(run: Callable[[int], HeapRun], start_mb: int, resolution: floa
     return ended("found", fits)
 
 
-def lower_bound_overhead(runs: pd.DataFrame, cost: str, by: tuple[str, ...] = ("strategy", "case")) -> pd.Series:
-    """Each row's `cost` over the smallest `cost` among the rows of its group (`by`), minus one: 0.25
-    is 25 % more than the cheapest configuration seen. NaN where the row has no cost."""
-    cheapest = runs.groupby(list(by))[cost].transform("min")
+def lower_bound_overhead(runs: pd.DataFrame, cost: str, by: tuple[str, ...] = ("strategy", "case"),
+                         configuration: tuple[str, ...] = ("solution", "factor")) -> pd.Series:
+    """Each row's `cost` over that of the cheapest configuration among the rows of its group (`by`),
+    minus one: 0.25 is 25 % more than the cheapest configuration seen. A configuration's cost is the
+    median of its runs, so that one lucky repeat does not set the baseline. NaN where the row has no
+    cost."""
+    medians = runs.groupby([*by, *configuration], dropna=False)[cost].transform("median")
+    cheapest = medians.groupby([runs[column] for column in by], dropna=False).transform("min")
     return runs[cost] / cheapest - 1

@@ -44,17 +44,20 @@ def show_minimum(minimum: pd.DataFrame) -> None:
 
 
 def cost_figure(multiples: pd.DataFrame, cost: str) -> go.Figure:
-    """Cost per packet against the heap factor: one panel per (strategy, case), a line per solution."""
+    """Cost per packet against the heap factor: one panel per (strategy, case), a line per solution
+    through the median of each factor's runs, with bars from the cheapest run to the dearest."""
     ok = multiples[multiples["status"] == "ok"].dropna(subset=[cost])
     panels = list(dict.fromkeys(zip(ok["strategy_label"], ok["case"])))
     fig = make_subplots(rows=1, cols=max(1, len(panels)), shared_yaxes=True,
                         subplot_titles=[f"{strategy} {case}" for strategy, case in panels] or [""])
     for col, (strategy, case) in enumerate(panels, 1):
         part = ok[(ok["strategy_label"] == strategy) & (ok["case"] == case)]
-        for label, rows in part.groupby("label", sort=False):
-            rows = rows.sort_values("factor")
-            fig.add_trace(go.Scatter(x=rows["factor"], y=rows[cost], mode="lines+markers", name=label,
+        for label, runs in part.groupby("label", sort=False):
+            rows = runs.groupby(["factor", "heap_mb"], as_index=False)[cost].agg(["median", "min", "max"])
+            fig.add_trace(go.Scatter(x=rows["factor"], y=rows["median"], mode="lines+markers", name=label,
                                      legendgroup=label, showlegend=col == 1,
+                                     error_y=dict(type="data", symmetric=False, array=rows["max"] - rows["median"],
+                                                  arrayminus=rows["median"] - rows["min"]),
                                      customdata=rows["heap_mb"],
                                      hovertemplate=f"{label}<br>%{{x}}× minimum (%{{customdata}} MB): "
                                                    f"%{{y:.0f}} ns<extra></extra>"), row=1, col=col)
@@ -65,10 +68,15 @@ def cost_figure(multiples: pd.DataFrame, cost: str) -> go.Figure:
 
 
 def overhead_table(multiples: pd.DataFrame, overhead: str) -> pd.DataFrame:
-    """Lower-bound overhead in percent: a row per solution, strategy and case, a column per factor."""
+    """Lower-bound overhead in percent: a row per solution, strategy and case, a column per factor;
+    the median of the factor's runs, and where it ran more than once, the range of its runs."""
     rows = multiples.dropna(subset=[overhead])
-    table = rows.pivot_table(index=["label", "strategy_label", "case"], columns="factor", values=overhead,
-                             sort=False) * 100
+    index = ["label", "strategy_label", "case"]
+    grouped = rows.groupby([*index, "factor"], sort=False)[overhead]
+    stats = grouped.agg(["median", "min", "max"]) * 100
+    values = stats["median"] if rows.empty or grouped.size().max() == 1 else stats.apply(
+        lambda cell: f"{cell['median']:.0f} ({cell['min']:.0f} to {cell['max']:.0f})", axis=1)
+    table = values.unstack("factor").reindex(pd.MultiIndex.from_frame(rows[index].drop_duplicates()))
     table.columns = [f"{factor:g}×" for factor in table.columns]
     return table.reset_index().rename(columns={"label": "solution", "strategy_label": "strategy"})
 
@@ -79,16 +87,23 @@ def show_overheads(multiples: pd.DataFrame) -> None:
         if table.empty:
             show.note(f"No run at a multiple of a minimum heap measured its {what}.")
             continue
-        show.show_table(table.set_index(["solution", "strategy", "case"]), f"Lower-bound overhead in {what}, % over the cheapest configuration of the same "
-                               "strategy and case", precision=0)
+        repeated = "; median (lowest to highest) of each factor's runs" if multiples["repetition"].max() > 0 else ""
+        show.show_table(table.set_index(["solution", "strategy", "case"]),
+                        f"Lower-bound overhead in {what}, % over the cheapest configuration of the same strategy "
+                        f"and case{repeated}", precision=0)
     show.note(overhead_sentence(multiples))
 
 
 def overhead_sentence(multiples: pd.DataFrame) -> str:
-    """Per collector, its median lower-bound overhead at the smallest and the largest factor measured."""
+    """Per collector, its median lower-bound overhead at the smallest and the largest factor measured
+    (over its cells, each the median of its runs), and how far the repeats of one cell spread."""
     ok = multiples.dropna(subset=["overhead_wall"])
     if ok.empty:
         return "No run finished, so no overhead can be given."
+    cells = ["label", "strategy_label", "case", "factor"]
+    runs = ok.groupby(cells, sort=False)["overhead_wall"].agg(["max", "min", "size"])
+    spread = (runs["max"] - runs["min"])[runs["size"] > 1]
+    ok = ok.groupby(cells, as_index=False, sort=False)[["overhead_wall", "overhead_cpu"]].median()
     low, high = ok["factor"].min(), ok["factor"].max()
     parts = []
     for label, rows in ok.groupby("label", sort=False):
@@ -98,5 +113,11 @@ def overhead_sentence(multiples: pd.DataFrame) -> str:
         parts.append(f"{label}: {at_low['overhead_wall'].median() * 100:.0f} % in wall time"
                      + (f" and {cpu_low * 100:.0f} % in CPU time" if pd.notna(cpu_low) else "")
                      + f" at {low:g}×, {at_high['overhead_wall'].median() * 100:.0f} % at {high:g}×")
-    return ("The median lower-bound overhead of each collector over the cells measured, against the cheapest "
+    said = ("The median lower-bound overhead of each collector over the cells measured, against the cheapest "
             "configuration of each cell: " + "; ".join(parts) + ".")
+    if len(spread):
+        widest = spread.idxmax()
+        said += (f" The runs of one configuration differ by up to {spread.max() * 100:.0f} percentage points "
+                 f"({widest[0]} {widest[1]} {widest[2]} at {widest[3]:g}×) and by a median "
+                 f"{spread.median() * 100:.0f}, so one run's overhead can be off by as much.")
+    return said

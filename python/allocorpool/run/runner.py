@@ -74,6 +74,9 @@ class Cell:
     # A tighter limit on the fill phase than the engines' own (a minimum-heap bisection's: a run that
     # thrashes in too small a heap does not fit). How long it may take, not what it measures: not in the key.
     fill_limit_s: float | None = None
+    # Which run of the same measurement this is: the first (0) has the key it always had, later ones
+    # (repeats that show the spread between runs) add r<n> to it.
+    repetition: int = 0
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -88,6 +91,8 @@ class Cell:
             raise ValueError("capture_delay_ms is a positive time, for realtime cells only")
         if self.fill_limit_s is not None and not self.fill_limit_s > 0:
             raise ValueError(f"fill_limit_s {self.fill_limit_s!r}: a positive time or None")
+        if self.repetition < 0:
+            raise ValueError(f"repetition {self.repetition!r}: 0 (the first run) or more")
         object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:
@@ -123,6 +128,7 @@ class Cell:
         parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}", self.source]
         parts += (["live"] if self.live_objects else []) + (["gclog"] if self.gc_log else [])
         parts += ["heapstop"] if self.stop_when_heap_full else []
+        parts += [f"r{self.repetition}"] if self.repetition else []
         parts += [f"b{self.build}"] if self.build else []
         return "_".join(parts)
 

@@ -98,7 +98,7 @@ _JDK_COLUMNS = ["jdk", "collector", "batch_status", "ns_per_packet", "cpu_ns_per
                 "gc_pause_total_ms", "probe_status", "interval_ns", "keeps_up", "loss_pct", *LATENCY_FIELDS, "error",
                 "stderr_tail", "batch_key", "probe_key", "machine"]
 _MIN_HEAP_COLUMNS = ["outcome", "min_heap_mb", "solution_heap_mb", "runs", "error", "machine"]
-_MULTIPLE_COLUMNS = ["factor", "heap_mb", "status", "error", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_total_ms",
+_MULTIPLE_COLUMNS = ["factor", "heap_mb", "repetition", "status", "error", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_total_ms",
                      "gc_pause_max_ms", "key", "machine"]
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                  "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "store_fill_at_window",
@@ -610,10 +610,13 @@ class Sweep:
                 continue
             for factor in plan.factors:
                 heap = round(row["min_heap_mb"] * factor)
-                cell_row = self.cell_row(batch_cell(solution, strategy, case, self.profile, heap_mb=heap))
-                multiples.append({**_labels(solution, strategy, case), "factor": factor, "heap_mb": heap,
-                                  "status": cell_row["status"], "error": _value(cell_row, "error"),
-                                  **_batch_costs(cell_row), "key": cell_row["key"], "machine": _machine(cell_row)})
+                for repetition in range(plan.repeats):
+                    cell_row = self.cell_row(batch_cell(solution, strategy, case, self.profile, heap_mb=heap,
+                                                        repetition=repetition))
+                    multiples.append({**_labels(solution, strategy, case), "factor": factor, "heap_mb": heap,
+                                      "repetition": repetition, "status": cell_row["status"],
+                                      "error": _value(cell_row, "error"), **_batch_costs(cell_row),
+                                      "key": cell_row["key"], "machine": _machine(cell_row)})
         self._end(f"{len(minimum)} minimum heaps, {len(multiples)} runs at multiples of them")
         table = pd.DataFrame(multiples, columns=_SOLUTION_COLUMNS + _MULTIPLE_COLUMNS)
         table["overhead_wall"] = lower_bound_overhead(table, "ns_per_packet")

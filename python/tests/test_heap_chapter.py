@@ -1,0 +1,44 @@
+"""Chapter 13's tables and sentences on repeated runs: medians with their range, and the spread said."""
+
+import pandas as pd
+
+from allocorpool.analysis.min_heap import lower_bound_overhead
+from allocorpool.chapters import heap
+
+
+def _multiples(costs: dict[tuple[str, float], list[float]]) -> pd.DataFrame:
+    rows = [{"label": label, "solution": label, "strategy": "pool", "strategy_label": "Pooling", "case": "C",
+             "factor": factor, "heap_mb": round(100 * factor), "repetition": repetition, "status": "ok",
+             "ns_per_packet": cost, "cpu_ns_per_packet": cost * 2}
+            for (label, factor), runs in costs.items() for repetition, cost in enumerate(runs)]
+    frame = pd.DataFrame(rows)
+    frame["overhead_wall"] = lower_bound_overhead(frame, "ns_per_packet")
+    frame["overhead_cpu"] = lower_bound_overhead(frame, "cpu_ns_per_packet")
+    return frame
+
+
+def test_repeated_runs_show_their_median_and_range_and_the_sentence_says_how_far_they_spread():
+    # G1 at 6x is the cheapest configuration (median 100); its repeats at 1.5x cost 150, 200 and 400
+    multiples = _multiples({("G1", 1.5): [150.0, 200.0, 400.0], ("G1", 6): [90.0, 100.0, 110.0],
+                            ("ZGC", 1.5): [300.0, 300.0, 300.0], ("ZGC", 6): [120.0, 120.0, 120.0]})
+    table = heap.overhead_table(multiples, "overhead_wall").set_index("solution")
+    assert table.loc["G1", "1.5×"] == "100 (50 to 300)" and table.loc["G1", "6×"] == "0 (-10 to 10)"
+    assert table.loc["ZGC", "1.5×"] == "200 (200 to 200)" and list(table.index) == ["G1", "ZGC"]
+    said = heap.overhead_sentence(multiples)
+    assert "G1: 100 % in wall time and 100 % in CPU time at 1.5×, 0 % at 6×" in said
+    assert "differ by up to 250 percentage points (G1 Pooling C at 1.5×)" in said
+    assert "by a median 10," in said  # spreads 250, 20, 0 and 0
+
+
+def test_single_runs_keep_numbers_and_say_nothing_of_a_spread():
+    multiples = _multiples({("G1", 1.5): [150.0], ("G1", 6): [100.0]})
+    table = heap.overhead_table(multiples, "overhead_wall").set_index("solution")
+    assert table.loc["G1", "1.5×"] == 50 and table.loc["G1", "6×"] == 0
+    assert "differ" not in heap.overhead_sentence(multiples)
+
+
+def test_the_cost_figure_draws_the_median_of_each_factor_with_bars_to_its_cheapest_and_dearest_run():
+    multiples = _multiples({("G1", 1.5): [150.0, 200.0, 400.0], ("G1", 6): [90.0, 100.0, 110.0]})
+    (line,) = heap.cost_figure(multiples, "ns_per_packet").data
+    assert list(line.x) == [1.5, 6] and list(line.y) == [200, 100]
+    assert list(line.error_y.array) == [200, 10] and list(line.error_y.arrayminus) == [50, 10]
