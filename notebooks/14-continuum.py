@@ -59,6 +59,23 @@ chapter.show_curves(measured.curves)
 chapter.show_crossovers(measured.curves)
 
 # %% [markdown]
+# ## At the article's sizes
+#
+# A small profile keeps the live set's proportions, not the article's sizes: a crossover that sits
+# where a collection's pause meets the input queue can move with the scale. The committed full-size
+# store (data/full) holds this chapter's runs for the article's own solutions; where both profiles
+# read a crossover, the table says whether their brackets can meet.
+
+# %%
+full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
+if sweep.profile.name == "full":
+    show.note("This is the full profile itself: there is no smaller one to compare with.")
+else:
+    full = Sweep("full", full_data_dir or None, replay=True)  # read only: nothing of the full profile runs here
+    at_full_size = full.continuum(full.solutions_named([s.name for s in sweep.solutions("continuum")]))
+    chapter.show_against_full(measured.curves, at_full_size.curves, sweep.profile.name)
+
+# %% [markdown]
 # ## Ten million buffers
 
 # %%

@@ -24,3 +24,27 @@ def test_mix_stops_beating_pool():
                            "ns_per_packet": [50, 60, 70, 80, 300, 200]})
     assert beats(curves, "mix", "pool") == Crossover(10, 100)
     assert beats(curves, "alloc", "pool") == Crossover(None, None)  # no allocation curve
+
+
+def test_two_measurements_of_a_crossover_agree_where_their_brackets_overlap():
+    quick, full = Crossover(3_000, 10_000), Crossover(10_000, 100_000)  # Parallel 11's allocation, quick and full
+    assert quick.may_meet(full) is False and full.may_meet(quick) is False
+    assert Crossover(30_000, 100_000).may_meet(Crossover(10_000, 100_000)) is True
+    assert Crossover(None, 1_000).may_meet(Crossover(None, 1_000)) is True  # both lose from the smallest size
+    assert Crossover(1_000_000, None).may_meet(Crossover(1_000_000, None)) is True  # neither ever loses
+    assert Crossover(100_000, None).may_meet(Crossover(None, 1_000)) is False
+    assert Crossover(None, None).may_meet(Crossover(None, 1_000)) is None  # not measured: no verdict
+
+
+def test_a_small_profiles_crossovers_beside_the_full_ones():
+    from allocorpool.chapters.continuum import compare_crossovers
+
+    def curves(losing_from: int, sizes: list[int]) -> pd.DataFrame:  # one pooling line that loses from a size
+        return pd.DataFrame({"label": "G1", "strategy": "pool", "strategy_label": "Pooling", "size": sizes,
+                             "ns_per_packet": 100.0, "interval_ns": 1000,
+                             "keeps_up": [size < losing_from for size in sizes]})
+    same = compare_crossovers(curves(100_000, [1_000, 30_000, 100_000]), curves(100_000, [1_000, 10_000, 100_000]))
+    row = same[same["what"] == "Pooling loses nothing at 1000 ns"].iloc[0]
+    assert row["this profile"] == "loss-free up to 30,000, loses from 100,000" and row["can agree"]
+    apart = compare_crossovers(curves(3_000, [1_000, 3_000, 10_000]), curves(100_000, [1_000, 10_000, 100_000]))
+    assert not apart[apart["what"] == "Pooling loses nothing at 1000 ns"]["can agree"].iloc[0]

@@ -36,6 +36,17 @@ class Crossover:
             return f"{fails} from the smallest size measured"
         return f"{holds} up to {self.before:,}, {fails} from {self.after:,}"
 
+    def may_meet(self, other: Crossover) -> bool | None:
+        """Whether two measurements of the same crossover (on different grids of sizes, or different
+        runs) can be at the same size: their brackets (last size holding, first size failing] overlap,
+        a bracket with no lower end starting at 0 and one with no upper end going on for ever. None
+        where either was not measured."""
+        if (self.before is None and self.after is None) or (other.before is None and other.after is None):
+            return None
+        low = max(self.before or 0, other.before or 0)
+        return low < min(math.inf if self.after is None else self.after,
+                         math.inf if other.after is None else other.after)
+
 
 def first_change(sizes: pd.Series, holds: pd.Series) -> Crossover:
     """Where a condition, true at the small sizes, stops holding: the first size (in increasing order)

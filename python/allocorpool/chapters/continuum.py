@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from allocorpool.analysis.crossover import beats, first_change
+from allocorpool.analysis.crossover import Crossover, beats, first_change
 from allocorpool.analysis.min_heap import NOT_FITTING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
@@ -107,6 +107,38 @@ def show_crossovers(curves: pd.DataFrame) -> None:
                   "(solution, strategy) lines lose at some size measured.")
     else:
         show.note("No (solution, strategy) line loses packets at any size measured.")
+
+
+def compare_crossovers(small: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
+    """Each crossover read from both profiles' curves (the same solution and question), with whether
+    their brackets can meet (analysis.crossover.Crossover.may_meet)."""
+    mine, theirs = crossovers(small), crossovers(full)
+    both = mine.merge(theirs, on=["solution", "what"], suffixes=("", " (full)"))
+
+    def bracket(row: pd.Series, suffix: str) -> Crossover:
+        before, after = row[f"last size before{suffix}"], row[f"first size after{suffix}"]
+        return Crossover(None if pd.isna(before) else int(before), None if pd.isna(after) else int(after))
+    agrees = [bracket(row, "").may_meet(bracket(row, " (full)")) for _, row in both.iterrows()]
+    return pd.DataFrame({"solution": both["solution"], "what": both["what"], "this profile": both["reading"],
+                         "article's sizes": both["reading (full)"], "can agree": agrees})
+
+
+def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str) -> None:
+    """The crossovers of a small profile beside those of the article's sizes (the committed full store)."""
+    table = compare_crossovers(small, full)
+    judged = table.dropna(subset=["can agree"])
+    if judged.empty:
+        show.note("No crossover was read at both this profile's sizes and the article's: the full store holds "
+                  "none of this chapter's solutions yet.")
+        return
+    show.show_table(table.set_index(["solution", "what"]),
+                    f"Crossovers in {profile_name} beside those at the article's sizes (data/full)", precision=0)
+    apart = judged[~judged["can agree"].astype(bool)]
+    show.note(f"{len(judged) - len(apart)} of the {len(judged)} crossovers read at both sizes can be at the same "
+              "size (their brackets overlap)"
+              + (f"; these cannot: {'; '.join(f'{row.solution} {row.what}' for row in apart.itertuples())}. "
+                 f"A line's crossover in {profile_name} says where it lies at the article's sizes only where the "
+                 "two agree." if len(apart) else "."))
 
 
 def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
