@@ -114,7 +114,8 @@ def overhead_sentence(multiples: pd.DataFrame) -> str:
                      + (f" and {cpu_low * 100:.0f} % in CPU time" if pd.notna(cpu_low) else "")
                      + f" at {low:g}×, {at_high['overhead_wall'].median() * 100:.0f} % at {high:g}×")
     said = ("The median lower-bound overhead of each collector over the cells measured, against the cheapest "
-            "configuration of each cell: " + "; ".join(parts) + ".")
+            f"configuration of each cell among the {ok['label'].nunique()} solutions measured here (a wider "
+            "selection can only lower that baseline and raise every overhead): " + "; ".join(parts) + ".")
     if len(spread):
         widest = spread.idxmax()
         said += (f" The runs of one configuration differ by up to {spread.max() * 100:.0f} percentage points "
