@@ -246,8 +246,9 @@ class HeapPlan:
     # (None: as long), which measure each multiple. Every run fills its store first.
     search_s: float | None = None
     search_warmup_s: float | None = None
-    # Runs at each multiple: a short run holds few collections near the minimum heap, so its overhead
-    # moves between sweeps (quick's Parallel 11 at 1.5x: 371 % in one sweep, 628 % in the next).
+    # Runs at each multiple: a short run holds few collections near the minimum heap, so one run's
+    # overhead can be far off (quick's three runs of one configuration differed by a median 18 and up
+    # to 154 percentage points; "vm", 2026-11-23).
     repeats: int = 1
 
 

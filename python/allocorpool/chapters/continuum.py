@@ -82,7 +82,7 @@ def show_not_fitting(curves: pd.DataFrame) -> None:
     for (label, strategy), rows in curves.groupby(["label", "strategy_label"], sort=False):
         out = rows[rows["batch_status"] == NOT_FITTING]
         if len(out):
-            ran = out.dropna(subset=["batch_key"]) if "batch_key" in out else out.iloc[:0]
+            ran = out.dropna(subset=["batch_key"])  # the size whose own batch run ran out of heap
             lines.append(f"{label} {strategy} from {int(out['size'].min()):,}"
                          + (f" ({int(out['live_packets'].min()):,} live packets; its batch run: "
                             f"{ran['error'].iloc[0]})" if len(ran) else ""))
