@@ -23,7 +23,10 @@
 #
 # The crossovers are read from the data: where mix (or allocation) stops being faster than pooling
 # in batch, and where each strategy starts losing packets in real time. A size is known only at the
-# points measured, so each crossover is a bracket between two of them.
+# points measured, so each crossover is a bracket between two of them. One probe can lose to a rare
+# delay, so the probes on either side of a change of verdict run twice, and a size keeps up only
+# where both did; a line that loses at one size and not at a larger one has no single crossover, and
+# says so.
 #
 # Last, the article's what-if "much worse with ten million buffers": pooling in case B with pools
 # of one to ten million buffers (times the scale), each JVM in the big heap (the article's 10 GB

@@ -432,10 +432,10 @@ def _queue_delay(prof: Profile, capture_delay_ms: float | None = None) -> float 
 
 
 def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile,
-                    interval_ns: int | None = None) -> tuple[Cell, Cell]:
-    """The batch run and the real-time probe (at the continuum's interval unless told) of one live-set
-    size (FIFO = store = size x scale), in a case-B run whose sizes are overridden; the pool holds the
-    article's POOL_SIZE or both, if more."""
+                    interval_ns: int | None = None, repetition: int = 0) -> tuple[Cell, Cell]:
+    """The batch run and the real-time probe (at the continuum's interval unless told; its repeat when
+    repetition > 0) of one live-set size (FIFO = store = size x scale), in a case-B run whose sizes are
+    overridden; the pool holds the article's POOL_SIZE or both, if more."""
     count = max(1, round(size * prof.scale))
     sizes = dict(internal_queue_size=count, stored_count=count,
                  pool_size=max(round(POOL_SIZE * prof.scale), 2 * count + 2))
@@ -443,7 +443,8 @@ def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile,
                   **sizes)
     probe = _cell(solution, strategy, "B", prof, mode="realtime",
                   interval_ns=prof.continuum.interval_ns if interval_ns is None else interval_ns,
-                  duration_s=prof.probe_s, warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof), **sizes)
+                  duration_s=prof.probe_s, warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof),
+                  repetition=repetition, **sizes)
     return batch, probe
 
 
@@ -462,6 +463,8 @@ def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
 # run's own fill (case C: 18.6 s beyond a 13.7 s fill allocating, 7.9 s beyond 3.9 s flat), then
 # counts for 1 s. How often the first guess of a search keeps up was measured in a quick sweep.
 RUN_OVERHEAD_S = {"java": 1.4, "cpp": 1.3, "flat": 1.3}
+# Repeated probes of a continuum line: the two sizes around its change of verdict, where it has one.
+CONTINUUM_REPEATS = 2
 COUNTING_PASS_S = 1.0
 COUNTING_FILL_FACTOR = 1.3
 START_KEEPS_UP = 0.8
@@ -582,10 +585,14 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
         for case in heap_cases)
     reach = prof.continuum
     on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
-    continuum_runs = len(on_continuum) * (len(reach.strategies) * len(reach.sizes) * 2 + len(reach.pool_sizes))
-    continuum_s = sum(len(reach.strategies) * sum(
+    # a line's change of verdict has its two sizes probed again (taken at the middle size)
+    middle = sorted(reach.sizes)[len(reach.sizes) // 2]
+    continuum_runs = len(on_continuum) * (len(reach.strategies) * (len(reach.sizes) * 2 + CONTINUUM_REPEATS)
+                                          + len(reach.pool_sizes))
+    continuum_s = sum(len(reach.strategies) * (sum(
         run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler, stored=size))
         + run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=size)) for size in reach.sizes)
+        + CONTINUUM_REPEATS * run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=middle)))
         + len(reach.pool_sizes) * run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler))
         for s in on_continuum)
     # the JDKs chapter: its own solutions, those of a selection only when one was chosen (SOLUTIONS=paper)

@@ -48,3 +48,26 @@ def test_a_small_profiles_crossovers_beside_the_full_ones():
     assert row["this profile"] == "loss-free up to 30,000, loses from 100,000" and row["can agree"]
     apart = compare_crossovers(curves(3_000, [1_000, 3_000, 10_000]), curves(100_000, [1_000, 10_000, 100_000]))
     assert not apart[apart["what"] == "Pooling loses nothing at 1000 ns"]["can agree"].iloc[0]
+
+
+def test_a_line_that_changes_back_has_no_single_crossover():
+    # Parallel 11's mix at the article's sizes: 0.13 % lost at 1,000, none at 10,000, lost again at 100,000
+    found = first_change(pd.Series([1_000, 10_000, 100_000]), pd.Series([False, True, False]))
+    assert found == Crossover(None, 1_000, (10_000,)) and not found.single and found.at is None
+    assert found.describe("loss-free", "loses") == "loses at 1,000 but loss-free again at 10,000: no single crossover"
+    assert found.may_meet(Crossover(None, 1_000)) is None and Crossover(None, 1_000).may_meet(found) is None
+    assert first_change(pd.Series([1, 10, 100, 1000]), pd.Series([True, False, True, True])).again == (100, 1000)
+
+
+def test_the_first_line_to_lose_is_one_that_loses_from_a_size_on():
+    from allocorpool.chapters.continuum import loss_sentence, read_crossovers
+
+    def line(label: str, keeps_up: list[bool]) -> pd.DataFrame:
+        return pd.DataFrame({"label": label, "strategy": "mix", "strategy_label": "Mix", "size": [1_000, 10_000, 100_000],
+                             "ns_per_packet": 100.0, "interval_ns": 1000, "keeps_up": keeps_up})
+    said = loss_sentence(read_crossovers(pd.concat([line("Parallel 11", [False, True, False]),
+                                                    line("G1 11", [True, False, False]),
+                                                    line("flat C++", [True, True, True])])))
+    assert said.startswith("2 of the 3 (solution, strategy) lines lose packets at some size measured.")
+    assert "the first is G1 11 Mix, from 10,000 packets" in said
+    assert "Parallel 11 Mix (loses at 1,000, not at 10,000)" in said

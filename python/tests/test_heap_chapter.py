@@ -42,3 +42,14 @@ def test_the_cost_figure_draws_the_median_of_each_factor_with_bars_to_its_cheape
     (line,) = heap.cost_figure(multiples, "ns_per_packet").data
     assert list(line.x) == [1.5, 6] and list(line.y) == [200, 100]
     assert list(line.error_y.array) == [200, 10] and list(line.error_y.arrayminus) == [50, 10]
+
+
+def test_the_caption_speaks_of_ranges_only_where_the_table_shows_them(monkeypatch):
+    # each factor ran twice, but every second run failed: one finished run per factor, so no range
+    multiples = _multiples({("G1", 1.5): [150.0, float("nan")], ("G1", 6): [100.0, float("nan")]})
+    shown = []
+    monkeypatch.setattr(heap.show, "show_table", lambda table, caption, **options: shown.append((table, caption)))
+    monkeypatch.setattr(heap.show, "note", lambda text: None)
+    heap.show_overheads(multiples)
+    assert [table.loc[("G1", "Pooling", "C"), "1.5×"] for table, _ in shown] == [50, 50]
+    assert not any("lowest to highest" in caption for _, caption in shown)

@@ -87,9 +87,11 @@ def test_the_estimate_counts_cells():
     # the minimum-heap chapter: in quick, case C's alloc and pool cells of its solutions, bisected then run 3 times
     # at each of 4 multiples
     assert estimate.heap_runs == len(study.HEAP_SOLUTIONS) * 2 * (study.expected_heap_runs(quick.heap) + 4 * 3)
-    # the continuum: a batch run and a probe per strategy and size, and the pool-size what-if, per solution
+    # the continuum: a batch run and a probe per strategy and size, the repeats around a line's change of
+    # verdict, and the pool-size what-if, per solution
     plan = quick.continuum
-    assert estimate.continuum_runs == len(study.CONTINUUM_SOLUTIONS) * (3 * len(plan.sizes) * 2 + len(plan.pool_sizes))
+    assert estimate.continuum_runs == len(study.CONTINUUM_SOLUTIONS) * (
+        3 * (len(plan.sizes) * 2 + study.CONTINUUM_REPEATS) + len(plan.pool_sizes))
     assert 60 * 60 < estimate.seconds < 4 * 60 * 60
     # `make study SOLUTIONS=paper` from a clean clone ran its quick sweep in 56 min ("vm", 2026-11-23); the
     # estimate then said 42 min

@@ -235,6 +235,37 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
     chapter.finish(curves.rename(columns={"batch_status": "status"}), measured.pool_sizes)
 
 
+def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monkeypatch):
+    runs = []
+
+    def fake_run(cell, workdir, **options):  # pooling loses from a store of 20,000 up; its repeat at 600 loses too
+        runs.append(cell)
+        losing = cell.stored_count >= 20_000 or (cell.stored_count == 600 and cell.repetition == 1)
+        behaviour = "slow" if cell.mode == "realtime" and cell.strategy == "pool" and losing else "ok"
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    ci = study.PROFILES["ci"]
+    prof = replace(ci, name="tiny-repeats", solutions=("flat-glibc",),
+                   continuum=replace(ci.continuum, strategies=("alloc", "pool"), pool_sizes=()))
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    curves = chapter.continuum(chapter.solutions("continuum")).curves
+    pool = curves[curves["strategy"] == "pool"]
+    assert pool["probe_keeps_up"].tolist() == [True, True, False]  # 20, 600 and 20,000 packets, first probes
+    # 600 and 20,000 are repeated; 600's repeat loses, which moves the change down: 20 is repeated in turn
+    assert pool["repeat_keeps_up"].tolist() == [True, False, False] and pool["keeps_up"].tolist() == [True, False, False]
+    assert curves.loc[curves["strategy"] == "alloc", "repeat_status"].isna().all()  # no change, nothing repeated
+    assert sorted(c.stored_count for c in runs if c.repetition == 1) == [20, 600, 20_000]
+    table = continuum_chapter.crossovers(curves).set_index("what")
+    assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
+    said = continuum_chapter.repeat_sentence(curves)
+    assert "2 of the 3 repeats agreed with the first probe; these did not:" in said
+    assert "Pooling at 30,000 (first kept up, then fell behind, losing nothing yet)" in said, said
+    chapter.finish(curves.rename(columns={"batch_status": "status"}))
+    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)  # a replay reads the repeats back
+    assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
+
+
 def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, monkeypatch):
     runs = []
 

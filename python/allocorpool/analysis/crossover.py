@@ -4,7 +4,9 @@ cell starts losing packets.
 Sizes are measured at a few points, so a crossover is known to lie between two of them: it is
 given as that bracket (the last size on one side, the first on the other) and as their geometric
 midpoint, the sizes being spaced geometrically. A pair whose order never changes over the sizes
-measured has no crossover, and says on which side it stayed.
+measured has no crossover, and says on which side it stayed. A line that changes back at a larger
+size (a run's noise, or a real second change) has no single crossover: it says where it changed
+back, and is not compared with another measurement of it.
 """
 
 from __future__ import annotations
@@ -14,22 +16,34 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+NO_SINGLE = "no single crossover"  # how describe() ends for a line that changes back
+
 
 @dataclass(frozen=True)
 class Crossover:
     before: int | None  # the last size where the first condition held (None: it never held)
     after: int | None  # the first size after it where it no longer did (None: it held everywhere)
+    again: tuple[int, ...] = ()  # the larger sizes where it held again after `after`
+
+    @property
+    def single(self) -> bool:
+        """Whether the line changed at most once over the sizes measured."""
+        return not self.again
 
     @property
     def at(self) -> float | None:
-        """The geometric midpoint of the bracket; None where there is no crossover."""
-        if self.before is None or self.after is None:
+        """The geometric midpoint of the bracket; None where there is no single crossover."""
+        if self.before is None or self.after is None or not self.single:
             return None
         return math.sqrt(self.before * self.after)
 
     def describe(self, holds: str, fails: str) -> str:
         if self.before is None and self.after is None:
             return "not measured"
+        if not self.single:
+            start = f"{holds} up to {self.before:,}, " if self.before is not None else ""
+            return (f"{start}{fails} at {self.after:,} but {holds} again at "
+                    f"{', '.join(f'{size:,}' for size in self.again)}: {NO_SINGLE}")
         if self.after is None:
             return f"{holds} at every size measured"
         if self.before is None:
@@ -40,8 +54,10 @@ class Crossover:
         """Whether two measurements of the same crossover (on different grids of sizes, or different
         runs) can be at the same size: their brackets (last size holding, first size failing] overlap,
         a bracket with no lower end starting at 0 and one with no upper end going on for ever. None
-        where either was not measured."""
+        where either was not measured or has no single crossover."""
         if (self.before is None and self.after is None) or (other.before is None and other.after is None):
+            return None
+        if not (self.single and other.single):
             return None
         low = max(self.before or 0, other.before or 0)
         return low < min(math.inf if self.after is None else self.after,
@@ -50,18 +66,20 @@ class Crossover:
 
 def first_change(sizes: pd.Series, holds: pd.Series) -> Crossover:
     """Where a condition, true at the small sizes, stops holding: the first size (in increasing order)
-    where it is false after the sizes where it was true. Sizes with no verdict (NaN: a failed run)
-    are skipped."""
+    where it is false after the sizes where it was true, and the larger sizes where it holds again.
+    Sizes with no verdict (NaN: a failed run) are skipped."""
     known = pd.DataFrame({"size": sizes, "holds": holds}).dropna().sort_values("size")
     if known.empty:
         return Crossover(None, None)
-    last_true = None
-    for size, held in zip(known["size"], known["holds"]):
-        if held:
-            last_true = int(size)
-        else:
-            return Crossover(last_true, int(size))
-    return Crossover(last_true, None)
+    last_true, first_false, again = None, None, []
+    for size, held in zip(known["size"].astype(int).tolist(), known["holds"]):
+        if first_false is None and held:
+            last_true = size
+        elif first_false is None:
+            first_false = size
+        elif held:
+            again.append(size)
+    return Crossover(last_true, first_false, tuple(again))
 
 
 def beats(curves: pd.DataFrame, faster: str, slower: str, value: str = "ns_per_packet") -> Crossover:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from allocorpool.analysis.crossover import Crossover, beats, first_change
+from allocorpool.analysis.crossover import NO_SINGLE, Crossover, beats, first_change
 from allocorpool.analysis.min_heap import NOT_FITTING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
@@ -37,29 +37,32 @@ def curves_figure(curves: pd.DataFrame, value: str, title: str, axis: str) -> go
     return fig
 
 
-def crossovers(curves: pd.DataFrame) -> pd.DataFrame:
+def read_crossovers(curves: pd.DataFrame) -> list[tuple[str, str, Crossover, str]]:
     """Per solution: where mix stops beating pool and allocation stops beating pool in batch, and
-    where each strategy starts losing packets at the probe's interval."""
-    rows = []
+    where each strategy starts losing packets at the probe's interval; each as (solution, what,
+    crossover, reading)."""
+    found = []
     for label, part in curves.groupby("label", sort=False):
         batch = part[["strategy", "size", "ns_per_packet"]]
+        names = dict(part[["strategy", "strategy_label"]].drop_duplicates().to_numpy())
         for faster, slower in (("mix", "pool"), ("alloc", "pool"), ("alloc", "mix")):
-            found = beats(batch, faster, slower)
-            names = dict(part[["strategy", "strategy_label"]].drop_duplicates().to_numpy())
             if faster in names and slower in names:
-                rows.append(_row(label, f"batch: {names[faster]} faster than {names[slower]}", found,
-                                 found.describe("faster", "slower")))
+                change = beats(batch, faster, slower)
+                found.append((label, f"batch: {names[faster]} faster than {names[slower]}", change,
+                              change.describe("faster", "slower")))
         interval = int(part["interval_ns"].iloc[0])
         for strategy, probes in part.groupby("strategy_label", sort=False):
-            found = first_change(probes["size"], probes["keeps_up"])
-            rows.append(_row(label, f"{strategy} loses nothing at {interval} ns", found,
-                             found.describe("loss-free", "loses")))
-    return pd.DataFrame(rows, columns=CROSSOVER_COLUMNS)
+            change = first_change(probes["size"], probes["keeps_up"])
+            found.append((label, f"{strategy} loses nothing at {interval} ns", change,
+                          change.describe("loss-free", "loses")))
+    return found
 
 
-def _row(label: str, what: str, found, reading: str) -> dict:
-    return {"solution": label, "what": what, "last size before": found.before, "first size after": found.after,
-            "crossover at about": found.at, "reading": reading}
+def crossovers(curves: pd.DataFrame) -> pd.DataFrame:
+    """The crossovers of read_crossovers as a table: a row per solution and question."""
+    return pd.DataFrame([{"solution": label, "what": what, "last size before": change.before,
+                          "first size after": change.after, "crossover at about": change.at, "reading": reading}
+                         for label, what, change, reading in read_crossovers(curves)], columns=CROSSOVER_COLUMNS)
 
 
 def show_curves(curves: pd.DataFrame) -> None:
@@ -72,8 +75,9 @@ def show_curves(curves: pd.DataFrame) -> None:
                                    f"Real time at {int(curves['interval_ns'].iloc[0])} ns: packets lost against "
                                    "the live set", "% lost"))
     show_not_fitting(curves)
-    show.show_unfinished(curves[curves["batch_status"] != NOT_FITTING], ["batch_status", "probe_status"],
-                         "continuum cell")
+    fitting = curves[curves["batch_status"] != NOT_FITTING]
+    show.show_unfinished(fitting.assign(repeat_status=fitting["repeat_status"].fillna("ok")),  # NaN: not repeated
+                         ["batch_status", "probe_status", "repeat_status"], "continuum cell")
 
 
 def show_not_fitting(curves: pd.DataFrame) -> None:
@@ -84,7 +88,7 @@ def show_not_fitting(curves: pd.DataFrame) -> None:
         if len(out):
             ran = out.dropna(subset=["batch_key"])  # the size whose own batch run ran out of heap
             lines.append(f"{label} {strategy} from {int(out['size'].min()):,}"
-                         + (f" ({int(out['live_packets'].min()):,} live packets; its batch run: "
+                         + (f" ({int(out['live_packets'].min()):,} live packets, where its batch run ended: "
                             f"{ran['error'].iloc[0]})" if len(ran) else ""))
     if lines:
         show.note("These lines run out of heap from the size given, so their larger sizes are neither run nor "
@@ -98,29 +102,64 @@ def show_crossovers(curves: pd.DataFrame) -> None:
         return
     show.show_table(table.set_index(["solution", "what"]),
                     "Crossovers along the live set (sizes of the FIFO and of the store, each)", precision=0)
-    losing = table[table["what"].str.contains("loses nothing") & table["first size after"].notna()]
-    if len(losing):
-        first = losing.loc[losing["first size after"].idxmin()]
-        show.note(f"The first cell to lose packets as the live set grows is {first['solution']} "
-                  f"{first['what'].split(' loses')[0]}, from {int(first['first size after']):,} packets in the FIFO "
-                  f"and as many in the store; {len(losing)} of the {int(table['what'].str.contains('loses nothing').sum())} "
-                  "(solution, strategy) lines lose at some size measured.")
-    else:
-        show.note("No (solution, strategy) line loses packets at any size measured.")
+    show.note(loss_sentence(read_crossovers(curves)))
+    said = repeat_sentence(curves)
+    if said:
+        show.note(said)
+
+
+def repeat_sentence(curves: pd.DataFrame) -> str | None:
+    """How many of the probes repeated around a change of verdict agreed with the first, and which
+    did not; None where nothing was repeated."""
+    repeated = curves.dropna(subset=["repeat_keeps_up"])
+    if repeated.empty:
+        return None
+
+    def said(kept: bool, lost_pct: float) -> str:
+        if kept:
+            return "kept up"
+        return f"lost {lost_pct:.2g} %" if lost_pct and lost_pct > 0 else "fell behind, losing nothing yet"
+    differ = repeated[repeated["repeat_keeps_up"].astype(bool) != repeated["probe_keeps_up"].astype(bool)]
+    text = (f"The probe at each size on either side of a change of a line's verdict ran twice, and a size keeps up "
+            f"only where both did: {len(repeated) - len(differ)} of the {len(repeated)} repeats agreed with the "
+            "first probe")
+    if differ.empty:
+        return text + "."
+    return text + "; these did not: " + "; ".join(
+        f"{row.label} {row.strategy_label} at {int(row.size):,} (first {said(bool(row.probe_keeps_up), row.loss_pct)}, then "
+        f"{said(bool(row.repeat_keeps_up), row.repeat_loss_pct)})" for row in differ.itertuples()) + "."
+
+
+def loss_sentence(found: list[tuple[str, str, Crossover, str]]) -> str:
+    """Which (solution, strategy) line starts losing packets first as the live set grows, how many lose
+    at some size, and which change back (lose at one size, not at a larger one)."""
+    lines = [(label, what.split(" loses")[0], change) for label, what, change, _ in found if "loses nothing" in what]
+    if not lines:
+        return "No real-time probe finished, so no line's loss can be read."
+    losing = [line for line in lines if line[2].after is not None]
+    if not losing:
+        return "No (solution, strategy) line loses packets at any size measured."
+    single = [line for line in losing if line[2].single]
+    said = f"{len(losing)} of the {len(lines)} (solution, strategy) lines lose packets at some size measured."
+    if single:
+        label, strategy, change = min(single, key=lambda line: line[2].after)
+        said += (f" Of those that lose from one size on, the first is {label} {strategy}, from {change.after:,} "
+                 "packets in the FIFO and as many in the store.")
+    back = [f"{label} {strategy} (loses at {change.after:,}, not at {', '.join(f'{s:,}' for s in change.again)})"
+            for label, strategy, change in losing if not change.single]
+    if back:
+        said += " These change back, so no single size says where they start losing: " + "; ".join(back) + "."
+    return said
 
 
 def compare_crossovers(small: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
     """Each crossover read from both profiles' curves (the same solution and question), with whether
     their brackets can meet (analysis.crossover.Crossover.may_meet)."""
-    mine, theirs = crossovers(small), crossovers(full)
-    both = mine.merge(theirs, on=["solution", "what"], suffixes=("", " (full)"))
-
-    def bracket(row: pd.Series, suffix: str) -> Crossover:
-        before, after = row[f"last size before{suffix}"], row[f"first size after{suffix}"]
-        return Crossover(None if pd.isna(before) else int(before), None if pd.isna(after) else int(after))
-    agrees = [bracket(row, "").may_meet(bracket(row, " (full)")) for _, row in both.iterrows()]
-    return pd.DataFrame({"solution": both["solution"], "what": both["what"], "this profile": both["reading"],
-                         "article's sizes": both["reading (full)"], "can agree": agrees})
+    theirs = {(label, what): (change, reading) for label, what, change, reading in read_crossovers(full)}
+    rows = [{"solution": label, "what": what, "this profile": reading, "article's sizes": theirs[label, what][1],
+             "can agree": change.may_meet(theirs[label, what][0])}
+            for label, what, change, reading in read_crossovers(small) if (label, what) in theirs]
+    return pd.DataFrame(rows, columns=["solution", "what", "this profile", "article's sizes", "can agree"])
 
 
 def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str) -> None:
@@ -128,17 +167,20 @@ def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str
     table = compare_crossovers(small, full)
     judged = table.dropna(subset=["can agree"])
     if judged.empty:
-        show.note("No crossover was read at both this profile's sizes and the article's: the full store holds "
-                  "none of this chapter's solutions yet.")
+        show.note("No single crossover was read at both this profile's sizes and the article's: the full store "
+                  "holds none of this chapter's solutions yet, or their lines change back.")
         return
     show.show_table(table.set_index(["solution", "what"]),
                     f"Crossovers in {profile_name} beside those at the article's sizes (data/full)", precision=0)
     apart = judged[~judged["can agree"].astype(bool)]
+    changing = table[table["this profile"].str.endswith(NO_SINGLE) | table["article's sizes"].str.endswith(NO_SINGLE)]
     show.note(f"{len(judged) - len(apart)} of the {len(judged)} crossovers read at both sizes can be at the same "
               "size (their brackets overlap)"
               + (f"; these cannot: {'; '.join(f'{row.solution} {row.what}' for row in apart.itertuples())}. "
                  f"A line's crossover in {profile_name} says where it lies at the article's sizes only where the "
-                 "two agree." if len(apart) else "."))
+                 "two agree." if len(apart) else ".")
+              + (f" Not compared, as a line changes back at one of the two sizes: "
+                 f"{'; '.join(f'{row.solution} {row.what}' for row in changing.itertuples())}." if len(changing) else ""))
 
 
 def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:

@@ -11,6 +11,7 @@ from plotly.subplots import make_subplots
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS
 
+CELL = ["label", "strategy_label", "case"]
 COST_LABELS = {"ns_per_packet": "wall ns per packet", "cpu_ns_per_packet": "CPU ns per packet"}
 OVERHEAD_LABELS = {"overhead_wall": "wall time", "overhead_cpu": "CPU time"}
 
@@ -67,16 +68,19 @@ def cost_figure(multiples: pd.DataFrame, cost: str) -> go.Figure:
     return fig
 
 
+def repeated(runs: pd.DataFrame) -> bool:
+    """Whether some cell ran more than once at one factor (the table then gives each factor's range)."""
+    return not runs.empty and runs.groupby([*CELL, "factor"]).size().max() > 1
+
+
 def overhead_table(multiples: pd.DataFrame, overhead: str) -> pd.DataFrame:
     """Lower-bound overhead in percent: a row per solution, strategy and case, a column per factor;
     the median of the factor's runs, and where it ran more than once, the range of its runs."""
     rows = multiples.dropna(subset=[overhead])
-    index = ["label", "strategy_label", "case"]
-    grouped = rows.groupby([*index, "factor"], sort=False)[overhead]
-    stats = grouped.agg(["median", "min", "max"]) * 100
-    values = stats["median"] if rows.empty or grouped.size().max() == 1 else stats.apply(
-        lambda cell: f"{cell['median']:.0f} ({cell['min']:.0f} to {cell['max']:.0f})", axis=1)
-    table = values.unstack("factor").reindex(pd.MultiIndex.from_frame(rows[index].drop_duplicates()))
+    stats = rows.groupby([*CELL, "factor"], sort=False)[overhead].agg(["median", "min", "max"]) * 100
+    values = stats.apply(lambda cell: f"{cell['median']:.0f} ({cell['min']:.0f} to {cell['max']:.0f})",
+                         axis=1) if repeated(rows) else stats["median"]
+    table = values.unstack("factor").reindex(pd.MultiIndex.from_frame(rows[CELL].drop_duplicates()))
     table.columns = [f"{factor:g}×" for factor in table.columns]
     return table.reset_index().rename(columns={"label": "solution", "strategy_label": "strategy"})
 
@@ -87,10 +91,11 @@ def show_overheads(multiples: pd.DataFrame) -> None:
         if table.empty:
             show.note(f"No run at a multiple of a minimum heap measured its {what}.")
             continue
-        repeated = "; median (lowest to highest) of each factor's runs" if multiples["repetition"].max() > 0 else ""
+        ranges = "; median (lowest to highest) of each factor's runs" if repeated(
+            multiples.dropna(subset=[overhead])) else ""
         show.show_table(table.set_index(["solution", "strategy", "case"]),
                         f"Lower-bound overhead in {what}, % over the cheapest configuration of the same strategy "
-                        f"and case{repeated}", precision=0)
+                        f"and case{ranges}", precision=0)
     show.note(overhead_sentence(multiples))
 
 
@@ -100,7 +105,7 @@ def overhead_sentence(multiples: pd.DataFrame) -> str:
     ok = multiples.dropna(subset=["overhead_wall"])
     if ok.empty:
         return "No run finished, so no overhead can be given."
-    cells = ["label", "strategy_label", "case", "factor"]
+    cells = [*CELL, "factor"]
     runs = ok.groupby(cells, sort=False)["overhead_wall"].agg(["max", "min", "size"])
     spread = (runs["max"] - runs["min"])[runs["size"] > 1]
     ok = ok.groupby(cells, as_index=False, sort=False)[["overhead_wall", "overhead_cpu"]].median()

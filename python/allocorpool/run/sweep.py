@@ -92,8 +92,11 @@ _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline"
 # latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
                                       "error", "stderr_tail", "reference_key", *LATENCY_FIELDS, "machine"]
+# keeps_up: every probe of the size kept up (a size next to a change in its line's verdict is probed
+# twice: probe_* is the first, repeat_* the second); loss_pct and the latency: the first probe's
 _CONTINUUM_COLUMNS = ["size", "live_packets", "batch_status", "ns_per_packet", "probe_status", "interval_ns",
-                      "keeps_up", "loss_pct", *LATENCY_FIELDS, "error", "batch_key", "probe_key", "machine"]
+                      "keeps_up", "probe_keeps_up", "loss_pct", *LATENCY_FIELDS, "repeat_status", "repeat_keeps_up",
+                      "repeat_loss_pct", "error", "batch_key", "probe_key", "repeat_key", "machine"]
 _JDK_COLUMNS = ["jdk", "collector", "batch_status", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_max_ms",
                 "gc_pause_total_ms", "probe_status", "interval_ns", "keeps_up", "loss_pct", *LATENCY_FIELDS, "error",
                 "stderr_tail", "batch_key", "probe_key", "machine"]
@@ -134,6 +137,14 @@ def _machines(rows: Iterable[dict[str, Any]]) -> str | None:
     """The machines of some cells (a search's probes): one, or all of them joined by " + " when they differ."""
     found = sorted({name for name in map(_machine, rows) if name is not None})
     return " + ".join(found) if found else None
+
+
+def _around_changes(line: list[dict[str, Any]]) -> set[int]:
+    """The positions in a continuum line (by size) of the sizes on either side of a change of verdict,
+    sizes with no verdict (not run, failed) skipped."""
+    known = [i for i, row in enumerate(line) if row.get("keeps_up") is not None]
+    return {i for a, b in zip(known, known[1:]) if bool(line[a]["keeps_up"]) != bool(line[b]["keeps_up"])
+            for i in (a, b)}
 
 
 def _batch_costs(row: dict[str, Any]) -> dict[str, Any]:
@@ -641,7 +652,26 @@ class Sweep:
             for size in sorted(plan.sizes):
                 rows.append(measure(*job, size, fits))
                 fits = rows[-1]["batch_status"] != NOT_FITTING
+            # A crossover rests on the probes at the two sizes around it: each is repeated, and a size
+            # keeps up only where both of its probes did. A repeat that loses moves the change, so the
+            # sizes around the new one are repeated in turn.
+            repeated: set[int] = set()
+            while around := _around_changes(rows) - repeated:
+                for i in sorted(around):
+                    rows[i] = repeat(*job, rows[i])
+                repeated |= around
             return rows
+
+        def repeat(solution: Solution, strategy: str, row: dict[str, Any]) -> dict[str, Any]:
+            _, probe_cell_ = continuum_cells(solution, strategy, row["size"], self.profile, repetition=1)
+            probe = self.cell_row(probe_cell_)
+            judged = _probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
+            again = judged.ok if probe["status"] == "ok" else None
+            return {**row, "repeat_status": probe["status"], "repeat_keeps_up": again,
+                    "repeat_loss_pct": judged.lost_pct, "repeat_key": probe["key"],
+                    "keeps_up": (row["keeps_up"] and again) if again is not None else row["keeps_up"],
+                    "machine": " + ".join(sorted({name for name in [*(row["machine"] or "").split(" + "),
+                                                                     _machine(probe)] if name})) or None}
 
         def measure(solution: Solution, strategy: str, size: int, fits: bool) -> dict[str, Any]:
             batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, self.profile)
@@ -655,14 +685,15 @@ class Sweep:
             if heap_verdict(batch["status"], _value(batch, "error"), _value(batch, "stderr_tail")) == TOO_SMALL:
                 self._heap_too_small.add(batch["key"])  # the line's answer, not a failed run
                 return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING, "batch_key": batch["key"],
-                        "error": f"ran out of heap in batch ({_value(batch, 'error') or batch['status']}); not probed",
+                        "error": _value(batch, "error") or batch["status"],
                         "machine": _machine(batch)}
             probe = self.cell_row(probe_cell_)
             judged = _probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
             return {**row, "batch_status": batch["status"],
                     "ns_per_packet": _value(batch, "ns_per_packet") if batch["status"] == "ok" else None,
                     "probe_status": probe["status"],
-                    "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
+                    "keeps_up": judged.ok if probe["status"] == "ok" else None,
+                    "probe_keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
                     **_latency(judged), "batch_key": batch["key"], "probe_key": probe["key"],
                     "machine": _machines([batch, probe])}
         curves = [row for line in self._each(measure_line, jobs, "continuum lines") for row in line]
@@ -699,7 +730,8 @@ class Sweep:
             return {**_labels(solution, strategy, case), "jdk": solution.jdk, "collector": solution.collector,
                     "batch_status": batch["status"], **_batch_costs(batch),
                     "probe_status": probe["status"], "interval_ns": plan.interval_ns,
-                    "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
+                    "keeps_up": judged.ok if probe["status"] == "ok" else None,
+                    "probe_keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
                     **_latency(judged), "error": "; ".join(f"{row['key']}: {_value(row, 'error') or row['status']}" for row in failed) or None,
                     "stderr_tail": next((_value(row, "stderr_tail") for row in failed), None),
                     "batch_key": batch["key"], "probe_key": probe["key"], "machine": _machines([batch, probe])}
