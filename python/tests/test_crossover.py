@@ -13,7 +13,7 @@ def test_a_condition_that_stops_holding_is_bracketed():
 
 def test_no_change_sizes_out_of_order_and_failed_runs():
     assert first_change(pd.Series([100, 10]), pd.Series([True, True])) == Crossover(100, None)
-    assert first_change(pd.Series([10, 100]), pd.Series([False, True])) == Crossover(None, 10)
+    assert first_change(pd.Series([10, 100]), pd.Series([False, True])) == Crossover(None, 10, (100,))  # back again
     skipped = first_change(pd.Series([10, 100, 1000]), pd.Series([True, None, False]))  # 100: its run failed
     assert skipped == Crossover(10, 1000)
     assert first_change(pd.Series([], dtype=int), pd.Series([], dtype=bool)).describe("a", "b") == "not measured"

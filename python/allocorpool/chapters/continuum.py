@@ -76,7 +76,7 @@ def show_curves(curves: pd.DataFrame) -> None:
                                    "the live set", "% lost"))
     show_not_fitting(curves)
     fitting = curves[curves["batch_status"] != NOT_FITTING]
-    show.show_unfinished(fitting.assign(repeat_status=fitting["repeat_status"].fillna("ok")),  # NaN: not repeated
+    show.show_unfinished(fitting.assign(repeat_status=fitting["repeat_status"].astype(object).fillna("ok")),  # NaN: not repeated
                          ["batch_status", "probe_status", "repeat_status"], "continuum cell")
 
 
