@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-NO_SINGLE = "no single crossover"  # how describe() ends for a line that changes back
-
 
 @dataclass(frozen=True)
 class Crossover:
@@ -43,7 +41,7 @@ class Crossover:
         if not self.single:
             start = f"{holds} up to {self.before:,}, " if self.before is not None else ""
             return (f"{start}{fails} at {self.after:,} but {holds} again at "
-                    f"{', '.join(f'{size:,}' for size in self.again)}: {NO_SINGLE}")
+                    f"{', '.join(f'{size:,}' for size in self.again)}: no single crossover")
         if self.after is None:
             return f"{holds} at every size measured"
         if self.before is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from allocorpool.analysis.crossover import NO_SINGLE, Crossover, beats, first_change
+from allocorpool.analysis.crossover import Crossover, beats, first_change
 from allocorpool.analysis.min_heap import NOT_FITTING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
@@ -157,9 +157,11 @@ def compare_crossovers(small: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
     their brackets can meet (analysis.crossover.Crossover.may_meet)."""
     theirs = {(label, what): (change, reading) for label, what, change, reading in read_crossovers(full)}
     rows = [{"solution": label, "what": what, "this profile": reading, "article's sizes": theirs[label, what][1],
+             "one crossover in both": change.single and theirs[label, what][0].single,
              "can agree": change.may_meet(theirs[label, what][0])}
             for label, what, change, reading in read_crossovers(small) if (label, what) in theirs]
-    return pd.DataFrame(rows, columns=["solution", "what", "this profile", "article's sizes", "can agree"])
+    return pd.DataFrame(rows, columns=["solution", "what", "this profile", "article's sizes", "one crossover in both",
+                                       "can agree"])
 
 
 def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str) -> None:
@@ -173,7 +175,7 @@ def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str
     show.show_table(table.set_index(["solution", "what"]),
                     f"Crossovers in {profile_name} beside those at the article's sizes (data/full)", precision=0)
     apart = judged[~judged["can agree"].astype(bool)]
-    changing = table[table["this profile"].str.endswith(NO_SINGLE) | table["article's sizes"].str.endswith(NO_SINGLE)]
+    changing = table[~table["one crossover in both"]]
     show.note(f"{len(judged) - len(apart)} of the {len(judged)} crossovers read at both sizes can be at the same "
               "size (their brackets overlap)"
               + (f"; these cannot: {'; '.join(f'{row.solution} {row.what}' for row in apart.itertuples())}. "

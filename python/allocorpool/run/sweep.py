@@ -670,8 +670,7 @@ class Sweep:
             return {**row, "repeat_status": probe["status"], "repeat_keeps_up": again,
                     "repeat_loss_pct": judged.lost_pct, "repeat_key": probe["key"],
                     "keeps_up": (row["keeps_up"] and again) if again is not None else row["keeps_up"],
-                    "machine": " + ".join(sorted({name for name in [*(row["machine"] or "").split(" + "),
-                                                                     _machine(probe)] if name})) or None}
+                    "machine": _machines([self._seen[row["batch_key"]], self._seen[row["probe_key"]], probe])}
 
         def measure(solution: Solution, strategy: str, size: int, fits: bool) -> dict[str, Any]:
             batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, self.profile)
@@ -689,11 +688,10 @@ class Sweep:
                         "machine": _machine(batch)}
             probe = self.cell_row(probe_cell_)
             judged = _probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
+            kept = judged.ok if probe["status"] == "ok" else None
             return {**row, "batch_status": batch["status"],
                     "ns_per_packet": _value(batch, "ns_per_packet") if batch["status"] == "ok" else None,
-                    "probe_status": probe["status"],
-                    "keeps_up": judged.ok if probe["status"] == "ok" else None,
-                    "probe_keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
+                    "probe_status": probe["status"], "keeps_up": kept, "probe_keeps_up": kept, "loss_pct": judged.lost_pct,
                     **_latency(judged), "batch_key": batch["key"], "probe_key": probe["key"],
                     "machine": _machines([batch, probe])}
         curves = [row for line in self._each(measure_line, jobs, "continuum lines") for row in line]
@@ -730,8 +728,7 @@ class Sweep:
             return {**_labels(solution, strategy, case), "jdk": solution.jdk, "collector": solution.collector,
                     "batch_status": batch["status"], **_batch_costs(batch),
                     "probe_status": probe["status"], "interval_ns": plan.interval_ns,
-                    "keeps_up": judged.ok if probe["status"] == "ok" else None,
-                    "probe_keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
+                    "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
                     **_latency(judged), "error": "; ".join(f"{row['key']}: {_value(row, 'error') or row['status']}" for row in failed) or None,
                     "stderr_tail": next((_value(row, "stderr_tail") for row in failed), None),
                     "batch_key": batch["key"], "probe_key": probe["key"], "machine": _machines([batch, probe])}
