@@ -417,12 +417,12 @@ def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, sour
 
 def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,
                heap_mb: int | None = None, duration_s: float | None = None,
-               capture_delay_ms: float | None = None) -> Cell:
-    """A real-time run at one interval (a search probe, a big-heap probe, a timeline, or a what-if with
-    a longer input queue): its input queue holds the profile's capture delay unless told."""
+               capture_delay_ms: float | None = None, repetition: int = 0) -> Cell:
+    """A real-time run at one interval (a search probe or its repeat, a big-heap probe, a timeline, or a
+    what-if with a longer input queue): its input queue holds the profile's capture delay unless told."""
     return _cell(solution, strategy, case, prof, heap_mb, mode="realtime", interval_ns=interval_ns,
                  duration_s=duration_s if duration_s is not None else prof.probe_s, warmup_s=prof.probe_warmup_s,
-                 capture_delay_ms=_queue_delay(prof, capture_delay_ms))
+                 capture_delay_ms=_queue_delay(prof, capture_delay_ms), repetition=repetition)
 
 
 def _queue_delay(prof: Profile, capture_delay_ms: float | None = None) -> float | None:
@@ -569,8 +569,10 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
         batch_s += len(STRATEGIES) * cases * sources * run_s(s.filler, prof.batch_s, fill)
         search_count += len(REALTIME_STRATEGIES) * cases
         probes += len(REALTIME_STRATEGIES) * cases * per_search
-        confirm_s = prof.search.longest_probe_s if prof.search.confirm and s.engine == "java" else 0.0
-        searches += len(REALTIME_STRATEGIES) * cases * (per_search * run_s(s.filler, prof.probe_s, fill) + confirm_s)
+        # the interval found rests on a second probe: a Java cell's confirmation, else a repeat
+        probe_s = run_s(s.filler, prof.probe_s, fill)
+        second_s = prof.search.longest_probe_s if prof.search.confirm and s.engine == "java" else probe_s
+        searches += len(REALTIME_STRATEGIES) * cases * (per_search * probe_s + second_s)
     names = {s.name for s in chosen}
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
     timeline_s = timelines * run_s("java", prof.timeline_s, 0.0)

@@ -5,17 +5,19 @@ import pytest
 from allocorpool.analysis.search import Probe, find_interval, kept_up, measured_loss, on_grid, step_ns, verdict
 
 
-def boundary_probe(boundary, calls, long_boundary=None, fails=()):
-    """Loss-free from `boundary` up (from `long_boundary` for probes longer than 1 s); `fails`: intervals
-    whose probe crashes (each listed once per failure)."""
+def boundary_probe(boundary, calls, long_boundary=None, fails=(), repeat_boundary=None):
+    """Loss-free from `boundary` up (from `long_boundary` for probes longer than 1 s, from
+    `repeat_boundary` for repeats); `fails`: intervals whose probe crashes (each listed once per failure).
+    `calls` gets (interval, duration) of first probes and (interval, duration, repetition) of repeats."""
     failures = list(fails)
 
-    def probe(interval_ns, duration_s):
-        calls.append((interval_ns, duration_s))
+    def probe(interval_ns, duration_s, repetition=0):
+        calls.append((interval_ns, duration_s, repetition) if repetition else (interval_ns, duration_s))
         if interval_ns in failures:
             failures.remove(interval_ns)
             return Probe(interval_ns, duration_s, False, status="error", error="exit code 134")
         limit = long_boundary if long_boundary and duration_s > 1 else boundary
+        limit = repeat_boundary if repeat_boundary and repetition else limit
         ok = interval_ns >= limit
         return Probe(interval_ns, duration_s, ok, lost=0 if ok else 1000, lost_pct=0.0 if ok else 5.0, kept_up=ok)
     return probe
@@ -32,9 +34,10 @@ def test_brackets_from_the_batch_figure_and_bisects_to_the_printed_resolution():
     assert result.outcome == "found" and result.good_interval_ns == 440
     assert calls[0] == (230, 1)  # 1.5 x the batch figure, on the grid; nothing below 150 is probed
     assert [c for c, _ in calls[:2]] == [230, 460]
-    assert result.loss_pct_at_reference is None and 1000 not in [c for c, _ in calls]
-    assert list(result.probes["interval_ns"]) == [c for c, _ in calls]
-    assert len(calls) == 7  # two to bracket, five to bisect 230..460 to 10 ns
+    assert result.loss_pct_at_reference is None and 1000 not in [c[0] for c in calls]
+    assert list(result.probes["interval_ns"]) == [c[0] for c in calls]
+    assert len(calls) == 8  # two to bracket, five to bisect 230..460 to 10 ns, the interval found again
+    assert calls[-1] == (440, 1, 1) and list(result.probes["purpose"])[-1] == "repeat"
 
 
 def test_the_reference_interval_is_a_bracket_step_and_serves_a_cell_that_loses_everywhere():
@@ -42,6 +45,7 @@ def test_the_reference_interval_is_a_bracket_step_and_serves_a_cell_that_loses_e
     result = find_interval(boundary_probe(50_000, calls), probe_s=1, high_ns=10_000, batch_ns=300)
     assert result.outcome == "lost" and result.good_interval_ns is None
     assert [c for c, _ in calls] == [450, 900, 1000, 2000, 4000, 8000, 10_000]  # 1000 taken on the way, once
+    assert "repeat" not in set(result.probes["purpose"])  # nothing found, nothing to repeat
     assert result.loss_pct_at_reference == 5.0
     assert list(result.probes["purpose"]).count("reference") == 1
 
@@ -50,7 +54,7 @@ def test_a_cell_that_loses_at_1000_ns_is_not_searched_below():
     calls = []
     result = find_interval(boundary_probe(1500, calls), probe_s=1, high_ns=10_000, batch_ns=600)
     assert result.good_interval_ns == 1500
-    assert min(c for c, _ in calls[calls.index((1000, 1)):]) == 1000
+    assert min(c[0] for c in calls[calls.index((1000, 1)):]) == 1000
 
 
 def test_a_longer_confirmation_that_loses_sends_the_search_above():
@@ -64,6 +68,8 @@ def test_a_longer_confirmation_that_loses_sends_the_search_above():
     after = result.probes.iloc[list(result.probes["purpose"]).index("confirm") + 1:]
     assert len(after) and (after["duration_s"] == 12.0).all()  # the rest of the search, as long as the confirmation
     assert after[after["ok"]]["interval_ns"].min() == 900
+    # no longer probe runs after it, so the interval rests on a repeat of its 12 s probe
+    assert calls[-1] == (900, 12.0, 1)
 
 
 def test_a_cell_whose_long_probes_always_lose_is_not_walked_up_step_by_step():
@@ -73,7 +79,7 @@ def test_a_cell_whose_long_probes_always_lose_is_not_walked_up_step_by_step():
     result = find_interval(boundary_probe(2700, calls, long_boundary=50_000), probe_s=1, high_ns=10_000,
                            batch_ns=70, confirm_s=lambda interval: 30.0)
     assert result.outcome == "lost" and result.loss_pct_at_reference == 5.0
-    long_probes = [interval for interval, duration in calls if duration == 30.0]
+    long_probes = [call[0] for call in calls if call[1] == 30.0]
     assert long_probes == [2700, 5400, 10_000]
 
 
@@ -133,7 +139,7 @@ def test_the_slowest_collections_period():
 def test_a_coarser_resolution_takes_fewer_probes():
     calls = []
     result = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150, digits=1)
-    assert result.good_interval_ns == 500 and [c for c, _ in calls] == [300, 600, 500, 400]
+    assert result.good_interval_ns == 500 and [c[0] for c in calls] == [300, 600, 500, 400, 500]
 
 
 def test_a_probe_carries_its_metered_latency_and_the_search_reports_that_of_its_proof():
@@ -145,7 +151,7 @@ def test_a_probe_carries_its_metered_latency_and_the_search_reports_that_of_its_
     assert verdict("ok", {**summary, "latency_p50_ns": None}, 1000, 1.0, 100_000).latency_p50_ns is None
     assert verdict("error", summary, 1000, 1.0, 100_000).latency_p999_ns is None  # a failed run meters nothing
 
-    def probe_fn(interval_ns, duration_s):  # loss-free from 500 ns, later in long probes
+    def probe_fn(interval_ns, duration_s, repetition=0):  # loss-free from 500 ns, later in long probes
         ok = interval_ns >= 500
         return Probe(interval_ns, duration_s, ok, lost=0 if ok else 9, lost_pct=0.0 if ok else 1.0, kept_up=ok,
                      latency_p999_ns=int(duration_s * 1000), latency_max_ns=int(duration_s * 2000))
@@ -153,7 +159,37 @@ def test_a_probe_carries_its_metered_latency_and_the_search_reports_that_of_its_
     assert result.good_interval_ns == 500
     assert result.latency_at_interval()["latency_p999_ns"] == 8000  # the confirmation, the longest proof
     assert result.latency_at_interval()["latency_p50_ns"] is None
-    lost = find_interval(lambda i, d: Probe(i, d, False, lost=1, lost_pct=1.0, kept_up=True), probe_s=1,
+    lost = find_interval(lambda i, d, r: Probe(i, d, False, lost=1, lost_pct=1.0, kept_up=True), probe_s=1,
                          high_ns=2000, batch_ns=300)
     assert lost.latency_at_interval() == dict.fromkeys(
         ("latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns"))
+
+
+def test_the_interval_found_rests_on_two_loss_free_probes():
+    # One short probe at 1000 ns kept up, its repeat did not (quick Parallel pooling B: a 21 ms pause in a
+    # 21.74 ms queue, then 32 ms): 1000 ns is lossy, and the search goes on above it.
+    calls = []
+    result = find_interval(boundary_probe(1000, calls, repeat_boundary=1300), probe_s=1, high_ns=2000, batch_ns=120)
+    assert (1000, 1, 1) in calls
+    assert result.outcome == "found" and result.good_interval_ns == 1300
+    repeats = result.probes[result.probes["purpose"] == "repeat"]
+    assert list(repeats["interval_ns"]) == [1000, 2000, 1500, 1300, 1200]
+    assert list(repeats["ok"]) == [False, True, True, True, False] and (repeats["repetition"] == 1).all()
+    # Above the lossy repeat it doubles and bisects, each loss-free probe believed once its repeat is too.
+    assert calls[calls.index((1000, 1, 1)) + 1:] == [(2000, 1), (2000, 1, 1), (1500, 1), (1500, 1, 1), (1300, 1),
+                                                     (1300, 1, 1), (1200, 1), (1200, 1, 1)]
+
+
+def test_a_confirmation_is_the_second_probe_and_a_repeat_that_loses_everywhere_ends_as_lost():
+    calls = []
+    found = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150,
+                          confirm_s=lambda interval: 8.0)
+    assert found.good_interval_ns == 440 and calls[-1] == (440, 8.0)  # the confirmation, no repeat
+    calls.clear()
+    lost = find_interval(boundary_probe(437, calls, repeat_boundary=50_000), probe_s=1, high_ns=2000,
+                         batch_ns=150)
+    assert lost.outcome == "lost" and lost.good_interval_ns is None
+    assert lost.loss_pct_at_reference == 5.0  # its first probe at 1000 ns kept up, the repeat lost 5 %
+    repeated = [c[0] for c in calls if len(c) == 3]
+    assert repeated[-2:] == [2000, 1000]  # every repeat lost, up to the largest interval; then 1000 ns's for its loss
+    assert len(calls) < 20  # not one step at a time

@@ -99,7 +99,8 @@ def test_the_estimate_counts_cells():
     assert 45 * 60 < quick_paper.seconds + quick_paper.beyond_seconds < 70 * 60
     assert "profile quick" in str(estimate) and "estimate: about" in str(estimate)
     ci = study.estimate(PROFILES["ci"])
-    assert ci.seconds + ci.beyond_seconds < 15 * 60  # `make test` runs ci's chapters, and CI has 90 min
+    # `make test` runs ci's chapters (its whole run took 30 min on "vm", 2026-11-23), and CI has 90 min
+    assert ci.seconds + ci.beyond_seconds < 17 * 60
     only_cpp = study.estimate(quick, [SOLUTIONS_BY_NAME["cpp-glibc"]])
     assert only_cpp.batch_cells == 12 and only_cpp.timelines == 0
     full = PROFILES["full"]

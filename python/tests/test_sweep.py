@@ -23,13 +23,15 @@ FLAT = SOLUTIONS_BY_NAME["flat-glibc"]
 
 @pytest.fixture
 def engine(monkeypatch):
-    """The fake engine in place of the real ones: behaviour per (strategy, mode), or a list of them
-    taken one per run (the last one stays); every run counted."""
+    """The fake engine in place of the real ones: behaviour per (strategy, mode), a list of them taken
+    one per run (the last one stays), or a function of the cell; every run counted."""
     behaviours, runs = {}, []
 
     def fake_run(cell, workdir, **options):
         runs.append(cell)
         behaviour = behaviours.get((cell.strategy, cell.mode), "ok")
+        if callable(behaviour):
+            behaviour = behaviour(cell)
         if isinstance(behaviour, list):
             behaviour = behaviour.pop(0) if len(behaviour) > 1 else behaviour[0]
         return run_cell(cell, workdir, **options,
@@ -63,7 +65,9 @@ def test_a_search_finds_the_boundary_and_replays_from_the_store(tmp_path, engine
     assert table["interval_ns"].between(437, 437 * 1.5).all()
     assert table["loss_pct"].isna().all()  # a loss-free interval exists: 1000 ns is not probed
     assert len(searches.probes) == table["probes"].sum() and set(searches.probes["purpose"]) <= {
-        "bracket", "bisect"}
+        "bracket", "bisect", "repeat"}
+    repeats = searches.probes[searches.probes["purpose"] == "repeat"]
+    assert len(repeats) == 3 and repeats["key"].str.contains("_r1_b").all()  # each interval found, run again
     count = len(runs)
     replay = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
     assert len(runs) == count and replay.table["interval_ns"].tolist() == searches.table["interval_ns"].tolist()
@@ -370,3 +374,21 @@ def test_a_replay_without_the_timeline_runs_says_they_are_not_measured(tmp_path,
     monkeypatch.setattr(sections.show, "note", notes.append)
     sections.show_timelines(runs)
     assert notes and all(note.endswith("not measured (the store has no such run).") for note in notes)
+
+
+def test_a_search_whose_repeat_loses_goes_on_above_it(tmp_path, engine):
+    behaviours, runs = engine
+    # The first probe keeps up from 437 ns, a second one only from 600 ns (a pause the first probes missed).
+    behaviours[("pool", "realtime")] = lambda cell: "slow" if cell.repetition and cell.interval_ns < 600 else "ok"
+    searches = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    pool = searches.table.set_index("strategy").loc["pool"]
+    assert pool["outcome"] == "found" and pool["interval_ns"] == 600
+    probes = searches.probes[searches.probes["strategy"] == "pool"]
+    repeats = probes[probes["repetition"] == 1]
+    assert not repeats["ok"].iloc[0] and repeats.set_index("interval_ns").loc[600, "ok"]
+    assert not repeats[repeats["interval_ns"] < 600]["ok"].any()
+    notes = sections.repeat_sentence(searches.probes)
+    assert f"{(~repeats['ok'].astype(bool)).sum()} of the {len(searches.probes.query('repetition == 1'))} repeats lost" in notes
+    count = len(runs)
+    again = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])  # replayed: nothing runs again
+    assert len(runs) == count and again.table["interval_ns"].tolist() == searches.table["interval_ns"].tolist()

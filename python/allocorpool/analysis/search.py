@@ -17,13 +17,21 @@ The search (`find_interval`), as the article's tables need it:
   cell's slowest collection at least twice); a confirmation that loses sends the search above it,
   bracketing by doubling again with probes as long as the confirmation (the short ones cannot see
   what lost: stepping up through the intervals they passed took one long probe per step).
+- The interval found rests on two loss-free probes: the confirmation, or where none runs (C++, a
+  collection that a probe already holds twice, a profile that does not confirm) the same probe
+  again (repetition 1). One probe whose pauses all happened to fit the queue decided a verdict
+  that its neighbours contradicted (quick Parallel pooling B kept up at 1000 ns behind a 21 ms
+  pause in a 21.74 ms queue, and lost at 990 ns behind 32 ms). A repeat that loses makes that
+  interval lossy, and the search goes on above it, doubling then bisecting as before, but from
+  then on it believes a loss-free probe only once its repeat is loss-free too (believing the next
+  single probe walked the search up one step per repeat). The loss at 1000 ns is then the repeat's.
 - Where no interval up to the largest is loss-free, the result is the loss at 1000 ns (reusing the
   probe made there).
 - A probe that crashed or timed out is a failure, never a loss: it is retried once, and a second
   failure ends the search as failed, with the probe's error. A replay (nothing runs) that lacks a
   probe ends the search as missing.
-`probe` is any callable (interval_ns, duration_s) -> Probe, so the search runs without an engine
-in tests.
+`probe` is any callable (interval_ns, duration_s, repetition) -> Probe, so the search runs without an
+engine in tests.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ MISSING = "missing"
 # A real-time run's metered latency (docs/records.md): how late its sampled packets were made, from when due.
 LATENCY_FIELDS = ("latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns")
 PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error",
-                 *LATENCY_FIELDS, "purpose", "attempt"]
+                 *LATENCY_FIELDS, "purpose", "attempt", "repetition"]
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,7 @@ class Probe:
     latency_max_ns: int | None = None
 
 
-ProbeFn = Callable[[int, float], Probe]
+ProbeFn = Callable[[int, float, int], Probe]  # (interval_ns, duration_s, repetition): 0 first, 1 its repeat
 
 
 def measured_loss(summary: Mapping[str, Any]) -> tuple[int | None, float | None]:
@@ -181,30 +189,52 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
     if not 0 < low_ns < high_ns or probe_s <= 0 or start_factor <= 1:
         raise ValueError("need 0 < low_ns < high_ns, probe_s > 0 and start_factor > 1")
     log: list[dict[str, Any]] = []
-    results: dict[tuple[int, float], Probe] = {}
+    results: dict[tuple[int, float, int], Probe] = {}
 
-    def run(interval: int, duration: float, purpose: str) -> Probe:
-        if (interval, duration) in results:
-            return results[(interval, duration)]
+    def run(interval: int, duration: float, purpose: str, repetition: int = 0) -> Probe:
+        if (interval, duration, repetition) in results:
+            return results[(interval, duration, repetition)]
         for attempt in (1, 2):
-            result = probe(interval, duration)
-            log.append({**asdict(result), "purpose": purpose, "attempt": attempt})
+            result = probe(interval, duration, repetition)
+            log.append({**asdict(result), "purpose": purpose, "attempt": attempt, "repetition": repetition})
             if result.status == "ok":
-                results[(interval, duration)] = result
+                results[(interval, duration, repetition)] = result
                 return result
             if result.status == MISSING:
                 break
         raise _ProbeFailed(result)
 
     def lossy_at_reference() -> float | None:
-        return run(reference_ns, probe_s, "reference").lost_pct
+        first = run(reference_ns, probe_s, "reference")
+        if first.ok and strict:  # a loss-free probe that a lossy repeat may contradict
+            return run(reference_ns, probe_s, "repeat", repetition=1).lost_pct
+        return first.lost_pct
+
+    strict = False  # after a repeat lost: the search believes a loss-free probe only once its repeat is too
+
+    def keeps_up(interval: int, duration: float, purpose: str) -> bool:
+        if not run(interval, duration, purpose).ok:
+            return False
+        return not strict or run(interval, duration, "repeat", repetition=1).ok
+
+    def above(lossy: int, duration: float) -> tuple[int, int | None]:
+        """The bracket above a lossy interval, doubling up to high_ns."""
+        while True:
+            guess = on_grid(min(lossy * 2, high_ns), digits)
+            if guess <= lossy:
+                return lossy, None
+            if keeps_up(guess, duration, "bracket"):
+                return lossy, guess
+            lossy = guess
+            if guess >= high_ns:
+                return lossy, None
 
     floor = max(low_ns, math.floor(batch_ns)) if batch_ns else low_ns  # known not to keep up
     try:
         lossy, good = floor, None
         guess = on_grid(min(max(floor * start_factor, low_ns), high_ns), digits)
         while good is None:  # bracket by doubling, taking the reference interval on the way
-            if lossy < reference_ns < guess and (reference_ns, probe_s) not in results:
+            if lossy < reference_ns < guess and (reference_ns, probe_s, 0) not in results:
                 guess = reference_ns
             result = run(guess, probe_s, "reference" if guess == reference_ns else "bracket")
             if result.ok:
@@ -219,26 +249,20 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
                 middle = on_grid(math.sqrt(lossy * good), digits)
                 if not lossy < middle < good:
                     break
-                if run(middle, duration, "bisect").ok:
+                if keeps_up(middle, duration, "bisect"):
                     good = middle
                 else:
                     lossy = middle
-            if confirm_s is None:
-                break
-            long_s = max(duration, confirm_s(good))
-            if long_s <= duration or run(good, long_s, "confirm").ok:
-                break
-            lossy, good, duration = good, None, long_s  # a rare long collection lost packets: search above
-            while good is None:
-                guess = on_grid(min(lossy * 2, high_ns), digits)
-                if guess <= lossy:
+            long_s = max(duration, confirm_s(good)) if confirm_s is not None else duration
+            if long_s > duration:
+                if run(good, long_s, "confirm").ok:
                     break
-                if run(guess, duration, "bracket").ok:
-                    good = guess
-                else:
-                    lossy = guess
-                    if guess >= high_ns:
-                        break
+                duration = long_s  # a rare long collection lost packets: search above with long probes
+            elif run(good, duration, "repeat", repetition=1).ok:
+                break
+            else:
+                strict = True
+            lossy, good = above(good, duration)
         if good is not None:
             return SearchResult("found", good, reference_ns, None, _frame(log))
         return SearchResult("lost", None, reference_ns, lossy_at_reference(), _frame(log))

@@ -30,7 +30,9 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
               f"{profile.probe_warmup_s:g} s warm-up, from {plan.start_factor:g} x the batch time per packet "
               f"doubling up to {plan.high_ns} ns (1000 ns taken on the way), then bisection to {digits}; "
               + ("the interval found in a Java cell is confirmed by a probe long enough to hold the cell's slowest "
-                 f"collection twice (at most {plan.longest_probe_s:g} s). " if plan.confirm else "")
+                 f"collection twice (at most {plan.longest_probe_s:g} s); " if plan.confirm else "")
+              + "an interval found with no longer probe to confirm it is probed again at the same length, and "
+                "a repeat that loses sends the search above it. "
               + f"The input queue holds {profile.capture_delay_ms:g} ms of ticks. "
               + (f"Heaps: {heaps}." if heaps else ""))
 

@@ -48,7 +48,31 @@ def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_sour
                     caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1000 ns{heap}, "
                             f"this machine beside the article's ({reference_source}, 2019)")
     show.show_figure(figures.loss_vs_interval(searches.probes))
+    note = repeat_sentence(searches.probes)
+    if note:
+        show.note(note)
     show_latency(searches.table)
+
+
+def repeat_sentence(probes: pd.DataFrame) -> str | None:
+    """How many intervals rest on a repeat of their probe, and which repeats lost where the first probe
+    had kept up (analysis.search: the interval found rests on two loss-free probes); None where no
+    probe was repeated."""
+    if not len(probes) or "repetition" not in probes:
+        return None
+    finished = probes[(probes["status"] == "ok") & (probes["repetition"].fillna(0) == 1)]
+    if not len(finished):
+        return None
+    cells = ["label", "strategy_label", "case"]
+    lost = finished[~finished["ok"].astype(bool)]
+    text = (f"{len(finished)} probes ran twice (in {finished.groupby(cells).ngroups} searches): a search believes "
+            "the interval it found only when a second probe there, its confirmation or this repeat, kept up too. ")
+    if not len(lost):
+        return text + "Every repeat kept up."
+    which = "; ".join(f"{r.label} {r.strategy_label} {r.case} at {int(r.interval_ns)} ns lost {r.lost_pct:.2g} %"
+                      for r in lost.itertuples())
+    return text + (f"{len(lost)} of the {len(finished)} repeats lost where the first probe had kept up, and the "
+                   f"search went on above: {which}.")
 
 
 def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:

@@ -423,14 +423,14 @@ class Sweep:
     # ---- real-time ---------------------------------------------------------------------
     def _probe(self, solution: Solution, strategy: str, case: str, rows: list[dict[str, Any]],
                heap_mb: int | None = None) -> ProbeFn:
-        """Probes of one cell: a real-time run at (interval, duration), judged by search.verdict, its
+        """Probes of one cell: a real-time run at (interval, duration, repetition), judged by search.verdict, its
         index row appended to rows. A failed run is run again once when the search asks again (its
         second attempt)."""
         asked: set[str] = set()
 
-        def probe(interval_ns: int, duration_s: float) -> Probe:
+        def probe(interval_ns: int, duration_s: float, repetition: int = 0) -> Probe:
             cell = probe_cell(solution, strategy, case, self.profile, interval_ns, heap_mb=heap_mb,
-                              duration_s=duration_s)
+                              duration_s=duration_s, repetition=repetition)
             row = self.cell_row(cell, retry_failure=cell.key in asked)
             asked.add(cell.key)
             rows.append(row)
@@ -472,7 +472,9 @@ class Sweep:
                                digits=plan.digits)
         probes = result.probes.assign(key=[r["key"] for r in probed], machine=[_machine(r) for r in probed],
                                       **_labels(solution, strategy, case))
-        reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")].head(1)
+        # the probe whose loss the row reports: the repeat at 1000 ns where there is one (search.find_interval)
+        reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")
+                           & (probes["duration_s"] == self.profile.probe_s)].tail(1)
         row: dict[str, Any] = {**_labels(solution, strategy, case), "outcome": result.outcome,
                                "interval_ns": result.good_interval_ns, "loss_pct": result.loss_pct_at_reference,
                                "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None,
