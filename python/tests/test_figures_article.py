@@ -68,7 +68,10 @@ def executed_notebook(path, title, figure_html, data_dir):
     progress.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": "[quick] running"})]
     shown = nbformat.v4.new_code_cell("show(fig)")
     shown.outputs = [nbformat.v4.new_output("stream", name="stderr", text="progress bar\n"),
-                     nbformat.v4.new_output("display_data", data={"text/html": figure_html, "text/plain": "fig"})]
+                     nbformat.v4.new_output("display_data", data={"text/html": figure_html, "text/plain": "fig"}),
+                     # a function that returned what it had shown: its repr is no part of the article
+                     nbformat.v4.new_output("execute_result", data={"text/plain": "[(Claim(text='...'), Verdict(...))]"},
+                                            execution_count=1)]
     notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown]
     nbformat.write(notebook, path)
 
@@ -85,7 +88,7 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     sources = [c.source for c in merged.cells]
     assert not any("profile = 'quick'" in s for s in sources)
     shown = [c for c in merged.cells if c.cell_type == "code"]
-    assert [len(c.outputs) for c in shown] == [0, 1, 0, 1]  # progress output and stderr dropped
+    assert [len(c.outputs) for c in shown] == [0, 1, 0, 1]  # progress output, stderr and a bare repr dropped
     size = article.build(tmp_path, tmp_path / "article.html")
     page = (tmp_path / "article.html").read_text()
     assert size == len(page.encode()) and page.count("Plotly.newPlot") == 2
@@ -93,7 +96,7 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert "<script src=" not in page and "<link rel=\"stylesheet\" href=" not in page
     assert "cdnjs" not in page  # no require.js, MathJax or mermaid from a CDN
     assert page.index("First chapter") < page.index("Second chapter") and 'href="#chapter-2"' in page
-    assert "study.batch" not in page  # code is hidden
+    assert "study.batch" not in page and "Verdict(" not in page  # code and a bare repr are hidden
     first_screen = page[:page.index("First chapter")]
     assert "Profile <strong>quick</strong>" in first_screen and "205 MB" in first_screen and "21.74 ms of ticks" in first_screen
     assert "Measured on 1 machine: " in first_screen and "(1 cells" in first_screen

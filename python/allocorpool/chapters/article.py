@@ -112,9 +112,15 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
             if cell.cell_type == "code":
                 progress = "progress" in cell.get("metadata", {}).get("tags", [])
                 cell.outputs = [o for o in cell.outputs if o.get("output_type") == "error"
-                                or (o.get("output_type") != "stream" and not progress)]
+                                or (o.get("output_type") != "stream" and not progress and not _bare_value(o))]
             merged.cells.append(cell)
     return merged
+
+
+def _bare_value(output: nbformat.NotebookNode) -> bool:
+    """A cell's last value shown as its Python repr only (a function that returned what it had shown):
+    never a part of the article, which shows tables, notes and figures as displays."""
+    return output.get("output_type") == "execute_result" and set(output.get("data", {})) == {"text/plain"}
 
 
 def render(notebook: nbformat.NotebookNode) -> str:

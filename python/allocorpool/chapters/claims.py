@@ -187,13 +187,11 @@ def outcome_is(rows: pd.DataFrame, wanted: str, columns: list[str], what: str = 
 
 
 def verdicts_of(claims: tuple[Claim, ...], article_solutions: tuple[str, ...] | None,
-                title: str = "The article's claims on this machine") -> Callable[..., list]:
+                title: str = "The article's claims on this machine") -> Callable[..., None]:
     """A chapter's `show_verdicts(reference_figures, **data)`: its claims checked on its data (the tables
     its checks name) and on the article's own figures of the solutions the claims were made of."""
-    def show_verdicts(reference_figures: pd.DataFrame, **data: Any) -> list:
-        checked = check_all(claims, data, article_data(reference_figures, article_solutions))
-        show_claims(checked, title)
-        return checked
+    def show_verdicts(reference_figures: pd.DataFrame, **data: Any) -> None:
+        show_claims(check_all(claims, data, article_data(reference_figures, article_solutions)), title)
     return show_verdicts
 
 

@@ -115,14 +115,12 @@ def article_gc(reference_figures: pd.DataFrame) -> pd.DataFrame:
                         solution=[names[s].name for s in table["solution"]])
 
 
-def show_verdicts(reference_figures: pd.DataFrame, gc: pd.DataFrame, capacity_ms: float) -> list:
+def show_verdicts(reference_figures: pd.DataFrame, gc: pd.DataFrame, capacity_ms: float) -> None:
     """The article's GC claims on this chapter's GC table (its queue: capacity_ms) and on its own table
     (100 ms)."""
     theirs = article_gc(reference_figures)
     theirs = theirs[theirs["solution"].isin(ARTICLE_SOLUTIONS)]
     if gc.empty:  # no Java run finished: the claims find no cell (the table has no columns then)
         gc = pd.DataFrame(columns=[*GC_COLUMNS, "solution", "strategy"])
-    checked = check_all(CLAIMS, {"gc": gc, "capacity_ms": capacity_ms},
-                        {"gc": theirs, "capacity_ms": float(study.MAX_CAPTURING_DELAY_MS)})
-    show_claims(checked)
-    return checked
+    show_claims(check_all(CLAIMS, {"gc": gc, "capacity_ms": capacity_ms},
+                          {"gc": theirs, "capacity_ms": float(study.MAX_CAPTURING_DELAY_MS)}))
