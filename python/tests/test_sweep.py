@@ -101,6 +101,22 @@ def test_a_crashed_probe_runs_once_more_and_a_slow_consumer_is_never_loss_free(t
     assert len(runs) == count and again.table["outcome"].tolist() == table.table["outcome"].tolist()
 
 
+def test_an_epsilon_run_that_does_not_fit_its_heap_is_its_answer_not_a_failure(tmp_path, engine):
+    # Epsilon never collects: an allocating cell that fills its heap before the window is what Epsilon can
+    # do there (in ci it fills 8 GB within its 0.5 s warm-up or just after, as fast as the machine runs).
+    behaviours, _ = engine
+    behaviours[("alloc", "batch")] = "heap_full"
+    epsilon = SOLUTIONS_BY_NAME["epsilon-25"]
+    strict = replace(TINY, strict=True, solutions=("flat-glibc", "epsilon-25"))
+    chapter = sweep.Sweep(strict, tmp_path, progress=False)
+    batch = chapter.batch([epsilon])
+    assert batch.set_index("strategy").loc["alloc", "status"] == "error"  # shown as it ended
+    chapter.finish(batch)
+    other = sweep.Sweep(strict, tmp_path / "flat", progress=False)  # a collector's cell that does not fit fails
+    with pytest.raises(sweep.ChapterFailed, match="does not fit in the heap"):
+        other.finish(other.batch([FLAT]))
+
+
 def test_the_profile_and_data_folder_come_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv(store.PROFILE_VARIABLE, "ci")
     monkeypatch.setenv(store.DATA_VARIABLE, str(tmp_path / "data"))

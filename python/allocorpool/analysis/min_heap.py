@@ -38,7 +38,8 @@ OUTCOMES = ("found", "floor", "none", "failed", "missing")  # floor: it complete
 STEP_DOWN = 4
 # What a JVM says when the heap cannot hold the run, or when it will not start with one that small.
 _HEAP_EXHAUSTED = ("OutOfMemoryError", "Too small maximum heap", "Too small initial heap",
-                   "heap size is too small", "Could not reserve enough space")
+                   "heap size is too small", "Could not reserve enough space",
+                   "the run does not fit in the heap")  # the Java engine's --stop-when-heap-full (Epsilon)
 RUN_COLUMNS = ["heap_mb", "verdict", "status", "error"]
 # A run whose fill phase takes this many times the fill of a run that fitted is thrashing: it does not
 # fit. The floor keeps a short fill's limit above the JVM's start and a loaded machine's jitter.

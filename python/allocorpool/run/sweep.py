@@ -262,7 +262,9 @@ class Sweep:
         self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
         self._run_here: set[str] = set()  # cells run in this session: a failure is retried once at most
         self._seen: dict[str, dict[str, Any]] = {}  # every cell this session ran or read: its latest row
-        self._heap_too_small: set[str] = set()  # cells that failed because their heap was too small: not failures
+        # cells that failed because their heap was too small (a bisection's step, a continuum line's end,
+        # an Epsilon cell that fills its heap): not failures
+        self._heap_too_small: set[str] = set()
         self._loaded: dict[str, CellResult] = {}
         self._ran = 0
         self._status = _Status(False, "")
@@ -334,12 +336,18 @@ class Sweep:
         """The index row of a cell, running it first if the store does not have it. A stored failure runs
         again when the sweep retries failures (once per session), or when retry_failure asks for the
         second attempt of a search's probe (once per key: the store counts the attempts)."""
-        row = self._rows.get(cell.key)
         if self.replay:
-            row = row or self.store.latest(cell.measurement) or {
+            row = self._rows.get(cell.key) or self.store.latest(cell.measurement) or {
                 "key": cell.key, "status": MISSING, "error": "not measured: the store has no such cell"}
-            self._seen[cell.key] = row
-            return row
+        else:
+            row = self._run_if_missing(cell, retry_failure)
+        self._seen[cell.key] = row
+        if cell.stop_when_heap_full and heap_verdict(row["status"], _value(row, "error"),
+                                                     _value(row, "stderr_tail")) == TOO_SMALL:
+            self._heap_too_small.add(cell.key)  # Epsilon filled its heap: the cell's answer, not a failed run
+        return row
+
+    def _run_if_missing(self, cell: Cell, retry_failure: bool) -> dict[str, Any]:
         with self._key_locks_guard:  # a thread that asks for a cell another one runs waits for its row
             key_lock = self._key_locks.setdefault(cell.key, threading.Lock())
         with key_lock:
@@ -353,7 +361,6 @@ class Sweep:
                 index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
                 row = index.iloc[0].to_dict()
                 self._rows[cell.key] = row
-        self._seen[cell.key] = row
         return row
 
     def _same_measurement(self, cell: Cell) -> dict[str, Any] | None:
