@@ -65,8 +65,17 @@ def test_the_articles_own_real_time_figures_agree_with_its_claims():
     batch = batch_rows(ARTICLE_CMS)
     verdicts = {claim.text: claim.check(searches=searches, batch=batch) for claim in realtime.CLAIMS}
     assert all(v.verdict == HOLDS for v in verdicts.values()), {k: v.summary for k, v in verdicts.items()}
-    faster = searches.assign(outcome=searches["outcome"].where(searches["strategy"] != "pool", "found"))
+    pool = searches["strategy"] == "pool"
+    faster = searches.assign(outcome=searches["outcome"].where(~pool, "found"),
+                             interval_ns=searches["interval_ns"].where(~pool, 500.0))
     assert realtime.pooling_loses_everywhere(searches=faster).verdict == FAILS
+    # The claims judge real time at 1000 ns: a pooling cell that keeps up only at 9800 ns loses there (full
+    # size: Parallel 11's pooling A and B keep up from 9800 and 8000 ns).
+    slower = faster.assign(interval_ns=faster["interval_ns"].where(~pool, 9800.0))
+    assert realtime.pooling_loses_everywhere(searches=slower).verdict == HOLDS
+    late = searches.assign(interval_ns=searches["interval_ns"].where(searches["strategy"] != "mix", 1500.0),
+                           outcome=searches["outcome"].where(searches["strategy"] != "mix", "found"))
+    assert realtime.mix_keeps_up_in_a_and_b(searches=late).verdict == FAILS
 
 
 def article_verdicts(module):

@@ -176,6 +176,16 @@ class SearchResult:
         return {name: None if pd.isna(proof[name]) else int(proof[name]) for name in LATENCY_FIELDS}
 
 
+def loses_at_reference(row: Mapping[str, Any]) -> bool | None:
+    """Whether a search's cell loses packets at 1000 ns, the interval the article judged real time by: no
+    loss-free interval, or one above 1000 ns; None where the search failed or is missing."""
+    if row.get("outcome") == "lost":
+        return True
+    if row.get("outcome") == "found":
+        return bool(row["interval_ns"] > REFERENCE_NS)
+    return None
+
+
 class _ProbeFailed(Exception):
     def __init__(self, probe: Probe) -> None:
         super().__init__(probe.error or probe.status)

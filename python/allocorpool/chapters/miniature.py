@@ -18,7 +18,7 @@ from itertools import combinations
 
 import pandas as pd
 
-from allocorpool.analysis.search import REFERENCE_NS
+from allocorpool.analysis.search import REFERENCE_NS, loses_at_reference
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import HOLDS, Verdict, every, show_claims
 from allocorpool.chapters.claims import Claim as Check
@@ -30,15 +30,6 @@ FACTOR = 2.0
 EDGE_BAND = (900, 1100)
 EDGE_LOSS_PCT = 0.5
 LOOSE = 2.0  # a probe at this many times its cell's batch time per packet or more: its consumer is mostly idle
-
-
-def loses_at_reference(row: dict) -> bool | None:
-    """Whether a search's cell loses packets at 1000 ns: no loss-free interval, or one above 1000 ns."""
-    if row.get("outcome") == "lost":
-        return True
-    if row.get("outcome") == "found":
-        return row["interval_ns"] > REFERENCE_NS
-    return None
 
 
 def _ranks(part: pd.DataFrame) -> dict[str, tuple[int, float]]:
