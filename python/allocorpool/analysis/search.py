@@ -214,13 +214,13 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
                 break
         raise _ProbeFailed(result)
 
+    strict = False  # after a repeat lost: the search believes a loss-free probe only once its repeat is too
+
     def lossy_at_reference() -> float | None:
         first = run(reference_ns, probe_s, "reference")
         if first.ok and strict:  # a loss-free probe that a lossy repeat may contradict
             return run(reference_ns, probe_s, "repeat", repetition=1).lost_pct
         return first.lost_pct
-
-    strict = False  # after a repeat lost: the search believes a loss-free probe only once its repeat is too
 
     def keeps_up(interval: int, duration: float, purpose: str) -> bool:
         if not run(interval, duration, purpose).ok:

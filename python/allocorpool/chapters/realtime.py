@@ -41,8 +41,10 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
 def _at_reference(rows: pd.DataFrame, loses: bool) -> Verdict:
     """Each cell's verdict at 1000 ns, where the article's claims judge real time (a cell that keeps up
     only at a longer interval loses there)."""
-    return every(rows, lambda r: None if loses_at_reference(r) is None else loses_at_reference(r) == loses,
-                 SEARCH_COLUMNS)
+    def agrees(row: dict) -> bool | None:
+        lost = loses_at_reference(row)
+        return None if lost is None else lost == loses
+    return every(rows, agrees, SEARCH_COLUMNS)
 
 
 def pooling_loses_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:

@@ -58,9 +58,9 @@ def repeat_sentence(probes: pd.DataFrame) -> str | None:
     """How many intervals rest on a repeat of their probe, and which repeats lost where the first probe
     had kept up (analysis.search: the interval found rests on two loss-free probes); None where no
     probe was repeated."""
-    if not len(probes) or "repetition" not in probes:
+    if not len(probes):
         return None
-    finished = probes[(probes["status"] == "ok") & (probes["repetition"].fillna(0) == 1)]
+    finished = probes[(probes["status"] == "ok") & (probes["repetition"] == 1)]
     if not len(finished):
         return None
     cells = ["label", "strategy_label", "case"]
