@@ -458,10 +458,10 @@ def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
 # ---- The time it takes ------------------------------------------------------------------
 # What a run costs beyond its fill phase and its measured time (start-up, set-up, exit), by filler:
 # the medians of the committed full-size runs on 2 cores ("vm", 2026-11-23; Java 1.4-1.6 s in every
-# case, C++ 1.3 s in case A). A C++ run also runs its allocation-counting pass (cpp-lib's
-# counting_pass.hpp): the counting build fills the same model again, about 1.3 times slower than the
-# run's own fill (case C: 18.6 s beyond a 13.7 s fill allocating, 7.9 s beyond 3.9 s flat), then
-# counts for 1 s. How often the first guess of a search keeps up was measured in a quick sweep.
+# case, C++ 1.3 s in case A). A C++ batch run also runs its allocation-counting pass (cpp-lib's
+# counting_pass.hpp; real-time runs skip it, Cell.engine_args): the counting build fills the same
+# model again, about 1.3 times slower than the run's own fill (case C: 18.6 s beyond a 13.7 s fill
+# allocating, 7.9 s beyond 3.9 s flat), then counts for 1 s. How often the first guess of a search keeps up was measured in a quick sweep.
 RUN_OVERHEAD_S = {"java": 1.4, "cpp": 1.3, "flat": 1.3}
 # Repeated probes of a continuum line: the two sizes around its change of verdict, where it has one.
 CONTINUUM_REPEATS = 2
@@ -494,10 +494,11 @@ def fill_s(case: str, scale: float, filler: str = "java", stored: int | None = N
     return FILL_PACKETS_PER_SLOT * slots * FILL_NS_PER_PACKET[filler] * 1e-9
 
 
-def run_s(filler: str, measured_s: float, fill: float) -> float:
+def run_s(filler: str, measured_s: float, fill: float, counts_allocations: bool = True) -> float:
     """About how long one run takes: its fill phase (`fill`, seconds), its measured time (warm-up
-    included) and what it costs beyond them; filler: Solution.filler."""
-    counting = COUNTING_PASS_S + COUNTING_FILL_FACTOR * fill if filler != "java" else 0.0
+    included) and what it costs beyond them; filler: Solution.filler. counts_allocations: whether a
+    C++ run has its allocation-counting pass (batch runs do)."""
+    counting = COUNTING_PASS_S + COUNTING_FILL_FACTOR * fill if filler != "java" and counts_allocations else 0.0
     return RUN_OVERHEAD_S[filler] + fill + measured_s + counting
 
 
@@ -510,8 +511,9 @@ def modelled_against_measured(index: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=["runs", "measured_min", "model_min", "measured_per_model"])
     filler = runs["design"].fillna(runs["engine"])
     stored = runs["params_stored_count"].fillna(0)
-    model = [run_s(f, d, fill_s(case, 1.0, f, stored=int(n)))  # params_stored_count is already scaled
-             for f, case, d, n in zip(filler, runs["case"], runs["duration_s"], stored)]
+    counted = runs["allocs_counted_packets"].fillna(0) > 0  # real-time runs before they skipped it counted too
+    model = [run_s(f, d, fill_s(case, 1.0, f, stored=int(n)), c)  # params_stored_count is already scaled
+             for f, case, d, n, c in zip(filler, runs["case"], runs["duration_s"], stored, counted)]
     table = (runs.assign(filler=filler, model_s=model)
              .groupby(["filler", "mode"])
              .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))
@@ -570,7 +572,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
         search_count += len(REALTIME_STRATEGIES) * cases
         probes += len(REALTIME_STRATEGIES) * cases * per_search
         # the interval found rests on a second probe: a Java cell's confirmation, else a repeat
-        probe_s = run_s(s.filler, prof.probe_s, fill)
+        probe_s = run_s(s.filler, prof.probe_s, fill, counts_allocations=False)
         second_s = prof.search.longest_probe_s if prof.search.confirm and s.engine == "java" else probe_s
         searches += len(REALTIME_STRATEGIES) * cases * (per_search * probe_s + second_s)
     names = {s.name for s in chosen}
@@ -593,8 +595,8 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
                                           + len(reach.pool_sizes))
     continuum_s = sum(len(reach.strategies) * (sum(
         run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler, stored=size))
-        + run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=size)) for size in reach.sizes)
-        + CONTINUUM_REPEATS * run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=middle)))
+        + run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=size), False) for size in reach.sizes)
+        + CONTINUUM_REPEATS * run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=middle), False))
         + len(reach.pool_sizes) * run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler))
         for s in on_continuum)
     # the JDKs chapter: its own solutions, those of a selection only when one was chosen (SOLUTIONS=paper)

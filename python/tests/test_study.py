@@ -137,6 +137,21 @@ def test_the_input_queue_scales_as_the_pauses_do():
     assert "--capture-delay-ms" in probe_cell(solution, "pool", "A", quick, 1000).engine_args(Path("x"))
 
 
+def test_only_a_cpp_batch_run_counts_its_allocations():
+    # A real-time C++ run once ran the counting pass too, a second fill after the probe (case C: 18 s of a
+    # 33 s probe), for a figure that only the batch cells show and that does not depend on the interval.
+    full = PROFILES["full"]
+    flat, parallel = SOLUTIONS_BY_NAME["flat-glibc"], SOLUTIONS_BY_NAME["parallel-11"]
+    skip = ["--count-allocations", "no"]
+    args = probe_cell(flat, "pool", "C", full, 1000).engine_args(Path("x"))
+    assert args[args.index("--count-allocations"):][:2] == skip
+    assert "--count-allocations" not in batch_cell(flat, "pool", "C", full).engine_args(Path("x"))
+    assert "--count-allocations" not in probe_cell(parallel, "pool", "C", full, 1000).engine_args(Path("x"))
+    # the estimate counts the pass for batch runs only
+    fill = study.fill_s("C", 1.0, "flat")
+    assert study.run_s("flat", 8, fill, counts_allocations=False) < study.run_s("flat", 8, fill) - fill
+
+
 def test_make_sweep_passes_its_selection_of_solutions_to_every_notebook():
     # Without it `make sweep SOLUTIONS=paper` ran every solution: the notebooks read the selection from
     # ALLOC_OR_POOL_SOLUTIONS, which make did not set.
