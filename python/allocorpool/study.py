@@ -287,6 +287,10 @@ class Profile:
     probe_s: float
     probe_warmup_s: float
     timeline_s: float
+    # A sentinel cell's long run at 1000 ns, where its search kept up there (chapter 12): long enough for
+    # the slowest collections, which short probes can miss (native Parallel's pooling C: at full size one
+    # 500 ms full collection 52 s into 90 s at 1000 ns; at a tenth, a 42-56 ms one every 6 s; "vm", 2026-11-24).
+    long_run_s: float
     queue_probe_s: float  # the queue benchmark's probes with 100 ms of ticks per array
     queue_fixed_probe_s: float  # its probes under the original's fixed capacity (10 s to compare with it)
     search: SearchPlan
@@ -324,7 +328,7 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("ci", "seconds per cell, case A, a solution of each kind: for the notebook tests",
-            scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2,
+            scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2, long_run_s=2,
             queue_probe_s=0.2, queue_fixed_probe_s=0.2,
             search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
             cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25),
@@ -334,7 +338,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
-            scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10,
+            scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10, long_run_s=12,
             queue_probe_s=0.5, queue_fixed_probe_s=1,
             search=SearchPlan(high_ns=2000, longest_probe_s=6),
             heap=HeapPlan(resolution=0.1, cases=("C",), repeats=3),
@@ -351,7 +355,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,
     # and the interval found is confirmed by a probe holding the cell's slowest collection twice.
     Profile("full", "the article's sizes: 20 s batch runs, 8 s probes confirmed by a longer one, a fine search",
-            scale=1.0, batch_s=20, batch_warmup_s=5, probe_s=8, probe_warmup_s=2, timeline_s=60,
+            scale=1.0, batch_s=20, batch_warmup_s=5, probe_s=8, probe_warmup_s=2, timeline_s=60, long_run_s=120,
             queue_probe_s=2, queue_fixed_probe_s=10,
             search=SearchPlan(high_ns=10_000, longest_probe_s=30),
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2),
@@ -468,6 +472,9 @@ CONTINUUM_REPEATS = 2
 COUNTING_PASS_S = 1.0
 COUNTING_FILL_FACTOR = 1.3
 START_KEEPS_UP = 0.8
+# The share of sentinel searches that keep up at 1000 ns, which chapter 12 runs long there (full size 8
+# of 21, a tenth 10 of 21; "vm", 2026-11-24).
+LONG_RUN_SHARE = 0.45
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 # The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out,
 # at about these ns per packet, by engine (Java) or C++ design (the medians of the stored fills, full
@@ -545,6 +552,7 @@ class Estimate:
     searches: int
     probes: float
     timelines: int
+    long_runs: float
     heap_runs: float
     continuum_runs: int
     jdk_runs: int
@@ -578,6 +586,11 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     names = {s.name for s in chosen}
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
     timeline_s = timelines * run_s("java", prof.timeline_s, 0.0)
+    sentinels = [(s, case) for name, case in SENTINELS for s in chosen if s.name == name and case in prof.cases]
+    long_runs = LONG_RUN_SHARE * len(REALTIME_STRATEGIES) * len(sentinels)
+    long_run_s = LONG_RUN_SHARE * len(REALTIME_STRATEGIES) * sum(
+        run_s(s.filler, prof.long_run_s, fill_s(case, prof.scale, s.filler), counts_allocations=False)
+        for s, case in sentinels)
     plan = prof.heap
     heap_cases = [case for case in (plan.cases or prof.cases) if case in prof.cases]
     heap_cells = len([s for s in chosen if s.name in HEAP_SOLUTIONS]) * len(plan.strategies)
@@ -606,7 +619,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     jdk_s = len(across) * len(prof.jdks.strategies) * sum(
         run_s("java", prof.batch_s, fill_s(case, prof.scale)) + run_s("java", prof.probe_s, fill_s(case, prof.scale))
         for case in jdk_cases)
-    total = batch_s + searches + timeline_s
+    total = batch_s + searches + timeline_s + long_run_s
     beyond = heap_s + continuum_s + jdk_s
     lines = [f"profile {prof.name}{title}: {prof.description}",
              f"  scale {prof.scale:g}; batch runs {prof.batch_s:g} s (warm-up {prof.batch_warmup_s:g} s); "
@@ -614,11 +627,12 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
              f"  {len(chosen)} solutions x {cases} case(s): {batch_cells} batch cells ~ {batch_s / 60:.1f} min; "
              f"{search_count} real-time searches x ~{per_search:g} probes ~ {searches / 60:.1f} min; "
              f"{timelines} timeline run(s) ~ {timeline_s / 60:.1f} min; "
+             f"~{long_runs:.0f} sentinel long run(s) ~ {long_run_s / 60:.1f} min; "
              f"~{heap_runs:.0f} minimum-heap runs ~ {heap_s / 60:.1f} min; "
              f"{continuum_runs} continuum runs ~ {continuum_s / 60:.1f} min; "
              f"{jdk_runs} runs across the JDKs ~ {jdk_s / 60:.1f} min",
              f"  estimate: about {total / 60:.0f} min for the article's chapters and {beyond / 60:.0f} min more for "
              "chapters 13 to 15, a rough figure (a search that loses everywhere takes "
              f"fewer probes and one more on the big heap; cells already stored are skipped)"]
-    return Estimate(batch_cells, search_count, probes, timelines, heap_runs, continuum_runs, jdk_runs, total, beyond,
-                    lines)
+    return Estimate(batch_cells, search_count, probes, timelines, long_runs, heap_runs, continuum_runs, jdk_runs,
+                    total, beyond, lines)

@@ -120,29 +120,70 @@ def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
     assert verdicts["ten_million_buffers"].verdict == UNKNOWN
 
 
+def _searches(results, case="A"):
+    """Sweep.sentinels().table rows of Parallel: a loss-free interval per strategy label, None where it lost."""
+    return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "strategy_label": label, "case": case,
+                          "outcome": "found" if value else "lost", "interval_ns": value, "loss_pct": None if value
+                          else 12.0} for label, value in results.items()])
+
+
+def _long_runs(searches, lost_pct, seconds=120.0):
+    """Sweep.sentinel_long_runs rows: a long run (lost_pct[label]; None: it failed) where the search kept up at
+    1000 ns."""
+    rows = []
+    for r in searches.to_dict("records"):
+        search_loses = r["outcome"] == "lost" or r["interval_ns"] > 1000
+        row = {**{k: r[k] for k in ("solution", "label", "strategy_label", "case")}, "search_loses": search_loses,
+               "long_run_s": None, "status": None, "lost_pct": None, "error": None, "loses": search_loses}
+        if not search_loses:
+            lost = lost_pct.get(r["strategy_label"], 0.0)
+            row |= {"long_run_s": seconds, "status": "ok" if lost is not None else "timeout", "lost_pct": lost,
+                    "error": None if lost is not None else "timed out after 300 s",
+                    "loses": None if lost is None else lost > 0}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def test_the_miniature_compares_verdict_interval_and_order():
     from allocorpool.chapters import miniature
 
-    def searches(results):
-        return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "strategy_label": label, "case": "A",
-                              "outcome": "found" if value else "lost", "interval_ns": value, "loss_pct": None if value
-                              else 12.0} for label, value in results.items()])
-    full = searches({"Allocation": 600, "Mix": 150, "Pooling": None})
-    close = searches({"Allocation": 450, "Mix": 200, "Pooling": None})
-    table = miniature.compare(close, full)
+    full = _searches({"Allocation": 600, "Mix": 150, "Pooling": None})
+    close = _searches({"Allocation": 450, "Mix": 200, "Pooling": None})
+    table = miniature.compare(close, full, None, _long_runs(close, {}, 12), _long_runs(full, {}))
     pauses = miniature.pauses(batch({"Mix": 11.7}), batch({"Mix": 78.5}), 15, 100)
     assert table["verdict agrees"].all() and table["interval within 2x"].dropna().all() and table["order agrees"].all()
     assert {check.text: check.check(table=table, pauses=pauses).verdict for check in miniature.CHECKS} == dict.fromkeys(
         (check.text for check in miniature.CHECKS), HOLDS)
-    far = searches({"Allocation": 1500, "Mix": 60, "Pooling": 300})  # loses at 1000 ns; 2.5x; pooling keeps up
-    table = miniature.compare(far, full)
+    far = _searches({"Allocation": 1500, "Mix": 60, "Pooling": 300})  # loses at 1000 ns; 2.5x; pooling keeps up
+    table = miniature.compare(far, full, None, _long_runs(far, {}, 12), _long_runs(full, {}))
     verdicts = [check.check(table=table, pauses=pauses) for check in miniature.CHECKS[1:]]
-    assert [v.verdict for v in verdicts] == [PARTLY, PARTLY, FAILS, FAILS]  # no edges given: the same verdicts
+    assert [v.verdict for v in verdicts] == [PARTLY, PARTLY, PARTLY, FAILS, FAILS]  # no edges given: the same verdicts
     assert verdicts[0].summary == "in 1 of 3 sentinel cells"
-    lossy = searches({"Allocation": None, "Mix": 780, "Pooling": None}).assign(loss_pct=[8.9, None, 0.9])
-    both_lose = miniature.compare(lossy, searches({"Allocation": 4700, "Mix": 780, "Pooling": 2300}))
+    lossy = _searches({"Allocation": None, "Mix": 780, "Pooling": None}).assign(loss_pct=[8.9, None, 0.9])
+    both_lose = miniature.compare(lossy, _searches({"Allocation": 4700, "Mix": 780, "Pooling": 2300}))
     assert both_lose["order small"].iloc[0] == "Mix < Pooling < Allocation"  # the one that loses less comes first
     assert both_lose["order agrees"].all()
+    assert "verdict agrees over a long run" not in both_lose  # no long runs given: not judged
+
+
+def test_the_miniature_judges_the_verdict_again_over_long_runs():
+    # Native Parallel's pooling C: the quick search kept up at 450 ns and the full one only at 2300 ns, but
+    # quick's 12 s at 1000 ns lost behind a full collection that its 1.5 s probes had missed.
+    from allocorpool.chapters import miniature
+    check = next(c for c in miniature.CHECKS if "long run" in c.text)
+    small = _searches({"Allocation": None, "Mix": 550, "Pooling": 450}, "C")
+    full = _searches({"Allocation": 4700, "Mix": 780, "Pooling": 2300}, "C")
+    table = miniature.compare(small, full, None, _long_runs(small, {"Pooling": 0.4}, 12), _long_runs(full, {}))
+    pooling = table.set_index("strategy_label").loc["Pooling"]
+    assert not pooling["verdict agrees"] and pooling["verdict agrees over a long run"]
+    assert pooling["small long run"] == "lost 0.4 % over 12 s" and pooling["full long run"] == "lost in the search"
+    assert table.set_index("strategy_label").loc["Mix", "full long run"] == "no loss over 120 s"
+    assert check.check(table=table).verdict == HOLDS
+    # a long run that keeps up where the other profile loses disagrees; one that failed is not judged
+    table = miniature.compare(small, full, None, _long_runs(small, {}, 12), _long_runs(full, {"Mix": None}))
+    verdict = check.check(table=table)
+    assert verdict.verdict == PARTLY and verdict.summary == "in 1 of 2 sentinel cells (1 could not be judged)"
+    assert table.set_index("strategy_label").loc["Mix", "full long run"] == "timeout: timed out after 300 s"
 
 
 def batch(pauses_ms, status="ok"):

@@ -4,6 +4,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from allocorpool import study
@@ -408,3 +409,26 @@ def test_a_search_whose_repeat_loses_goes_on_above_it(tmp_path, engine):
     count = len(runs)
     again = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])  # replayed: nothing runs again
     assert len(runs) == count and again.table["interval_ns"].tolist() == searches.table["interval_ns"].tolist()
+
+
+def test_a_sentinel_search_that_keeps_up_at_1000_ns_gets_one_long_run_there(tmp_path, engine, monkeypatch):
+    behaviours, runs = engine
+    monkeypatch.setattr(sweep, "SENTINELS", (("flat-glibc", "A"),))
+    long_run = TINY.long_run_s
+    behaviours[("alloc", "realtime")] = "slow"  # never keeps up: the search loses at 1000 ns itself
+    # pooling's short probes keep up from 437 ns; its long run at 1000 ns falls behind
+    behaviours[("pool", "realtime")] = lambda cell: "slow" if cell.duration_s == long_run else "ok"
+    runner = sweep.Sweep(TINY, tmp_path, progress=False)
+    searches = runner.sentinels()
+    count = len(runs)
+    long_runs = runner.sentinel_long_runs(searches).set_index("strategy")
+    ran = runs[count:]
+    assert sorted(cell.strategy for cell in ran) == ["mix", "pool"]
+    assert {(cell.interval_ns, cell.duration_s) for cell in ran} == {(1000, long_run)}
+    assert long_runs.loc["alloc", "search_loses"] and long_runs.loc["alloc", "loses"]
+    assert pd.isna(long_runs.loc["alloc", "status"])  # not run: its search lost there
+    assert not long_runs.loc["pool", "search_loses"] and long_runs.loc["pool", "loses"]
+    assert long_runs.loc["mix", "loses"] == False and long_runs.loc["mix", "lost_pct"] == 0.0  # noqa: E712
+    count = len(runs)
+    again = sweep.Sweep(TINY, tmp_path, progress=False).sentinel_long_runs(searches)
+    assert len(runs) == count and again["loses"].tolist() == long_runs["loses"].tolist()  # from the store

@@ -79,12 +79,14 @@ def on_the_edge(probes: pd.DataFrame) -> dict[tuple[str, str, str], str]:
     return edges
 
 
-def compare(small: pd.DataFrame, full: pd.DataFrame, edges: dict[tuple[str, str, str], str] | None = None
-            ) -> pd.DataFrame:
+def compare(small: pd.DataFrame, full: pd.DataFrame, edges: dict[tuple[str, str, str], str] | None = None,
+            small_long: pd.DataFrame | None = None, full_long: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per sentinel cell: both results, and whether verdict and interval agree, with why the
     article's sizes leave its verdict open where they do (edges: on_the_edge of the full probes); the
+    verdict over the long runs (Sweep.sentinel_long_runs of each profile) where both are given; the
     strategy order of its (solution, case) alongside."""
     edges = edges or {}
+    long_runs = {side: _long_verdicts(table) for side, table in (("small", small_long), ("full", full_long))}
     keys = ["solution", "label", "strategy_label", "case"]
     both = small[keys + ["outcome", "interval_ns", "loss_pct"]].merge(
         full[keys + ["outcome", "interval_ns", "loss_pct"]], on=keys, suffixes=("_small", "_full"))
@@ -98,10 +100,18 @@ def compare(small: pd.DataFrame, full: pd.DataFrame, edges: dict[tuple[str, str,
         if mine["outcome"] == theirs["outcome"] == "found":
             ratio = mine["interval_ns"] / theirs["interval_ns"]
             interval = 1 / FACTOR <= ratio <= FACTOR
-        edge = edges.get((record["solution"], record["strategy_label"], record["case"]))
-        rows.append({**{k: record[k] for k in keys}, "small": _text(record, "small"), "full": _text(record, "full"),
-                     "verdict agrees": verdict, "on the edge at full size": edge or "",
-                     "verdict agrees off the edge": None if edge else verdict, "interval within 2x": interval})
+        cell = (record["solution"], record["strategy_label"], record["case"])
+        edge = edges.get(cell)
+        row = {**{k: record[k] for k in keys}, "small": _text(record, "small"), "full": _text(record, "full"),
+               "verdict agrees": verdict, "on the edge at full size": edge or "",
+               "verdict agrees off the edge": None if edge else verdict, "interval within 2x": interval}
+        if small_long is not None and full_long is not None:
+            (small_loses, small_text), (full_loses, full_text) = (long_runs[side].get(cell, (None, "not run"))
+                                                                  for side in ("small", "full"))
+            row |= {"small long run": small_text, "full long run": full_text,
+                    "verdict agrees over a long run": None if small_loses is None or full_loses is None
+                    else small_loses == full_loses}
+        rows.append(row)
     table = pd.DataFrame(rows)
     orders = []
     for (solution, case), part in both.groupby(["solution", "case"], sort=False):
@@ -115,6 +125,22 @@ def compare(small: pd.DataFrame, full: pd.DataFrame, edges: dict[tuple[str, str,
     return table.merge(pd.DataFrame(orders), on=["solution", "case"]) if len(table) else table
 
 
+def _long_verdicts(table: pd.DataFrame | None) -> dict[tuple[str, str, str], tuple[bool | None, str]]:
+    """Each cell's verdict at 1000 ns over its long run (or its search's loss there), with a word on it."""
+    verdicts = {}
+    for r in (table.to_dict("records") if table is not None else []):
+        if r["search_loses"]:
+            text = "lost in the search"
+        elif r["loses"] is None:
+            text = f"{r['status']}: {r['error']}" if r.get("error") else str(r["status"])
+        else:
+            text = (f"lost {r['lost_pct']:.2g} % over {r['long_run_s']:g} s" if r["loses"]
+                    else f"no loss over {r['long_run_s']:g} s")
+        verdicts[(r["solution"], r["strategy_label"], r["case"])] = (None if r["loses"] is None else bool(r["loses"]),
+                                                                    text)
+    return verdicts
+
+
 def _text(record: dict, side: str) -> str:
     outcome = record[f"outcome_{side}"]
     if outcome == "found":
@@ -125,12 +151,15 @@ def _text(record: dict, side: str) -> str:
     return str(outcome)
 
 
-_JUDGED = ("verdict agrees", "verdict agrees off the edge", "interval within 2x", "order agrees")
+_JUDGED = ("verdict agrees", "verdict agrees off the edge", "verdict agrees over a long run", "interval within 2x",
+           "order agrees")
 
 
 def _check(column: str, what: str = "sentinel cells"):
     def check(table: pd.DataFrame, **_: object) -> Verdict:
         rows = table.drop_duplicates(["solution", "case"]) if column == "order agrees" else table
+        if column not in rows:
+            rows = rows.assign(**{column: None})
         return every(rows, lambda r: r[column] if r[column] is not None and not pd.isna(r[column]) else None,
                      [c for c in rows.columns if c not in _JUDGED] + [column], what)
     return check
@@ -149,6 +178,8 @@ CHECKS = (
           "article's sizes", _check("verdict agrees")),
     Check("The verdict agrees in every cell whose verdict the article's sizes decide (not on the edge)",
           _check("verdict agrees off the edge")),
+    Check("The verdict agrees over a long run at 1000 ns, long enough for the slowest collections that short probes "
+          "can miss (where a search kept up at 1000 ns)", _check("verdict agrees over a long run")),
     Check("The loss-free interval agrees within a factor of two where both find one", _check("interval within 2x")),
     Check("The strategies come in the same order", _check("order agrees", "solution and case pairs")),
 )
@@ -235,13 +266,14 @@ def show_delays(table: pd.DataFrame, small_name: str, delay_ms: float) -> None:
 
 
 def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str, pause_table: pd.DataFrame,
-                    full_probes: pd.DataFrame | None = None) -> list:
+                    full_probes: pd.DataFrame | None = None, small_long: pd.DataFrame | None = None,
+                    full_long: pd.DataFrame | None = None) -> list:
     """The sentinel table and the checks of the miniature (pause_table: pauses(); full_probes: the full
-    searches' probes, which say where a verdict is on the edge)."""
+    searches' probes, which say where a verdict is on the edge; *_long: each profile's long runs)."""
     if not len(full):
         show.note("The full profile's store holds no sentinel search: there is nothing to compare with yet.")
         return []
-    table = compare(small, full, on_the_edge(full_probes) if full_probes is not None else None)
+    table = compare(small, full, on_the_edge(full_probes) if full_probes is not None else None, small_long, full_long)
     show.show_table(table.set_index(["label", "case", "strategy_label"]).drop(columns=["solution"]),
                     caption=f"Sentinel cells: profile {small_name} against the article's sizes (profile full)")
     checked = [(check, check.check(table=table, pauses=pause_table), None) for check in CHECKS]

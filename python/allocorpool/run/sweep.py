@@ -49,6 +49,7 @@ from allocorpool.analysis.search import (
     Probe,
     ProbeFn,
     find_interval,
+    loses_at_reference,
     slowest_collection_period_s,
     verdict,
 )
@@ -92,6 +93,9 @@ _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline"
 # latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
                                       "error", "stderr_tail", "reference_key", *LATENCY_FIELDS, "machine"]
+# A sentinel search's long run at 1000 ns (where it kept up there); loses: over the long run, or the search's own loss
+_LONG_RUN_COLUMNS = _SOLUTION_COLUMNS + ["search_loses", "long_run_s", "status", "lost_pct", "gc_pause_max_ms", "error",
+                                         "key", "machine", "loses"]
 # keeps_up: every probe of the size kept up (a size next to a change in its line's verdict is probed
 # twice: probe_* is the first, repeat_* the second); loss_pct and the latency: the first probe's
 _CONTINUUM_COLUMNS = ["size", "live_packets", "batch_status", "ns_per_packet", "probe_status", "interval_ns",
@@ -566,6 +570,34 @@ class Sweep:
         self._end(f"{len(rows)} sentinel searches")
         return Searches(pd.DataFrame(rows, columns=_SEARCH_COLUMNS),
                         pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
+
+    def sentinel_long_runs(self, searches: Searches) -> pd.DataFrame:
+        """One long run at 1000 ns (Profile.long_run_s) of each sentinel search that kept up there: its short
+        probes may have missed a collection slower than they are long. A search that lost at 1000 ns has
+        seen the loss and needs none. One row per search; loses: at 1000 ns, over the long run or in the search."""
+        self._begin("sentinel long runs")
+        searched = searches.table.to_dict("records")
+        by_name = {s.name: s for s in self.solutions_named({r["solution"] for r in searched})}
+        duration = self.profile.long_run_s
+        cells = [probe_cell(by_name[r["solution"]], r["strategy"], r["case"], self.profile, REFERENCE_NS,
+                            duration_s=duration) if loses_at_reference(r) is False else None for r in searched]
+        ran = iter(self._each(self.cell_row, [c for c in cells if c is not None], "long runs"))
+        rows = []
+        for search, cell in zip(searched, cells):
+            row = {**{k: search[k] for k in _SOLUTION_COLUMNS}, "search_loses": loses_at_reference(search)}
+            if cell is not None:
+                run = next(ran)
+                probe = _probe_verdict(run, REFERENCE_NS, duration)
+                finished = run["status"] == "ok"
+                row |= {"long_run_s": duration, "status": run["status"], "lost_pct": probe.lost_pct,
+                        "gc_pause_max_ms": _value(run, "gc_pause_max_ms") if finished else None,
+                        "error": None if finished else _value(run, "error"), "key": run["key"],
+                        "machine": _machine(run), "loses": (not probe.ok) if finished else None}
+            else:
+                row["loses"] = row["search_loses"]
+            rows.append(row)
+        self._end(f"{sum(c is not None for c in cells)} long runs")
+        return pd.DataFrame(rows, columns=_LONG_RUN_COLUMNS)
 
     def timelines(self, chosen: Iterable[Solution]) -> list[tuple[Solution, str, str, CellResult]]:
         """The article's printed runs (study.TIMELINES) among the chosen solutions: one long real-time
