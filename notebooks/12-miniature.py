@@ -105,6 +105,7 @@ if sweep.profile.name != "full":
 # %%
 if sweep.profile.name == "full":
     show.note("This is the full profile itself: there is no smaller one to compare with.")
+    miniature.show_long_runs(small_long_runs, sweep.profile.name)
 else:
     miniature.show_comparison(small_searches.table, full_searches.table, sweep.profile.name, pause_table,
                               full_searches.probes, small_long_runs, full_long_runs)

@@ -134,7 +134,8 @@ def _long_runs(searches, lost_pct, seconds=120.0):
     for r in searches.to_dict("records"):
         search_loses = r["outcome"] == "lost" or r["interval_ns"] > 1000
         row = {**{k: r[k] for k in ("solution", "label", "strategy_label", "case")}, "search_loses": search_loses,
-               "long_run_s": None, "status": None, "lost_pct": None, "error": None, "loses": search_loses}
+               "long_run_s": None, "status": None, "lost_pct": None, "gc_pause_max_ms": None, "error": None,
+               "loses": search_loses}
         if not search_loses:
             lost = lost_pct.get(r["strategy_label"], 0.0)
             row |= {"long_run_s": seconds, "status": "ok" if lost is not None else "timeout", "lost_pct": lost,
@@ -293,3 +294,16 @@ def test_a_verdict_the_article_sizes_leave_open_is_named_and_checked_apart():
     flipped = miniature.compare(searches({"Allocation": 800, "Mix": None, "Pooling": 560}), full, edges)
     assert miniature.CHECKS[2].check(table=flipped, pauses=None).verdict == FAILS
     assert miniature.on_the_edge(pd.DataFrame()) == {}
+
+
+def test_the_long_runs_of_the_full_profile_say_how_many_lost(monkeypatch):
+    from allocorpool.chapters import display, miniature
+    notes, tables = [], []
+    monkeypatch.setattr(display, "note", notes.append)
+    monkeypatch.setattr(display, "show_table", lambda table, **_: tables.append(table))
+    full = _searches({"Allocation": 280, "Mix": 500, "Pooling": 9800})
+    miniature.show_long_runs(_long_runs(full, {"Allocation": 0.2, "Mix": None}), "full")
+    assert len(tables[0]) == 2  # the runs made: pooling lost in its search
+    assert notes == ["1 of 1 searches that kept up at 1000 ns lost packets there over 120 s (1 did not finish)."]
+    miniature.show_long_runs(_long_runs(_searches({"Pooling": None}), {}), "full")
+    assert notes[-1].startswith("No sentinel search of profile full kept up at 1000 ns")

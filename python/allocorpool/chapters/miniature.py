@@ -265,6 +265,22 @@ def show_delays(table: pd.DataFrame, small_name: str, delay_ms: float) -> None:
               f"of its queue whole for it (Profile.unscaled_delay_ms).")
 
 
+def show_long_runs(long_runs: pd.DataFrame, name: str) -> None:
+    """The long runs of one profile (Sweep.sentinel_long_runs): which searches that kept up at 1000 ns
+    lost packets there over a long run."""
+    ran = long_runs[long_runs["long_run_s"].notna()]
+    if not len(ran):
+        show.note(f"No sentinel search of profile {name} kept up at 1000 ns: there is no long run to show.")
+        return
+    table = ran.set_index(["label", "case", "strategy_label"])[["long_run_s", "status", "lost_pct", "gc_pause_max_ms"]]
+    show.show_table(table, caption=f"Profile {name}: a long run at 1000 ns of each sentinel search that kept up there",
+                    precision=3)
+    judged = ran[ran["loses"].notna()]
+    show.note(f"{int(judged['loses'].astype(bool).sum())} of {len(judged)} searches that kept up at 1000 ns lost "
+              f"packets there over {ran['long_run_s'].max():g} s" + (f" ({len(ran) - len(judged)} did not finish)"
+                                                                     if len(judged) < len(ran) else "") + ".")
+
+
 def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str, pause_table: pd.DataFrame,
                     full_probes: pd.DataFrame | None = None, small_long: pd.DataFrame | None = None,
                     full_long: pd.DataFrame | None = None) -> list:
