@@ -99,8 +99,8 @@ if sweep.profile.name != "full":
 # and the verdict is checked both in every cell and in the cells the article's sizes decide.
 #
 # A short probe can also miss a collection that comes less often than it is long. So each sentinel
-# search that kept up at 1000 ns is followed by one long run there (120 s at the article's sizes,
-# 12 s at a tenth), and the verdict is checked once more over those runs.
+# search that kept up at 1000 ns is followed by one long run there (`Profile.long_run_s`: the article's
+# sizes run ten times as long as a tenth of them), and the verdict is checked once more over those runs.
 
 # %%
 if sweep.profile.name == "full":

@@ -465,16 +465,17 @@ def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
 # case, C++ 1.3 s in case A). A C++ batch run also runs its allocation-counting pass (cpp-lib's
 # counting_pass.hpp; real-time runs skip it, Cell.engine_args): the counting build fills the same
 # model again, about 1.3 times slower than the run's own fill (case C: 18.6 s beyond a 13.7 s fill
-# allocating, 7.9 s beyond 3.9 s flat), then counts for 1 s. How often the first guess of a search keeps up was measured in a quick sweep.
+# allocating, 7.9 s beyond 3.9 s flat), then counts for 1 s. How often the first guess of a search
+# keeps up was measured in a quick sweep.
 RUN_OVERHEAD_S = {"java": 1.4, "cpp": 1.3, "flat": 1.3}
 # Repeated probes of a continuum line: the two sizes around its change of verdict, where it has one.
 CONTINUUM_REPEATS = 2
 COUNTING_PASS_S = 1.0
 COUNTING_FILL_FACTOR = 1.3
 START_KEEPS_UP = 0.8
-# The share of sentinel searches that keep up at 1000 ns, which chapter 12 runs long there (full size 8
-# of 21, a tenth 10 of 21; "vm", 2026-11-24).
-LONG_RUN_SHARE = 0.45
+# The share of sentinel searches that keep up at 1000 ns, which chapter 12 runs long there (8 of 21 at
+# full size and 8 of 21 at a tenth; "vm", 2026-11-24).
+LONG_RUN_SHARE = 8 / 21
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 # The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out,
 # at about these ns per packet, by engine (Java) or C++ design (the medians of the stored fills, full

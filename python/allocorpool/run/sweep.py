@@ -579,12 +579,13 @@ class Sweep:
         searched = searches.table.to_dict("records")
         by_name = {s.name: s for s in self.solutions_named({r["solution"] for r in searched})}
         duration = self.profile.long_run_s
+        search_loses = [loses_at_reference(r) for r in searched]
         cells = [probe_cell(by_name[r["solution"]], r["strategy"], r["case"], self.profile, REFERENCE_NS,
-                            duration_s=duration) if loses_at_reference(r) is False else None for r in searched]
+                            duration_s=duration) if loses is False else None for r, loses in zip(searched, search_loses)]
         ran = iter(self._each(self.cell_row, [c for c in cells if c is not None], "long runs"))
         rows = []
-        for search, cell in zip(searched, cells):
-            row = {**{k: search[k] for k in _SOLUTION_COLUMNS}, "search_loses": loses_at_reference(search)}
+        for search, loses, cell in zip(searched, search_loses, cells):
+            row = {**{k: search[k] for k in _SOLUTION_COLUMNS}, "search_loses": loses}
             if cell is not None:
                 run = next(ran)
                 probe = _probe_verdict(run, REFERENCE_NS, duration)
