@@ -34,15 +34,16 @@ void LatencyMeter::Close::operator()(hdr_histogram* histogram) const noexcept { 
 
 LatencyMeter::LatencyMeter() : period_(make_histogram()), window_(make_histogram()) {}
 
-void LatencyMeter::record(std::int64_t lateness_ns) noexcept {
-    hdr_record_value(period_.get(), std::clamp<std::int64_t>(lateness_ns, 0, highest_ns));
+void LatencyMeter::record(std::int64_t lateness_ns, bool in_window) noexcept {
+    const std::int64_t value = std::clamp<std::int64_t>(lateness_ns, 0, highest_ns);
+    hdr_record_value(period_.get(), value);
+    if (in_window) {
+        hdr_record_value(window_.get(), value);
+    }
 }
 
-std::optional<LatencyPercentiles> LatencyMeter::end_period(bool in_window) noexcept {
+std::optional<LatencyPercentiles> LatencyMeter::end_period() noexcept {
     std::optional<LatencyPercentiles> result = percentiles(period_.get());
-    if (in_window) {
-        hdr_add(window_.get(), period_.get());
-    }
     hdr_reset(period_.get());
     return result;
 }

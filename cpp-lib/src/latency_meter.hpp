@@ -37,12 +37,12 @@ class LatencyMeter {
 public:
     LatencyMeter();
 
-    // One sampled packet's lateness, clamped to [0, an hour].
-    void record(std::int64_t lateness_ns) noexcept;
+    // One sampled packet's lateness, clamped to [0, an hour], in its period, and in the window
+    // when its tick was due in it.
+    void record(std::int64_t lateness_ns, bool in_window) noexcept;
 
-    // The period's percentiles (none if it sampled nothing); adds the period to the window
-    // when it lies inside it, and starts the next period.
-    std::optional<LatencyPercentiles> end_period(bool in_window) noexcept;
+    // The period's percentiles (none if it sampled nothing); starts the next period.
+    std::optional<LatencyPercentiles> end_period() noexcept;
 
     LatencySummary window() const noexcept;
 

@@ -60,10 +60,12 @@ RunTimeline::Mark RunTimeline::mark(Clock::time_point now, std::uint64_t packets
     return {now, packets, lost, alloc_counter::this_thread().allocations - observer_allocations_, process_cpu_s()};
 }
 
-bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) {
+bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost,
+                        std::uint64_t window_lost) {
     last_check_ = now;
     packets_ = packets;
     lost_ = lost;
+    window_lost_ = window_lost;
     stop_signal_ = stop_signal();
     const bool done = now >= end_ || stop_signal_ != 0;
     if (!measure_start_ && now >= warmup_end_) {
@@ -91,16 +93,17 @@ void RunTimeline::emit_period(Clock::time_point now, std::uint64_t packets, std:
                              lost - last_period_.lost,
                              lost,
                              warmup,
-                             latency_ ? latency_->end_period(!warmup) : std::nullopt};
+                             latency_ ? latency_->end_period() : std::nullopt};
     last_period_ = mark(now, packets, lost);
     const std::uint64_t before = alloc_counter::this_thread().allocations;
     observer_.on_period(period);
     observer_allocations_ += alloc_counter::this_thread().allocations - before;
 }
 
-void RunTimeline::set_final_counts(std::uint64_t packets, std::uint64_t lost) noexcept {
+void RunTimeline::set_final_counts(std::uint64_t packets, std::uint64_t lost, std::uint64_t window_lost) noexcept {
     packets_ = packets;
     lost_ = lost;
+    window_lost_ = window_lost;
 }
 
 RunTotals RunTimeline::totals() const {
@@ -119,7 +122,7 @@ RunTotals RunTimeline::totals() const {
     if (measure_start_ && measure_end_) {
         totals.measured_packets = measure_end_->packets - measure_start_->packets;
         totals.measured_s = seconds_between(measure_start_->time, measure_end_->time);
-        totals.lost_measured = lost_ - measure_start_->lost;
+        totals.lost_measured = window_lost_;
         totals.measured_allocations = measure_end_->allocations - measure_start_->allocations;
         if (measure_start_->cpu_s && measure_end_->cpu_s) {
             totals.measured_cpu_s = *measure_end_->cpu_s - *measure_start_->cpu_s;

@@ -9,9 +9,11 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -135,7 +137,7 @@ struct RunTotals {
     std::uint64_t lost = 0;
     std::uint64_t measured_packets = 0;
     double measured_s = 0;
-    std::uint64_t lost_measured = 0;  // gaps after the window opened, those found draining included
+    std::uint64_t lost_measured = 0;  // gaps among the ticks due in the window, wherever found
     std::uint64_t measured_allocations = 0;
     std::optional<double> measured_cpu_s;  // the process's CPU time (user + sys, every thread) in the window
     std::optional<double> timed_start_s;
@@ -158,11 +160,14 @@ public:
 
     // A look at the clock with the current counters; true when the run must end (the
     // duration is over or a stop was requested). Emits the periods that are due.
-    bool check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost);
+    bool check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost, std::uint64_t window_lost);
 
-    // Counters after the end (real-time: the ticks drained after stopping the clock). The
-    // gaps found draining count in lost_measured: they are ticks the window lost.
-    void set_final_counts(std::uint64_t packets, std::uint64_t lost) noexcept;
+    // Counters after the end (real-time: the ticks drained after stopping the clock), with the
+    // gaps among the ticks due in the window (WindowTicks): those found draining count too.
+    void set_final_counts(std::uint64_t packets, std::uint64_t lost, std::uint64_t window_lost) noexcept;
+
+    // When the window starts: the warm-up's planned end.
+    Clock::time_point window_start() const noexcept { return warmup_end_; }
 
     // The run's figures as of the last check and the final counts (zero if it never started).
     RunTotals totals() const;
@@ -201,6 +206,7 @@ private:
     std::optional<LatencyMeter> latency_;
     std::uint64_t packets_ = 0;
     std::uint64_t lost_ = 0;
+    std::uint64_t window_lost_ = 0;
     std::uint64_t observer_allocations_ = 0;
     int stop_signal_ = 0;
 };
@@ -214,8 +220,34 @@ void run_batch(Model& model, RunTimeline& timeline) {
             model.step();
         }
         packets += check_every;
-    } while (!timeline.check(Clock::now(), packets, 0));
+    } while (!timeline.check(Clock::now(), packets, 0, 0));
 }
+
+// The ticks of the measured window: those due from its start, whenever the consumer takes them
+// or finds them missing, so that a pause straddling the start loses for the window only what
+// was due in it.
+class WindowTicks {
+public:
+    bool set() const noexcept { return first_ != unset; }
+
+    // The window starts at tick `first` (widened), the first one due in it.
+    void set_start(std::uint64_t first) noexcept { first_ = first; }
+
+    // A tick was taken after `missing` gaps, the next expected tick having been `expected`.
+    void count(std::uint64_t expected, std::uint64_t missing) noexcept {
+        if (missing != 0 && expected + missing > first_) {
+            lost_ += expected + missing - std::max(expected, first_);
+        }
+    }
+
+    bool contains(std::uint64_t tick) const noexcept { return tick >= first_; }
+    std::uint64_t lost() const noexcept { return lost_; }
+
+private:
+    static constexpr std::uint64_t unset = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t first_ = unset;
+    std::uint64_t lost_ = 0;
+};
 
 struct RealtimeConfig {
     std::uint64_t interval_ns = 0;
@@ -277,20 +309,37 @@ TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimel
     // Declared after the queue: on every exit path it is stopped and joined before the
     // queue's memory goes.
     native_queue::TickProducer producer(queue.view(), config.interval_ns, config.producer_cpu);
+    WindowTicks window;
+    auto check = [&] {
+        const Clock::time_point now = Clock::now();
+        if (!window.set() && tracker.received() != 0) {
+            // The producer's schedule starts with its first tick: tick k is due k intervals later.
+            const std::int64_t since_tick0 =
+                    producer.lateness_ns(0) - std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                      now - timeline.window_start()).count();
+            const auto interval = static_cast<std::int64_t>(config.interval_ns);
+            window.set_start(interval == 0 ? tracker.covered()
+                                           : static_cast<std::uint64_t>(std::max<std::int64_t>(
+                                                     0, (since_tick0 + interval - 1) / interval)));
+        }
+        return timeline.check(now, packets, tracker.gaps(), window.lost());
+    };
     auto on_tick = [&](std::uint32_t seq) {
-        tracker.accept(seq);
+        const std::uint64_t expected = tracker.covered();
+        window.count(expected, tracker.accept(seq));
         model.step();
         if (++packets % latency_sample_every == 0) {
-            latency.record(producer.lateness_ns(tracker.covered() - 1));
+            const std::uint64_t tick = tracker.covered() - 1;
+            latency.record(producer.lateness_ns(tick), window.contains(tick));
         }
         if (packets % check_every == 0 && !ending) {
-            ending = timeline.check(Clock::now(), packets, tracker.gaps());
+            ending = check();
         }
     };
     timeline.start(Clock::now(), [&model] { return model.occupancy(); });
     while (!ending) {
         if (consumer.poll(on_tick) == 0) {
-            ending = timeline.check(Clock::now(), packets, tracker.gaps());
+            ending = check();
         }
     }
     producer.stop();
@@ -301,7 +350,7 @@ TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimel
         }
     }
     const native_queue::ProducerStats stats = producer.join();
-    timeline.set_final_counts(packets, tracker.gaps());
+    timeline.set_final_counts(packets, tracker.gaps(), window.lost());
     return {queue.size(),
             stats.emitted,
             stats.written,

@@ -3,9 +3,11 @@
 // after its last tick equal the producer's own drop count, and every emitted tick is
 // received, dropped or undelivered. A consumer that starts falling behind in the last
 // 100 ms finds some of the gaps only while draining the queue after the end: they are
-// ticks the measured window lost, and lost_measured counts them.
+// ticks the measured window lost, and lost_measured counts them. The window is the ticks due
+// in it: a stall that straddles its start loses for it, and delays in it, only those.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -29,8 +31,12 @@ public:
         if (period.warmup) {
             lost_at_window_open = period.lost_total;
         }
+        if (period.latency) {
+            latency_max_ns = std::max(latency_max_ns, period.latency->max_ns);
+        }
     }
     int periods = 0;
+    std::int64_t latency_max_ns = 0;  // of every period
     std::uint64_t lost_total = 0;  // as of the last period, emitted at the run's last check
     std::uint64_t lost_at_window_open = 0;
 };
@@ -155,6 +161,39 @@ TEST(Realtime, TheMeteredLatencyShowsAStallThatLosesNothing) {
     EXPECT_EQ(totals.latency->sample_every, 64U);
     EXPECT_NEAR(static_cast<double>(totals.latency->samples), totals.measured_packets / 64.0,
                 2.0 * 64 + totals.measured_packets / 100.0);
+}
+
+// A 60 ms stall from 50 ms before the window's start: the queue bridges it, the periods show
+// it, and the window's latency is that of its own ticks, late by at most the ~10 ms of the
+// stall inside it.
+TEST(Realtime, TheWindowsLatencyIsThatOfTheTicksDueInIt) {
+    CountingObserver observer;
+    RunTimeline timeline(1.0, 0.5, observer, Clock::now());
+    StallingModel model(std::chrono::milliseconds(450), std::chrono::milliseconds(60));
+    const TickAccounting ticks = run_realtime(model, RealtimeConfig{1000, -1, -1}, timeline);
+    const RunTotals totals = timeline.totals();
+    ASSERT_TRUE(ticks.balanced()) << ticks.describe();
+    EXPECT_EQ(ticks.dropped, 0U) << ticks.describe();
+    EXPECT_GE(observer.latency_max_ns, 55'000'000) << "a period shows the 60 ms stall";
+    ASSERT_TRUE(totals.latency && totals.latency->percentiles);
+    EXPECT_LT(totals.latency->percentiles->max_ns, 40'000'000);
+}
+
+// A 200 ms stall from 150 ms before the window's start, behind arrays of 10 ms: the producer
+// drops most of its ticks and the consumer finds the gaps after the start, but only those due
+// in the window (up to 50 ms of ticks: the stall counts from the model's making, a little
+// before the timed phase) are its loss.
+TEST(Realtime, TheWindowLosesOnlyTheTicksDueInIt) {
+    CountingObserver observer;
+    RunTimeline timeline(1.0, 0.5, observer, Clock::now());
+    StallingModel model(std::chrono::milliseconds(350), std::chrono::milliseconds(200));
+    const TickAccounting ticks = run_realtime(model, RealtimeConfig{1000, -1, -1, 10'000}, timeline);
+    const RunTotals totals = timeline.totals();
+    ASSERT_TRUE(ticks.balanced()) << ticks.describe();
+    EXPECT_GT(ticks.dropped, 150'000U) << ticks.describe();
+    EXPECT_GT(totals.lost - observer.lost_at_window_open, 150'000U) << "the gaps are found in the window's time";
+    EXPECT_GT(totals.lost_measured, 5'000U);
+    EXPECT_LT(totals.lost_measured, 55'000U);
 }
 
 TEST(Realtime, KeepsUpAtAnEasyRate) {

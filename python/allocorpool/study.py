@@ -198,26 +198,20 @@ SENTINELS: tuple[tuple[str, str], ...] = (
     ("native-parallel-11", "C"), ("flat-glibc", "C"))
 
 
-# The metered latency: a real-time consumer times one packet in 64 (docs/records.md). A/B of the consumer
-# flat out (interval 10 ns, 6 runs each, medians): Java dummy A 24.1 -> 24.9 ns per packet, flat C++ mix A
-# 10.7 -> 11.0 ns; under 2 % of the finest interval any search found (50 ns), and a tenth of the step the
-# searches print there (10 ns). Batch runs are unchanged. Cells of the builds before it have no latency.
-LATENCY_CHANGE = "before the metered latency (one packet in 64 timed: +0.3 to +0.8 ns per packet flat out)"
+# The engines' last change that alters what a cell measures (the builds before it are java
+# b63d5051e81b, cpp 3ff949ef812b). The measured window of a real-time run is the ticks due in it, for
+# its loss and its latency (docs/records.md): a pause that straddled the warm-up's end used to lose for
+# the window every tick the consumer found missing after the window opened. And the Java consumer loads
+# no class in the window: its first read of the process's CPU time loaded the OS MXBean (about 200
+# classes) there, and its first window period HdrHistogram's ConcurrentHistogram, which voided the
+# compiled real-time loop.
+MEASUREMENT_CHANGE = ("the measured window became the ticks due in it, and the Java consumer stopped loading "
+                      "classes in it (docs/records.md)")
 
 # Engine builds (tools/source_id.py) whose finished cells a sweep takes as its own build's, so that
 # a long sweep resumes across an engine change that alters no stored figure. Each entry says what
-# changed since; a change that alters what a cell measures must empty the list.
-SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
-    "java": {
-        "d5537db28bae": "the same engine sources; the id then also hashed native-queue's benchmark and tests",
-        "b393140bd745": "before the summary's measured_cpu_s (read twice per run, outside the packet loop)",
-        "8eb99f8624e7": LATENCY_CHANGE,
-    },
-    "cpp": {
-        "db7b1488037b": "before the summary's measured_cpu_s (read once per period, outside the packet loop)",
-        "ea7b756220e6": LATENCY_CHANGE,
-    },
-}
+# changed since; a change that alters what a cell measures must empty the list (MEASUREMENT_CHANGE did).
+SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {"java": {}, "cpp": {}}
 
 
 # ---- Profiles ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import nbformat
 import pandas as pd
 from conftest import FIXTURES
 
+from allocorpool import study
 from allocorpool.chapters import article, display, figures, sections
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
@@ -101,6 +102,22 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert "Profile <strong>quick</strong>" in first_screen and "205 MB" in first_screen and "21.74 ms of ticks" in first_screen
     assert "Measured on 1 machine: " in first_screen and "(1 cells" in first_screen
     assert str(tmp_path) not in page  # no path of the machine that built it
+
+
+def test_the_first_screen_counts_the_cells_other_engine_builds_measured(tmp_path, monkeypatch):
+    monkeypatch.setattr(article.paths, "engine_build", lambda engine: {"cpp": "c0ffee", "java": "beef"}[engine])
+    data = tmp_path / "quick"
+    run = read_run(FIXTURES / "runs" / "cpp-realtime.jsonl")
+    for build, strategy in (("0ld0ld", "pool"), ("c0ffee", "pool"), ("0ld0ld", "alloc"), ("0ld0ld", "mix")):
+        Store(data).put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy=strategy,
+                                        build=build), "ok", 0, "", 1.0, run))
+    first_screen = article.provenance("quick", str(data))
+    # pool's newer cell is this checkout's: only alloc's and mix's are another build's
+    assert "**2 of the 3 engine cells shown were measured by other engine builds** than this checkout's (cpp 0ld0ld: 2)" \
+        in first_screen and study.MEASUREMENT_CHANGE in first_screen
+    Store(data / "mine").put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A",
+                                             strategy="pool", build="c0ffee"), "ok", 0, "", 1.0, run))
+    assert "other engine builds" not in article.provenance("quick", str(data / "mine"))
 
 
 def test_a_timeline_draws_the_metered_latency_under_the_pauses(runs_dir):

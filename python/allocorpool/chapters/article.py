@@ -86,11 +86,27 @@ def provenance(profile_name: str, data_dir: str) -> str:
                      + "; ".join(described) + f", from {dates.min():%Y-%m-%d} to {dates.max():%Y-%m-%d} (UTC), "
                      f"engine source commit{'s' if index['commit'].nunique() > 1 else ''} "
                      + ", ".join(sorted(index["commit"].dropna().astype(str).unique())) + ".")
+        lines += _earlier_builds(index)
     else:
         lines.append("The store holds no cell: nothing was measured.")
     lines.append(f"The article's own figures (2019: dual Xeon E5-2620 v3, Java 8 and 11) stand beside ours, "
                  f"labelled \"{reference.REFERENCE}\".")
     return "\n\n".join(lines)
+
+
+def _earlier_builds(index: pd.DataFrame) -> list[str]:
+    """How many of the cells a replay shows (the newest of each measurement) engine builds other than
+    the ones built here measured, cells a sweep would measure again; nothing when all are this checkout's."""
+    cells = index[index["build"].fillna("").astype(str) != ""] if "build" in index else index.iloc[:0]
+    cells = cells.sort_values("stored_utc", kind="stable").groupby("measurement").tail(1)
+    counts = cells.groupby(["engine", "build"]).size()
+    earlier = {(engine, build): n for (engine, build), n in counts.items() if build != paths.engine_build(engine)}
+    if not earlier:
+        return []
+    listed = "; ".join(f"{engine} {build}: {n}" for (engine, build), n in sorted(earlier.items()))
+    return [f"**{sum(earlier.values())} of the {len(cells)} engine cells shown were measured by other engine builds** "
+            f"than this checkout's ({listed}). The engines' last change that alters a measurement: "
+            f"{study.MEASUREMENT_CHANGE}. A sweep measures those cells again."]
 
 
 def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:

@@ -15,7 +15,8 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Values go into HdrHistograms at two significant digits (1 % resolution) up to an hour,
  * allocated once before the timed phase: a period's (reset each second) and the measured
- * window's (the periods that end in it). Single-threaded: the consumer records and reports.
+ * window's (the packets whose ticks were due in it, as its loss counts the ticks due in it).
+ * Single-threaded: the consumer records and reports.
  */
 public final class LatencyMeter {
     /** A packet in this many is timed. */
@@ -27,20 +28,21 @@ public final class LatencyMeter {
     private final Histogram period = new Histogram(HIGHEST_NS, DIGITS);
     private final Histogram window = new Histogram(HIGHEST_NS, DIGITS);
 
-    /** Records one sampled packet's lateness in ns (clamped to [0, an hour]). */
-    public void record(long latenessNs) {
-        period.recordValue(Math.max(0, Math.min(latenessNs, HIGHEST_NS)));
+    /**
+     * Records one sampled packet's lateness in ns (clamped to [0, an hour]) in its period, and in
+     * the window when its tick was due in it.
+     */
+    public void record(long latenessNs, boolean inWindow) {
+        long value = Math.max(0, Math.min(latenessNs, HIGHEST_NS));
+        period.recordValue(value);
+        if (inWindow) {
+            window.recordValue(value);
+        }
     }
 
-    /**
-     * Puts the period's percentiles into a periodic record, adds the period to the window
-     * when it ended inside it, and starts the next period.
-     */
-    public void endPeriod(Map<String, Object> record, boolean inWindow) {
+    /** Puts the period's percentiles into a periodic record and starts the next period. */
+    public void endPeriod(Map<String, Object> record) {
         putPercentiles(record, period);
-        if (inWindow) {
-            window.add(period);
-        }
         period.reset();
     }
 

@@ -7,11 +7,13 @@ final class QueueTickSource implements TickSource {
 
     private final QueueReader reader;
     private final TickProducer producer;
+    private final long intervalNs;
     private TickStats stats;
 
-    QueueTickSource(DualArrayQueue queue, TickProducer producer) {
+    QueueTickSource(DualArrayQueue queue, TickProducer producer, long intervalNs) {
         this.reader = new QueueReader(queue);
         this.producer = producer;
+        this.intervalNs = intervalNs;
     }
 
     @Override
@@ -27,6 +29,25 @@ final class QueueTickSource implements TickSource {
     @Override
     public long lost() {
         return reader.tracker().gaps();
+    }
+
+    @Override
+    public void setWindowStart(long startNanos) {
+        // Tick k is due k intervals after tick 0. Flat out (interval 0) every tick is due at
+        // once: the window starts at the next one taken.
+        long sinceTick0 = producer.latenessNs(0) - (System.nanoTime() - startNanos);
+        long first = intervalNs == 0 ? reader.tracker().covered() : Math.max(0, -Math.floorDiv(-sinceTick0, intervalNs));
+        reader.tracker().setWindowStart(first);
+    }
+
+    @Override
+    public long lostInWindow() {
+        return reader.tracker().windowGaps();
+    }
+
+    @Override
+    public boolean lastInWindow() {
+        return reader.tracker().lastInWindow();
     }
 
     @Override

@@ -11,6 +11,8 @@ public final class SequenceTracker {
     private long expected;
     private long received;
     private long gaps;
+    private long windowFrom = Long.MAX_VALUE;
+    private long windowGaps;
 
     /** Records one tick; returns how many ticks were missing right before it. */
     public long accept(int sequence) {
@@ -20,6 +22,9 @@ public final class SequenceTracker {
                     + " arrived after " + (expected - 1) + ": duplicated or reordered");
         }
         gaps += delta;
+        if (delta > 0 && expected + delta > windowFrom) {
+            windowGaps += expected + delta - Math.max(expected, windowFrom);
+        }
         expected += delta + 1;
         received++;
         return delta;
@@ -31,6 +36,21 @@ public final class SequenceTracker {
 
     public long gaps() {
         return gaps;
+    }
+
+    /** Starts the measured window at tick {@code firstTick} (widened): the first tick due in it. */
+    public void setWindowStart(long firstTick) {
+        windowFrom = firstTick;
+    }
+
+    /** Gaps among the ticks from the window's first on, wherever the consumer found them. */
+    public long windowGaps() {
+        return windowGaps;
+    }
+
+    /** Whether the last tick received was due in the measured window. */
+    public boolean lastInWindow() {
+        return expected - 1 >= windowFrom;
     }
 
     /** Sequence numbers accounted for: received ones and the gaps between them. */

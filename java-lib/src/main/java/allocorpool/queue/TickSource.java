@@ -15,6 +15,19 @@ public interface TickSource extends AutoCloseable {
     long lost();
 
     /**
+     * Starts the measured window at {@code startNanos} (System.nanoTime): the ticks due from then
+     * on are its ticks, whenever the consumer takes them or finds them missing. Call it once a
+     * tick was taken (the producer's schedule starts with its first) and before the window.
+     */
+    void setWindowStart(long startNanos);
+
+    /** Ticks lost among those due in the measured window (none before it opens). */
+    long lostInWindow();
+
+    /** Whether the last tick taken was due in the measured window. */
+    boolean lastInWindow();
+
+    /**
      * How late the last tick taken is now, in ns: the time since it was due on the producer's
      * schedule (its metered latency once its packet is made). Call only after a tick was taken.
      */

@@ -20,6 +20,6 @@ public final class TickSources {
             }
         }
         DualArrayQueue queue = DualArrayQueue.allocate(capacity);
-        return new QueueTickSource(queue, new NativeTickProducer(queue, intervalNs, producerCpu));
+        return new QueueTickSource(queue, new NativeTickProducer(queue, intervalNs, producerCpu), intervalNs);
     }
 }

@@ -8,6 +8,7 @@ import allocorpool.measure.LatencyMeter;
 import allocorpool.measure.ProcessCpu;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Processor;
+import allocorpool.queue.TickSource;
 import allocorpool.record.RecordWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -48,6 +49,7 @@ final class PeriodReporter {
     private final CaseParams params;
     private final boolean stopWhenHeapFull;
     private final LatencyMeter latency;
+    private final TickSource ticks;
     private String endedEarly;
     private final long start;
     private final long end;
@@ -64,9 +66,9 @@ final class PeriodReporter {
     private long trailingDropped;
 
     private boolean measuring;
+    private boolean windowTicksSet;
     private long measureTime;
     private long measurePackets;
-    private long measureLost;
     private long measureAlloc;
     private long measureCpu = -1;
     private long cpuEnd = -1;
@@ -81,9 +83,12 @@ final class PeriodReporter {
     private long cycleCount;
     private double cycleTotalMs;
 
-    /** Starts the timed phase now; {@code latency} is the real-time loop's meter (null in batch). */
+    /**
+     * Starts the timed phase now; {@code ticks} and {@code latency} are the real-time loop's source
+     * and meter (null in batch).
+     */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
-            Processor processor, CaseParams params, LatencyMeter latency) {
+            Processor processor, CaseParams params, TickSource ticks, LatencyMeter latency) {
         this.out = out;
         this.gc = gc;
         this.alloc = AllocationMeter.forCurrentThread();
@@ -95,6 +100,15 @@ final class PeriodReporter {
         this.params = params;
         this.stopWhenHeapFull = config.stopWhenHeapFull;
         this.latency = latency;
+        this.ticks = ticks;
+        this.windowTicksSet = ticks == null;
+        // Opening the window reads these on the consumer thread. The first read of the process's
+        // CPU time loads the OS MXBean and its cgroup metrics, about 200 classes that took 80 ms
+        // there; read both once now, before the timed phase.
+        ProcessCpu.nanos();
+        if (alloc != null) {
+            alloc.bytes();
+        }
         this.start = System.nanoTime();
         this.end = start + Math.round(config.durationS * SECOND);
         this.warmupEnd = start + Math.round(config.warmupS * SECOND);
@@ -124,6 +138,12 @@ final class PeriodReporter {
             endedEarly = "heap full";
             return false;
         }
+        if (!windowTicksSet && ticks.received() > 0) {
+            // The window's ticks are those due from its planned start, however late the check
+            // that opens it (a pause can straddle the start); the schedule is known once a tick came.
+            ticks.setWindowStart(warmupEnd);
+            windowTicksSet = true;
+        }
         if (now < nextCheck) {
             return true;
         }
@@ -144,7 +164,6 @@ final class PeriodReporter {
         measuring = true;
         measureTime = now;
         measurePackets = packets;
-        measureLost = lost;
         measureAlloc = alloc == null ? 0 : alloc.bytes();
         measureCpu = ProcessCpu.nanos();
         storeFillAtWindow = (double) processor.stored() / params.storedCount;
@@ -167,7 +186,7 @@ final class PeriodReporter {
         r.put("ns_per_packet", periodPackets == 0 ? null : periodS * 1e9 / periodPackets);
         r.put("warmup", !measuring);
         if (latency != null) {
-            latency.endPeriod(r, measuring);
+            latency.endPeriod(r);
         } else {
             LatencyMeter.putNone(r, false);
         }
@@ -263,7 +282,7 @@ final class PeriodReporter {
         long measuredPackets = measuring ? packets - measurePackets : 0;
         long measuredNanos = measuring ? now - measureTime : 0;
         double measuredS = measuredNanos / 1e9;
-        long lostMeasured = measuring ? lost - measureLost + trailingDropped : 0;
+        long lostMeasured = measuring && ticks != null ? ticks.lostInWindow() + trailingDropped : 0;
         r.put("t_s", clock.seconds(now));
         r.put("packets", packets);
         r.put("measured_packets", measuredPackets);

@@ -32,7 +32,7 @@ final class RealtimeLoop {
             if (source.poll()) {
                 loop.step();
                 if ((++packets & SAMPLE_MASK) == 0) {
-                    latency.record(source.latenessNs());
+                    latency.record(source.latenessNs(), source.lastInWindow());
                 }
             }
             if (++polls == POLLS_PER_CHECK) {

@@ -73,14 +73,15 @@ public final class Run {
                 try (TickSource source = ticks.open(config.intervalNs, config.inputQueueSize(),
                         config.producerCpu, config.consumerCpu)) {
                     LatencyMeter latency = new LatencyMeter();
-                    reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params, latency);
+                    reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params, source,
+                            latency);
                     RealtimeLoop.run(loop, source, reporter, latency);
                     stats = source.finish();
                     reporter.settleLost(stats.gaps, stats.trailingDropped);
                     checkBalance(stats);
                 }
             } else {
-                reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params, null);
+                reporter = new PeriodReporter(out, gc, config, human, clock, loop.processor(), params, null, null);
                 BatchLoop.run(loop, reporter);
             }
             reporter.finish();

@@ -18,6 +18,20 @@ class SequenceTrackerTest {
     }
 
     @Test
+    void theWindowCountsTheGapsOfTheTicksDueInIt() {
+        SequenceTracker tracker = new SequenceTracker();
+        tracker.accept(0);
+        tracker.accept(3);  // 1 and 2 missing, before the window
+        tracker.setWindowStart(6);
+        assertEquals(false, tracker.lastInWindow());
+        tracker.accept(9);  // 4 and 5 before the window, 6 to 8 in it: found after it opened
+        assertEquals(true, tracker.lastInWindow());
+        tracker.accept(11);  // 10
+        assertEquals(8, tracker.gaps());
+        assertEquals(4, tracker.windowGaps());
+    }
+
+    @Test
     void widensAcross32BitWrap() {
         SequenceTracker tracker = new SequenceTracker();
         tracker.accept(0);

@@ -344,10 +344,65 @@ class RunRecordsTest {
         assertEquals(dropped - lostBeforeWindow, summary.get("lost_measured"), summary.toString());
     }
 
+    /** A source whose consumer stops for {@code stallMs} from {@code startMs} after the source opened. */
+    private static TickSourceFactory stallingAt(long startMs, long stallMs, int capacityShare) {
+        return (interval, capacity, producer, consumer) -> {
+            long[] stallAt = {System.nanoTime() + startMs * 1_000_000L};
+            return new SlowedSource(JavaTickProducer.start(capacity / capacityShare, interval, Long.MAX_VALUE), () -> {
+                if (stallAt[0] != 0 && System.nanoTime() - stallAt[0] > 0) {
+                    stallAt[0] = 0;
+                    LockSupport.parkNanos(stallMs * 1_000_000L);
+                }
+            });
+        };
+    }
+
+    /**
+     * The window is the ticks due in it. A consumer that stops 50 ms before the window opens
+     * and goes on 10 ms into it takes the ticks due before the window late, in the window's
+     * time: their lateness stays out of the window's latency, which sees at most the 10 ms the
+     * stall lasted into it; the periods show the whole stall.
+     */
+    @Test
+    void theWindowsLatencyIsThatOfTheTicksDueInIt() throws IOException {
+        Path file = dir.resolve("straddles-latency.jsonl");
+        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file),
+                stallingAt(950, 60, 1), human));
+        List<Map<String, Object>> records = readRun(file);
+        Map<String, Object> summary = records.get(records.size() - 1);
+        assertEquals(0L, summary.get("lost"), "100 ms of queue bridge a 60 ms stall: " + summary);
+        long periodMax = 0;
+        for (Map<String, Object> r : periodic(records)) {
+            periodMax = Math.max(periodMax, (Long) r.get("latency_max_ns"));
+        }
+        assertTrue(periodMax >= 55_000_000L, "a period shows the 60 ms stall: " + periodMax);
+        assertTrue((Long) summary.get("latency_max_ns") < 40_000_000L,
+                "the window's ticks waited at most the ~10 ms of the stall inside it: " + summary);
+    }
+
+    /**
+     * A consumer that stops 150 ms before the window opens, for 200 ms, behind a queue of 10 ms:
+     * the producer drops most of the stall's ticks, and the consumer finds all the gaps after the
+     * window opened. Only those due in it (about 50 ms of ticks) are the window's loss, though the
+     * consumer checked the clock only after the stall and found the gap before it did.
+     */
+    @Test
+    void theWindowLosesOnlyTheTicksDueInIt() throws IOException {
+        Path file = dir.resolve("straddles-loss.jsonl");
+        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file),
+                stallingAt(850, 200, 10), human));
+        List<Map<String, Object>> records = readRun(file);
+        Map<String, Object> summary = records.get(records.size() - 1);
+        long dropped = (Long) summary.get("producer_dropped");
+        long lostMeasured = (Long) summary.get("lost_measured");
+        assertTrue(dropped > 7_000, "200 ms of ticks at 20 us, less the queue's: " + summary);
+        assertTrue(lostMeasured > 500 && lostMeasured < 3_500, "about 50 ms of ticks (2,500): " + summary);
+    }
+
     @Test
     void tickCountsThatDoNotBalanceAreAnError() throws IOException {
         Path file = dir.resolve("unbalanced.jsonl");
-        TickSource miscounted = new TickSource() {
+        TickSource miscounted = new LosslessSource() {
             private long polls;
 
             @Override
@@ -361,15 +416,6 @@ class RunRecordsTest {
                 return polls;
             }
 
-            @Override
-            public long lost() {
-                return 0;
-            }
-
-            @Override
-            public long latenessNs() {
-                return 0;
-            }
 
             @Override
             public TickStats finish() {
@@ -390,7 +436,7 @@ class RunRecordsTest {
     void aFailingSourceEndsInAnErrorSummaryAndIsFinished() throws IOException {
         Path file = dir.resolve("broken.jsonl");
         AtomicInteger finished = new AtomicInteger();
-        TickSource broken = new TickSource() {
+        TickSource broken = new LosslessSource() {
             private int polls;
 
             @Override
@@ -406,15 +452,6 @@ class RunRecordsTest {
                 return polls;
             }
 
-            @Override
-            public long lost() {
-                return 0;
-            }
-
-            @Override
-            public long latenessNs() {
-                return 0;
-            }
 
             @Override
             public TickStats finish() {
@@ -479,6 +516,32 @@ class RunRecordsTest {
         return process.exitValue();
     }
 
+    /** A stand-in source that loses nothing and whose ticks are all due now and in the window. */
+    private abstract static class LosslessSource implements TickSource {
+        @Override
+        public long lost() {
+            return 0;
+        }
+
+        @Override
+        public void setWindowStart(long startNanos) {}
+
+        @Override
+        public long lostInWindow() {
+            return 0;
+        }
+
+        @Override
+        public boolean lastInWindow() {
+            return true;
+        }
+
+        @Override
+        public long latenessNs() {
+            return 0;
+        }
+    }
+
     /** The Java clock's ticks, read by a consumer that runs {@code beforePoll} (a stall, a slowdown) first. */
     private static final class SlowedSource implements TickSource {
         private final TickSource ticks;
@@ -503,6 +566,21 @@ class RunRecordsTest {
         @Override
         public long lost() {
             return ticks.lost();
+        }
+
+        @Override
+        public void setWindowStart(long startNanos) {
+            ticks.setWindowStart(startNanos);
+        }
+
+        @Override
+        public long lostInWindow() {
+            return ticks.lostInWindow();
+        }
+
+        @Override
+        public boolean lastInWindow() {
+            return ticks.lastInWindow();
         }
 
         @Override
