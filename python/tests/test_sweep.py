@@ -285,6 +285,9 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
     chapter.finish(curves.rename(columns={"batch_status": "status"}))
     replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)  # a replay reads the repeats back
     assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
+    monkeypatch.setattr(study.paths, "engine_build", lambda engine: "another")  # the store is another build's
+    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)
+    assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
 
 
 def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, monkeypatch):

@@ -705,6 +705,7 @@ class Sweep:
             return rows
 
         def repeat(solution: Solution, strategy: str, row: dict[str, Any]) -> dict[str, Any]:
+            batch_cell_, first_cell = continuum_cells(solution, strategy, row["size"], self.profile)
             _, probe_cell_ = continuum_cells(solution, strategy, row["size"], self.profile, repetition=1)
             probe = self.cell_row(probe_cell_)
             judged = _probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
@@ -712,7 +713,8 @@ class Sweep:
             return {**row, "repeat_status": probe["status"], "repeat_keeps_up": again,
                     "repeat_loss_pct": judged.lost_pct, "repeat_key": probe["key"],
                     "keeps_up": (row["keeps_up"] and again) if again is not None else row["keeps_up"],
-                    "machine": _machines([self._seen[row["batch_key"]], self._seen[row["probe_key"]], probe])}
+                    # by the cells' keys: a replayed row can be another build's, under its own key
+                    "machine": _machines([self._seen[batch_cell_.key], self._seen[first_cell.key], probe])}
 
         def measure(solution: Solution, strategy: str, size: int, fits: bool) -> dict[str, Any]:
             batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, self.profile)
@@ -724,7 +726,7 @@ class Sweep:
                         "error": "not run: a smaller live set ran out of heap"}
             batch = self.cell_row(batch_cell_)
             if heap_verdict(batch["status"], _value(batch, "error"), _value(batch, "stderr_tail")) == TOO_SMALL:
-                self._heap_too_small.add(batch["key"])  # the line's answer, not a failed run
+                self._heap_too_small.add(batch_cell_.key)  # the line's answer, not a failed run
                 return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING, "batch_key": batch["key"],
                         "error": _value(batch, "error") or batch["status"],
                         "machine": _machine(batch)}
