@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The measured window of a real-time run loads no class on the consumer thread. Loading one
  * there stops the consumer while it loads, and a class that extends one the compiled loop was
  * bound to as having no subclass voids that code, so that the loop runs interpreted until it is
- * compiled again: the first second of full-size windows lost packets behind 100 to 350 ms stalls
- * that way (the OS MXBean's first read, and HdrHistogram's ConcurrentHistogram).
+ * compiled again. A full-size probe's first window period lost packets that way, 115 ms late with no
+ * pause over 15 ms (the OS MXBean's first read, and HdrHistogram's ConcurrentHistogram).
  *
  * <p>The run goes through a class loader of its own, which loads the engine and its libraries
  * afresh and notes the thread and time of each class it defines.
