@@ -276,18 +276,8 @@ class RunRecordsTest {
     @Test
     void theMeteredLatencyShowsAStallThatLosesNothing() throws IOException {
         Path file = dir.resolve("stall.jsonl");
-        long[] stallAt = new long[1];
-        TickSourceFactory stallsOnce = (interval, capacity, producer, consumer) -> {
-            stallAt[0] = System.nanoTime() + 1_500_000_000L;
-            return new SlowedSource(JavaTickProducer.start(capacity, interval, Long.MAX_VALUE), () -> {
-                if (stallAt[0] != 0 && System.nanoTime() - stallAt[0] > 0) {
-                    stallAt[0] = 0;
-                    LockSupport.parkNanos(50_000_000);
-                }
-            });
-        };
-        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file), stallsOnce,
-                human));
+        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file),
+                stallingAt(1500, 50, 1), human));
         List<Map<String, Object>> records = readRun(file);
         Map<String, Object> summary = records.get(records.size() - 1);
         assertEquals("ok", summary.get("status"), summary.toString());
