@@ -48,12 +48,13 @@ from allocorpool.chapters import miniature
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
-full = Sweep("full", full_data_dir or None, replay=True)  # read only: nothing of the full profile runs here
 
 # %% tags=["progress"]
 small_batch = sweep.sentinel_batch()
 small_searches = sweep.sentinels()
 small_long_runs = sweep.sentinel_long_runs(small_searches)
+# Read only, and read after the runs above: under the full profile they are this store's own cells.
+full = Sweep("full", full_data_dir or None, replay=True)
 full_batch = full.sentinel_batch()
 full_searches = full.sentinels()
 full_long_runs = full.sentinel_long_runs(full_searches)
