@@ -122,18 +122,26 @@ def test_a_consumer_that_fell_behind_without_losing_is_not_loss_free():
     assert not crashed.ok and crashed.lost is None and crashed.error == "exit code 134"
 
 
-def test_the_slowest_collections_period():
+def test_the_slowest_collections_period_is_that_of_the_window():
     import pandas as pd
     events = pd.DataFrame({
-        "kind": ["pause", "pause", "pause", "pause", "pause", "concurrent", "pause"],
-        "name": ["Pause Young (Allocation Failure)", "Pause Full (Ergonomics)", "Pause Young (Allocation Failure)",
-                 "Pause Young (Allocation Failure)", "Pause Full (Ergonomics)", "Concurrent Mark", "Pause Full (System.gc())"],
-        "start_s": [0.5, 1.0, 1.5, 2.5, 5.0, 5.5, 9.0],
-        "duration_ms": [20.0, 800.0, 25.0, 22.0, 900.0, 300.0, 700.0]})
+        "kind": ["pause", "pause", "pause", "pause", "pause", "pause", "concurrent", "pause", "pause"],
+        "name": ["Pause Full (Ergonomics)", "Pause Young (Allocation Failure)", "Pause Full (Ergonomics)",
+                 "Pause Young (Allocation Failure)", "Pause Young (Allocation Failure)", "Pause Full (Ergonomics)",
+                 "Concurrent Mark", "Pause Full (System.gc())", "Pause Full (Heap Inspection Initiated GC)"],
+        "t_s": [0.2, 0.5, 1.0, 1.5, 2.5, 5.0, 5.5, 9.05, 9.1],
+        "duration_ms": [600.0, 20.0, 800.0, 25.0, 22.0, 900.0, 300.0, 1000.0, 700.0]})
     from allocorpool.analysis.search import slowest_collection_period_s
-    assert slowest_collection_period_s(events) == pytest.approx((9.0 - 1.0) / 2)  # three full pauses
-    assert slowest_collection_period_s(events.iloc[:2]) is None  # one full pause: period unknown
-    assert slowest_collection_period_s(events.iloc[0:0]) is None
+    # the window from 0.4 to 9 s: two full pauses, 4 s apart; the fill's (0.2 s) and the engine's own after
+    # the run (9.05 and 9.1 s, which alone gave 0.05 s) do not count
+    assert slowest_collection_period_s(events, 0.4, 9.0) == pytest.approx(5.0 - 1.0)
+    assert slowest_collection_period_s(events, 0.4, 4.0) is None  # one full pause in the window: period unknown
+    assert slowest_collection_period_s(events, 1.2, 4.0) is None  # young pauses only: the old generation's unknown
+    # G1's concurrent cycle shows the old generation collected: its young pauses, the slowest, set the period
+    g1 = pd.DataFrame({"kind": ["pause"] * 4, "t_s": [1.0, 1.5, 2.0, 3.0], "duration_ms": [60.0, 2.0, 1.0, 80.0],
+                       "name": ["Pause Young (Normal)", "Pause Remark", "Pause Cleanup", "Pause Young (Mixed)"]})
+    assert slowest_collection_period_s(g1, 0.0, 4.0) == pytest.approx(3.0 - 1.0)
+    assert slowest_collection_period_s(events.iloc[0:0], 0.0, 9.0) is None
 
 
 def test_a_coarser_resolution_takes_fewer_probes():

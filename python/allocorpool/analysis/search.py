@@ -135,16 +135,26 @@ def on_grid(interval_ns: float, digits: int = SIGNIFICANT_DIGITS) -> int:
     return int(math.ceil(interval_ns / step - 1e-9) * step)
 
 
-def slowest_collection_period_s(events: pd.DataFrame) -> float | None:
-    """How often a batch run's slowest kind of collection came: the mean time between two pauses of the
-    kind (its first two words, "Pause Full", "Pause Young", ...) whose longest pause is the longest of
-    all; None where that kind came less than twice."""
-    pauses = events[events["kind"] == "pause"] if len(events) else events
+def slowest_collection_period_s(events: pd.DataFrame, start_s: float, end_s: float) -> float | None:
+    """How often a batch run's slowest kind of collection came in its measured window: the mean time
+    between two of the window's pauses of the kind (its first two words, "Pause Full", "Pause Young",
+    ...) whose longest pause is the longest of the window's; None where that kind came less than
+    twice. events: the run's GC events on its own clock (`t_s`, gclog.align). Only the window counts:
+    the fill phase's collections and those the engine itself forces after the run (the live-object
+    count's System.gc() and heap histogram, a few ms apart) are the longest pauses of many runs, and
+    gave a period of a tenth of a second to a cell whose real full collections came every 6 s. A window
+    of young collections only says nothing of when the old generation fills: None too (native Parallel's
+    pooling C at a tenth: young pauses in its 1 s batch window, a 50 ms full collection every 5 s at
+    1000 ns; "vm", 2026-11-24)."""
+    pauses = events[(events["kind"] == "pause") & (events["t_s"] >= start_s) & (events["t_s"] <= end_s)] \
+        if len(events) else events
     if not len(pauses):
         return None
     kinds = pauses["name"].str.split().str[:2].str.join(" ")
+    if (kinds == "Pause Young").all():
+        return None
     slowest = pauses.groupby(kinds)["duration_ms"].max().idxmax()
-    starts = pauses.loc[kinds == slowest, "start_s"].astype(float).sort_values()
+    starts = pauses.loc[kinds == slowest, "t_s"].astype(float).sort_values()
     if len(starts) < 2:
         return None
     return float(starts.iloc[-1] - starts.iloc[0]) / (len(starts) - 1)

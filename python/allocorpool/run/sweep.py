@@ -450,7 +450,7 @@ class Sweep:
 
     def confirmation_s(self, solution: Solution, strategy: str, case: str) -> Callable[[int], float] | None:
         """How long the probe that confirms an interval runs: long enough for its window to hold the
-        slowest collection of the cell's batch run twice, that collection's period stretched by the
+        slowest collection of the cell's batch run's window twice, that collection's period stretched by the
         real-time run's lower allocation rate (interval / batch ns per packet); the profile's longest
         probe where the batch run saw it less than twice. None where nothing is confirmed (C++: no
         collector; or the profile does not confirm)."""
@@ -461,8 +461,12 @@ class Sweep:
         row = self.cell_row(cell)
         warmup, shortest, longest = self.profile.probe_warmup_s, self.profile.probe_s, plan.longest_probe_s
         batch_ns = _value(row, "ns_per_packet") if row["status"] == "ok" else None
-        events = self.load(row["key"]).gc_events if batch_ns else None
-        period = slowest_collection_period_s(events) if events is not None else None
+        period = None  # unknown where the GC log cannot be lined up with the run's window
+        result = self.load(row["key"]) if batch_ns else None
+        if result is not None and result.gc_events is not None:
+            aligned = gclog.align(result.gc_events, result.run.header).events
+            if aligned is not None:
+                period = slowest_collection_period_s(aligned, *gctable.measured_window(result.run))
 
         def duration(interval_ns: int) -> float:
             if period is None or not batch_ns:
