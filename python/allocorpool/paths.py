@@ -48,20 +48,29 @@ def shown(path: Path) -> str:
 
 
 def source_commit() -> str:
-    """The checkout's commit, with -dirty when tracked files differ; 'unknown' outside git."""
+    """The checkout's commit, with -dirty when tracked files other than the stores' differ; 'unknown'
+    outside git. A sweep writes the committed store (data/full) as it runs, and that alone made every
+    run after its first -dirty."""
     root = project_root()
     try:
         commit = subprocess.run(
             ["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
             capture_output=True, text=True, check=True,
         ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+        changed = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "--no-renames"],
             capture_output=True, text=True, check=True,
-        ).stdout.strip()
+        ).stdout.splitlines()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+    dirty = any(not _in_a_store(line[3:]) for line in changed)
     return commit + ("-dirty" if dirty else "")
+
+
+def _in_a_store(path: str) -> bool:
+    """Whether a checkout path is a store's (data/<profile>/..., data/reference/ excepted: the article's figures)."""
+    parts = path.strip('"').split("/")
+    return len(parts) > 2 and parts[0] == "data" and parts[1] != "reference"
 
 
 # The engines' folders whose content makes an engine build's id (tools/source_id.py).
