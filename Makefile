@@ -8,7 +8,8 @@ VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
 # The full JDK that compiles java-lib (javac --release 11) and provides jni.h.
 BUILD_JDK ?= /usr/lib/jvm/java-17-openjdk-amd64
-COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty)
+# The commit an engine is built from: -dirty when tracked files other than data/ (the stores a sweep writes) differ.
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git status --porcelain --untracked-files=no -- . ':!data' 2>/dev/null | grep -q . && echo -dirty)
 MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 JAR := java-lib/target/alloc-or-pool.jar
 JDK_MAJORS := 11 17 21 25
