@@ -8,7 +8,8 @@ VENV := $(ROOT)/.venv
 PY := $(VENV)/bin/python
 # The full JDK that compiles java-lib (javac --release 11) and provides jni.h.
 BUILD_JDK ?= /usr/lib/jvm/java-17-openjdk-amd64
-# The commit an engine is built from: -dirty when tracked files other than data/ (the stores a sweep writes) differ.
+# The commit an engine is built from: -dirty when tracked files outside data/ differ (the stores a sweep writes, and the
+# article's reference figures, which no engine reads; a run's commit, paths.source_commit, still counts data/reference/).
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git status --porcelain --untracked-files=no -- . ':!data' 2>/dev/null | grep -q . && echo -dirty)
 MVN := JAVA_HOME=$(BUILD_JDK) mvn -B -ntp
 JAR := java-lib/target/alloc-or-pool.jar
