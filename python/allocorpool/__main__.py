@@ -46,9 +46,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _print_model_check(profile_name: str) -> None:
-    """The estimate's model of a run against the runs the profile's store holds, when it holds some."""
-    index_path = paths.data_dir() / profile_name / "index.parquet"
+def _print_model_check(prof: study.Profile) -> None:
+    """The estimate's model of a run and of a search against what the profile's store holds, when it
+    holds some."""
+    index_path = paths.data_dir() / prof.name / "index.parquet"
     if not index_path.exists():
         return
     index = pd.read_parquet(index_path)
@@ -61,6 +62,12 @@ def _print_model_check(profile_name: str) -> None:
           "which fill slower near the minimum heap than the model of a run (the estimate triples their fill); "
           "the notebooks' own work, the queue benchmark, binary trees and the event echo are not in the model:")
     print(check.to_string())
+    searches = study.searches_against_model(index, prof)
+    if not searches.empty:
+        print("the estimate's model of a real-time search (its probes, with their fill and start-up) against the "
+              "searches in the store, each the probes of one solution, strategy and case by one engine build "
+              "(searches an engine change cut short included):")
+        print(searches.to_string())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(study.estimate(chosen, title=", every solution"))
             paper = study.solutions(None, chosen, study.selection("paper"))
             print(study.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
-            _print_model_check(chosen.name)
+            _print_model_check(chosen)
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,
                       gc_log=args.gc_log, compact_headers=args.compact_headers,

@@ -225,6 +225,12 @@ class SearchPlan:
     low_ns: int = 20  # the low end where the batch time per packet is unknown
     start_factor: float = 1.5  # the first probe: this x the batch time per packet
     digits: int = 2  # the resolution: significant digits of the interval found (the article's tables: two)
+    # For the estimate: the probes longer than probe_s a Java search runs on average, and their mean
+    # length as a share of longest_probe_s, as measured. More than one: a confirmation that loses (a rare
+    # collection the short probes missed) makes every later probe as long as it, and the search
+    # brackets and bisects again above (analysis.search.find_interval).
+    long_probes: float = 1.0
+    long_probe_share: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -334,7 +340,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10, long_run_s=12,
             queue_probe_s=0.5, queue_fixed_probe_s=1,
-            search=SearchPlan(high_ns=2000, longest_probe_s=6),
+            # 32 long probes in the 18 Java sentinel searches, all 6 s ("vm", 2026-11-24)
+            search=SearchPlan(high_ns=2000, longest_probe_s=6, long_probes=1.8),
             heap=HeapPlan(resolution=0.1, cases=("C",), repeats=3),
             # The longest pause of the Java sentinel cells' batch runs at a tenth of the sizes was
             # 0.137 x that at full size (the median of 15 cells, 0.10 to 0.50; "vm", 2026-11-23): a
@@ -351,7 +358,9 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("full", "the article's sizes: 20 s batch runs, 8 s probes confirmed by a longer one, a fine search",
             scale=1.0, batch_s=20, batch_warmup_s=5, probe_s=8, probe_warmup_s=2, timeline_s=60, long_run_s=120,
             queue_probe_s=2, queue_fixed_probe_s=10,
-            search=SearchPlan(high_ns=10_000, longest_probe_s=30),
+            # 263 long probes in 54 Java searches, a mean 27.5 s; 23 searches escalated ("vm",
+            # 2026-11-24, engines java 9f24b021cea7). The estimate once counted one 30 s probe, no fill.
+            search=SearchPlan(high_ns=10_000, longest_probe_s=30, long_probes=4.9, long_probe_share=0.92),
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000))),
 )}
@@ -535,6 +544,65 @@ def expected_probes(plan: SearchPlan) -> float:
     return START_KEEPS_UP * found + (1 - START_KEEPS_UP) * lost
 
 
+def search_s(solution: Solution, case: str, prof: Profile) -> float:
+    """About how long one real-time search of a case takes: its short probes, then the probes the
+    interval found rests on (a Java cell's confirmations where the profile confirms, else one repeat)."""
+    fill = fill_s(case, prof.scale, solution.filler)
+    probe_s = run_s(solution.filler, prof.probe_s, fill, counts_allocations=False)
+    plan = prof.search
+    if plan.confirm and solution.engine == "java":
+        long_s = plan.long_probe_share * plan.longest_probe_s
+        second_s = plan.long_probes * run_s(solution.filler, long_s, fill, counts_allocations=False)
+    else:
+        second_s = probe_s
+    return expected_probes(prof.search) * probe_s + second_s
+
+
+def _search_runs(index: pd.DataFrame, prof: Profile) -> pd.DataFrame:
+    """The engine runs of a store that real-time searches ran under a profile: probes in the profile's
+    queue at their case's sizes, none longer than a confirmation (not the timelines or long runs)."""
+    runs = index[(index["cell_kind"] == "engine") & (index["mode"] == "realtime")
+                 & index["internal_queue_size"].isna() & index["stored_count"].isna()
+                 & (index["duration_s"] <= prof.search.longest_probe_s + 1e-6)]
+    delay = _queue_delay(prof)
+    queue = runs["capture_delay_ms"].isna() if delay is None else runs["capture_delay_ms"] == delay
+    runs = runs[queue]
+    return runs.assign(vm_options=[tuple(v) if v is not None else () for v in runs["vm_options"]])
+
+
+def searches_against_model(index: pd.DataFrame, prof: Profile) -> pd.DataFrame:
+    """The estimate's model of a search (search_s) against the searches a store holds, by filler:
+    searches, their probes, measured and modelled minutes, and their ratio. A search is the probes of
+    one solution, strategy and case (big-heap probes included) by one engine build."""
+    columns = ["searches", "probes", "measured_min", "model_min", "measured_per_model"]
+    runs = _search_runs(index, prof)
+    found = []
+    for solution in SOLUTIONS:
+        if solution.engine == "java":
+            same = ((runs["engine"] == "java") & (runs["jdk"] == solution.jdk)
+                    & (runs["collector"] == solution.collector)
+                    & (runs["compact_headers"].fillna(False) == solution.compact_headers)
+                    & (runs["vm_options"] == solution.vm_options))
+        else:
+            same = ((runs["engine"] == "cpp") & (runs["design"] == solution.design)
+                    & (runs["allocator"] == solution.allocator))
+        for strategy in REALTIME_STRATEGIES:
+            for case in prof.cases:
+                mine = runs[same & (runs["strategy"] == solution.engine_strategy(strategy)) & (runs["case"] == case)]
+                for _, search in mine.groupby("build"):
+                    found.append({"filler": solution.filler, "probes": len(search),
+                                  "measured_s": search["elapsed_s"].sum(), "model_s": search_s(solution, case, prof)})
+    if not found:
+        return pd.DataFrame(columns=columns)
+    table = pd.DataFrame(found).groupby("filler").agg(searches=("probes", "size"), probes=("probes", "sum"),
+                                                       measured_s=("measured_s", "sum"), model_s=("model_s", "sum"))
+    table.loc["all"] = table.sum()
+    return pd.DataFrame({"searches": table["searches"].astype(int), "probes": table["probes"].astype(int),
+                         "measured_min": (table["measured_s"] / 60).round(1),
+                         "model_min": (table["model_s"] / 60).round(1),
+                         "measured_per_model": (table["measured_s"] / table["model_s"]).round(2)})[columns]
+
+
 def expected_heap_runs(plan: HeapPlan) -> float:
     """Runs of one minimum-heap bisection (analysis.min_heap): its start, about one step down by four,
     then the bisection of that factor of four to the resolution."""
@@ -574,10 +642,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
         batch_s += len(STRATEGIES) * cases * sources * run_s(s.filler, prof.batch_s, fill)
         search_count += len(REALTIME_STRATEGIES) * cases
         probes += len(REALTIME_STRATEGIES) * cases * per_search
-        # the interval found rests on a second probe: a Java cell's confirmation, else a repeat
-        probe_s = run_s(s.filler, prof.probe_s, fill, counts_allocations=False)
-        second_s = prof.search.longest_probe_s if prof.search.confirm and s.engine == "java" else probe_s
-        searches += len(REALTIME_STRATEGIES) * cases * (per_search * probe_s + second_s)
+        searches += len(REALTIME_STRATEGIES) * sum(search_s(s, case, prof) for case in prof.cases)
     names = {s.name for s in chosen}
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
     timeline_s = timelines * run_s("java", prof.timeline_s, 0.0)
@@ -620,7 +685,8 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
              f"  scale {prof.scale:g}; batch runs {prof.batch_s:g} s (warm-up {prof.batch_warmup_s:g} s); "
              f"probes {prof.probe_s:g} s (warm-up {prof.probe_warmup_s:g} s)",
              f"  {len(chosen)} solutions x {cases} case(s): {batch_cells} batch cells ~ {batch_s / 60:.1f} min; "
-             f"{search_count} real-time searches x ~{per_search:g} probes ~ {searches / 60:.1f} min; "
+             f"{search_count} real-time searches x ~{per_search:g} short probes and the probes their interval "
+             f"rests on ~ {searches / 60:.1f} min; "
              f"{timelines} timeline run(s) ~ {timeline_s / 60:.1f} min; "
              f"~{long_runs:.0f} sentinel long run(s) ~ {long_run_s / 60:.1f} min; "
              f"~{heap_runs:.0f} minimum-heap runs ~ {heap_s / 60:.1f} min; "
