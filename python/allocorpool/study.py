@@ -582,7 +582,7 @@ def searches_against_model(index: pd.DataFrame, prof: Profile) -> pd.DataFrame:
             same = ((runs["engine"] == "java") & (runs["jdk"] == solution.jdk)
                     & (runs["collector"] == solution.collector)
                     & (runs["compact_headers"].fillna(False) == solution.compact_headers)
-                    & (runs["vm_options"] == solution.vm_options))
+                    & runs["vm_options"].map(lambda options: options == solution.vm_options))
         else:
             same = ((runs["engine"] == "cpp") & (runs["design"] == solution.design)
                     & (runs["allocator"] == solution.allocator))
