@@ -59,6 +59,12 @@ def test_what_a_jvm_says_when_the_heap_is_too_small():
     assert heap_verdict("error", None, "Error occurred during initialization of VM\nToo small maximum heap") == TOO_SMALL
     assert heap_verdict("error", None, "Error occurred during initialization of VM\nZ heap too small, minimum 8M") == TOO_SMALL
     assert heap_verdict("timeout", "timed out after 62 s", "") == TOO_SMALL  # collections left no time to finish
+    # The engine's own fill limit (605 s for a 5 s run) can end a run before the bisection's (10 x a fitted
+    # fill: 667 s for G1 allocation C at full size, "vm", 2026-11-24); that run once failed the whole search.
+    engine_limit = ("java.lang.IllegalStateException: the fill phase did not finish within 605.0 s (--duration-s + "
+                    "600.0 s): after 26251264 packets the FIFO holds 494999 of 495000 and the store 477202 of 495000 "
+                    "slots (the timed phase needs 494999 and 490050)")
+    assert heap_verdict("error", engine_limit, engine_limit) == TOO_SMALL
     assert heap_verdict("error", "exit code 134", "SIGSEGV in libnativequeue.so") == FAILED
     assert heap_verdict("missing", "not measured", None) == FAILED
 

@@ -3,8 +3,9 @@
 DaCapo Chopin's methodology: a heap size means little on its own, so heaps are given as multiples
 of the smallest heap in which the run completes, found by bisection over -Xmx. A run completes in
 a heap when it ends ok; it does not when the JVM says the heap is too small (an OutOfMemoryError, a
-heap it refuses to start with) or when the collector leaves it no time to finish (a timeout). Any
-other failure is the engine's, not the heap's: the search ends as failed and says why. Near its
+heap it refuses to start with) or when the collector leaves it no time to finish (a timeout, or the
+engine's own fill limit). Any other failure is the engine's, not the heap's: the search ends as
+failed and says why. Near its
 minimum heap a run can thrash, collecting back to back for minutes before its first measured period:
 once a run has fitted, the later runs' fill phase is limited to FILL_SLOWDOWN times that run's
 (`fill_limit_s`), and one that takes longer does not fit.
@@ -40,6 +41,9 @@ STEP_DOWN = 4
 _HEAP_EXHAUSTED = ("OutOfMemoryError", "Too small maximum heap", "Too small initial heap",
                    "heap size is too small", "Could not reserve enough space",
                    "the run does not fit in the heap")  # the Java engine's --stop-when-heap-full (Epsilon)
+# What an engine says when its own fill-phase limit (--duration-s + 600 s) ends a run before the
+# bisection's does: collections thrashing near the minimum left it no time to fill, as with a timeout.
+_NO_TIME = "the fill phase did not finish"
 RUN_COLUMNS = ["heap_mb", "verdict", "status", "error"]
 # A run whose fill phase takes this many times the fill of a run that fitted is thrashing: it does not
 # fit. The floor keeps a short fill's limit above the JVM's start and a loaded machine's jitter.
@@ -71,6 +75,8 @@ def heap_verdict(status: str, error: str | None, stderr_tail: str | None) -> str
     if status == "ok":
         return FITS
     if status == "timeout":
+        return TOO_SMALL
+    if status == "error" and _NO_TIME in (error or ""):
         return TOO_SMALL
     text = f"{error or ''}\n{stderr_tail or ''}"
     refused = "Error occurred during initialization of VM" in text and "heap" in text.lower()
