@@ -321,6 +321,22 @@ def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, mo
     assert len(said) == 1 and "Allocation from 30,000 (1,200 live packets" in said[0], said
 
 
+def test_the_pool_size_what_if_says_which_pools_did_not_fit(monkeypatch):
+    # At full size both JVMs ran out of their 10 GB with ten million buffers; the chapter once gave only
+    # the ratio of the runs that finished (flat C++'s) and said nothing of them.
+    said = []
+    monkeypatch.setattr(continuum_chapter.show, "note", said.append)
+    monkeypatch.setattr(continuum_chapter.show, "show_table", lambda *args, **kwargs: None)
+    sizes = pd.DataFrame({"label": ["Parallel", "Parallel", "C++ flat", "C++ flat"],
+                          "pool_size": [1_000_000, 10_000_000] * 2, "status": ["ok", "error", "ok", "ok"],
+                          "error": [None, "java.lang.OutOfMemoryError: Java heap space", None, None],
+                          "ns_per_packet": [200.0, None, 100.0, 80.0]})
+    continuum_chapter.show_pool_sizes(sizes)
+    assert said == ["From 1,000,000 to 10,000,000 buffers, the time per packet changes by: C++ flat 0.80×. These did "
+                    "not finish: Parallel with 10,000,000 buffers (java.lang.OutOfMemoryError: Java heap space). The "
+                    "article expected ten million buffers to be much worse."]
+
+
 def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(tmp_path, engine, monkeypatch):
     behaviours, runs = engine
     behaviours[("mix", "batch")] = "error"

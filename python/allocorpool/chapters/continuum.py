@@ -187,8 +187,12 @@ def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str
 
 def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
     ok = pool_sizes[pool_sizes["status"] == "ok"]
+    unfinished = pool_sizes[pool_sizes["status"] != "ok"]
+    # a pool that no longer fits the heap is the what-if's answer too (a JVM's ten million buffers in 10 GB)
+    ended = ("" if unfinished.empty else " These did not finish: " + "; ".join(
+        f"{row.label} with {row.pool_size:,} buffers ({row.error})" for row in unfinished.itertuples()) + ".")
     if ok.empty:
-        show.note("No pool-size run finished.")
+        show.note("No pool-size run finished." + ended)
         return
     table = ok.pivot_table(index="label", columns="pool_size", values="ns_per_packet", sort=False)
     table.columns = [f"{size:,} buffers" for size in table.columns]
@@ -201,6 +205,7 @@ def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
         high = rows.loc[rows["pool_size"] == largest, "ns_per_packet"]
         if len(low) and len(high):
             ratios.append(f"{label} {high.iloc[0] / low.iloc[0]:.2f}×")
-    if ratios:
-        show.note(f"From {smallest:,} to {largest:,} buffers, the time per packet changes by: "
-                  + ", ".join(ratios) + ". The article expected ten million buffers to be much worse.")
+    if ratios or ended:
+        show.note((f"From {smallest:,} to {largest:,} buffers, the time per packet changes by: " + ", ".join(ratios)
+                   + "." if ratios else "")
+                  + ended + " The article expected ten million buffers to be much worse.")
