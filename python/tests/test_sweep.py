@@ -327,10 +327,13 @@ def test_the_pool_size_what_if_says_which_pools_did_not_fit(monkeypatch):
     said = []
     monkeypatch.setattr(continuum_chapter.show, "note", said.append)
     monkeypatch.setattr(continuum_chapter.show, "show_table", lambda *args, **kwargs: None)
-    sizes = pd.DataFrame({"label": ["Parallel", "Parallel", "C++ flat", "C++ flat"],
-                          "pool_size": [1_000_000, 10_000_000] * 2, "status": ["ok", "error", "ok", "ok"],
-                          "error": [None, "java.lang.OutOfMemoryError: Java heap space", None, None],
-                          "ns_per_packet": [200.0, None, 100.0, 80.0]})
+    # a solution the store has no run of (a replay of another selection) did not run: it is not named
+    sizes = pd.DataFrame({"label": ["Parallel", "Parallel", "C++ flat", "C++ flat", "ZGC"],
+                          "pool_size": [1_000_000, 10_000_000, 1_000_000, 10_000_000, 1_000_000],
+                          "status": ["ok", "error", "ok", "ok", "missing"],
+                          "error": [None, "java.lang.OutOfMemoryError: Java heap space", None, None,
+                                    "not measured: the store has no such cell"],
+                          "ns_per_packet": [200.0, None, 100.0, 80.0, None]})
     continuum_chapter.show_pool_sizes(sizes)
     assert said == ["From 1,000,000 to 10,000,000 buffers, the time per packet changes by: C++ flat 0.80×. These did "
                     "not finish: Parallel with 10,000,000 buffers (java.lang.OutOfMemoryError: Java heap space). The "

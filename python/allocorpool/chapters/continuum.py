@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 
 from allocorpool.analysis.crossover import Crossover, beats, first_change
 from allocorpool.analysis.min_heap import NOT_FITTING
+from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
 
@@ -187,7 +188,7 @@ def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str
 
 def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
     ok = pool_sizes[pool_sizes["status"] == "ok"]
-    unfinished = pool_sizes[pool_sizes["status"] != "ok"]
+    unfinished = pool_sizes[~pool_sizes["status"].isin(["ok", MISSING])]  # not measured: no run to speak of
     # a pool that no longer fits the heap is the what-if's answer too (a JVM's ten million buffers in 10 GB)
     ended = ("" if unfinished.empty else " These did not finish: " + "; ".join(
         f"{row.label} with {row.pool_size:,} buffers ({row.error})" for row in unfinished.itertuples()) + ".")
