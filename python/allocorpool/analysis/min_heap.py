@@ -5,10 +5,9 @@ of the smallest heap in which the run completes, found by bisection over -Xmx. A
 a heap when it ends ok; it does not when the JVM says the heap is too small (an OutOfMemoryError, a
 heap it refuses to start with) or when the collector leaves it no time to finish (a timeout, or the
 engine's own fill limit). Any other failure is the engine's, not the heap's: the search ends as
-failed and says why. Near its
-minimum heap a run can thrash, collecting back to back for minutes before its first measured period:
-once a run has fitted, the later runs' fill phase is limited to FILL_SLOWDOWN times that run's
-(`fill_limit_s`), and one that takes longer does not fit.
+failed and says why. Near its minimum heap a run can thrash, collecting back to back for minutes
+before its first measured period: once a run has fitted, the later runs' fill phase is limited to
+FILL_SLOWDOWN times that run's (`fill_limit_s`), and one that takes longer does not fit.
 
 `find_min_heap`:
 - starts at the solution's own heap; where that does not complete, doubles it up to a cap;
