@@ -528,8 +528,15 @@ def modelled_against_measured(index: pd.DataFrame) -> pd.DataFrame:
     table = (runs.assign(filler=filler, model_s=model)
              .groupby(["filler", "mode"])
              .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))
-    table.loc[("all", ""), :] = table.sum()
-    return pd.DataFrame({"runs": table["runs"].astype(int), "measured_min": (table["measured_s"] / 60).round(1),
+    return _in_minutes(table, ["runs"], ("all", ""))
+
+
+def _in_minutes(table: pd.DataFrame, counts: list[str], total: str | tuple[str, str]) -> pd.DataFrame:
+    """A table of counts and measured_s / model_s sums, with a total row: the counts, both sums in
+    minutes and their ratio."""
+    table.loc[total, :] = table.sum()
+    return pd.DataFrame({**{name: table[name].astype(int) for name in counts},
+                         "measured_min": (table["measured_s"] / 60).round(1),
                          "model_min": (table["model_s"] / 60).round(1),
                          "measured_per_model": (table["measured_s"] / table["model_s"]).round(2)})
 
@@ -574,7 +581,6 @@ def searches_against_model(index: pd.DataFrame, prof: Profile) -> pd.DataFrame:
     """The estimate's model of a search (search_s) against the searches a store holds, by filler:
     searches, their probes, measured and modelled minutes, and their ratio. A search is the probes of
     one solution, strategy and case (big-heap probes included) by one engine build."""
-    columns = ["searches", "probes", "measured_min", "model_min", "measured_per_model"]
     runs = _search_runs(index, prof)
     found = []
     for solution in SOLUTIONS:
@@ -593,14 +599,10 @@ def searches_against_model(index: pd.DataFrame, prof: Profile) -> pd.DataFrame:
                     found.append({"filler": solution.filler, "probes": len(search),
                                   "measured_s": search["elapsed_s"].sum(), "model_s": search_s(solution, case, prof)})
     if not found:
-        return pd.DataFrame(columns=columns)
+        return pd.DataFrame(columns=["searches", "probes", "measured_min", "model_min", "measured_per_model"])
     table = pd.DataFrame(found).groupby("filler").agg(searches=("probes", "size"), probes=("probes", "sum"),
                                                        measured_s=("measured_s", "sum"), model_s=("model_s", "sum"))
-    table.loc["all"] = table.sum()
-    return pd.DataFrame({"searches": table["searches"].astype(int), "probes": table["probes"].astype(int),
-                         "measured_min": (table["measured_s"] / 60).round(1),
-                         "model_min": (table["model_s"] / 60).round(1),
-                         "measured_per_model": (table["measured_s"] / table["model_s"]).round(2)})[columns]
+    return _in_minutes(table, ["searches", "probes"], "all")
 
 
 def expected_heap_runs(plan: HeapPlan) -> float:
