@@ -204,6 +204,10 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
     runs = study._search_runs(index, full)
     assert check.loc["all", "probes"] <= len(runs) < len(index)
     assert (runs["duration_s"] <= full.search.longest_probe_s).all() and runs["capture_delay_ms"].isna().all()
+    # the store's probes above the largest interval full searches today (run when it searched up to 10,000 ns)
+    # are not searches of this plan
+    assert (runs["interval_ns"] <= full.search.high_ns).all()
+    assert (index["interval_ns"] > full.search.high_ns).any()
     assert study.searches_against_model(index[index["cell_kind"] == "binary-trees"], full).empty
 
 
