@@ -10,6 +10,7 @@ from allocorpool.chapters import article, display, figures, sections
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
+from allocorpool.run import sweep
 from allocorpool.run.runner import Cell, CellResult
 
 BATCH = pd.DataFrame([
@@ -60,7 +61,7 @@ def test_a_figure_bundle_carries_no_plotly_js_and_failures_are_escaped():
     assert display.failure_html(failed.iloc[0:0], "batch cell") == "<p>Every batch cell finished.</p>"
 
 
-def executed_notebook(path, title, figure_html, data_dir):
+def executed_notebook(path, title, figure_html, data_dir, read=()):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["papermill"] = {"parameters": {"profile": "quick", "data_dir": str(data_dir)}}
@@ -73,23 +74,30 @@ def executed_notebook(path, title, figure_html, data_dir):
                      # a function that returned what it had shown: its repr is no part of the article
                      nbformat.v4.new_output("execute_result", data={"text/plain": "[(Claim(text='...'), Verdict(...))]"},
                                             execution_count=1)]
-    notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown]
+    finish = nbformat.v4.new_code_cell("sweep.finish()")  # the cells the chapter read (Sweep.finish)
+    finish.outputs = [nbformat.v4.new_output("display_data", data={
+        sweep.READ_CELLS_MIMETYPE: {"profile": "quick", "keys": list(read)}})] if read else []
+    notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown, finish]
     nbformat.write(notebook, path)
 
 
 def test_the_article_is_one_self_contained_page(tmp_path):
     figure_html = display.figure_bundle(figures.ns_per_packet(BATCH))["text/html"]
     data = tmp_path / "data"
-    Store(data).put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool"), "ok",
-                               0, "", 1.0, read_run(FIXTURES / "runs" / "cpp-realtime.jsonl")))
-    executed_notebook(tmp_path / "01-first.ipynb", "First chapter", figure_html, data)
-    executed_notebook(tmp_path / "02-second.ipynb", "Second chapter", figure_html, data)
+    run = read_run(FIXTURES / "runs" / "cpp-realtime.jsonl")
+    read = Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="pool")
+    Store(data).put(CellResult(read, "ok", 0, "", 1800.0, run))
+    Store(data).put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy="mix"), "ok",
+                               0, "", 60.0, run))  # stored, but no chapter read it
+    executed_notebook(tmp_path / "01-first.ipynb", "First chapter", figure_html, data, read=[read.key])
+    executed_notebook(tmp_path / "02-second.ipynb", "Second chapter", figure_html, data, read=[read.key])
     (tmp_path / "explore-java.ipynb").write_text("not a study notebook")
     merged = article.merge(sorted(tmp_path.glob("0*.ipynb")), "Title")
     sources = [c.source for c in merged.cells]
     assert not any("profile = 'quick'" in s for s in sources)
     shown = [c for c in merged.cells if c.cell_type == "code"]
-    assert [len(c.outputs) for c in shown] == [0, 1, 0, 1]  # progress output, stderr and a bare repr dropped
+    # progress output, stderr, a bare repr and the record of the cells read dropped
+    assert [len(c.outputs) for c in shown] == [0, 1, 0, 0, 1, 0]
     size = article.build(tmp_path, tmp_path / "article.html")
     page = (tmp_path / "article.html").read_text()
     assert size == len(page.encode()) and page.count("Plotly.newPlot") == 2
@@ -101,6 +109,8 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     first_screen = page[:page.index("First chapter")]
     assert "Profile <strong>quick</strong>" in first_screen and "205 MB" in first_screen and "21.74 ms of ticks" in first_screen
     assert "Measured on 1 machine: " in first_screen and "(1 cells" in first_screen
+    assert "The chapters read 1 of the 2 cells the store holds: 0.5 h of engine time" in first_screen
+    assert sweep.READ_CELLS_MIMETYPE not in page
     assert str(tmp_path) not in page  # no path of the machine that built it
 
 

@@ -168,6 +168,11 @@ def test_a_replay_of_cells_another_build_measured_points_at_their_stored_files(t
     assert set(batch["status"]) == {"ok"} and set(probes["status"]) == {"ok"}
     for key in [*batch["key"], *probes["key"]]:  # each key names a stored file, made by build one
         assert key.endswith("_bone") and replay.load(key).status == "ok"
+    # the cells it read, for the article's account of its runs: the stored ones it showed, by their own keys
+    assert replay.cells_read() == sorted({*batch["key"], *probes["key"]})
+    empty = sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True)
+    empty.batch([FLAT])
+    assert empty.cells_read() == []  # what the store lacks was not read
 
 
 def test_the_what_if_probes_a_longer_queue_at_1000_ns(tmp_path, engine):

@@ -2,7 +2,8 @@
 
 The notebooks (build/executed/<profile>/NN-*.ipynb, in name order) are merged into one, with
 their code hidden, their parameters cells, stream output and the output of cells tagged
-`progress` dropped (errors are kept), and an opening section listing the chapters. nbconvert's lab template renders it with plotly.js
+`progress` dropped (errors are kept), and an opening section that says where the figures come from
+(the stored cells the chapters read, their machines and engine time) and lists the chapters. nbconvert's lab template renders it with plotly.js
 inlined once in the page's head, and with no script or style fetched from anywhere else
 (require.js, MathJax and mermaid are left out: the study uses none of them).
 
@@ -25,6 +26,7 @@ from plotly.offline import get_plotlyjs
 from allocorpool import paths, study
 from allocorpool.data import reference
 from allocorpool.data.store import DEFAULT_PROFILE, Store
+from allocorpool.run.sweep import READ_CELLS_MIMETYPE
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js -%}
@@ -61,9 +63,20 @@ def parameters(notebooks: list[nbformat.NotebookNode]) -> tuple[str, str]:
     return profile_name or DEFAULT_PROFILE, data_dir
 
 
-def provenance(profile_name: str, data_dir: str) -> str:
+def cells_read(notebooks: list[nbformat.NotebookNode], profile_name: str) -> set[str] | None:
+    """The keys of the profile's stored cells the chapters read (Sweep.finish records them); None where
+    no chapter recorded any (notebooks executed before they did)."""
+    records = [output.data[READ_CELLS_MIMETYPE] for notebook in notebooks for cell in notebook.cells
+               for output in cell.get("outputs", []) if READ_CELLS_MIMETYPE in output.get("data", {})]
+    if not records:
+        return None
+    return {key for record in records if record["profile"] == profile_name for key in record["keys"]}
+
+
+def provenance(profile_name: str, data_dir: str, read: set[str] | None = None) -> str:
     """The first screen's account of where the figures come from: the profile and its sizes, and the
-    machines the stored cells ran on (from the store the notebooks read)."""
+    stored cells behind them (read: the keys the chapters read; None: the whole store), their number,
+    engine time and machines."""
     prof = study.profile(profile_name)
     root = Path(data_dir) if data_dir else paths.data_dir() / prof.name
     heap = study.SOLUTIONS_BY_NAME["parallel-11"]
@@ -76,6 +89,12 @@ def provenance(profile_name: str, data_dir: str) -> str:
              f"(the article's {study.MAX_CAPTURING_DELAY_MS} ms x "
              f"{prof.capture_delay_ms / study.MAX_CAPTURING_DELAY_MS:g}, as the pauses scale: chapter 12)."]
     index = Store(root).index if (root / "cells").is_dir() else pd.DataFrame()
+    if len(index) and read is not None:
+        stored = len(index)
+        index = index[index["key"].isin(read)]
+        lines.append(f"The chapters read {len(index)} of the {stored} cells the store holds: "
+                     f"{index['elapsed_s'].sum() / 3600:.1f} h of engine time (each run's own wall time; the "
+                     f"notebooks' own work is not counted).")
     if len(index):
         index = index.assign(memory_gb=(index["memory_bytes"] / 2**30).round(1))
         machines = index.groupby(["cpu_model", "cpus", "memory_gb", "kernel"], dropna=False)
@@ -118,8 +137,10 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
     merged.metadata["title"] = title
     contents = "".join(f'<li><a href="#chapter-{i}">{html.escape(chapter_title(nb, path.stem))}</a></li>'
                        for i, (nb, path) in enumerate(zip(notebooks, paths), 1))
-    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n{provenance(*parameters(notebooks))}\n\n"
-                                                      f"<ol>{contents}</ol>"))
+    profile_name, data_dir = parameters(notebooks)
+    read = cells_read(notebooks, profile_name)
+    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n{provenance(profile_name, data_dir, read)}"
+                                                      f"\n\n<ol>{contents}</ol>"))
     for i, notebook in enumerate(notebooks, 1):
         merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="chapter-{i}"></a>'))
         for cell in notebook.cells:
@@ -128,7 +149,8 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
             if cell.cell_type == "code":
                 progress = "progress" in cell.get("metadata", {}).get("tags", [])
                 cell.outputs = [o for o in cell.outputs if o.get("output_type") == "error"
-                                or (o.get("output_type") != "stream" and not progress and not _bare_value(o))]
+                                or (o.get("output_type") != "stream" and not progress and not _bare_value(o)
+                                    and READ_CELLS_MIMETYPE not in o.get("data", {}))]
             merged.cells.append(cell)
     return merged
 

@@ -170,6 +170,11 @@ def _probe_verdict(row: dict[str, Any], interval_ns: int, duration_s: float) -> 
         int(capacity) if capacity is not None else None, _value(row, "error"))
 
 
+# A chapter's record of the stored cells it read (Sweep.finish): an output no viewer shows, from which the
+# article's first screen says which runs, machines and engine time its figures come from.
+READ_CELLS_MIMETYPE = "application/vnd.allocorpool.cells-read+json"
+
+
 def _in_notebook() -> bool:
     try:
         from IPython import get_ipython
@@ -385,10 +390,22 @@ class Sweep:
                 if row["status"] != "ok" and key not in self._heap_too_small]
         return pd.DataFrame(rows, columns=["key", "status", "error", "stderr_tail"])
 
+    def cells_read(self) -> list[str]:
+        """The keys of the stored cells this session ran or read (a replay's older build of a measurement
+        included: the cell it showed), those the store lacks left out."""
+        return sorted({row["key"] for row in self._seen.values() if row["status"] != MISSING})
+
     def finish(self, *results: pd.DataFrame) -> None:
-        """A chapter's last step. Under a strict profile (ci) it fails when any run the chapter read or
+        """A chapter's last step. It records the cells the chapter read (READ_CELLS_MIMETYPE). Under a strict profile (ci) it fails when any run the chapter read or
         ran failed, or when one of its result tables has no finished row: a chapter whose runs all
         failed must not pass its test. Other profiles keep what finished and show the failures."""
+        if _in_notebook():
+            from IPython.display import display
+            read = {row["key"]: row for row in self._seen.values() if row["status"] != MISSING}
+            engine_s = sum(_value(row, "elapsed_s") or 0 for row in read.values())
+            display({READ_CELLS_MIMETYPE: {"profile": self.profile.name, "keys": self.cells_read()},
+                     "text/plain": f"This chapter read {len(read)} stored cells of profile {self.profile.name}: "
+                                   f"{engine_s / 60:.1f} min of engine time."}, raw=True)
         failed = self.failures()
         empty = [i for i, frame in enumerate(results, 1) if not _has_result(frame)]
         if self.profile.strict and (len(failed) or empty):
