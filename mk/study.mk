@@ -49,11 +49,12 @@ sweep: notebooks
 
 # The article of a profile's store, on any machine: every notebook replays the store (nothing runs;
 # a cell it lacks shows as not measured), then one self-contained HTML file, plotly.js embedded once.
-# `make article PROFILE=full` renders the committed data/full/.
+# `make article PROFILE=full` renders the committed data/full/ (SOLUTIONS=paper: the article's solutions only).
 article: env notebooks
 	@mkdir -p $(EXECUTED_DIR)
 	@for notebook in $(STUDY_NOTEBOOKS); do \
-	  ALLOC_OR_POOL_REPLAY=1 $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 --log-level WARNING \
+	  ALLOC_OR_POOL_REPLAY=1 ALLOC_OR_POOL_SOLUTIONS=$(SOLUTIONS) $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 \
+	    --log-level WARNING \
 	    -p profile $(PROFILE) $$notebook $(EXECUTED_DIR)/$$(basename $$notebook) || exit 1; \
 	done
 	$(PY) -m allocorpool.chapters.article $(EXECUTED_DIR) $(ARTICLE_HTML)

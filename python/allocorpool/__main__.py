@@ -13,6 +13,7 @@ from allocorpool import paths, study
 from allocorpool.data.store import DEFAULT_PROFILE
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
+from allocorpool.run.sweep import Sweep
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,9 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _print_model_check(prof: study.Profile) -> None:
-    """The estimate's model of a run and of a search against what the profile's store holds, when it
-    holds some."""
+def _print_model_check(prof: study.Profile, selection: str) -> None:
+    """The estimate's model of a run and of a search (the selection's) against what the profile's store
+    holds, when it holds some."""
     index_path = paths.data_dir() / prof.name / "index.parquet"
     if not index_path.exists():
         return
@@ -62,11 +63,13 @@ def _print_model_check(prof: study.Profile) -> None:
           "which fill slower near the minimum heap than the model of a run (the estimate triples their fill); "
           "the notebooks' own work, the queue benchmark, binary trees and the event echo are not in the model:")
     print(check.to_string())
-    searches = study.searches_against_model(index, prof)
+    replay = Sweep(prof, progress=False, replay=True)
+    replay.selection = study.selection(selection)
+    searches = replay.searches_against_model()
     if not searches.empty:
         print("the estimate's model of a real-time search (its probes, with their fill and start-up) against the "
-              "searches in the store, each the probes of one solution, strategy and case by one engine build "
-              "(searches an engine change cut short included):")
+              "searches of the selected solutions as this profile runs them, replayed from the store (the newest "
+              "run of each probe, whichever engine build made it; searches that lack a probe left out):")
         print(searches.to_string())
 
 
@@ -87,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(study.estimate(chosen, title=", every solution"))
             paper = study.solutions(None, chosen, study.selection("paper"))
             print(study.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
-            _print_model_check(chosen)
+            _print_model_check(chosen, args.solutions)
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,
                       gc_log=args.gc_log, compact_headers=args.compact_headers,

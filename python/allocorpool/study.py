@@ -362,8 +362,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # (G1's allocation B), and "lost" means no loss-free interval up to twice the reference. Up
             # to 10,000 ns, the paper searches' probes above 2000 ns were 1.7 of their 4.7 h ("vm",
             # 2026-11-25, replayed from data/full), and probes of 30 s cannot show the article's loss
-            # at 10,000 ns anyway (80K packets every 40 s). The estimate once counted one 30 s probe, no fill.
-            search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=4.9, long_probe_share=0.92),
+            # at 10,000 ns anyway (80K packets every 40 s). Its 54 Java searches ran 6.1 short probes and
+            # 2.2 long ones of a mean 29.8 s each (up to 10,000 ns: 4.9 of 27.5 s). The estimate once counted
+            # one 30 s probe and no fill.
+            search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=2.2, long_probe_share=0.99),
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000))),
 )}
@@ -531,10 +533,10 @@ def modelled_against_measured(index: pd.DataFrame) -> pd.DataFrame:
     table = (runs.assign(filler=filler, model_s=model)
              .groupby(["filler", "mode"])
              .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))
-    return _in_minutes(table, ["runs"], ("all", ""))
+    return in_minutes(table, ["runs"], ("all", ""))
 
 
-def _in_minutes(table: pd.DataFrame, counts: list[str], total: str | tuple[str, str]) -> pd.DataFrame:
+def in_minutes(table: pd.DataFrame, counts: list[str], total: str | tuple[str, str]) -> pd.DataFrame:
     """A table of counts and measured_s / model_s sums, with a total row: the counts, both sums in
     minutes and their ratio."""
     table.loc[total, :] = table.sum()
@@ -566,48 +568,6 @@ def search_s(solution: Solution, case: str, prof: Profile) -> float:
     else:
         second_s = probe_s
     return expected_probes(prof.search) * probe_s + second_s
-
-
-def _search_runs(index: pd.DataFrame, prof: Profile) -> pd.DataFrame:
-    """The engine runs of a store that real-time searches ran under a profile: probes in the profile's
-    queue at their case's sizes, none longer than a confirmation (not the timelines or long runs) nor
-    above the largest interval the profile searches (a store's searches under an older plan)."""
-    runs = index[(index["cell_kind"] == "engine") & (index["mode"] == "realtime")
-                 & index["internal_queue_size"].isna() & index["stored_count"].isna()
-                 & (index["duration_s"] <= prof.search.longest_probe_s + 1e-6)
-                 & (index["interval_ns"] <= prof.search.high_ns)]
-    delay = _queue_delay(prof)
-    queue = runs["capture_delay_ms"].isna() if delay is None else runs["capture_delay_ms"] == delay
-    runs = runs[queue]
-    return runs.assign(vm_options=[tuple(v) if v is not None else () for v in runs["vm_options"]])
-
-
-def searches_against_model(index: pd.DataFrame, prof: Profile) -> pd.DataFrame:
-    """The estimate's model of a search (search_s) against the searches a store holds, by filler:
-    searches, their probes, measured and modelled minutes, and their ratio. A search is the probes of
-    one solution, strategy and case (big-heap probes included) by one engine build."""
-    runs = _search_runs(index, prof)
-    found = []
-    for solution in SOLUTIONS:
-        if solution.engine == "java":
-            same = ((runs["engine"] == "java") & (runs["jdk"] == solution.jdk)
-                    & (runs["collector"] == solution.collector)
-                    & (runs["compact_headers"].fillna(False) == solution.compact_headers)
-                    & runs["vm_options"].map(lambda options: options == solution.vm_options))
-        else:
-            same = ((runs["engine"] == "cpp") & (runs["design"] == solution.design)
-                    & (runs["allocator"] == solution.allocator))
-        for strategy in REALTIME_STRATEGIES:
-            for case in prof.cases:
-                mine = runs[same & (runs["strategy"] == solution.engine_strategy(strategy)) & (runs["case"] == case)]
-                for _, search in mine.groupby("build"):
-                    found.append({"filler": solution.filler, "probes": len(search),
-                                  "measured_s": search["elapsed_s"].sum(), "model_s": search_s(solution, case, prof)})
-    if not found:
-        return pd.DataFrame(columns=["searches", "probes", "measured_min", "model_min", "measured_per_model"])
-    table = pd.DataFrame(found).groupby("filler").agg(searches=("probes", "size"), probes=("probes", "sum"),
-                                                       measured_s=("measured_s", "sum"), model_s=("model_s", "sum"))
-    return _in_minutes(table, ["searches", "probes"], "all")
 
 
 def expected_heap_runs(plan: HeapPlan) -> float:

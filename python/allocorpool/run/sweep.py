@@ -73,10 +73,12 @@ from allocorpool.study import (
     Solution,
     batch_cell,
     continuum_cells,
+    in_minutes,
     jdk_solutions,
     pool_size_cell,
     probe_cell,
     profile,
+    search_s,
     solutions,
 )
 from allocorpool.study import selection as study_selection
@@ -92,7 +94,7 @@ QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 # latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
-                                      "error", "stderr_tail", "reference_key", *LATENCY_FIELDS, "machine"]
+                                      "error", "stderr_tail", "reference_key", "big_heap_key", *LATENCY_FIELDS, "machine"]
 # A sentinel search's long run at 1000 ns (where it kept up there); loses: over the long run, or the search's own loss
 _LONG_RUN_COLUMNS = _SOLUTION_COLUMNS + ["search_loses", "long_run_s", "status", "lost_pct", "gc_pause_max_ms", "error",
                                          "key", "machine", "loses"]
@@ -509,7 +511,7 @@ class Sweep:
                            & (probes["duration_s"] == self.profile.probe_s)].tail(1)
         row: dict[str, Any] = {**_labels(solution, strategy, case), "outcome": result.outcome,
                                "interval_ns": result.good_interval_ns, "loss_pct": result.loss_pct_at_reference,
-                               "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None,
+                               "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None, "big_heap_key": None,
                                "error": result.error, "stderr_tail": None,
                                "reference_key": reference["key"].iloc[0] if len(reference) else None,
                                **result.latency_at_interval(), "machine": _machines(probed)}
@@ -521,7 +523,7 @@ class Sweep:
             big_probed: list[dict[str, Any]] = []
             big_probe = self._probe(solution, strategy, case, big_probed, heap_mb=big)(REFERENCE_NS,
                                                                                        self.profile.probe_s)
-            row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct,
+            row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct, big_heap_key=big_probed[0]["key"],
                        machine=_machines(probed + big_probed))
         return row, probes
 
@@ -537,6 +539,31 @@ class Sweep:
         self._end(f"{len(rows)} searches")
         table = pd.DataFrame(rows, columns=_SEARCH_COLUMNS)
         return Searches(table, pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
+
+    def searches_against_model(self) -> pd.DataFrame:
+        """The estimate's model of a search (study.search_s) against the searches of the sweep's solutions as
+        its profile runs them, replayed from the store: each search's probes (its big-heap probe included)
+        with their engine time, by filler. A search the store lacks a probe of (another plan's, or one not
+        run) is left out: its time says nothing of this plan's."""
+        if not self.replay:
+            raise ValueError("the check of the search model replays the store: make the sweep with replay=True")
+        found = []
+        for solution in self.solutions():
+            for strategy in REALTIME_STRATEGIES:
+                for case in self.profile.cases:
+                    row, probes = self.search(solution, strategy, case)
+                    keys = [*probes["key"], *([row["big_heap_key"]] if row["big_heap_key"] else [])]
+                    read = [self._rows.get(key) for key in dict.fromkeys(keys)]  # None: the store lacks it
+                    if row["outcome"] == MISSING or any(r is None for r in read):
+                        continue
+                    found.append({"filler": solution.filler, "probes": len(read),
+                                  "measured_s": sum(_value(r, "elapsed_s") or 0 for r in read),
+                                  "model_s": search_s(solution, case, self.profile)})
+        if not found:
+            return pd.DataFrame(columns=["searches", "probes", "measured_min", "model_min", "measured_per_model"])
+        table = pd.DataFrame(found).groupby("filler").agg(searches=("probes", "size"), probes=("probes", "sum"),
+                                                           measured_s=("measured_s", "sum"), model_s=("model_s", "sum"))
+        return in_minutes(table, ["searches", "probes"], "all")
 
     def what_if_queue(self, names: Iterable[str], strategies: Iterable[str] = ("pool",)) -> pd.DataFrame:
         """The article's what-if: an input queue of WHAT_IF_QUEUE_MS (scaled like the profile's queue)
