@@ -33,6 +33,10 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions()
+# Chapter 14 measures the pool sizes; the summary reads what the store holds of them and runs nothing
+# (`make article` replays every chapter, so the article's summary has them once chapter 14 has run).
+stored = Sweep(profile, data_dir or None, replay=True)
+pool_solutions = stored.solutions("continuum")
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)
@@ -69,11 +73,12 @@ summary.show_best(batch, searches.table, sweep.profile.cases)
 #
 # The article closed with a list of conclusions. Each is restated here in our words and checked on
 # every cell of the study and, beside it, on the article's own figures; the cells behind each verdict
-# here, those against it first, are folded under it.
+# here, those against it first, are folded under it. Ten million buffers are judged on chapter 14's
+# pool sizes, as far as the store holds them.
 
 # %%
 summary.show_conclusions(reference_figures, batch=batch, searches=searches.table,
-                         what_if=sweep.what_if_queue(["parallel-11"]))
+                         what_if=sweep.what_if_queue(["parallel-11"]), pool_sizes=stored.pool_sizes(pool_solutions))
 
 # %% [markdown]
 # ## The machine and the runs

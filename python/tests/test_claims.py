@@ -117,7 +117,7 @@ def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
     assert verdicts["mix_best_when_few_are_kept"].summary == "in 8 of 12 solution and case pairs"
     for name in ("flat_cpp_best_in_real_time", "java_keeps_up_in_every_case", "zgc_keeps_up_in_c"):
         assert verdicts[name].verdict == HOLDS, name
-    assert verdicts["ten_million_buffers"].verdict == UNKNOWN
+    assert verdicts["ten_million_buffers"].verdict == UNKNOWN  # the article gave no figure
 
 
 def _searches(results, case="A"):
@@ -307,3 +307,33 @@ def test_the_long_runs_of_the_full_profile_say_how_many_lost(monkeypatch):
     assert notes == ["1 of 1 searches that kept up at 1000 ns lost packets there over 120 s (1 did not finish)."]
     miniature.show_long_runs(_long_runs(_searches({"Pooling": None}), {}), "full")
     assert notes[-1].startswith("No sentinel search of profile full kept up at 1000 ns")
+
+
+def test_ten_million_buffers_are_judged_on_the_pool_sizes_of_the_heap_pools():
+    from allocorpool.chapters import summary
+
+    def pools(label_status_ns):
+        rows = []
+        for solution, label, by_size in label_status_ns:
+            for size, (status, ns, error) in by_size.items():
+                rows.append({"solution": solution, "label": label, "strategy_label": "Pooling", "case": "B",
+                             "pool_size": size, "status": status, "ns_per_packet": ns, "error": error})
+        return pd.DataFrame(rows)
+    measured = pools([  # as at full size on "vm": both JVMs out of their heaps with ten million, flat C++ faster
+        ("parallel-11", "Parallel", {1_000_000: ("ok", 700.0, None),
+                                     10_000_000: ("error", None, "java.lang.OutOfMemoryError: GC overhead limit exceeded")}),
+        ("g1", "G1", {1_000_000: ("ok", 900.0, None), 10_000_000: ("ok", 1200.0, None)}),
+        ("zgc-gen-25", "ZGC", {1_000_000: ("ok", 800.0, None), 10_000_000: ("error", None, "SIGSEGV in the collector")}),
+        ("flat-glibc", "C++ flat", {1_000_000: ("ok", 120.0, None), 10_000_000: ("ok", 100.0, None)})])
+    verdict = summary.ten_million_buffers(pool_sizes=measured)
+    # out of heap: much worse; 1.33 x: not much worse; a crash is no answer; C++ is shown, not judged
+    assert verdict.verdict == PARTLY and verdict.summary == ("in 1 of 2 Java solutions with pools on the heap "
+                                                             "(1 could not be judged)")
+    assert list(verdict.cells["agrees"])[:1] == [False] and verdict.cells.iloc[0]["label"] == "G1"
+    flat = verdict.cells[verdict.cells["label"] == "C++ flat"].iloc[0]
+    assert flat["ratio"] == 100 / 120 and flat["agrees"] is None
+    # a store without chapter 14's runs: not measured yet, said so
+    missing = measured.assign(status="missing")
+    assert summary.ten_million_buffers(pool_sizes=missing).verdict == UNKNOWN
+    assert summary.ten_million_buffers(pool_sizes=measured.iloc[:0]).summary.startswith("not measured yet")
+    assert summary.ten_million_buffers().verdict == UNKNOWN  # the article's own figures have none

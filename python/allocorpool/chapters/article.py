@@ -103,7 +103,7 @@ def provenance(profile_name: str, data_dir: str, read: set[str] | None = None) -
         dates = pd.to_datetime(index["stored_utc"])
         lines.append(f"Measured on {len(described)} machine{'s' if len(described) > 1 else ''}: "
                      + "; ".join(described) + f", from {dates.min():%Y-%m-%d} to {dates.max():%Y-%m-%d} (UTC), "
-                     f"engine source commit{'s' if index['commit'].nunique() > 1 else ''} "
+                     f"from the checkout at commit{'s' if index['commit'].nunique() > 1 else ''} "
                      + ", ".join(sorted(index["commit"].dropna().astype(str).unique())) + ".")
         lines += _earlier_builds(index)
     else:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from allocorpool import study
+from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
+from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
@@ -119,8 +122,40 @@ def a_longer_queue_lets_pooling_keep_up(what_if: pd.DataFrame | None = None, **_
                  ["label", "strategy_label", "case", "queue_ms", "keeps_up", "loss_pct"])
 
 
-def ten_million_buffers(**_: object) -> Verdict:
-    return Verdict(UNKNOWN, "not measured by these chapters: the article gave no figure either")
+MUCH_WORSE = 1.5  # "much worse": half as slow again per packet, or no longer run at all
+
+
+def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> Verdict:
+    """Chapter 14's pool-size what-if (case B, pooling), for the Java solutions that pool on the heap, the
+    ones the claim is about (its remedy is to move such pools off-heap): ten million buffers are much
+    worse where a run with them takes MUCH_WORSE x the time per packet of one with one million, or runs
+    out of its heap. Off-heap pools and C++ are shown beside them, not judged."""
+    if pool_sizes is None:
+        return Verdict(UNKNOWN, "not measured: the article gave no figure")
+    one, ten = 1_000_000, 10_000_000
+    rows = []
+    for (solution, label), part in pool_sizes.groupby(["solution", "label"], sort=False):
+        runs = {int(r["pool_size"]): r for r in part.to_dict("records")}
+        if one not in runs or ten not in runs or MISSING in (runs[one]["status"], runs[ten]["status"]):
+            continue
+        small, big = runs[one], runs[ten]
+        ratio = big["ns_per_packet"] / small["ns_per_packet"] if big["status"] == small["status"] == "ok" else None
+        solution_ = study.SOLUTIONS_BY_NAME[solution]
+        rows.append({"solution": solution, "label": label, "heap pool": solution_.engine == "java"
+                     and not solution_.native_buffers, "1,000,000 buffers, ns": small["ns_per_packet"],
+                     "10,000,000 buffers, ns": big["ns_per_packet"], "ratio": ratio,
+                     "10,000,000 buffers": big["status"], "error": big["error"] if big["status"] != "ok" else None})
+    if not rows:
+        return Verdict(UNKNOWN, "not measured yet: chapter 14 runs the pool sizes")
+    table = pd.DataFrame(rows)
+
+    def much_worse(row: dict) -> bool | None:
+        if row["10,000,000 buffers"] != "ok":  # a pool that no longer fits its heap is the answer too
+            return heap_verdict(row["10,000,000 buffers"], row["error"], None) == TOO_SMALL or None
+        return None if row["ratio"] is None else row["ratio"] >= MUCH_WORSE
+    judged = every(table[table["heap pool"]], much_worse, list(table.columns), "Java solutions with pools on the heap")
+    beside = table[~table["heap pool"]].assign(agrees=None)
+    return Verdict(judged.verdict, judged.summary, pd.concat([judged.cells, beside], ignore_index=True))
 
 
 CONCLUSIONS = (

@@ -787,18 +787,23 @@ class Sweep:
                     **_latency(judged), "batch_key": batch["key"], "probe_key": probe["key"],
                     "machine": _machines([batch, probe])}
         curves = [row for line in self._each(measure_line, jobs, "continuum lines") for row in line]
-        pools = []
-        for solution in chosen:
-            for pool_size in plan.pool_sizes:
-                row = self.cell_row(pool_size_cell(solution, pool_size, self.profile))
-                pools.append({**_labels(solution, "pool", "B"), "pool_size": pool_size, "status": row["status"],
-                              "error": _value(row, "error"),
-                              "ns_per_packet": _value(row, "ns_per_packet") if row["status"] == "ok" else None,
-                              "key": row["key"], "machine": _machine(row)})
+        pools = self.pool_sizes(chosen)
         self._end(f"{len(curves)} live-set sizes, {len(pools)} pool sizes")
-        return Continuum(pd.DataFrame(curves, columns=_SOLUTION_COLUMNS + _CONTINUUM_COLUMNS),
-                         pd.DataFrame(pools, columns=_SOLUTION_COLUMNS + ["pool_size", "status", "error",
-                                                                          "ns_per_packet", "key", "machine"]))
+        return Continuum(pd.DataFrame(curves, columns=_SOLUTION_COLUMNS + _CONTINUUM_COLUMNS), pools)
+
+    def pool_sizes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+        """The pool-size what-if of the continuum plan (case B's pooling batch run with each of its pool
+        sizes, before the profile's scale): one row per solution and pool size."""
+        rows = []
+        for solution in chosen:
+            for pool_size in self.profile.continuum.pool_sizes:
+                row = self.cell_row(pool_size_cell(solution, pool_size, self.profile))
+                rows.append({**_labels(solution, "pool", "B"), "pool_size": pool_size, "status": row["status"],
+                             "error": _value(row, "error"),
+                             "ns_per_packet": _value(row, "ns_per_packet") if row["status"] == "ok" else None,
+                             "key": row["key"], "machine": _machine(row)})
+        return pd.DataFrame(rows, columns=_SOLUTION_COLUMNS + ["pool_size", "status", "error", "ns_per_packet", "key",
+                                                               "machine"])
 
     # ---- collectors across the JDKs ------------------------------------------------------
     def across_jdks(self) -> pd.DataFrame:
