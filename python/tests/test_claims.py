@@ -320,10 +320,11 @@ def test_ten_million_buffers_are_judged_on_the_pool_sizes_of_the_heap_pools():
                              "pool_size": size, "status": status, "ns_per_packet": ns, "error": error})
         return pd.DataFrame(rows)
     measured = pools([  # as at full size on "vm": both JVMs out of their heaps with ten million, flat C++ faster
-        ("parallel-11", "Parallel", {1_000_000: ("ok", 700.0, None),
-                                     10_000_000: ("error", None, "java.lang.OutOfMemoryError: GC overhead limit exceeded")}),
+        ("parallel-11", "Parallel", {1_000_000: ("ok", 700.0, None), 10_000_000: (
+            "error", None, "java.lang.OutOfMemoryError: GC overhead limit exceeded")}),
         ("g1", "G1", {1_000_000: ("ok", 900.0, None), 10_000_000: ("ok", 1200.0, None)}),
-        ("zgc-gen-25", "ZGC", {1_000_000: ("ok", 800.0, None), 10_000_000: ("error", None, "SIGSEGV in the collector")}),
+        ("zgc-gen-25", "ZGC", {1_000_000: ("ok", 800.0, None),
+                               10_000_000: ("error", None, "SIGSEGV in the collector")}),
         ("flat-glibc", "C++ flat", {1_000_000: ("ok", 120.0, None), 10_000_000: ("ok", 100.0, None)})])
     verdict = summary.ten_million_buffers(pool_sizes=measured)
     # out of heap: much worse; 1.33 x: not much worse; a crash is no answer; C++ is shown, not judged

@@ -3,9 +3,10 @@
 The notebooks (build/executed/<profile>/NN-*.ipynb, in name order) are merged into one, with
 their code hidden, their parameters cells, stream output and the output of cells tagged
 `progress` dropped (errors are kept), and an opening section that says where the figures come from
-(the stored cells the chapters read, their machines and engine time) and lists the chapters. nbconvert's lab template renders it with plotly.js
-inlined once in the page's head, and with no script or style fetched from anywhere else
-(require.js, MathJax and mermaid are left out: the study uses none of them).
+(the stored cells the chapters read, their machines and engine time) and lists the chapters.
+nbconvert's lab template renders it with plotly.js inlined once in the page's head, and with no
+script or style fetched from anywhere else (require.js, MathJax and mermaid are left out: the
+study uses none of them).
 
 Usage: python -m allocorpool.chapters.article EXECUTED_DIR OUT.html
 """

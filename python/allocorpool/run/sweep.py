@@ -94,7 +94,8 @@ QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 # latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
 _SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
-                                      "error", "stderr_tail", "reference_key", "big_heap_key", *LATENCY_FIELDS, "machine"]
+                                      "error", "stderr_tail", "reference_key", "big_heap_key", *LATENCY_FIELDS,
+                                      "machine"]
 # A sentinel search's long run at 1000 ns (where it kept up there); loses: over the long run, or the search's own loss
 _LONG_RUN_COLUMNS = _SOLUTION_COLUMNS + ["search_loses", "long_run_s", "status", "lost_pct", "gc_pause_max_ms", "error",
                                          "key", "machine", "loses"]
@@ -398,14 +399,15 @@ class Sweep:
         return sorted({row["key"] for row in self._seen.values() if row["status"] != MISSING})
 
     def finish(self, *results: pd.DataFrame) -> None:
-        """A chapter's last step. It records the cells the chapter read (READ_CELLS_MIMETYPE). Under a strict profile (ci) it fails when any run the chapter read or
-        ran failed, or when one of its result tables has no finished row: a chapter whose runs all
-        failed must not pass its test. Other profiles keep what finished and show the failures."""
+        """A chapter's last step. It records the stored cells the chapter read (READ_CELLS_MIMETYPE).
+        Under a strict profile (ci) it fails when any run the chapter read or ran failed, or when one of
+        its result tables has no finished row: a chapter whose runs all failed must not pass its test.
+        Other profiles keep what finished and show the failures."""
         if _in_notebook():
             from IPython.display import display
-            read = {row["key"]: row for row in self._seen.values() if row["status"] != MISSING}
-            engine_s = sum(_value(row, "elapsed_s") or 0 for row in read.values())
-            display({READ_CELLS_MIMETYPE: {"profile": self.profile.name, "keys": self.cells_read()},
+            read = self.cells_read()
+            engine_s = sum(_value(self._rows.get(key, {}), "elapsed_s") or 0 for key in read)
+            display({READ_CELLS_MIMETYPE: {"profile": self.profile.name, "keys": read},
                      "text/plain": f"This chapter read {len(read)} stored cells of profile {self.profile.name}: "
                                    f"{engine_s / 60:.1f} min of engine time."}, raw=True)
         failed = self.failures()
