@@ -13,7 +13,6 @@ from allocorpool import paths, study
 from allocorpool.data.store import DEFAULT_PROFILE
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
-from allocorpool.run.sweep import Sweep
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -63,6 +62,8 @@ def _print_model_check(prof: study.Profile, selection: str) -> None:
           "which fill slower near the minimum heap than the model of a run (the estimate triples their fill); "
           "the notebooks' own work, the queue benchmark, binary trees and the event echo are not in the model:")
     print(check.to_string())
+    from allocorpool.run.sweep import Sweep  # the sweep's imports are plan's alone, not every command's
+
     replay = Sweep(prof, progress=False, replay=True)
     replay.selection = study.selection(selection)
     searches = replay.searches_against_model()

@@ -360,7 +360,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             queue_probe_s=2, queue_fixed_probe_s=10,
             # Searched up to 2000 ns, as quick is: the article's tables print no interval above 2000 ns
             # (G1's allocation B), and "lost" means no loss-free interval up to twice the reference. Up
-            # to 10,000 ns, the paper searches' probes above 2000 ns were 1.7 of their 4.7 h ("vm",
+            # to 10,000 ns, the paper searches' probes above 2000 ns were 1.7 of their 4.8 h ("vm",
             # 2026-11-25, replayed from data/full), and probes of 30 s cannot show the article's loss
             # at 10,000 ns anyway (80K packets every 40 s). Its 54 Java searches ran 6.1 short probes and
             # 2.2 long ones of a mean 29.8 s each (up to 10,000 ns: 4.9 of 27.5 s). The estimate once counted
