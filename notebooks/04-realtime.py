@@ -24,7 +24,9 @@
 # Each probe is a separate run at one interval, after the model has been filled (the internal
 # queue full, the store nearly so). No interval shorter than the batch time per packet can keep up,
 # so the search starts a little above it and doubles until a probe is clean, taking 1000 ns (the
-# article's reference interval) on the way; it then bisects to the resolution the article prints.
+# article's reference interval) on the way; it then bisects until the clean interval is within 10 %
+# of one that lost (finer steps are within the noise of two probes of the same cell), on the grid of
+# two significant digits the article's tables print.
 # A crashed or timed-out probe is run once more and otherwise makes the search fail: a failure is
 # never counted as a loss. Where no interval up to the largest is clean, the table shows the share
 # of packets lost at 1000 ns instead, as the article does, and in parentheses the loss with a heap

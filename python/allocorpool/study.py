@@ -224,7 +224,8 @@ class SearchPlan:
     confirm: bool = True  # confirm the interval found with that longer probe (Java cells)
     low_ns: int = 20  # the low end where the batch time per packet is unknown
     start_factor: float = 1.5  # the first probe: this x the batch time per packet
-    digits: int = 2  # the resolution: significant digits of the interval found (the article's tables: two)
+    digits: int = 2  # the grid: significant digits of the intervals probed (the article's tables: two)
+    resolution: float = 0.1  # the search ends when the loss-free interval is within this share of a lossy one
     # For the estimate: the probes longer than probe_s a Java search runs on average, and their mean
     # length as a share of longest_probe_s, as measured. More than one: a confirmation that loses (a rare
     # collection the short probes missed) makes every later probe as long as it, and the search
@@ -548,10 +549,11 @@ def in_minutes(table: pd.DataFrame, counts: list[str], total: str | tuple[str, s
 
 def expected_probes(plan: SearchPlan) -> float:
     """Short probes of a search: doubling from 1.5 x the batch figure to the first loss-free interval,
-    then bisection to two significant digits (about five; to one, about two), as often as the first guess keeps up;
-    doubling to the largest interval where nothing keeps up."""
+    then bisection of that factor of two to the resolution (three to 10 %; to one significant digit, about
+    two), as often as the first guess keeps up; doubling to the largest interval where nothing keeps up."""
     start = TYPICAL_LOW_NS * plan.start_factor
-    found = START_KEEPS_UP * 1 + (1 - START_KEEPS_UP) * 2 + (5 if plan.digits > 1 else 2)
+    bisection = math.ceil(math.log2(math.log(2) / math.log(1 + plan.resolution))) if plan.digits > 1 else 2
+    found = START_KEEPS_UP * 1 + (1 - START_KEEPS_UP) * 2 + bisection
     lost = 1 + math.ceil(math.log2(plan.high_ns / start))
     return START_KEEPS_UP * found + (1 - START_KEEPS_UP) * lost
 

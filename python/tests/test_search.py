@@ -28,16 +28,20 @@ def test_the_printed_resolution():
     assert [on_grid(x) for x in (101, 120, 449.2, 1001, 2345)] == [110, 120, 450, 1100, 2400]
 
 
-def test_brackets_from_the_batch_figure_and_bisects_to_the_printed_resolution():
+def test_brackets_from_the_batch_figure_and_bisects_to_the_resolution():
     calls = []
     result = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150)
-    assert result.outcome == "found" and result.good_interval_ns == 440
+    assert result.outcome == "found" and result.good_interval_ns == 460  # within 10 % of 430, which lost
     assert calls[0] == (230, 1)  # 1.5 x the batch figure, on the grid; nothing below 150 is probed
     assert [c for c, _ in calls[:2]] == [230, 460]
     assert result.loss_pct_at_reference is None and 1000 not in [c[0] for c in calls]
     assert list(result.probes["interval_ns"]) == [c[0] for c in calls]
-    assert len(calls) == 8  # two to bracket, five to bisect 230..460 to 10 ns, the interval found again
-    assert calls[-1] == (440, 1, 1) and list(result.probes["purpose"])[-1] == "repeat"
+    assert len(calls) == 6  # two to bracket, three to bisect 230..460 to 10 %, the interval found again
+    assert calls[-1] == (460, 1, 1) and list(result.probes["purpose"])[-1] == "repeat"
+    # to two printed digits, as the search once ran: two more probes for a step the noise does not resolve
+    calls.clear()
+    finer = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150, resolution=0.01)
+    assert finer.good_interval_ns == 440 and len(calls) == 8
 
 
 def test_the_reference_interval_is_a_bracket_step_and_serves_a_cell_that_loses_everywhere():
@@ -62,32 +66,44 @@ def test_a_longer_confirmation_that_loses_sends_the_search_above():
     # Loss-free from 437 in short probes, but a rare long pause needs 900 ns: only long probes see it.
     result = find_interval(boundary_probe(437, calls, long_boundary=900), probe_s=1, high_ns=10_000, batch_ns=150,
                            confirm_s=lambda interval: 12.0)
-    assert result.good_interval_ns == 900
+    assert result.good_interval_ns == 910
     confirms = result.probes[result.probes["purpose"] == "confirm"]
     assert list(confirms["duration_s"]) == [12.0] and not confirms["ok"].iloc[0]
     after = result.probes.iloc[list(result.probes["purpose"]).index("confirm") + 1:]
     assert len(after) and (after["duration_s"] == 12.0).all()  # the rest of the search, as long as the confirmation
-    assert after[after["ok"]]["interval_ns"].min() == 900
+    assert after[after["ok"]]["interval_ns"].min() == 910
+    # above 460 it gallops (1.1, then 1.21, 1.46 times the last), then bisects 620..910 to 10 %
+    assert [c[0] for c in calls if c[1] == 12.0] == [460, 510, 620, 910, 760, 840, 910]
     # no longer probe runs after it, so the interval rests on a repeat of its 12 s probe
-    assert calls[-1] == (900, 12.0, 1)
+    assert calls[-1] == (910, 12.0, 1)
+
+
+def test_a_confirmation_lost_just_below_the_interval_costs_few_long_probes():
+    # Most lost confirmations are found loss-free again within 1.35 x: a step or two of the gallop, where
+    # doubling to 920 ns and bisecting back cost five long probes more.
+    calls = []
+    result = find_interval(boundary_probe(437, calls, long_boundary=480), probe_s=1, high_ns=10_000, batch_ns=150,
+                           confirm_s=lambda interval: 12.0)
+    assert result.good_interval_ns == 490
+    assert [c for c in calls if c[1] == 12.0] == [(460, 12.0), (510, 12.0), (490, 12.0), (490, 12.0, 1)]
 
 
 def test_a_cell_whose_long_probes_always_lose_is_not_walked_up_step_by_step():
     calls = []
     # Short probes keep up from 2700 ns; every long one loses (a full collection longer than the queue):
-    # after the first failed confirmation the search doubles with long probes and reports the loss.
+    # after the first failed confirmation the search gallops with long probes and reports the loss.
     result = find_interval(boundary_probe(2700, calls, long_boundary=50_000), probe_s=1, high_ns=10_000,
                            batch_ns=70, confirm_s=lambda interval: 30.0)
     assert result.outcome == "lost" and result.loss_pct_at_reference == 5.0
     long_probes = [call[0] for call in calls if call[1] == 30.0]
-    assert long_probes == [2700, 5400, 10_000]
+    assert long_probes == [2700, 3000, 3700, 5500, 10_000]
 
 
 def test_a_failed_probe_is_retried_once_then_fails_the_search():
     calls = []
     once = find_interval(boundary_probe(437, calls, fails=(460,)), probe_s=1, high_ns=10_000, batch_ns=150)
-    assert once.outcome == "found" and once.good_interval_ns == 440
-    retried = once.probes[once.probes["interval_ns"] == 460]
+    assert once.outcome == "found" and once.good_interval_ns == 460
+    retried = once.probes[(once.probes["interval_ns"] == 460) & (once.probes["repetition"] == 0)]
     assert list(retried["attempt"]) == [1, 2] and list(retried["status"]) == ["error", "ok"]
     calls.clear()
     twice = find_interval(boundary_probe(437, calls, fails=(460, 460)), probe_s=1, high_ns=10_000, batch_ns=150)
@@ -181,10 +197,10 @@ def test_the_interval_found_rests_on_two_loss_free_probes():
     assert (1000, 1, 1) in calls
     assert result.outcome == "found" and result.good_interval_ns == 1300
     repeats = result.probes[result.probes["purpose"] == "repeat"]
-    assert list(repeats["interval_ns"]) == [1000, 2000, 1500, 1300, 1200]
-    assert list(repeats["ok"]) == [False, True, True, True, False] and (repeats["repetition"] == 1).all()
-    # Above the lossy repeat it doubles and bisects, each loss-free probe believed once its repeat is too.
-    assert calls[calls.index((1000, 1, 1)) + 1:] == [(2000, 1), (2000, 1, 1), (1500, 1), (1500, 1, 1), (1300, 1),
+    assert list(repeats["interval_ns"]) == [1000, 1100, 1400, 1300, 1200]
+    assert list(repeats["ok"]) == [False, False, True, True, False] and (repeats["repetition"] == 1).all()
+    # Above the lossy repeat it gallops and bisects, each loss-free probe believed once its repeat is too.
+    assert calls[calls.index((1000, 1, 1)) + 1:] == [(1100, 1), (1100, 1, 1), (1400, 1), (1400, 1, 1), (1300, 1),
                                                      (1300, 1, 1), (1200, 1), (1200, 1, 1)]
 
 
@@ -192,7 +208,7 @@ def test_a_confirmation_is_the_second_probe_and_a_repeat_that_loses_everywhere_e
     calls = []
     found = find_interval(boundary_probe(437, calls), probe_s=1, high_ns=10_000, batch_ns=150,
                           confirm_s=lambda interval: 8.0)
-    assert found.good_interval_ns == 440 and calls[-1] == (440, 8.0)  # the confirmation, no repeat
+    assert found.good_interval_ns == 460 and calls[-1] == (460, 8.0)  # the confirmation, no repeat
     calls.clear()
     lost = find_interval(boundary_probe(437, calls, repeat_boundary=50_000), probe_s=1, high_ns=2000,
                          batch_ns=150)

@@ -91,7 +91,8 @@ def test_a_crashed_probe_runs_once_more_and_a_slow_consumer_is_never_loss_free(t
     behaviours[("mix", "realtime")] = "slow"  # loses nothing but falls behind the clock
     table = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
     searches = table.table.set_index("strategy")
-    assert searches.loc["pool", "outcome"] == "found" and 437 <= searches.loc["pool", "interval_ns"] <= 450
+    # within the search's resolution (10 %) of the boundary
+    assert searches.loc["pool", "outcome"] == "found" and 437 <= searches.loc["pool", "interval_ns"] <= 437 * 1.1
     pool = table.probes[table.probes["strategy"] == "pool"]
     assert list(pool["attempt"][:2]) == [1, 2] and list(pool["status"][:2]) == ["error", "ok"]
     assert searches.loc["mix", "outcome"] == "lost"  # never kept up, though it lost nothing
@@ -426,10 +427,10 @@ def test_a_search_whose_repeat_loses_goes_on_above_it(tmp_path, engine):
     behaviours[("pool", "realtime")] = lambda cell: "slow" if cell.repetition and cell.interval_ns < 600 else "ok"
     searches = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
     pool = searches.table.set_index("strategy").loc["pool"]
-    assert pool["outcome"] == "found" and pool["interval_ns"] == 600
+    assert pool["outcome"] == "found" and 600 <= pool["interval_ns"] <= 600 * 1.1
     probes = searches.probes[searches.probes["strategy"] == "pool"]
     repeats = probes[probes["repetition"] == 1]
-    assert not repeats["ok"].iloc[0] and repeats.set_index("interval_ns").loc[600, "ok"]
+    assert not repeats["ok"].iloc[0] and repeats.set_index("interval_ns").loc[pool["interval_ns"], "ok"]
     assert not repeats[repeats["interval_ns"] < 600]["ok"].any()
     notes = sections.repeat_sentence(searches.probes)
     assert f"{(~repeats['ok'].astype(bool)).sum()} of the {len(searches.probes.query('repetition == 1'))} repeats lost" in notes

@@ -505,7 +505,7 @@ class Sweep:
                                high_ns=plan.high_ns, batch_ns=batch_ns, low_ns=plan.low_ns,
                                start_factor=plan.start_factor,
                                confirm_s=self.confirmation_s(solution, strategy, case), reference_ns=REFERENCE_NS,
-                               digits=plan.digits)
+                               digits=plan.digits, resolution=plan.resolution)
         probes = result.probes.assign(key=[r["key"] for r in probed], machine=[_machine(r) for r in probed],
                                       **_labels(solution, strategy, case))
         # the probe whose loss the row reports: the repeat at 1000 ns where there is one (search.find_interval)
