@@ -341,8 +341,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10, long_run_s=12,
             queue_probe_s=0.5, queue_fixed_probe_s=1,
-            # 32 long probes in the 18 Java sentinel searches, all 6 s ("vm", 2026-11-24)
-            search=SearchPlan(high_ns=2000, longest_probe_s=6, long_probes=1.8),
+            # 27 long probes in the 18 Java sentinel searches, all 6 s ("vm", 2026-11-25)
+            search=SearchPlan(high_ns=2000, longest_probe_s=6, long_probes=1.5),
             heap=HeapPlan(resolution=0.1, cases=("C",), repeats=3),
             # The longest pause of the Java sentinel cells' batch runs at a tenth of the sizes was
             # 0.137 x that at full size (the median of 15 cells, 0.10 to 0.50; "vm", 2026-11-23): a
@@ -363,10 +363,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # (G1's allocation B), and "lost" means no loss-free interval up to twice the reference. Up
             # to 10,000 ns, the paper searches' probes above 2000 ns were 1.7 of their 4.8 h ("vm",
             # 2026-11-25, replayed from data/full), and probes of 30 s cannot show the article's loss
-            # at 10,000 ns anyway (80K packets every 40 s). Its 54 Java searches ran 6.1 short probes and
-            # 2.2 long ones of a mean 29.8 s each (up to 10,000 ns: 4.9 of 27.5 s). The estimate once counted
-            # one 30 s probe and no fill.
-            search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=2.2, long_probe_share=0.99),
+            # at 10,000 ns anyway (80K packets every 40 s). Its 54 Java searches ran 5.3 short probes and 1.6
+            # long ones of a mean 28.0 s each ("vm", 2026-11-25; bisecting to two digits and doubling above a
+            # lost confirmation, 6.1 short and 2.2 long of 29.8 s; up to 10,000 ns, 4.9 long of 27.5 s).
+            search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=1.6, long_probe_share=0.93),
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000))),
 )}
