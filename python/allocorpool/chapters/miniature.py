@@ -25,8 +25,8 @@ from allocorpool.chapters.claims import Claim as Check
 
 FACTOR = 2.0
 # A verdict at 1000 ns is on the edge at the article's sizes when its own probes there cannot tell:
-# loss-free and lossy probes within one printed step of 1000 ns (the tables print two digits: 900 to
-# 1100 ns), or a loss at 1000 ns that the article's tables would print as 0 %.
+# loss-free and lossy probes within the search's resolution (10 %) of 1000 ns, or a loss at 1000 ns
+# that the article's tables would print as 0 %.
 EDGE_BAND = (900, 1100)
 EDGE_LOSS_PCT = 0.5
 LOOSE = 2.0  # a probe at this many times its cell's batch time per packet or more: its consumer is mostly idle
