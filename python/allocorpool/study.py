@@ -24,6 +24,7 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis.min_heap import STEP_DOWN
+from allocorpool.analysis.search import RESOLUTION
 from allocorpool.run import jdks
 from allocorpool.run.runner import Cell
 
@@ -225,7 +226,7 @@ class SearchPlan:
     low_ns: int = 20  # the low end where the batch time per packet is unknown
     start_factor: float = 1.5  # the first probe: this x the batch time per packet
     digits: int = 2  # the grid: significant digits of the intervals probed (the article's tables: two)
-    resolution: float = 0.1  # the search ends when the loss-free interval is within this share of a lossy one
+    resolution: float = RESOLUTION  # the search ends when the loss-free interval is within this share of a lossy one
     # For the estimate: the probes longer than probe_s a Java search runs on average, and their mean
     # length as a share of longest_probe_s, as measured. More than one: a confirmation that loses (a rare
     # collection the short probes missed) makes every later probe as long as it, and the search

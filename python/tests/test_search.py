@@ -79,8 +79,8 @@ def test_a_longer_confirmation_that_loses_sends_the_search_above():
 
 
 def test_a_confirmation_lost_just_below_the_interval_costs_few_long_probes():
-    # Most lost confirmations are found loss-free again within 1.35 x: a step or two of the gallop, where
-    # doubling to 920 ns and bisecting back cost five long probes more.
+    # Most lost confirmations are found loss-free again within 1.35 x: a step or two of the gallop (four long
+    # probes here), where doubling to 880 ns and bisecting back to two digits took eight.
     calls = []
     result = find_interval(boundary_probe(437, calls, long_boundary=480), probe_s=1, high_ns=10_000, batch_ns=150,
                            confirm_s=lambda interval: 12.0)

@@ -14,8 +14,8 @@ The search (`find_interval`), as the article's tables need it:
 - It bisects (geometrically, on the grid the tables print: two significant digits, never finer
   than 10 ns) until the loss-free interval is within `resolution` (10 %) of a lossy one. Finer is
   noise: 14 of the article's 72 searches at full size hold a loss-free probe below a lossy one of
-  the same length, up to 1.2 x apart in three quarters of them ("vm", 2026-11-25), and each step
-  below 10 % cost every search one more probe.
+  the same length, up to 1.2 x apart in three quarters of them ("vm", 2026-11-25), and each halving
+  of the resolution below 10 % costs a search one more probe.
 - It confirms the interval found with a longer probe (`confirm_s`: long enough to contain the
   cell's slowest collection at least twice); a confirmation that loses sends the search above it,
   with probes as long as the confirmation (the short ones cannot see what lost). Above an interval

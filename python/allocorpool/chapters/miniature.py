@@ -18,7 +18,7 @@ from itertools import combinations
 
 import pandas as pd
 
-from allocorpool.analysis.search import REFERENCE_NS, loses_at_reference
+from allocorpool.analysis.search import REFERENCE_NS, RESOLUTION, loses_at_reference
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import HOLDS, Verdict, every, show_claims
 from allocorpool.chapters.claims import Claim as Check
@@ -27,7 +27,7 @@ FACTOR = 2.0
 # A verdict at 1000 ns is on the edge at the article's sizes when its own probes there cannot tell:
 # loss-free and lossy probes within the search's resolution (10 %) of 1000 ns, or a loss at 1000 ns
 # that the article's tables would print as 0 %.
-EDGE_BAND = (900, 1100)
+EDGE_BAND = (round(REFERENCE_NS * (1 - RESOLUTION)), round(REFERENCE_NS * (1 + RESOLUTION)))
 EDGE_LOSS_PCT = 0.5
 LOOSE = 2.0  # a probe at this many times its cell's batch time per packet or more: its consumer is mostly idle
 
