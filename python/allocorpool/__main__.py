@@ -72,6 +72,9 @@ def _print_model_check(prof: study.Profile, selection: str) -> None:
               "searches of the selected solutions as this profile runs them, replayed from the store (the newest "
               "run of each probe, whichever engine build made it; searches that lack a probe left out):")
         print(searches.to_string())
+        print("where the replayed searches' engine time goes, by the purpose and length of their probes (fill_min: "
+              "the part that filled the store before the clock started, paid again by every probe):")
+        print(replay.search_time_by_purpose().to_string())
 
 
 def main(argv: list[str] | None = None) -> int:

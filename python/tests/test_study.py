@@ -216,6 +216,23 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
         Sweep(full, ROOT / "data" / "full", progress=False, replay=False).searches_against_model()
 
 
+def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
+    # The plan says where a search's time goes from the same replay as its model check: the same probes
+    # and minutes, each under the purpose the search ran it for, its fill a part of its time.
+    replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True)
+    replay.selection = study.selection("paper")
+    check, by_purpose = replay.searches_against_model(), replay.search_time_by_purpose()
+    assert by_purpose.loc[("all", ""), "probes"] == check.loc["all", "probes"]
+    assert by_purpose.loc[("all", ""), "min"] == pytest.approx(check.loc["all", "measured_min"], abs=0.1)
+    parts = by_purpose.drop(index=("all", ""))
+    assert set(parts.index.get_level_values("purpose")) <= {"bracket", "reference", "bisect", "confirm", "repeat",
+                                                           "big heap"}
+    assert set(parts.index.get_level_values("length")) == {"short", "long"}
+    assert ((parts["fill_min"] > 0) & (parts["fill_min"] <= parts["min"])).all()
+    assert parts.loc[("confirm", "long"), "probes"] == 26  # 26 of the 54 Java searches found an interval to confirm
+    assert parts["share"].sum() == pytest.approx(1, abs=0.02)
+
+
 def test_the_estimates_fill_phase_is_that_of_the_committed_full_runs():
     # The fill phase is most of a run at the article's sizes (case C: 17-83 s before an 8 s probe); the
     # estimate once took 150 ns per packet for it, a third of what the stored runs took.

@@ -542,11 +542,10 @@ class Sweep:
         table = pd.DataFrame(rows, columns=_SEARCH_COLUMNS)
         return Searches(table, pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
 
-    def searches_against_model(self) -> pd.DataFrame:
-        """The estimate's model of a search (study.search_s) against the searches of the sweep's solutions as
-        its profile runs them, replayed from the store: each search's probes (its big-heap probe included)
-        with their engine time, by filler. A search the store lacks a probe of (another plan's, or one not
-        run) is left out: its time says nothing of this plan's."""
+    def _replayed_searches(self) -> list[tuple[Solution, str, pd.DataFrame]]:
+        """Each search of the sweep's solutions as its profile runs them, replayed from the store, with the
+        index rows of its probes in order (its big-heap probe last, purpose "big heap"). A search the store
+        lacks a probe of (another plan's, or one not run) is left out: its time says nothing of this plan's."""
         if not self.replay:
             raise ValueError("the check of the search model replays the store: make the sweep with replay=True")
         found = []
@@ -554,18 +553,46 @@ class Sweep:
             for strategy in REALTIME_STRATEGIES:
                 for case in self.profile.cases:
                     row, probes = self.search(solution, strategy, case)
-                    keys = [*probes["key"], *([row["big_heap_key"]] if row["big_heap_key"] else [])]
-                    read = [self._rows.get(key) for key in dict.fromkeys(keys)]  # None: the store lacks it
+                    purposes = dict(zip(probes["key"], probes["purpose"])) if len(probes) else {}
+                    if row["big_heap_key"]:
+                        purposes.setdefault(row["big_heap_key"], "big heap")
+                    read = [self._rows.get(key) for key in purposes]  # None: the store lacks it
                     if row["outcome"] == MISSING or any(r is None for r in read):
                         continue
-                    found.append({"filler": solution.filler, "probes": len(read),
-                                  "measured_s": sum(_value(r, "elapsed_s") or 0 for r in read),
-                                  "model_s": search_s(solution, case, self.profile)})
+                    runs = [{"purpose": purpose, "duration_s": _value(r, "duration_s"),
+                             "elapsed_s": _value(r, "elapsed_s") or 0.0, "fill_s": _value(r, "fill_s") or 0.0}
+                            for purpose, r in zip(purposes.values(), read)]
+                    found.append((solution, case, pd.DataFrame(runs)))
+        return found
+
+    def searches_against_model(self) -> pd.DataFrame:
+        """The estimate's model of a search (study.search_s) against the replayed searches (_replayed_searches)
+        of the sweep's solutions, with their engine time, by filler."""
+        found = [{"filler": solution.filler, "probes": len(probes), "measured_s": probes["elapsed_s"].sum(),
+                  "model_s": search_s(solution, case, self.profile)}
+                 for solution, case, probes in self._replayed_searches()]
         if not found:
             return pd.DataFrame(columns=["searches", "probes", "measured_min", "model_min", "measured_per_model"])
         table = pd.DataFrame(found).groupby("filler").agg(searches=("probes", "size"), probes=("probes", "sum"),
                                                            measured_s=("measured_s", "sum"), model_s=("model_s", "sum"))
         return in_minutes(table, ["searches", "probes"], "all")
+
+    def search_time_by_purpose(self) -> pd.DataFrame:
+        """Where the replayed searches' engine time goes: their probes by purpose (search.find_interval's:
+        bracket, reference, bisect, confirm, repeat; and the big-heap probe) and length (short: the
+        profile's probe, long: a confirmation's), with the part of it that filled the store before the
+        clock started, which every probe of a Java search pays again."""
+        replayed = [probes for _, _, probes in self._replayed_searches()]
+        if not replayed:
+            return pd.DataFrame(columns=["probes", "min", "fill_min", "share"])
+        probes = pd.concat(replayed, ignore_index=True)
+        probes["length"] = probes["duration_s"].gt(self.profile.probe_s).map({True: "long", False: "short"})
+        table = probes.groupby(["purpose", "length"]).agg(probes=("elapsed_s", "size"), seconds=("elapsed_s", "sum"),
+                                                          fill_s=("fill_s", "sum"))
+        table.loc[("all", ""), :] = table.sum()
+        return pd.DataFrame({"probes": table["probes"].astype(int), "min": (table["seconds"] / 60).round(1),
+                             "fill_min": (table["fill_s"] / 60).round(1),
+                             "share": (table["seconds"] / table.loc[("all", ""), "seconds"]).round(2)})
 
     def what_if_queue(self, names: Iterable[str], strategies: Iterable[str] = ("pool",)) -> pd.DataFrame:
         """The article's what-if: an input queue of WHAT_IF_QUEUE_MS (scaled like the profile's queue)
