@@ -16,7 +16,7 @@ from allocorpool import paths
 
 SMALL_MACHINE_CPUS = 4  # fewer CPUs than this: producer and consumer share the machine (docs/records.md)
 
-FINGERPRINT_FIELDS = ("host", "cpu_model", "cpus", "memory_bytes", "kernel", "small_machine",
+FINGERPRINT_FIELDS = ("host", "cpu_model", "cpus", "memory_bytes", "kernel", "boot_id", "small_machine",
                       "jdk_vendor", "jdk_build", "vm_name", "vm_flags", "compiler", "cxx_flags", "commit")
 
 
@@ -49,12 +49,22 @@ def memory_bytes() -> int | None:
     return int(total.split()[0]) * 1024 if total else None
 
 
+def boot_id() -> str | None:
+    """This boot of the kernel: a virtual machine can come back from a reboot on other hardware, beside
+    other neighbours, with the same host name, CPU model and kernel (probes of one search a day apart on
+    "vm" saw longer pauses after a reboot, 2026-11-25)."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text(encoding="utf-8").strip() or None
+    except OSError:
+        return None
+
+
 def host_fingerprint() -> dict[str, Any]:
     """This machine, with every fingerprint field present (None where the host cannot tell)."""
     count = cpus()
     facts: dict[str, Any] = dict.fromkeys(FINGERPRINT_FIELDS)
     facts.update(host=platform.node(), cpu_model=cpu_model(), cpus=count, memory_bytes=memory_bytes(),
-                 kernel=f"{platform.system()} {platform.release()}",
+                 kernel=f"{platform.system()} {platform.release()}", boot_id=boot_id(),
                  small_machine=count < SMALL_MACHINE_CPUS, commit=paths.source_commit())
     return facts
 
