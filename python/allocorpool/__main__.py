@@ -66,7 +66,8 @@ def _print_model_check(prof: study.Profile, selection: str) -> None:
 
     replay = Sweep(prof, progress=False, replay=True)
     replay.selection = study.selection(selection)
-    searches = replay.searches_against_model()
+    replayed = replay.replayed_searches()  # once for both tables: the replay loads the batch runs' GC logs
+    searches = replay.searches_against_model(replayed)
     if not searches.empty:
         print("the estimate's model of a real-time search (its probes, with their fill and start-up) against the "
               "searches of the selected solutions as this profile runs them, replayed from the store (the newest "
@@ -74,7 +75,7 @@ def _print_model_check(prof: study.Profile, selection: str) -> None:
         print(searches.to_string())
         print("where the replayed searches' engine time goes, by the purpose and length of their probes (fill_min: "
               "the part that filled the store before the clock started, paid again by every probe):")
-        print(replay.search_time_by_purpose().to_string())
+        print(replay.search_time_by_purpose(replayed).to_string())
 
 
 def main(argv: list[str] | None = None) -> int:

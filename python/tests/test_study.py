@@ -200,7 +200,7 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
     full = PROFILES["full"]
     replay = Sweep(full, ROOT / "data" / "full", progress=False, replay=True)
     replay.selection = study.selection("paper")
-    check = replay.searches_against_model()
+    check = replay.searches_against_model(replay.replayed_searches())
     assert check.loc["java", "searches"] == 54  # the article's Java solutions, 3 strategies x 3 cases
     for row in ("java", "all"):
         assert 0.8 < check.loc[row, "measured_per_model"] < 1.25, row
@@ -211,9 +211,10 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
     assert (replay.store.index["interval_ns"] > full.search.high_ns).any()  # the wider plan's, not counted
     # a plan whose probes the store lacks (another probe length) has no search to check
     other = replace(full, probe_s=9)
-    assert Sweep(other, ROOT / "data" / "full", progress=False, replay=True).searches_against_model().empty
+    other_replay = Sweep(other, ROOT / "data" / "full", progress=False, replay=True)
+    assert other_replay.searches_against_model(other_replay.replayed_searches()).empty
     with pytest.raises(ValueError, match="replay"):
-        Sweep(full, ROOT / "data" / "full", progress=False, replay=False).searches_against_model()
+        Sweep(full, ROOT / "data" / "full", progress=False, replay=False).replayed_searches()
 
 
 def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
@@ -221,7 +222,8 @@ def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
     # and minutes, each under the purpose the search ran it for, its fill a part of its time.
     replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True)
     replay.selection = study.selection("paper")
-    check, by_purpose = replay.searches_against_model(), replay.search_time_by_purpose()
+    replayed = replay.replayed_searches()
+    check, by_purpose = replay.searches_against_model(replayed), replay.search_time_by_purpose(replayed)
     assert by_purpose.loc[("all", ""), "probes"] == check.loc["all", "probes"]
     assert by_purpose.loc[("all", ""), "min"] == pytest.approx(check.loc["all", "measured_min"], abs=0.1)
     parts = by_purpose.drop(index=("all", ""))

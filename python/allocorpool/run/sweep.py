@@ -542,7 +542,7 @@ class Sweep:
         table = pd.DataFrame(rows, columns=_SEARCH_COLUMNS)
         return Searches(table, pd.concat(probes, ignore_index=True) if probes else pd.DataFrame())
 
-    def _replayed_searches(self) -> list[tuple[Solution, str, pd.DataFrame]]:
+    def replayed_searches(self) -> list[tuple[Solution, str, pd.DataFrame]]:
         """Each search of the sweep's solutions as its profile runs them, replayed from the store, with the
         index rows of its probes in order (its big-heap probe last, purpose "big heap"). A search the store
         lacks a probe of (another plan's, or one not run) is left out: its time says nothing of this plan's."""
@@ -565,27 +565,25 @@ class Sweep:
                     found.append((solution, case, pd.DataFrame(runs)))
         return found
 
-    def searches_against_model(self) -> pd.DataFrame:
-        """The estimate's model of a search (study.search_s) against the replayed searches (_replayed_searches)
+    def searches_against_model(self, replayed: list[tuple[Solution, str, pd.DataFrame]]) -> pd.DataFrame:
+        """The estimate's model of a search (study.search_s) against the replayed searches (replayed_searches)
         of the sweep's solutions, with their engine time, by filler."""
         found = [{"filler": solution.filler, "probes": len(probes), "measured_s": probes["elapsed_s"].sum(),
-                  "model_s": search_s(solution, case, self.profile)}
-                 for solution, case, probes in self._replayed_searches()]
+                  "model_s": search_s(solution, case, self.profile)} for solution, case, probes in replayed]
         if not found:
             return pd.DataFrame(columns=["searches", "probes", "measured_min", "model_min", "measured_per_model"])
         table = pd.DataFrame(found).groupby("filler").agg(searches=("probes", "size"), probes=("probes", "sum"),
                                                            measured_s=("measured_s", "sum"), model_s=("model_s", "sum"))
         return in_minutes(table, ["searches", "probes"], "all")
 
-    def search_time_by_purpose(self) -> pd.DataFrame:
-        """Where the replayed searches' engine time goes: their probes by purpose (search.find_interval's:
+    def search_time_by_purpose(self, replayed: list[tuple[Solution, str, pd.DataFrame]]) -> pd.DataFrame:
+        """Where the replayed searches' (replayed_searches) engine time goes: their probes by purpose (search.find_interval's:
         bracket, reference, bisect, confirm, repeat; and the big-heap probe) and length (short: the
         profile's probe, long: a confirmation's), with the part of it that filled the store before the
         clock started, which every probe of a Java search pays again."""
-        replayed = [probes for _, _, probes in self._replayed_searches()]
         if not replayed:
             return pd.DataFrame(columns=["probes", "min", "fill_min", "share"])
-        probes = pd.concat(replayed, ignore_index=True)
+        probes = pd.concat([probes for _, _, probes in replayed], ignore_index=True)
         probes["length"] = probes["duration_s"].gt(self.profile.probe_s).map({True: "long", False: "short"})
         table = probes.groupby(["purpose", "length"]).agg(probes=("elapsed_s", "size"), seconds=("elapsed_s", "sum"),
                                                           fill_s=("fill_s", "sum"))
