@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -364,11 +365,17 @@ TEST_F(EngineProcess, RealtimeRecordsBalanceTheTickAccounts) {
     EXPECT_LE(summary["latency_p50_ns"].get<std::int64_t>(), summary["latency_p99_ns"].get<std::int64_t>());
     EXPECT_LE(summary["latency_p99_ns"].get<std::int64_t>(), summary["latency_p999_ns"].get<std::int64_t>());
     EXPECT_LE(summary["latency_p999_ns"].get<std::int64_t>(), summary["latency_max_ns"].get<std::int64_t>());
+    // Every sampled packet of the window was also sampled in a period, so no period can have
+    // missed the window's max. The converse does not hold: a period holds the packets made in
+    // it, the window those whose ticks were due in it, so the first measured period can show a
+    // stall that straddled the warm-up's end (docs/records.md, "Metered latency").
+    std::int64_t periods_max = 0;
     for (std::size_t i = 1; i + 1 < parsed.size(); ++i) {
-        if (!parsed[i]["warmup"].get<bool>()) {
-            EXPECT_LE(parsed[i]["latency_max_ns"].get<std::int64_t>(), summary["latency_max_ns"].get<std::int64_t>());
+        if (!parsed[i]["latency_max_ns"].is_null()) {
+            periods_max = std::max(periods_max, parsed[i]["latency_max_ns"].get<std::int64_t>());
         }
     }
+    EXPECT_LE(summary["latency_max_ns"].get<std::int64_t>(), periods_max) << summary.dump();
 }
 
 // A small profile scales the input queue's time with the live set (--capture-delay-ms):
