@@ -367,10 +367,9 @@ TEST_F(EngineProcess, RealtimeRecordsBalanceTheTickAccounts) {
     EXPECT_LE(summary["latency_p999_ns"].get<std::int64_t>(), summary["latency_max_ns"].get<std::int64_t>());
     // Every sampled packet of the window was also sampled in a period (but the queue's last few,
     // drained after the last period, which waited less than those before them), so the periods
-    // hold the window's max. The converse does not
-    // hold: a period holds the packets made in it, the window those whose ticks were due in it,
-    // so the first measured period can show a stall that straddled the warm-up's end
-    // (docs/records.md, "Metered latency").
+    // hold the window's max. The converse does not hold: a period holds the packets made in it,
+    // the window those whose ticks were due in it, so the first measured period can show a stall
+    // that straddled the warm-up's end (docs/records.md, "Metered latency").
     std::int64_t periods_max = 0;
     for (std::size_t i = 1; i + 1 < parsed.size(); ++i) {
         if (!parsed[i]["latency_max_ns"].is_null()) {
