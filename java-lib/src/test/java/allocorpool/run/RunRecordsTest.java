@@ -296,7 +296,9 @@ class RunRecordsTest {
                 periodMax = Math.max(periodMax, (Long) r.get("latency_max_ns"));
             }
         }
-        assertEquals(max, periodMax, "the window's max is that of its periods");
+        // Every sampled packet of the window was sampled in a measured period; a measured period
+        // may hold more (a stall straddling the warm-up's end, of ticks due before the window).
+        assertTrue(max <= periodMax, "the window's max is within its periods': " + max + " > " + periodMax);
     }
 
     /**
