@@ -59,9 +59,12 @@ cpp:
 	cmake -S cpp-lib -B $(BUILD)/cpp-lib -G Ninja -DCMAKE_BUILD_TYPE=Release $(CPP_IDS) >/dev/null
 	cmake --build $(BUILD)/cpp-lib
 
-# The C++ test suite again under AddressSanitizer + LeakSanitizer.
+# The C++ test suite again under AddressSanitizer + LeakSanitizer, at -O1 as the sanitizers'
+# authors advise: the real-time tests need a consumer that keeps up with 1 us ticks, and at -O0
+# a flat pooling packet took 990 ns (-O1: 93 ns; Release: 15 ns).
 cpp-asan:
-	cmake -S cpp-lib -B $(BUILD)/cpp-lib-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DALLOC_OR_POOL_SANITIZE=ON $(CPP_IDS) >/dev/null
+	cmake -S cpp-lib -B $(BUILD)/cpp-lib-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" \
+	  -DALLOC_OR_POOL_SANITIZE=ON $(CPP_IDS) >/dev/null
 	cmake --build $(BUILD)/cpp-lib-asan
 
 test-cpp: cpp cpp-asan
