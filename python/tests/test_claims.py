@@ -244,9 +244,11 @@ def test_the_delay_beyond_the_pauses_is_measured_where_the_consumer_keeps_ahead(
 
 def test_a_tie_orders_no_strategy():
     from allocorpool.chapters import miniature
-    found = lambda values: pd.DataFrame([{"solution": "flat-glibc", "label": "flat", "strategy_label": label,
-                                          "case": "C", "outcome": "found", "interval_ns": v, "loss_pct": None}
-                                         for label, v in values.items()])
+    def found(values):
+        return pd.DataFrame([{"solution": "flat-glibc", "label": "flat", "strategy_label": label,
+                              "case": "C", "outcome": "found", "interval_ns": v, "loss_pct": None}
+                             for label, v in values.items()])
+
     full = found({"Allocation": 320, "Mix": 120, "Pooling": 120})
     table = miniature.compare(found({"Allocation": 210, "Mix": 60, "Pooling": 80}), full)
     assert table["order full"].iloc[0] == "Mix = Pooling < Allocation" and table["order agrees"].all()

@@ -363,7 +363,9 @@ def test_every_jdk_takes_the_launchers_decorations(jdk, tmp_path):
         # every record finds its pause on the run's clock (durations: a Serial pause now and then
         # lasts a few ms in the log and 0 ms for its bean, which the cross-check reports)
         assert check.problem is None and len(check.pairs) > 0 and check.unmatched_records.empty
-        assert (check.pairs["t_s"] - check.pairs["log_t_s"]).abs().max() * 1000 <= gclog.MATCH_MS
+        # a record starts later than its log pause only when a collector thread was descheduled
+        near_start = (check.pairs["t_s"] - check.pairs["log_t_s"]).abs() * 1000 <= gclog.MATCH_MS
+        assert near_start.mean() >= 0.99, check.pairs[~near_start]
     else:  # an engine older than the field
         assert check.problem.startswith("not aligned: the run's header has no clock_origin_nanotime")
 
@@ -381,3 +383,23 @@ def test_records_pair_with_their_own_pauses_when_collections_come_faster_than_th
     check = gclog.cross_check(gclog.parse_lines(lines), {gclog.ORIGIN_FIELD: origin}, records)
     assert check.ok and check.unmatched_records.empty
     assert check.pairs["log_t_s"].tolist() == pytest.approx([t for t, _ in starts_ms])
+
+
+def test_a_record_that_starts_late_inside_its_pause_pairs_with_it():
+    """The failure CI met on JDK 25 Serial (2026-11-25): GC(95)'s record started more than
+    MATCH_MS after its log pause did, inside it (a collector thread descheduled before the
+    bean's clock started, the log's pause 4.1 ms long, the bean's 0 ms); its neighbours start
+    where theirs do."""
+    origin = 7_000_000_000_000
+    starts_ms = [(0.465, 0.310), (0.4696, 4.100), (0.4850, 0.290)]
+    lines = [f"[{t + ms / 1000 + 0.3:.3f}s][{origin + round((t + ms / 1000) * 1e9)}ns][info][gc] GC({94 + i}) "
+             f"Pause Young (Allocation Failure) 20M->3M(61M) {ms:.3f}ms" for i, (t, ms) in enumerate(starts_ms)]
+    records = pd.DataFrame({"t_s": [0.465, 0.473, 0.485], "bean": "Copy", "duration_ms": [0.0, 0.0, 0.0],
+                            "kind": "pause"})
+    check = gclog.cross_check(gclog.parse_lines(lines), {gclog.ORIGIN_FIELD: origin}, records)
+    assert check.unmatched_records.empty and check.unmatched_log.empty
+    assert check.pairs["log_t_s"].tolist() == pytest.approx([t for t, _ in starts_ms])
+    assert check.pairs["apart_ms"].tolist() == pytest.approx([0.0, 0.0, 0.0])
+    late = gclog.cross_check(gclog.parse_lines(lines), {gclog.ORIGIN_FIELD: origin},
+                             records.assign(t_s=[0.465, 0.4696 + 0.0041 + 0.0035, 0.485]))
+    assert len(late.unmatched_records) == 1  # 3.5 ms past its pause's end: no pause of its own

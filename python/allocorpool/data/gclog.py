@@ -362,9 +362,12 @@ class CrossCheck:
     """A GC log's pauses against the engine's pause records, both on the run's clock.
 
     A record's start is the notification's wall-clock time stamp (ms) minus the bean's
-    duration (whole ms), within MATCH_MS of the log's start on the run's clock; records pair
-    one to one with outer log pauses (outer_pauses) starting within MATCH_MS of them, the
-    closest pairs first. A bean
+    duration (whole ms), within MATCH_MS of the log's start on the run's clock, or later
+    inside the log's pause: the bean's clock starts after the log's, and a collector thread
+    descheduled between the two (writing the [gc,start] line, on a loaded machine) starts the
+    record that much later. Records pair one to one with outer log pauses (outer_pauses) whose
+    span, widened by MATCH_MS, holds their start, the closest pairs first (`apart_ms`: how far
+    the record's start lies outside the pause, 0 inside). A bean
     times its own collection only: CMS on JDK 11 logs the Full GC of a promotion failure
     inside the Young pause that failed, and the ParNew record times the Young pause without
     the Full GC (which the ConcurrentMarkSweep bean reports, as kind `cycle`). So a pair
@@ -391,7 +394,8 @@ class CrossCheck:
 
 
 MATCH_MS = 3.0
-PAIR_COLUMNS = ["t_s", "bean", "record_ms", "log_t_s", "log_name", "log_ms", "nested_ms", "diff_ms", "within"]
+PAIR_COLUMNS = ["t_s", "bean", "record_ms", "log_t_s", "log_name", "log_ms", "nested_ms", "diff_ms", "within",
+                "apart_ms"]
 
 
 def cross_check(events: pd.DataFrame, header: dict[str, Any] | None, gc_records: pd.DataFrame,
@@ -410,8 +414,11 @@ def cross_check(events: pd.DataFrame, header: dict[str, Any] | None, gc_records:
     outer = outer_pauses(every)
     nested = every[~every.index.isin(outer.index)]
     log = outer.assign(nested_ms=_nested_ms(outer, nested)).sort_values("t_s").reset_index(drop=True)
-    taken = _pair_up(records["t_s"].to_numpy(dtype=float), log["t_s"].to_numpy(dtype=float), match_ms / 1000)
+    log_starts = log["t_s"].to_numpy(dtype=float)
+    log_ends = log_starts + log["duration_ms"].to_numpy(dtype=float) / 1000
+    taken = _pair_up(records["t_s"].to_numpy(dtype=float), log_starts, log_ends, match_ms / 1000)
     record_rows, log_rows = records.iloc[taken["record"]], log.iloc[taken["log"]]
+    record_starts = record_rows["t_s"].to_numpy(dtype=float)
     record_ms = record_rows["duration_ms"].to_numpy(dtype=float)
     nested_ms = log_rows["nested_ms"].to_numpy(dtype=float)
     log_ms = log_rows["duration_ms"].to_numpy(dtype=float) - nested_ms
@@ -419,7 +426,9 @@ def cross_check(events: pd.DataFrame, header: dict[str, Any] | None, gc_records:
                           "record_ms": record_ms, "log_t_s": log_rows["t_s"].to_numpy(dtype=float),
                           "log_name": log_rows["name"].to_numpy(), "log_ms": log_ms, "nested_ms": nested_ms,
                           "diff_ms": record_ms - log_ms,
-                          "within": np.abs(record_ms - log_ms) <= 1.0 + 0.1 * log_ms}, columns=PAIR_COLUMNS)
+                          "within": np.abs(record_ms - log_ms) <= 1.0 + 0.1 * log_ms,
+                          "apart_ms": 1000 * _apart(record_starts, log_starts[taken["log"]], log_ends[taken["log"]])},
+                         columns=PAIR_COLUMNS)
     if len(records):
         span = (records["t_s"].min() - match_ms / 1000,
                 (records["t_s"] + records["duration_ms"] / 1000).max() + match_ms / 1000)
@@ -450,16 +459,22 @@ def _nested_ms(outer: pd.DataFrame, nested: pd.DataFrame) -> pd.Series:
     return total
 
 
-def _pair_up(records: np.ndarray, log: np.ndarray, within: float) -> pd.DataFrame:
-    """Pairs of record and log starts (both in time order) at most `within` apart, one to one
-    and in the same order on both sides: as many pairs as possible, then the smallest total
-    distance. Young collections can follow each other by less than the records' millisecond
-    resolution, so the nearest pause is not always a record's own. Columns record, log
-    (positions)."""
+def _apart(starts: np.ndarray, pause_starts: np.ndarray, pause_ends: np.ndarray) -> np.ndarray:
+    """How far each start lies outside its pause (0 inside it)."""
+    return np.maximum(0.0, np.maximum(pause_starts - starts, starts - pause_ends))
+
+
+def _pair_up(records: np.ndarray, log_starts: np.ndarray, log_ends: np.ndarray, within: float) -> pd.DataFrame:
+    """Pairs of a record start and a log pause (both in time order) at most `within` apart
+    (_apart), one to one and in the same order on both sides: as many pairs as possible, then
+    the smallest total distance. Young collections can follow each other by less than the
+    records' millisecond resolution, so the nearest pause is not always a record's own.
+    Columns record, log (positions)."""
     order = np.argsort(records, kind="stable")
-    first = np.searchsorted(log, records[order] - within, side="left")
-    last = np.searchsorted(log, records[order] + within, side="right")
-    size = len(log) + 1
+    reach = np.maximum.accumulate(log_ends) if len(log_ends) else log_ends  # in order, as the starts
+    first = np.searchsorted(reach, records[order] - within, side="left")
+    last = np.searchsorted(log_starts, records[order] + within, side="right")
+    size = len(log_starts) + 1
     tree: list[tuple[int, float, int]] = [(0, 0.0, -1)] * (size + 1)  # Fenwick tree of prefix maxima
     chains: list[tuple[int, int, int]] = []  # (record, log, previous chain)
 
@@ -472,10 +487,13 @@ def _pair_up(records: np.ndarray, log: np.ndarray, within: float) -> pd.DataFram
 
     for rank, (a, b) in enumerate(zip(first, last)):
         updates = []
-        for j in range(a, b):
+        aparts = _apart(records[order[rank]], log_starts[a:b], log_ends[a:b])
+        for j, apart in zip(range(a, b), aparts):
+            if apart > within:
+                continue
             count, score, chain = best_before(j)
             chains.append((int(order[rank]), j, chain))
-            updates.append((j + 1, (count + 1, score - abs(log[j] - records[order[rank]]), len(chains) - 1)))
+            updates.append((j + 1, (count + 1, score - float(apart), len(chains) - 1)))
         for j, value in updates:  # after all of this record's candidates: it pairs once at most
             while j <= size:
                 tree[j] = max(tree[j], value)
