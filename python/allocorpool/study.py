@@ -488,10 +488,14 @@ START_KEEPS_UP = 0.8
 LONG_RUN_SHARE = 8 / 21
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
 # The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out,
-# at about these ns per packet, by engine (Java) or C++ design (the medians of the stored fills, full
-# and quick, on 2 cores; full size, case C: allocating C++ 310-380, flat C++ 90-120).
+# at about these ns per packet, by engine (Java) or C++ design on glibc, and for a C++ design on
+# another allocator that many times slower (the medians of the committed full-size fills, case C,
+# on 2 cores, "vm", 2026-11-25: allocating C++ on glibc 332 ns over 86 runs, jemalloc 548, mimalloc
+# 619, tcmalloc 557; flat C++ 220, 286, 240, 224, over 23 to 69 runs each).
 FILL_PACKETS_PER_SLOT = 74
-FILL_NS_PER_PACKET = {"java": 500, "cpp": 350, "flat": 110}
+FILL_NS_PER_PACKET = {"java": 500, "cpp": 330, "flat": 220}
+ALLOCATOR_FILL_FACTOR = {("cpp", "jemalloc"): 1.65, ("cpp", "mimalloc"): 1.85, ("cpp", "tcmalloc"): 1.7,
+                         ("flat", "jemalloc"): 1.3, ("flat", "mimalloc"): 1.1}
 # A minimum-heap bisection runs near the minimum, where the collector fills the store about three
 # times slower than in the solution's heap (quick, case C alloc: 11-35 s against 5-9 s).
 NEAR_MIN_FILL_FACTOR = 3
@@ -505,11 +509,13 @@ def live_packets(case: str, scale: float) -> int:
     return round(INTERNAL_QUEUE_SIZE[case] * scale) + round(STORED_COUNT[case] * scale)
 
 
-def fill_s(case: str, scale: float, filler: str = "java", stored: int | None = None) -> float:
+def fill_s(case: str, scale: float, filler: str = "java", stored: int | None = None,
+           allocator: str | None = None) -> float:
     """About how long a run's fill phase takes (a case's store, or `stored` slots before the scale);
-    filler: Solution.filler."""
+    filler: Solution.filler; allocator: a C++ solution's."""
     slots = (STORED_COUNT[case] if stored is None else stored) * scale
-    return FILL_PACKETS_PER_SLOT * slots * FILL_NS_PER_PACKET[filler] * 1e-9
+    ns = FILL_NS_PER_PACKET[filler] * ALLOCATOR_FILL_FACTOR.get((filler, allocator or ""), 1.0)
+    return FILL_PACKETS_PER_SLOT * slots * ns * 1e-9
 
 
 def run_s(filler: str, measured_s: float, fill: float, counts_allocations: bool = True) -> float:
@@ -530,8 +536,9 @@ def modelled_against_measured(index: pd.DataFrame) -> pd.DataFrame:
     filler = runs["design"].fillna(runs["engine"])
     stored = runs["params_stored_count"].fillna(0)
     counted = runs["allocs_counted_packets"].fillna(0) > 0  # real-time runs before they skipped it counted too
-    model = [run_s(f, d, fill_s(case, 1.0, f, stored=int(n)), c)  # params_stored_count is already scaled
-             for f, case, d, n, c in zip(filler, runs["case"], runs["duration_s"], stored, counted)]
+    model = [run_s(f, d, fill_s(case, 1.0, f, stored=int(n), allocator=a), c)  # params_stored_count is scaled
+             for f, case, d, n, c, a in zip(filler, runs["case"], runs["duration_s"], stored, counted,
+                                             runs["allocator"].where(runs["allocator"].notna(), None))]
     table = (runs.assign(filler=filler, model_s=model)
              .groupby(["filler", "mode"])
              .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))
@@ -562,7 +569,7 @@ def expected_probes(plan: SearchPlan) -> float:
 def search_s(solution: Solution, case: str, prof: Profile) -> float:
     """About how long one real-time search of a case takes: its short probes, then the probes the
     interval found rests on (a Java cell's confirmations where the profile confirms, else one repeat)."""
-    fill = fill_s(case, prof.scale, solution.filler)
+    fill = fill_s(case, prof.scale, solution.filler, allocator=solution.allocator)
     probe_s = run_s(solution.filler, prof.probe_s, fill, counts_allocations=False)
     plan = prof.search
     if plan.confirm and solution.engine == "java":
@@ -606,7 +613,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     batch_cells = search_count = 0
     per_search = expected_probes(prof.search)
     for s in chosen:
-        fill = sum(fill_s(case, prof.scale, s.filler) for case in prof.cases) / cases
+        fill = sum(fill_s(case, prof.scale, s.filler, allocator=s.allocator) for case in prof.cases) / cases
         sources = 2 if s.name in SOURCE_SOLUTIONS else 1  # the batch chapter's random-source cells
         batch_cells += len(STRATEGIES) * cases * sources
         batch_s += len(STRATEGIES) * cases * sources * run_s(s.filler, prof.batch_s, fill)
@@ -619,7 +626,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     sentinels = [(s, case) for name, case in SENTINELS for s in chosen if s.name == name and case in prof.cases]
     long_runs = LONG_RUN_SHARE * len(REALTIME_STRATEGIES) * len(sentinels)
     long_run_s = LONG_RUN_SHARE * len(REALTIME_STRATEGIES) * sum(
-        run_s(s.filler, prof.long_run_s, fill_s(case, prof.scale, s.filler), counts_allocations=False)
+        run_s(s.filler, prof.long_run_s, fill_s(case, prof.scale, s.filler, allocator=s.allocator), counts_allocations=False)
         for s, case in sentinels)
     plan = prof.heap
     heap_cases = [case for case in (plan.cases or prof.cases) if case in prof.cases]
@@ -637,10 +644,10 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     continuum_runs = len(on_continuum) * (len(reach.strategies) * (len(reach.sizes) * 2 + CONTINUUM_REPEATS)
                                           + len(reach.pool_sizes))
     continuum_s = sum(len(reach.strategies) * (sum(
-        run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler, stored=size))
-        + run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=size), False) for size in reach.sizes)
-        + CONTINUUM_REPEATS * run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=middle), False))
-        + len(reach.pool_sizes) * run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler))
+        run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler, stored=size, allocator=s.allocator))
+        + run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=size, allocator=s.allocator), False) for size in reach.sizes)
+        + CONTINUUM_REPEATS * run_s(s.filler, prof.probe_s, fill_s("B", prof.scale, s.filler, stored=middle, allocator=s.allocator), False))
+        + len(reach.pool_sizes) * run_s(s.filler, prof.batch_s, fill_s("B", prof.scale, s.filler, allocator=s.allocator))
         for s in on_continuum)
     # the JDKs chapter: its own solutions, those of a selection only when one was chosen (SOLUTIONS=paper)
     across = [s for s in jdk_solutions(prof.jdks) if chosen_all or s.name in names]

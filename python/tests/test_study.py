@@ -241,7 +241,10 @@ def test_the_estimates_fill_phase_is_that_of_the_committed_full_runs():
     index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
     done = index[(index["status"] == "ok") & (index["case"] == "C") & index["internal_queue_size"].isna()
                  & (index["fill_packets"] > 0)]
-    # The allocating C++ design fills three times slower than the flat one (its stores allocate).
-    for filler, rows in done.groupby(done["design"].fillna(done["engine"])):
+    # The allocating C++ design fills slower than the flat one (its stores allocate), and slower on
+    # jemalloc, mimalloc and tcmalloc than on glibc (1.65 to 1.85 times).
+    fillers = [done["design"].fillna(done["engine"]), done["allocator"].fillna("")]
+    for (filler, allocator), rows in done.groupby(fillers):
         measured = rows["fill_s"].median()
-        assert measured / 2 < study.fill_s("C", 1.0, filler) < measured * 2, filler
+        assert measured / 1.5 < study.fill_s("C", 1.0, filler, allocator=allocator) < measured * 1.5, \
+            (filler, allocator)
