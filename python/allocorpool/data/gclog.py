@@ -363,9 +363,9 @@ class CrossCheck:
 
     A record's start is the notification's wall-clock time stamp (ms) minus the bean's
     duration (whole ms), within MATCH_MS of the log's start on the run's clock, or later
-    inside the log's pause: the bean's clock starts after the log's, and a collector thread
-    descheduled between the two (writing the [gc,start] line, on a loaded machine) starts the
-    record that much later. Records pair one to one with outer log pauses (outer_pauses) whose
+    inside the log's pause: the bean's clock starts after the log's, so a collector thread
+    descheduled between the two (on a loaded machine; the [gc,start] line is written there)
+    would start the record that much later (not seen here, assumed of CI's one unmatched record). Records pair one to one with outer log pauses (outer_pauses) whose
     span, widened by MATCH_MS, holds their start, the closest pairs first (`apart_ms`: how far
     the record's start lies outside the pause, 0 inside). A bean
     times its own collection only: CMS on JDK 11 logs the Full GC of a promotion failure
