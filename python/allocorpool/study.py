@@ -474,14 +474,16 @@ def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
 # the medians of the committed full-size runs on 2 cores ("vm", 2026-11-23; Java 1.4-1.6 s in every
 # case, C++ 1.3 s in case A). A C++ batch run also runs its allocation-counting pass (cpp-lib's
 # counting_pass.hpp; real-time runs skip it, Cell.engine_args): the counting build fills the same
-# model again, about 1.3 times slower than the run's own fill (case C: 18.6 s beyond a 13.7 s fill
-# allocating, 7.9 s beyond 3.9 s flat), then counts for 1 s. How often the first guess of a search
-# keeps up was measured in a quick sweep.
+# model again, about as long as the run's own fill, then counts for 1 s (what a batch run took beyond
+# its fill and measured time, less 2.3 s, over its fill: medians by design and allocator of the
+# committed full-size runs, "vm", 2026-11-26: case C 0.86 to 1.23, case B 0.40 to 0.90; a factor of
+# 1.3 overestimated the C++ batch runs by 16 %). How often the first guess of a search keeps up was
+# measured in a quick sweep.
 RUN_OVERHEAD_S = {"java": 1.4, "cpp": 1.3, "flat": 1.3}
 # Repeated probes of a continuum line: the two sizes around its change of verdict, where it has one.
 CONTINUUM_REPEATS = 2
 COUNTING_PASS_S = 1.0
-COUNTING_FILL_FACTOR = 1.3
+COUNTING_FILL_FACTOR = 1.0
 START_KEEPS_UP = 0.8
 # The share of sentinel searches that keep up at 1000 ns, which chapter 12 runs long there (8 of 21 at
 # full size and 8 of 21 at a tenth; "vm", 2026-11-24).
