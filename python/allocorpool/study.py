@@ -252,6 +252,10 @@ class HeapPlan:
     # overhead can be far off (quick's three runs of one configuration differed by a median 18 and up
     # to 154 percentage points; "vm", 2026-11-23).
     repeats: int = 1
+    # For the estimate: how many times slower than in the solution's heap a bisection run fills its
+    # store near the minimum, where the collector thrashes (quick, case C allocation: 11-35 s against
+    # 5-9 s, about 3 times).
+    near_min_fill_factor: float = 3
 
 
 @dataclass(frozen=True)
@@ -368,7 +372,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # long ones of a mean 28.0 s each ("vm", 2026-11-25; bisecting to two digits and doubling above a
             # lost confirmation, 6.1 short and 2.2 long of 29.8 s; up to 10,000 ns, 4.9 long of 27.5 s).
             search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=1.6, long_probe_share=0.93),
-            heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2),
+            # The bisection runs at full size filled 6.6 times the model's fill on the mean (130 runs, case C,
+            # JDK 11 2.5-3.2 times on the median, JDK 25's Shenandoah 9.2: runs thrash up to the fill limit;
+            # "vm", 2026-11-26).
+            heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=6.6),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000))),
 )}
 
@@ -498,9 +505,6 @@ FILL_PACKETS_PER_SLOT = 74
 FILL_NS_PER_PACKET = {"java": 500, "cpp": 330, "flat": 220}
 ALLOCATOR_FILL_FACTOR = {("cpp", "jemalloc"): 1.65, ("cpp", "mimalloc"): 1.85, ("cpp", "tcmalloc"): 1.7,
                          ("flat", "jemalloc"): 1.3, ("flat", "mimalloc"): 1.1}
-# A minimum-heap bisection runs near the minimum, where the collector fills the store about three
-# times slower than in the solution's heap (quick, case C alloc: 11-35 s against 5-9 s).
-NEAR_MIN_FILL_FACTOR = 3
 # The engines' case sizes (case A as the published code ran it): the internal FIFO and the store.
 INTERNAL_QUEUE_SIZE = {"A": 1_000, "B": 100_000, "C": 495_000}
 STORED_COUNT = {"A": 1_000, "B": 100_000, "C": 495_000}
@@ -636,7 +640,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     heap_runs = heap_cells * len(heap_cases) * (expected_heap_runs(plan) + len(plan.factors) * plan.repeats)
     heap_s = heap_cells * sum(
         expected_heap_runs(plan) * run_s("java", plan.search_s or prof.batch_s,
-                                         NEAR_MIN_FILL_FACTOR * fill_s(case, prof.scale))
+                                         plan.near_min_fill_factor * fill_s(case, prof.scale))
         + len(plan.factors) * plan.repeats * run_s("java", prof.batch_s, fill_s(case, prof.scale))
         for case in heap_cases)
     reach = prof.continuum
