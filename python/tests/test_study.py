@@ -252,8 +252,8 @@ def test_the_estimates_fill_phase_is_that_of_the_committed_full_runs():
 
 def test_the_estimates_near_minimum_fill_is_that_of_the_committed_bisections():
     # A minimum-heap bisection's runs (5 s, case C) thrash near the minimum heap: the estimate took their
-    # fill as 3 times the model's, from quick; at full size they took 6.6 times on the mean, so chapter 13's
-    # estimate was half what it took.
+    # fill as 3 times the model's, from quick; at full size they took 6.6 times on the mean (130 runs; 6.9
+    # over the 132 of 2026-11-26), so it put a bisection run at 61 s, half the 127 s they took.
     index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
     plan = study.PROFILES["full"].heap
     runs = index[(index["engine"] == "java") & (index["mode"] == "batch") & (index["case"] == "C")
