@@ -53,13 +53,14 @@ def _print_model_check(prof: study.Profile, selection: str) -> None:
     if not index_path.exists():
         return
     index = pd.read_parquet(index_path)
-    check = study.modelled_against_measured(index)
+    check = study.modelled_against_measured(index, prof.heap)
     if check.empty:
         return
     hosts = ", ".join(sorted(index["host"].dropna().unique()))
     print(f"the estimate's model of a run against the {check.loc[('all', ''), 'runs']} engine runs in "
           f"{paths.shown(index_path.parent)} (machines: {hosts}). Java's batch runs include chapter 13's bisections, "
-          "which fill slower near the minimum heap than the model of a run (the estimate triples their fill); "
+          f"which fill slower near the minimum heap (the estimate takes {prof.heap.near_min_fill_factor:g} times "
+          "the fill of a run for them); "
           "the notebooks' own work, the queue benchmark, binary trees and the event echo are not in the model:")
     print(check.to_string())
     from allocorpool.run.sweep import Sweep  # the sweep's imports are plan's alone, not every command's

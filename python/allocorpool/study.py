@@ -532,19 +532,24 @@ def run_s(filler: str, measured_s: float, fill: float, counts_allocations: bool 
     return RUN_OVERHEAD_S[filler] + fill + measured_s + counting
 
 
-def modelled_against_measured(index: pd.DataFrame) -> pd.DataFrame:
+def modelled_against_measured(index: pd.DataFrame, heap: HeapPlan | None = None) -> pd.DataFrame:
     """The estimate's model of a run against what a store's engine runs took (ok or not), by filler
     and mode: runs, measured and modelled minutes, and their ratio. It keeps the estimate honest: the
-    model's constants came from one store, this shows how far they miss on any other."""
+    model's constants came from one store, this shows how far they miss on any other. heap: the
+    profile's, whose minimum-heap bisection runs (Java batch runs of its search_s) the estimate models
+    with their slower fill near the minimum."""
     runs = index[index["cell_kind"] == "engine"]
     if runs.empty:
         return pd.DataFrame(columns=["runs", "measured_min", "model_min", "measured_per_model"])
     filler = runs["design"].fillna(runs["engine"])
     stored = runs["params_stored_count"].fillna(0)
     counted = runs["allocs_counted_packets"].fillna(0) > 0  # real-time runs before they skipped it counted too
-    model = [run_s(f, d, fill_s(case, 1.0, f, stored=int(n), allocator=a), c)  # params_stored_count is scaled
-             for f, case, d, n, c, a in zip(filler, runs["case"], runs["duration_s"], stored, counted,
-                                             runs["allocator"].where(runs["allocator"].notna(), None))]
+    near_min = runs["duration_s"].eq(heap.search_s) & filler.eq("java") & runs["mode"].eq("batch") \
+        if heap is not None and heap.search_s is not None else pd.Series(False, index=runs.index)
+    slower = near_min.map({True: heap.near_min_fill_factor if heap else 1.0, False: 1.0})
+    model = [run_s(f, d, k * fill_s(case, 1.0, f, stored=int(n), allocator=a), c)  # params_stored_count is scaled
+             for f, case, d, n, c, a, k in zip(filler, runs["case"], runs["duration_s"], stored, counted,
+                                                runs["allocator"].where(runs["allocator"].notna(), None), slower)]
     table = (runs.assign(filler=filler, model_s=model)
              .groupby(["filler", "mode"])
              .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))
