@@ -315,6 +315,10 @@ class Profile:
     # shrink, so the queue keeps it whole beside the scaled part: the article's queue bridges a pause
     # P plus this delay D, and a small profile's must bridge queue_scale x P + D.
     unscaled_delay_ms: float = 0.0
+    # Before its first run a sweep checks that the machine runs at the speed of the one that measured the
+    # store (run.machine_check): the full profile's, whose committed store grows over sessions and boots;
+    # quick's and the tests' stores are made in one go.
+    machine_check: bool = False
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
@@ -376,7 +380,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # JDK 11 2.5-3.2 times on the median, JDK 25's Shenandoah 9.2: runs thrash up to the fill limit;
             # "vm", 2026-11-26).
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=6.6),
-            continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000))),
+            continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True),
 )}
 
 

@@ -109,6 +109,8 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     first_screen = page[:page.index("First chapter")]
     assert "Profile <strong>quick</strong>" in first_screen and "205 MB" in first_screen and "21.74 ms of ticks" in first_screen
     assert "Measured on 1 machine: " in first_screen and "(1 cells" in first_screen
+    assert "The cells ran in 1 recorded boot of it (one name, CPU and kernel" in first_screen
+    assert "No machine check is recorded in the store" in first_screen
     assert "The chapters read 1 of the 2 cells the store holds: 0.5 h of engine time" in first_screen
     assert sweep.READ_CELLS_MIMETYPE not in page
     assert str(tmp_path) not in page  # no path of the machine that built it

@@ -27,6 +27,7 @@ from plotly.offline import get_plotlyjs
 from allocorpool import paths, study
 from allocorpool.data import reference
 from allocorpool.data.store import DEFAULT_PROFILE, Store
+from allocorpool.run import machine_check
 from allocorpool.run.sweep import READ_CELLS_MIMETYPE
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
@@ -107,6 +108,13 @@ def provenance(profile_name: str, data_dir: str, read: set[str] | None = None) -
                      f"from the checkout at commit{'s' if index['commit'].nunique() > 1 else ''} "
                      + ", ".join(sorted(index["commit"].dropna().astype(str).unique())) + ".")
         lines += _earlier_builds(index)
+        boots = index["boot_id"].nunique() if "boot_id" in index else 0
+        unrecorded = int(index["boot_id"].isna().sum()) if "boot_id" in index else len(index)
+        lines.append(f"The cells ran in {boots} recorded boot{'s' if boots != 1 else ''} of "
+                     f"{'these machines' if len(described) > 1 else 'it'}"
+                     + (f", {unrecorded} of them before boots were recorded" if unrecorded else "")
+                     + " (one name, CPU and kernel can run at another speed after a reboot). "
+                     + machine_check.last_check(root))
     else:
         lines.append("The store holds no cell: nothing was measured.")
     lines.append(f"The article's own figures (2019: dual Xeon E5-2620 v3, Java 8 and 11) stand beside ours, "

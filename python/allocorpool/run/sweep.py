@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -56,7 +57,7 @@ from allocorpool.analysis.search import (
 from allocorpool.data import gclog
 from allocorpool.data.records import Run, read_run
 from allocorpool.data.store import Store, atomic_write, chosen_profile, replaying, run_missing
-from allocorpool.run import jdks
+from allocorpool.run import jdks, machine, machine_check
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
 from allocorpool.study import (
@@ -66,6 +67,7 @@ from allocorpool.study import (
     REFERENCE_NS,
     SAME_MEASUREMENT_BUILDS,
     SENTINELS,
+    SOLUTIONS_BY_NAME,
     STRATEGIES,
     STRATEGY_LABELS,
     TIMELINES,
@@ -285,6 +287,7 @@ class Sweep:
         self._cluster: Cluster | None = None
         self._key_locks: dict[str, threading.Lock] = {}  # one cell is never run by two threads at once
         self._key_locks_guard = threading.Lock()
+        self._machine_checked = False
 
     def solutions(self, chapter: str | None = None) -> list[Solution]:
         """The solutions of a chapter (study.CHAPTERS; None: all) that the profile and the sweep's
@@ -369,11 +372,38 @@ class Sweep:
                                 or (retry_failure and (_value(row, "attempts") or 1) < 2))
             if row is None or retry:
                 self.store.lock_for_runs()
+                self._check_machine()
                 self._run_here.add(cell.key)
                 index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
                 row = index.iloc[0].to_dict()
                 self._rows[cell.key] = row
         return row
+
+    def _check_machine(self) -> None:
+        """The machine check (run.machine_check) before this sweep's first run: on a machine that is not as
+        fast now as the one that measured the store it refuses to run cells, or says so when told to warn.
+        Not on a cluster, whose workers run the cells (each would need its own check)."""
+        with self._key_locks_guard:
+            if self._machine_checked:
+                return
+            self._machine_checked = True
+        how = machine_check.mode()
+        if how == "off" or not self.profile.machine_check or self._on_cluster() is not None:
+            return
+        if machine_check.recent_pass(self.store, datetime.now(timezone.utc), machine.boot_id()):
+            return
+        cells = [batch_cell(SOLUTIONS_BY_NAME[name], strategy, case, self.profile)
+                 for name, strategy, case in machine_check.REFERENCE_CELLS]
+        self._status.show(f"machine check: {len(cells)} stored cells run again")
+        result = machine_check.check(self.store, cells, lambda cell, workdir: run_cell(
+            cell, workdir, timeout_s=default_timeout(cell), progress=False))
+        failed = machine_check.verdict(result)
+        if failed is None:
+            self._status.show(f"machine check: passed ({len(result)} cells compared)")
+        elif how == "refuse":
+            raise machine_check.MachineCheckFailed(failed)
+        else:
+            print(f"warning: {failed}", file=sys.stderr)
 
     def _same_measurement(self, cell: Cell) -> dict[str, Any] | None:
         """A finished cell of this measurement made by a build study.SAME_MEASUREMENT_BUILDS lists as

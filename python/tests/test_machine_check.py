@@ -1,0 +1,158 @@
+"""machine_check.py: a sweep refuses to run cells on a machine that does not run now at the store's speed."""
+
+import sys
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from allocorpool import study
+from allocorpool.run import machine, machine_check, sweep
+from allocorpool.run.runner import run_cell
+
+FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # "ok": 100 ns per packet, "slow": 200
+CHECKED = replace(study.PROFILES["ci"], name="checked", solutions=("flat-glibc",), strict=False, machine_check=True)
+FLAT = study.SOLUTIONS_BY_NAME["flat-glibc"]
+NOW = datetime(2026, 11, 26, 5, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def engine(monkeypatch):
+    """The fake engine for every run, its behaviour per strategy (ok unless set); the runs listed. The
+    machine check compares flat-glibc's allocation A batch cell."""
+    behaviours, runs = {}, []
+
+    def fake_run(cell, workdir, **options):
+        runs.append(cell.key)
+        behaviour = behaviours.get(cell.strategy, "ok")
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
+
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(machine_check, "REFERENCE_CELLS", (("flat-glibc", "alloc", "A"),))
+    monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE, raising=False)
+    return behaviours, runs
+
+
+def _reference_key() -> str:
+    return study.batch_cell(FLAT, "alloc", "A", CHECKED).key
+
+
+def test_a_slower_machine_is_refused_before_any_cell_runs_and_the_check_is_recorded(tmp_path, engine):
+    behaviours, runs = engine
+    sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT])  # an empty store: nothing to compare
+    assert not (tmp_path / machine_check.CHECKS_FILE).exists() and len(runs) == 4
+    behaviours["alloc"] = "slow"  # the reference cell now takes twice as long per packet
+    with pytest.raises(machine_check.MachineCheckFailed, match=r"200 ns per packet now against 100 stored \(2.00 x\)"
+                       r".*ALLOC_OR_POOL_MACHINE_CHECK=warn"):
+        sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT], source="random")
+    assert runs[4:] == [_reference_key()]  # the check ran; none of the random-source cells did
+    checks = machine_check.checks(tmp_path)
+    assert checks[["key", "stored_ns_per_packet", "ns_per_packet", "passed"]].values.tolist() == [
+        [_reference_key(), 100.0, 200.0, False]]
+    assert checks["boot_id"].iloc[0] == machine.boot_id() and checks["host"].iloc[0]
+    # the stored reference cell is not replaced by the check's run
+    stored = sweep.Sweep(CHECKED, tmp_path, progress=False).store.index.set_index("key")
+    assert stored.loc[_reference_key(), "ns_per_packet"] == 100.0
+
+
+def test_warn_runs_the_cells_and_a_passing_check_holds_for_the_boot(tmp_path, engine, monkeypatch, capsys):
+    behaviours, runs = engine
+    sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT])
+    behaviours["alloc"] = "slow"
+    monkeypatch.setenv(machine_check.MACHINE_CHECK_VARIABLE, "warn")
+    table = sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT], source="random")
+    assert (table["status"] == "ok").all() and len(runs) == 4 + 1 + 4
+    assert "warning: this machine does not run now at the speed" in capsys.readouterr().err
+    monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE)
+    behaviours["alloc"] = "ok"
+    # a new cell after a passing check: the check ran once, then a later sweep of this boot trusts it
+    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(study.batch_cell(FLAT, "pool", "A", CHECKED, repetition=1))
+    assert runs[9:] == [_reference_key(), study.batch_cell(FLAT, "pool", "A", CHECKED, repetition=1).key]
+    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(study.batch_cell(FLAT, "pool", "A", CHECKED, repetition=2))
+    assert runs[11:] == [study.batch_cell(FLAT, "pool", "A", CHECKED, repetition=2).key]
+    assert machine_check.checks(tmp_path)["passed"].tolist() == [
+        False, True]
+
+
+def test_off_and_the_profiles_without_a_check_do_not_check(tmp_path, engine, monkeypatch):
+    behaviours, runs = engine
+    sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT])
+    behaviours["alloc"] = "slow"
+    monkeypatch.setenv(machine_check.MACHINE_CHECK_VARIABLE, "off")
+    sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT], source="random")
+    monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE)
+    unchecked = replace(CHECKED, machine_check=False)
+    sweep.Sweep(unchecked, tmp_path, progress=False).cell_row(study.batch_cell(FLAT, "pool", "A", unchecked,
+                                                                                repetition=1))
+    assert _reference_key() not in runs[4:] and len(runs) == 4 + 4 + 1
+    assert study.PROFILES["full"].machine_check
+    assert not study.PROFILES["quick"].machine_check and not study.PROFILES["ci"].machine_check
+
+
+def test_a_bad_mode_is_refused_naming_the_valid_ones(monkeypatch):
+    monkeypatch.setenv(machine_check.MACHINE_CHECK_VARIABLE, "maybe")
+    with pytest.raises(ValueError, match="ALLOC_OR_POOL_MACHINE_CHECK='maybe': must be one of refuse, warn, off"):
+        machine_check.mode()
+
+
+class _Store:
+    """What check and recent_pass use of a store: its folder, its runs folder and latest()."""
+
+    def __init__(self, root, stored):
+        self.root, self.runs_dir, self._stored = root, root / "runs", stored
+
+    def latest(self, measurement):
+        return self._stored.get(measurement)
+
+
+class _Result:
+    def __init__(self, status, ns):
+        self.status = status
+        self.run = type("Run", (), {"summary": {"ns_per_packet": ns} if ns else None})()
+
+
+def test_check_compares_within_the_tolerance_leaves_out_what_the_store_lacks_and_never_loses_a_check(tmp_path):
+    cells = [study.batch_cell(FLAT, strategy, "A", CHECKED) for strategy in ("alloc", "pool", "mix")]
+    stored = {cells[0].measurement: {"status": "ok", "ns_per_packet": 400.0, "stored_utc": "2026-11-24T10:00:00+00:00",
+                                     "boot_id": "earlier"},
+              cells[1].measurement: {"status": "ok", "ns_per_packet": 100.0, "stored_utc": None, "boot_id": None}}
+    store = _Store(tmp_path, stored)
+    speeds = {cells[0].key: _Result("ok", 480.0), cells[1].key: _Result("error", None)}  # 1.2 x: within 1.25
+    first = machine_check.check(store, cells, lambda cell, workdir: speeds[cell.key], now=NOW)
+    assert first["key"].tolist() == [cells[0].key, cells[1].key]  # mix: not stored, not run
+    assert first["passed"].tolist() == [True, False] and first["ratio"].iloc[0] == pytest.approx(1.2)
+    assert machine_check.verdict(first.iloc[:1]) is None
+    assert machine_check.verdict(first).endswith("recorded in machine_checks.parquet)")
+    assert f"{cells[1].key}: did not finish" in machine_check.verdict(first)
+    speeds[cells[1].key] = _Result("ok", 70.0)  # 0.7 x: a faster machine is not comparable either
+    second = machine_check.check(store, cells[1:2], lambda cell, workdir: speeds[cell.key],
+                                 now=NOW + timedelta(hours=1))
+    assert second["passed"].tolist() == [False]
+    assert len(machine_check.checks(tmp_path)) == 3  # the first check's rows kept
+    said = machine_check.last_check(tmp_path)
+    assert said.startswith("2 machine checks are recorded in the store") and "2026-11-26 06:00 UTC" in said
+    assert said.endswith(f"failed: {cells[1].key.rsplit('_b', 1)[0]} 0.70 x.")
+
+
+def test_no_check_recorded_is_said(tmp_path):
+    assert machine_check.last_check(tmp_path) == "No machine check is recorded in the store (machine_checks.parquet)."
+
+
+def test_a_pass_holds_for_this_boot_and_its_hours_only(tmp_path):
+    store = _Store(tmp_path, {})
+    boot = "this-boot"
+    rows = [{"checked_utc": (NOW - timedelta(hours=hours)).isoformat(), "boot_id": boot_id, "passed": passed,
+             "key": key} for hours, boot_id, passed, key in ((1, boot, True, "a"), (1, boot, True, "b"))]
+    pd.DataFrame(rows, columns=machine_check.COLUMNS).to_parquet(tmp_path / machine_check.CHECKS_FILE, index=False)
+    assert machine_check.recent_pass(store, NOW, boot)
+    assert not machine_check.recent_pass(store, NOW, "another-boot")
+    assert not machine_check.recent_pass(store, NOW, None)
+    assert not machine_check.recent_pass(store, NOW + timedelta(hours=machine_check.VALID_HOURS), boot)
+    later = [{"checked_utc": NOW.isoformat(), "boot_id": boot, "passed": passed, "key": key}
+             for passed, key in ((True, "a"), (False, "b"))]  # the newest check failed in one cell
+    pd.DataFrame(rows + later, columns=machine_check.COLUMNS).to_parquet(tmp_path / machine_check.CHECKS_FILE,
+                                                                         index=False)
+    assert not machine_check.recent_pass(store, NOW, boot)
