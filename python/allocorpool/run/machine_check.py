@@ -1,10 +1,10 @@
 """The machine check: is this machine, now, as fast as the one that measured the store?
 
-A host name, CPU model and kernel do not make a speed. On "vm" (same fingerprint but the boot,
-2026-11-26) Java's case B batch runs took 1.1 to 3.0 times as long as the committed runs of the same
-cells (JDK 11 G1's allocation 3.0, its pooling 2.3, JDK 25 G1 1.6-1.8, ZGC and Shenandoah 1.2,
-JDK 11 Parallel 1.1), while C++'s took the same, so a cell run then would not be comparable with
-its neighbours in the tables. Before a sweep runs its first cell it reruns REFERENCE_CELLS that the
+A host name, CPU model and kernel do not make a speed. On "vm" (2026-11-26; same host name, CPU and
+kernel as the runs it was compared with) Java's case B batch runs took 1.1 to 3.0 times as long as the
+committed runs of the same cells (JDK 11 G1's allocation 3.0, its pooling 2.3, JDK 25 G1 1.6-1.8, JDK 11
+CMS and JDK 25 Parallel 1.4, ZGC and Shenandoah 1.2, JDK 11 Parallel 1.1), while C++ jemalloc's took
+the same, so a cell run then would not be comparable with its neighbours in the tables. Before a sweep runs its first cell it reruns REFERENCE_CELLS that the
 store holds (the same cells, not stored again) and compares their time per packet with the stored
 runs'. Outside TOLERANCE the sweep refuses to run cells (MACHINE_CHECK_VARIABLE=warn runs them
 anyway, saying so). Every check goes to the store's machine_checks.parquet with the machine's
