@@ -33,7 +33,14 @@ def engine(monkeypatch):
     monkeypatch.setattr(sweep, "run_cell", fake_run)
     monkeypatch.setattr(machine_check, "REFERENCE_CELLS", (("flat-glibc", "alloc", "A"),))
     monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE, raising=False)
+    # this host as the fake engine's header describes its machine: the stored runs are this machine's
+    monkeypatch.setattr(machine, "host_fingerprint", lambda: {**REAL_FINGERPRINT(), **FAKE_MACHINE})
     return behaviours, runs
+
+
+REAL_FINGERPRINT = machine.host_fingerprint
+FAKE_MACHINE = {"host": "fake-host", "cpu_model": "Fake CPU", "cpus": 2, "memory_bytes": 1 << 30,
+                "kernel": "Linux 6.1.0-fake"}
 
 
 def _reference_key() -> str:
@@ -65,7 +72,7 @@ def test_warn_runs_the_cells_and_a_passing_check_holds_for_the_boot(tmp_path, en
     monkeypatch.setenv(machine_check.MACHINE_CHECK_VARIABLE, "warn")
     table = sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT], source="random")
     assert (table["status"] == "ok").all() and len(runs) == 4 + 1 + 4
-    assert "warning: this machine does not run now at the speed" in capsys.readouterr().err
+    assert "warning: this machine does not run now at the speed at which it measured" in capsys.readouterr().err
     monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE)
     behaviours["alloc"] = "ok"
     # a new cell after a passing check: the check ran once, then a later sweep of this boot trusts it
@@ -75,6 +82,20 @@ def test_warn_runs_the_cells_and_a_passing_check_holds_for_the_boot(tmp_path, en
     assert runs[11:] == [study.batch_cell(FLAT, "pool", "A", CHECKED, repetition=2).key]
     assert machine_check.checks(tmp_path)["passed"].tolist() == [
         False, True]
+
+
+def test_another_machine_is_told_not_refused_and_not_checked_again(tmp_path, engine, monkeypatch):
+    behaviours, runs = engine
+    sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT])
+    behaviours["alloc"] = "slow"
+    monkeypatch.setattr(machine, "host_fingerprint",  # another kernel: the tables name the two machines apart
+                        lambda: {**REAL_FINGERPRINT(), **FAKE_MACHINE, "kernel": "Linux 6.2.0-other"})
+    table = sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT], source="random")
+    assert (table["status"] == "ok").all() and runs[4:5] == [_reference_key()] and len(runs) == 4 + 1 + 4
+    assert machine_check.checks(tmp_path)[["same_machine", "passed"]].values.tolist() == [[False, False]]
+    assert "failed (against another machine's runs: not refused): " in machine_check.last_check(tmp_path)
+    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(study.batch_cell(FLAT, "pool", "A", CHECKED, repetition=1))
+    assert len(runs) == 10  # the check refused nothing: this boot's next sweep does not run it again
 
 
 def test_off_and_the_profiles_without_a_check_do_not_check(tmp_path, engine, monkeypatch):
@@ -116,9 +137,11 @@ class _Result:
 
 def test_check_compares_within_the_tolerance_leaves_out_what_the_store_lacks_and_never_loses_a_check(tmp_path):
     cells = [study.batch_cell(FLAT, strategy, "A", CHECKED) for strategy in ("alloc", "pool", "mix")]
+    here = {name: machine.host_fingerprint()[name] for name in machine_check.SAME_MACHINE_FIELDS}
     stored = {cells[0].measurement: {"status": "ok", "ns_per_packet": 400.0, "stored_utc": "2026-11-24T10:00:00+00:00",
-                                     "boot_id": "earlier"},
-              cells[1].measurement: {"status": "ok", "ns_per_packet": 100.0, "stored_utc": None, "boot_id": None}}
+                                     "boot_id": "earlier", **here},
+              cells[1].measurement: {"status": "ok", "ns_per_packet": 100.0, "stored_utc": None, "boot_id": None,
+                                     **here}}
     store = _Store(tmp_path, stored)
     speeds = {cells[0].key: _Result("ok", 480.0), cells[1].key: _Result("error", None)}  # 1.2 x: within 1.25
     first = machine_check.check(store, cells, lambda cell, workdir: speeds[cell.key], now=NOW)

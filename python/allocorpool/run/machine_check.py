@@ -1,14 +1,18 @@
-"""The machine check: is this machine, now, as fast as the one that measured the store?
+"""The machine check: does this machine run now at the speed at which it measured the store?
 
 A host name, CPU model and kernel do not make a speed. On "vm" (2026-11-26; same host name, CPU and
 kernel as the runs it was compared with) Java's case B batch runs took 1.1 to 3.0 times as long as the
 committed runs of the same cells (JDK 11 G1's allocation 3.0, its pooling 2.3, JDK 25 G1 1.6-1.8, JDK 11
 CMS and JDK 25 Parallel 1.4, ZGC and Shenandoah 1.2, JDK 11 Parallel 1.1), while C++ jemalloc's took
-the same, so a cell run then would not be comparable with its neighbours in the tables. Before a sweep runs its first cell it reruns REFERENCE_CELLS that the
-store holds (the same cells, not stored again) and compares their time per packet with the stored
-runs'. Outside TOLERANCE the sweep refuses to run cells (MACHINE_CHECK_VARIABLE=warn runs them
-anyway, saying so). Every check goes to the store's machine_checks.parquet with the machine's
-fingerprint; a passing one holds for VALID_HOURS in this boot, so a sweep's chapters check once.
+the same, so a cell run then would not be comparable with its neighbours in the tables.
+
+Before a sweep runs its first cell it reruns REFERENCE_CELLS that the store holds (the same cells, not
+stored again) and compares their time per packet with the stored runs'. Outside TOLERANCE against runs
+of this machine's fingerprint (SAME_MACHINE_FIELDS, by which the tables tell machines apart) the sweep
+refuses to run cells (MACHINE_CHECK_VARIABLE=warn runs them anyway, saying so); against another
+machine's runs it says so and runs them, and the tables name both machines. Every check goes to the
+store's machine_checks.parquet with the machine's fingerprint; one that refused nothing holds for
+VALID_HOURS in this boot, so a sweep's chapters (a kernel each) check once.
 """
 
 from __future__ import annotations
@@ -40,8 +44,11 @@ VALID_HOURS = 6.0
 MACHINE_CHECK_VARIABLE = "ALLOC_OR_POOL_MACHINE_CHECK"
 MODES = ("refuse", "warn", "off")  # on a failed check: refuse to run cells, run them saying so, or do not check
 CHECKS_FILE = "machine_checks.parquet"
+# What the tables tell machines apart by (the article's first screen): a stored run of the same values is
+# taken for this machine's.
+SAME_MACHINE_FIELDS = ("host", "cpu_model", "cpus", "memory_bytes", "kernel")
 COLUMNS = ["checked_utc", "host", "boot_id", "kernel", "cpu_model", "commit", "key", "stored_utc", "stored_boot_id",
-           "stored_ns_per_packet", "ns_per_packet", "ratio", "passed"]
+           "same_machine", "stored_ns_per_packet", "ns_per_packet", "ratio", "passed"]
 
 
 class MachineCheckFailed(RuntimeError):
@@ -59,7 +66,7 @@ def mode() -> str:
 def checks(root: Path) -> pd.DataFrame:
     """Every check recorded in the store at root, oldest first (empty with COLUMNS where none is)."""
     path = root / CHECKS_FILE
-    return pd.read_parquet(path) if path.is_file() else pd.DataFrame(columns=COLUMNS)
+    return pd.read_parquet(path).reindex(columns=COLUMNS) if path.is_file() else pd.DataFrame(columns=COLUMNS)
 
 
 def _record(store: Store, rows: list[dict[str, Any]]) -> None:
@@ -68,14 +75,19 @@ def _record(store: Store, rows: list[dict[str, Any]]) -> None:
     atomic_write(store.root / CHECKS_FILE, lambda temporary: table.to_parquet(temporary, index=False))
 
 
+def _refused(rows: pd.DataFrame) -> pd.Series:
+    """The rows that refuse a sweep: out of tolerance on the stored runs' machine (as the tables name it)."""
+    return ~rows["passed"].astype(bool) & rows["same_machine"].astype(object).fillna(True).astype(bool)
+
+
 def recent_pass(store: Store, now: datetime, boot_id: str | None) -> bool:
-    """Whether a check of this boot passed within VALID_HOURS of now (every cell of it passed)."""
+    """Whether the last check of this boot within VALID_HOURS of now refused nothing."""
     done = checks(store.root)
     if boot_id is None or not len(done):
         return False
     done = done[(done["boot_id"] == boot_id)
                 & (pd.to_datetime(done["checked_utc"], utc=True) >= now - timedelta(hours=VALID_HOURS))]
-    return bool(len(done)) and bool(done.groupby("checked_utc")["passed"].all().iloc[-1])
+    return bool(len(done)) and not _refused(done[done["checked_utc"] == done["checked_utc"].max()]).any()
 
 
 def check(store: Store, cells: Sequence[Cell], run: Callable[[Cell, Path], CellResult],
@@ -93,10 +105,12 @@ def check(store: Store, cells: Sequence[Cell], run: Callable[[Cell, Path], CellR
         summary = (result.run.summary or {}) if result.status == "ok" else {}
         ns = summary.get("ns_per_packet")
         ratio = ns / stored["ns_per_packet"] if ns else None
+        same = all(stored.get(name) == host[name] for name in SAME_MACHINE_FIELDS)
         rows.append({"checked_utc": now.isoformat(timespec="seconds"), "host": host["host"],
                      "boot_id": host["boot_id"], "kernel": host["kernel"], "cpu_model": host["cpu_model"],
                      "commit": host["commit"], "key": cell.key, "stored_utc": stored.get("stored_utc"),
-                     "stored_boot_id": stored.get("boot_id"), "stored_ns_per_packet": stored["ns_per_packet"],
+                     "stored_boot_id": stored.get("boot_id"), "same_machine": same,
+                     "stored_ns_per_packet": stored["ns_per_packet"],
                      "ns_per_packet": ns,
                      "passed": ratio is not None and 1 / TOLERANCE <= ratio <= TOLERANCE, "ratio": ratio})
     if rows:
@@ -116,19 +130,22 @@ def last_check(root: Path) -> str:
     return (f"{count} machine check{'s are' if count > 1 else ' is'} recorded in the store (a sweep reruns stored "
             f"cells before it runs new ones: time per packet now / stored, within {TOLERANCE:g} x either way); the "
             f"last, {last['checked_utc'].iloc[0][:16].replace('T', ' ')} UTC on {last['host'].iloc[0]}, "
-            f"{'passed' if last['passed'].all() else 'failed'}: {ratios}.")
+            f"{'passed' if last['passed'].all() else 'failed'}"
+            + ("" if last["same_machine"].astype(object).fillna(True).all() else " (against another machine's runs: not refused)")
+            + f": {ratios}.")
 
 
 def verdict(result: pd.DataFrame) -> str | None:
-    """None when every compared cell passed (or none was compared), else what failed, for people."""
-    failed = result[~result["passed"].astype(bool)]
+    """None when the check refuses nothing (every cell passed, or failed against another machine's runs), else
+    what failed, for people."""
+    failed = result[_refused(result)]
     if not len(failed):
         return None
     said = "; ".join(f"{row.key}: {row.ns_per_packet:.0f} ns per packet now against {row.stored_ns_per_packet:.0f}"
                      f" stored ({row.ratio:.2f} x)" if pd.notna(row.ratio) else f"{row.key}: did not finish"
                      for row in failed.itertuples())
-    return (f"this machine does not run now at the speed of the one that measured the store (tolerance "
-            f"{TOLERANCE:g} x either way): "
+    return (f"this machine does not run now at the speed at which it measured the store (the same host, CPU, "
+            f"memory and kernel: the tables could not tell its runs apart; tolerance {TOLERANCE:g} x either way): "
             f"{said}. Cells run now would not be comparable with the stored ones; run the sweep when the "
             f"machine is quiet, or set {MACHINE_CHECK_VARIABLE}=warn to run them anyway (the check is recorded "
             f"in {CHECKS_FILE})")

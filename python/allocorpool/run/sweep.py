@@ -380,8 +380,8 @@ class Sweep:
         return row
 
     def _check_machine(self) -> None:
-        """The machine check (run.machine_check) before this sweep's first run: on a machine that is not as
-        fast now as the one that measured the store it refuses to run cells, or says so when told to warn.
+        """The machine check (run.machine_check) before this sweep's first run: on the machine that measured the
+        store, at another speed now, it refuses to run cells, or says so when told to warn.
         Not on a cluster, whose workers run the cells (each would need its own check)."""
         with self._key_locks_guard:
             if self._machine_checked:
@@ -399,7 +399,7 @@ class Sweep:
             cell, workdir, timeout_s=default_timeout(cell), progress=False))
         failed = machine_check.verdict(result)
         if failed is None:
-            self._status.show(f"machine check: passed ({len(result)} cells compared)")
+            self._status.show(f"machine check: {machine_check.last_check(self.store.root)}")
         elif how == "refuse":
             raise machine_check.MachineCheckFailed(failed)
         else:
