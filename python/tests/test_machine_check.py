@@ -52,10 +52,14 @@ def test_a_slower_machine_is_refused_before_any_cell_runs_and_the_check_is_recor
     sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT])  # an empty store: nothing to compare
     assert not (tmp_path / machine_check.CHECKS_FILE).exists() and len(runs) == 4
     behaviours["alloc"] = "slow"  # the reference cell now takes twice as long per packet
+    refused = sweep.Sweep(CHECKED, tmp_path, progress=False)
     with pytest.raises(machine_check.MachineCheckFailed, match=r"200 ns per packet now against 100 stored \(2.00 x\)"
                        r".*ALLOC_OR_POOL_MACHINE_CHECK=warn"):
-        sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT], source="random")
+        refused.batch([FLAT], source="random")
     assert runs[4:] == [_reference_key()]  # the check ran; none of the random-source cells did
+    with pytest.raises(machine_check.MachineCheckFailed):  # asked again, the same sweep still runs nothing
+        refused.batch([FLAT], source="random")
+    assert runs[4:] == [_reference_key()]
     checks = machine_check.checks(tmp_path)
     assert checks[["key", "stored_ns_per_packet", "ns_per_packet", "passed"]].values.tolist() == [
         [_reference_key(), 100.0, 200.0, False]]

@@ -288,6 +288,7 @@ class Sweep:
         self._key_locks: dict[str, threading.Lock] = {}  # one cell is never run by two threads at once
         self._key_locks_guard = threading.Lock()
         self._machine_checked = False
+        self._machine_refusal: str | None = None  # what a failed check said: this sweep runs no cell
 
     def solutions(self, chapter: str | None = None) -> list[Solution]:
         """The solutions of a chapter (study.CHAPTERS; None: all) that the profile and the sweep's
@@ -385,6 +386,8 @@ class Sweep:
         Not on a cluster, whose workers run the cells (each would need its own check)."""
         with self._key_locks_guard:
             if self._machine_checked:
+                if self._machine_refusal is not None:  # asked again (a notebook cell rerun): still refused
+                    raise machine_check.MachineCheckFailed(self._machine_refusal)
                 return
             self._machine_checked = True
         how = machine_check.mode()
@@ -401,6 +404,7 @@ class Sweep:
         if failed is None:
             self._status.show(f"machine check: {machine_check.last_check(self.store.root)}")
         elif how == "refuse":
+            self._machine_refusal = failed
             raise machine_check.MachineCheckFailed(failed)
         else:
             print(f"warning: {failed}", file=sys.stderr)
