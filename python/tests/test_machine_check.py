@@ -39,7 +39,7 @@ def engine(monkeypatch):
 
 
 REAL_FINGERPRINT = machine.host_fingerprint
-FAKE_MACHINE = {"host": "fake-host", "cpu_model": "Fake CPU", "cpus": 2, "memory_bytes": 1 << 30,
+FAKE_MACHINE = {"cpu_model": "Fake CPU", "cpus": 2, "memory_bytes": 1 << 30,
                 "kernel": "Linux 6.1.0-fake"}
 
 
@@ -124,7 +124,7 @@ def test_a_bad_mode_is_refused_naming_the_valid_ones(monkeypatch):
 
 
 class _Store:
-    """What check and recent_pass use of a store: its folder, its runs folder and latest()."""
+    """What check uses of a store: its folder, its runs folder and latest()."""
 
     def __init__(self, root, stored):
         self.root, self.runs_dir, self._stored = root, root / "runs", stored
@@ -141,7 +141,7 @@ class _Result:
 
 def test_check_compares_within_the_tolerance_leaves_out_what_the_store_lacks_and_never_loses_a_check(tmp_path):
     cells = [study.batch_cell(FLAT, strategy, "A", CHECKED) for strategy in ("alloc", "pool", "mix")]
-    here = {name: machine.host_fingerprint()[name] for name in machine_check.SAME_MACHINE_FIELDS}
+    here = {name: machine.host_fingerprint()[name] for name in machine.MACHINE_FIELDS}
     stored = {cells[0].measurement: {"status": "ok", "ns_per_packet": 400.0, "stored_utc": "2026-11-24T10:00:00+00:00",
                                      "boot_id": "earlier", **here},
               cells[1].measurement: {"status": "ok", "ns_per_packet": 100.0, "stored_utc": None, "boot_id": None,
@@ -161,7 +161,7 @@ def test_check_compares_within_the_tolerance_leaves_out_what_the_store_lacks_and
     assert len(machine_check.checks(tmp_path)) == 3  # the first check's rows kept
     said = machine_check.last_check(tmp_path)
     assert said.startswith("2 machine checks are recorded in the store") and "2026-11-26 06:00 UTC" in said
-    assert said.endswith(f"failed: {cells[1].key.rsplit('_b', 1)[0]} 0.70 x.")
+    assert said.endswith(f"failed: {cells[1].key} 0.70 x.")
 
 
 def test_no_check_recorded_is_said(tmp_path):
@@ -169,17 +169,16 @@ def test_no_check_recorded_is_said(tmp_path):
 
 
 def test_a_pass_holds_for_this_boot_and_its_hours_only(tmp_path):
-    store = _Store(tmp_path, {})
     boot = "this-boot"
     rows = [{"checked_utc": (NOW - timedelta(hours=hours)).isoformat(), "boot_id": boot_id, "passed": passed,
              "key": key} for hours, boot_id, passed, key in ((1, boot, True, "a"), (1, boot, True, "b"))]
     pd.DataFrame(rows, columns=machine_check.COLUMNS).to_parquet(tmp_path / machine_check.CHECKS_FILE, index=False)
-    assert machine_check.recent_pass(store, NOW, boot)
-    assert not machine_check.recent_pass(store, NOW, "another-boot")
-    assert not machine_check.recent_pass(store, NOW, None)
-    assert not machine_check.recent_pass(store, NOW + timedelta(hours=machine_check.VALID_HOURS), boot)
+    assert machine_check.recent_pass(tmp_path, NOW, boot)
+    assert not machine_check.recent_pass(tmp_path, NOW, "another-boot")
+    assert not machine_check.recent_pass(tmp_path, NOW, None)
+    assert not machine_check.recent_pass(tmp_path, NOW + timedelta(hours=machine_check.VALID_HOURS), boot)
     later = [{"checked_utc": NOW.isoformat(), "boot_id": boot, "passed": passed, "key": key}
              for passed, key in ((True, "a"), (False, "b"))]  # the newest check failed in one cell
     pd.DataFrame(rows + later, columns=machine_check.COLUMNS).to_parquet(tmp_path / machine_check.CHECKS_FILE,
                                                                          index=False)
-    assert not machine_check.recent_pass(store, NOW, boot)
+    assert not machine_check.recent_pass(tmp_path, NOW, boot)

@@ -27,7 +27,7 @@ from plotly.offline import get_plotlyjs
 from allocorpool import paths, study
 from allocorpool.data import reference
 from allocorpool.data.store import DEFAULT_PROFILE, Store
-from allocorpool.run import machine_check
+from allocorpool.run import machine, machine_check
 from allocorpool.run.sweep import READ_CELLS_MIMETYPE
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
@@ -98,9 +98,8 @@ def provenance(profile_name: str, data_dir: str, read: set[str] | None = None) -
                      f"{index['elapsed_s'].sum() / 3600:.1f} h of engine time (each run's own wall time; the "
                      f"notebooks' own work is not counted).")
     if len(index):
-        index = index.assign(memory_gb=(index["memory_bytes"] / 2**30).round(1))
-        machines = index.groupby(["cpu_model", "cpus", "memory_gb", "kernel"], dropna=False)
-        described = [f"{cpu}, {int(cpus)} CPUs, {memory:g} GB, {kernel} ({len(cells)} cells)"
+        machines = index.groupby(list(machine.MACHINE_FIELDS), dropna=False)
+        described = [f"{cpu}, {int(cpus)} CPUs, {memory / 2**30:.1f} GB, {kernel} ({len(cells)} cells)"
                      for (cpu, cpus, memory, kernel), cells in machines]
         dates = pd.to_datetime(index["stored_utc"])
         lines.append(f"Measured on {len(described)} machine{'s' if len(described) > 1 else ''}: "

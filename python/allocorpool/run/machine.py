@@ -16,6 +16,9 @@ from allocorpool import paths
 
 SMALL_MACHINE_CPUS = 4  # fewer CPUs than this: producer and consumer share the machine (docs/records.md)
 
+# What tells one machine from another in the tables (the article's first screen) and in the machine check:
+# not the host name, which the article does not print.
+MACHINE_FIELDS = ("cpu_model", "cpus", "memory_bytes", "kernel")
 FINGERPRINT_FIELDS = ("host", "cpu_model", "cpus", "memory_bytes", "kernel", "boot_id", "small_machine",
                       "jdk_vendor", "jdk_build", "vm_name", "vm_flags", "compiler", "cxx_flags", "commit")
 

@@ -393,7 +393,7 @@ class Sweep:
         how = machine_check.mode()
         if how == "off" or not self.profile.machine_check or self._on_cluster() is not None:
             return
-        if machine_check.recent_pass(self.store, datetime.now(timezone.utc), machine.boot_id()):
+        if machine_check.recent_pass(self.store.root, datetime.now(timezone.utc), machine.boot_id()):
             return
         cells = [batch_cell(SOLUTIONS_BY_NAME[name], strategy, case, self.profile)
                  for name, strategy, case in machine_check.REFERENCE_CELLS]
