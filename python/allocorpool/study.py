@@ -212,7 +212,10 @@ MEASUREMENT_CHANGE = ("the measured window became the ticks due in it, and the J
 # Engine builds (tools/source_id.py) whose finished cells a sweep takes as its own build's, so that
 # a long sweep resumes across an engine change that alters no stored figure. Each entry says what
 # changed since; a change that alters what a cell measures must empty the list (MEASUREMENT_CHANGE did).
-SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {"java": {}, "cpp": {}}
+SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
+    "java": {"9f24b021cea7": "added the probe series (--probes-from-stdin) and the header's series_probe; a run of "
+                             "its own runs as before"},
+    "cpp": {}}
 
 
 # ---- Profiles ---------------------------------------------------------------------------

@@ -410,15 +410,16 @@ class Sweep:
             print(f"warning: {failed}", file=sys.stderr)
 
     def _same_measurement(self, cell: Cell) -> dict[str, Any] | None:
-        """A finished cell of this measurement made by a build study.SAME_MEASUREMENT_BUILDS lists as
-        this one's equal; None when there is none (a failure made by another build is not reused)."""
+        """A cell of this measurement made by a build study.SAME_MEASUREMENT_BUILDS lists as this one's
+        equal, finished or failed (a listed build measures the same: its failures, an out-of-memory in a
+        minimum-heap bisection above all, are this build's too, run again only when failures are retried);
+        the latest of them, None when there is none."""
         if not getattr(cell, "build", ""):
             return None
-        for build in SAME_MEASUREMENT_BUILDS.get(getattr(cell, "engine", ""), {}):
-            row = self._rows.get(f"{cell.measurement}_b{build}")
-            if row is not None and row["status"] == "ok":
-                return row
-        return None
+        rows = [self._rows.get(f"{cell.measurement}_b{build}")
+                for build in SAME_MEASUREMENT_BUILDS.get(getattr(cell, "engine", ""), {})]
+        found = [row for row in rows if row is not None]
+        return max(found, key=lambda row: str(_value(row, "stored_utc") or "")) if found else None
 
     def failures(self) -> pd.DataFrame:
         """The cells this session ran or read whose latest run failed or timed out."""

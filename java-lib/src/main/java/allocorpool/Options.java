@@ -51,7 +51,34 @@ public final class Options {
         double captureDelayMs = CaseParams.MAX_CAPTURING_DELAY_MS;
         boolean captureDelayGiven;
         boolean stopWhenHeapFull;
+        boolean probesFromStdin;
         String out = "-";
+
+        /** A real-time run's values, for the next probe of its series. */
+        static Values of(RunConfig c) {
+            Values v = new Values();
+            v.caseName = c.caseName;
+            v.strategy = c.strategy;
+            v.mode = c.mode;
+            v.intervalNs = c.intervalNs;
+            v.durationS = c.durationS;
+            v.warmupS = c.warmupS;
+            v.scale = c.scale;
+            v.producerCpu = c.producerCpu;
+            v.consumerCpu = c.consumerCpu;
+            v.liveObjects = c.liveObjects;
+            v.seed = c.seed;
+            v.source = c.source;
+            v.internalQueueSize = c.internalQueueSize;
+            v.storedCount = c.storedCount;
+            v.poolSize = c.poolSize;
+            v.captureDelayMs = c.captureDelayMs;
+            v.captureDelayGiven = true;
+            v.stopWhenHeapFull = c.stopWhenHeapFull;
+            v.probesFromStdin = c.probesFromStdin;
+            v.out = c.out;
+            return v;
+        }
     }
 
     private interface Setter {
@@ -73,6 +100,8 @@ public final class Options {
     }
 
     private static final Map<String, Option> TABLE = new LinkedHashMap<>();
+    /** What a line of --probes-from-stdin may set: the rest is the series' own. */
+    private static final List<String> PROBE_OPTIONS = List.of("--interval-ns", "--duration-s", "--warmup-s", "--out");
 
     static {
         add("--case", "A|B|C", "test case (required)",
@@ -120,6 +149,10 @@ public final class Options {
         add("--stop-when-heap-full", null, "end the timed phase early when the heap is "
                 + Math.round(RunConfig.HEAP_FULL * 100) + " % used (a collector that never frees: Epsilon)",
                 (v, s) -> v.stopWhenHeapFull = true);
+        add("--probes-from-stdin", null, "real-time: after this run, one more probe in the same JVM, on the"
+                + " filled model, per line of standard input until it closes; a line sets "
+                + String.join(", ", PROBE_OPTIONS) + " (each probe its own file of records)",
+                (v, s) -> v.probesFromStdin = true);
         add("--out", "FILE", "JSON Lines records to FILE, - for standard output (default -)",
                 (v, s) -> v.out = s);
         add("--help", null, "print this help", (v, s) -> { });
@@ -148,7 +181,22 @@ public final class Options {
 
     /** Parses {@code --name value}, {@code --name=value} and flags; throws UsageException. */
     public static RunConfig parse(String[] args) {
-        Values v = new Values();
+        return check(apply(new Values(), args, TABLE.keySet()));
+    }
+
+    /**
+     * The next probe of a --probes-from-stdin series: the series' run with what a line of standard
+     * input sets (PROBE_OPTIONS, separated by white space); throws UsageException.
+     */
+    public static RunConfig nextProbe(RunConfig series, String line) {
+        String[] args = line.trim().split("\\s+");
+        if (!List.of(args).contains("--out")) {
+            throw new UsageException("a probe line needs --out FILE; it may set " + String.join(", ", PROBE_OPTIONS));
+        }
+        return check(apply(Values.of(series), args, PROBE_OPTIONS));
+    }
+
+    private static Values apply(Values v, String[] args, java.util.Collection<String> allowed) {
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             String value = null;
@@ -157,10 +205,9 @@ public final class Options {
                 value = name.substring(eq + 1);
                 name = name.substring(0, eq);
             }
-            Option o = TABLE.get(name);
+            Option o = allowed.contains(name) ? TABLE.get(name) : null;
             if (o == null) {
-                throw new UsageException("unknown option '" + name + "'; valid options: "
-                        + String.join(", ", TABLE.keySet()));
+                throw new UsageException("unknown option '" + name + "'; valid options: " + String.join(", ", allowed));
             }
             if (o.arg == null) {
                 if (value != null) {
@@ -174,7 +221,7 @@ public final class Options {
             }
             o.setter.set(v, value);
         }
-        return check(v);
+        return v;
     }
 
     private static RunConfig check(Values v) {
@@ -195,13 +242,17 @@ public final class Options {
         if (!realtime && v.captureDelayGiven) {
             throw new UsageException("--capture-delay-ms: only with --mode realtime");
         }
+        if (v.probesFromStdin && (!realtime || v.liveObjects || v.stopWhenHeapFull)) {
+            throw new UsageException("--probes-from-stdin: only with --mode realtime, and not with --live-objects or"
+                    + " --stop-when-heap-full (a probe would end with the heap of the ones before it)");
+        }
         if (v.warmupS >= v.durationS) {
             throw new UsageException("--warmup-s: " + v.warmupS + " must be less than --duration-s (" + v.durationS
                     + ")");
         }
         RunConfig config = new RunConfig(v.caseName, v.strategy, v.mode, v.intervalNs, v.durationS, v.warmupS,
                 v.scale, v.producerCpu, v.consumerCpu, v.liveObjects, v.seed, v.source, v.internalQueueSize,
-                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.out);
+                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.probesFromStdin, v.out);
         CaseParams params = config.caseParams();
         if (Strategies.BOUNDED_BY_POOL_SIZE.contains(v.strategy) && params.poolSize < params.packetsHeldAtMost()) {
             throw new UsageException("--pool-size: " + v.strategy + " needs pool_size >= internal_queue_size"

@@ -124,6 +124,32 @@ class OptionsTest {
         assertMentions(error("--case", "A", "--strategy", "pool", "--seed", "1.5"), "--seed", "integer");
     }
 
+    /** A series' next probe keeps the series' run and changes only what a probe line may set. */
+    @Test
+    void aProbeLineSetsTheIntervalTheTimesAndTheFileOnly() {
+        RunConfig series = Options.parse(new String[] {"--case", "C", "--strategy", "pool", "--mode", "realtime",
+            "--interval-ns", "1000", "--capture-delay-ms", "10", "--scale", "0.5", "--probes-from-stdin"});
+        RunConfig next = Options.nextProbe(series, " --interval-ns 2000  --duration-s 8 --warmup-s 2 --out p.jsonl ");
+        assertEquals(2000, next.intervalNs);
+        assertEquals(8, next.durationS);
+        assertEquals("p.jsonl", next.out);
+        assertEquals(10, next.captureDelayMs, "the series' input queue, in time");
+        assertEquals(5_000, next.inputQueueSize(), "10 ms of ticks at the probe's interval");
+        assertEquals(0.5, next.scale);
+        assertEquals("C", next.caseName);
+        assertMentions(assertThrows(Options.UsageException.class, () -> Options.nextProbe(series,
+                "--case A --out p.jsonl")).getMessage(), "unknown option '--case'",
+                "--interval-ns, --duration-s, --warmup-s, --out");
+        assertMentions(assertThrows(Options.UsageException.class, () -> Options.nextProbe(series,
+                "--interval-ns 2000")).getMessage(), "needs --out FILE");
+        assertMentions(assertThrows(Options.UsageException.class, () -> Options.nextProbe(series,
+                "--interval-ns 5 --out p.jsonl")).getMessage(), "--interval-ns", "10..1000000");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--probes-from-stdin"), "--probes-from-stdin",
+                "only with --mode realtime");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "1000",
+                "--probes-from-stdin", "--live-objects"), "--probes-from-stdin", "not with --live-objects");
+    }
+
     @Test
     void missingAndUnknownOptions() {
         assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime"),

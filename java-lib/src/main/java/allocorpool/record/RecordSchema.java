@@ -19,7 +19,7 @@ public final class RecordSchema {
             "memory_bytes", "small_machine", "commit", "engine_commit", "engine_source", "case", "strategy", "mode",
             "interval_ns", "duration_s", "warmup_s", "scale", "seed", "source", "params", "producer_cpu", "consumer_cpu",
             "jdk_vendor", "jdk_version", "vm_name", "vm_flags", "collector", "gc_beans", "heap_max_bytes",
-            "clock_origin_nanotime");
+            "clock_origin_nanotime", "series_probe");
 
     /** The fields of the header's {@code params} object. */
     public static final List<String> PARAMS = List.of(

@@ -45,6 +45,7 @@ final class Header {
         r.put("collector", System.getProperty("allocorpool.collector", collector(gcBeans)));
         r.put("gc_beans", gcBeans);
         r.put("clock_origin_nanotime", clock.originNanos);
+        r.put("series_probe", null);
         return r;
     }
 

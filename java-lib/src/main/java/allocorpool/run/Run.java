@@ -12,8 +12,12 @@ import allocorpool.queue.TickStats;
 import allocorpool.record.RecordWriter;
 import allocorpool.strategy.PoolCounts;
 import allocorpool.strategy.Strategies;
+import allocorpool.Options;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,6 +27,14 @@ import java.util.Map;
  * header (an exhausted pool, an OutOfMemoryError, a fill that does not finish, a tick
  * source that cannot start, tick counts that do not balance) ends in a summary with
  * status "error" and exit status 1; the tick source is finished on every path.
+ *
+ * <p>A series (--probes-from-stdin) fills the model once: after the command line's own real-time
+ * run, each line of standard input runs one more probe on the model as the previous probe left it,
+ * each to its own file (header, records, summary; the header's series_probe counts them from 0,
+ * the later ones' fill is 0). A fill takes 17-83 s at the article's sizes, a probe 8 s, and a search
+ * probes one cell up to a dozen times. All probes of a series share its clock (t_s 0 is the first
+ * header) and its GC log. The series ends when standard input closes (exit 0), at a probe that fails
+ * (1) or at a line that is not a probe (2).
  */
 public final class Run {
     /** Seconds the fill phase may take beyond --duration-s. */
@@ -33,41 +45,85 @@ public final class Run {
     private final RecordWriter out;
     private final GcMonitor gc;
     private final PrintStream human;
-    private RunClock clock;
+    private final RunClock clock;
+    private final Integer seriesProbe;
+    private PacketLoop loop;
     private FillPhase fill;
     private PeriodReporter reporter;
     private TickStats stats;
     private ClassHistogram live;
     private PoolCounts counts;
 
-    private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human) {
+    private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human,
+            RunClock clock, Integer seriesProbe) {
         this.config = config;
         this.ticks = ticks;
         this.out = out;
         this.gc = gc;
         this.human = human;
+        this.clock = clock;
+        this.seriesProbe = seriesProbe;
     }
 
-    /** Runs and returns the exit status: 0 when the summary says "ok", else 1. */
+    /** Runs and returns the exit status: 0 when every summary says "ok", 1 when one does not, 2 for a bad probe line. */
     public static int execute(RunConfig config, TickSourceFactory ticks, PrintStream human) {
-        try (RecordWriter out = RecordWriter.open(config.out); GcMonitor gc = new GcMonitor()) {
-            return new Run(config, ticks, out, gc, human).run();
-        } catch (IOException e) {
-            human.println("alloc-or-pool: cannot write records to " + config.out + ": " + e);
-            return 1;
+        return execute(config, ticks, human,
+                new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)));
+    }
+
+    /** As {@link #execute(RunConfig, TickSourceFactory, PrintStream)}, a series' next probes read from probes. */
+    static int execute(RunConfig config, TickSourceFactory ticks, PrintStream human, BufferedReader probes) {
+        try (GcMonitor gc = new GcMonitor()) {
+            RunClock clock = RunClock.start();
+            PacketLoop filled = null;
+            RunConfig probe = config;
+            for (int index = 0; ; index++) {
+                try (RecordWriter out = RecordWriter.open(probe.out)) {
+                    Run run = new Run(probe, ticks, out, gc, human, clock, config.probesFromStdin ? index : null);
+                    int status = run.run(filled);
+                    if (status != 0 || !config.probesFromStdin) {
+                        return status;
+                    }
+                    filled = run.loop;
+                } catch (IOException e) {
+                    human.println("alloc-or-pool: cannot write records to " + probe.out + ": " + e);
+                    return 1;
+                }
+                String line;
+                try {
+                    line = probes.readLine();
+                } catch (IOException e) {
+                    human.println("alloc-or-pool: cannot read the next probe: " + e);
+                    return 1;
+                }
+                if (line == null || line.isBlank()) {
+                    return 0;
+                }
+                try {
+                    probe = Options.nextProbe(config, line);
+                } catch (Options.UsageException e) {
+                    human.println("alloc-or-pool: probe line '" + line + "': " + e.getMessage());
+                    return 2;
+                }
+            }
         }
     }
 
-    private int run() throws IOException {
+    /** One run to its file; a series' later probe takes the model as the probe before left it (filled). */
+    private int run(PacketLoop filled) throws IOException {
         CaseParams params = config.caseParams();
-        clock = RunClock.start();
-        out.write(Header.record(config, params, gc.beanNames(), clock));
+        Map<String, Object> header = Header.record(config, params, gc.beanNames(), clock);
+        header.put("series_probe", seriesProbe);
+        out.write(header);
         try {
-            PacketLoop loop = new PacketLoop(Strategies.create(config.strategy, params),
-                    PacketSource.create(config.source, config.seed), params);
-            fill = new FillPhase(loop, params, Strategies.fillsStore(config.strategy));
-            fill.run(loop, System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
-                    (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
+            loop = filled;
+            if (loop == null) {
+                loop = new PacketLoop(Strategies.create(config.strategy, params),
+                        PacketSource.create(config.source, config.seed), params);
+                fill = new FillPhase(loop, params, Strategies.fillsStore(config.strategy));
+                fill.run(loop, System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
+                        (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
+            }
             PeriodReporter.writeGc(out, gc, clock);
             if (config.realtime()) {
                 try (TickSource source = ticks.open(config.intervalNs, config.inputQueueSize(),

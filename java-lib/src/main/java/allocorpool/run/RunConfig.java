@@ -26,6 +26,8 @@ public final class RunConfig {
     public final double captureDelayMs;
     /** End the timed phase when the heap is {@link #HEAP_FULL} used (Epsilon never frees). */
     public final boolean stopWhenHeapFull;
+    /** After this run, more probes in the same JVM, one per line of standard input (see Run). */
+    public final boolean probesFromStdin;
     public final String out;
 
     /** The share of the heap in use at which --stop-when-heap-full ends the timed phase. */
@@ -34,7 +36,7 @@ public final class RunConfig {
     public RunConfig(String caseName, String strategy, String mode, long intervalNs, double durationS,
             double warmupS, double scale, int producerCpu, int consumerCpu, boolean liveObjects, long seed,
             String source, int internalQueueSize, int storedCount, int poolSize, double captureDelayMs,
-            boolean stopWhenHeapFull, String out) {
+            boolean stopWhenHeapFull, boolean probesFromStdin, String out) {
         this.caseName = caseName;
         this.strategy = strategy;
         this.mode = mode;
@@ -52,6 +54,7 @@ public final class RunConfig {
         this.poolSize = poolSize;
         this.captureDelayMs = captureDelayMs;
         this.stopWhenHeapFull = stopWhenHeapFull;
+        this.probesFromStdin = probesFromStdin;
         this.out = out;
     }
 

@@ -17,9 +17,11 @@ import allocorpool.queue.TickSource;
 import allocorpool.queue.TickStats;
 import allocorpool.record.JsonLines;
 import allocorpool.record.RecordSchema;
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -248,6 +250,7 @@ class RunRecordsTest {
                 javaClock, human));
         List<Map<String, Object>> records = readRun(file);
         assertEquals(20_000L, records.get(0).get("interval_ns"));
+        assertNull(records.get(0).get("series_probe"), "a run of its own");
         Map<String, Object> summary = records.get(records.size() - 1);
         assertEquals("ok", summary.get("status"));
         long packets = (Long) summary.get("packets");
@@ -265,6 +268,53 @@ class RunRecordsTest {
         assertTrue(text.matches(
                 "(?s)\\s+\\d+\\.\\ds  processed \\d+  lost \\d+  \\(total lost \\d+\\)  max late \\d+\\.\\d{3} ms\\R.*"),
                 text);
+    }
+
+    private static final TickSourceFactory JAVA_CLOCK = (interval, capacity, producer, consumer) ->
+            JavaTickProducer.start(capacity, interval, Long.MAX_VALUE);
+
+    /**
+     * A series fills the model once: its second probe, asked for on standard input, runs at its own
+     * interval on the model the first left full, to its own file, on the series' clock.
+     */
+    @Test
+    void aSeriesFillsOnceAndGivesEachProbeItsFile() throws IOException {
+        Path first = dir.resolve("series-0.jsonl");
+        Path second = dir.resolve("series-1.jsonl");
+        BufferedReader lines = new BufferedReader(new StringReader(
+                "--interval-ns 40000 --duration-s 2 --warmup-s 1 --out " + second + "\n"));
+        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, first,
+                "--probes-from-stdin"), JAVA_CLOCK, human, lines));
+        List<Map<String, Object>> a = readRun(first);
+        List<Map<String, Object>> b = readRun(second);
+        assertEquals(0L, a.get(0).get("series_probe"));
+        assertEquals(1L, b.get(0).get("series_probe"));
+        assertEquals(40_000L, b.get(0).get("interval_ns"));
+        assertEquals(a.get(0).get("clock_origin_nanotime"), b.get(0).get("clock_origin_nanotime"), "one clock");
+        Map<String, Object> sa = a.get(a.size() - 1);
+        Map<String, Object> sb = b.get(b.size() - 1);
+        assertEquals("ok", sa.get("status"), sa.toString());
+        assertEquals("ok", sb.get("status"), sb.toString());
+        assertTrue((Long) sa.get("fill_packets") > 0, "the first probe fills: " + sa);
+        assertEquals(0L, sb.get("fill_packets"), "the second does not: " + sb);
+        assertTrue((Double) sb.get("store_fill_at_window") >= 0.99, "it starts on a full store: " + sb);
+        assertTrue((Double) sb.get("timed_start_s") >= (Double) sa.get("t_s"), "after the first, on its clock");
+        long measuredNs = Math.round((Double) sb.get("measured_s") * 1e9);
+        assertTrue(Math.abs((Long) sb.get("measured_ticks_due") - measuredNs / 40_000) <= 1, "at its own interval");
+    }
+
+    /** A line that is not a probe ends the series with status 2, naming what a line may set; the probes before stand. */
+    @Test
+    void aSeriesLineThatIsNotAProbeEndsItWithStatus2() throws IOException {
+        Path first = dir.resolve("series-bad.jsonl");
+        BufferedReader lines = new BufferedReader(new StringReader("--case A --out x.jsonl\n"));
+        assertEquals(2, Run.execute(config("A", "pool", "realtime", 20_000, 0.01, false, first,
+                "--probes-from-stdin"), JAVA_CLOCK, human, lines));
+        List<Map<String, Object>> a = readRun(first);
+        assertEquals("ok", a.get(a.size() - 1).get("status"));
+        String text = humanBytes.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("unknown option '--case'; valid options: --interval-ns, --duration-s, --warmup-s,"
+                + " --out"), text);
     }
 
     /**
@@ -465,7 +515,7 @@ class RunRecordsTest {
         // Case C at this scale: a pool of 1 packet, but the FIFO and the store want 2. The
         // command line refuses it (see OptionsTest); the engine still fails cleanly.
         RunConfig tooSmall = new RunConfig("C", "pool", "batch", 0, 2, 1, 1e-6, -1, -1, false, 1, "counter", 0, 0, 0,
-                100, false, file.toString());
+                100, false, false, file.toString());
         assertEquals(1, Run.execute(tooSmall, NO_TICKS, human));
         List<Map<String, Object>> records = readRun(file);
         Map<String, Object> summary = records.get(records.size() - 1);
