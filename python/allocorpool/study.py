@@ -236,6 +236,8 @@ class SearchPlan:
     # brackets and bisects again above (analysis.search.find_interval).
     long_probes: float = 1.0
     long_probe_share: float = 1.0
+    # A Java search's probes in one JVM that fills the model once (run.probe_series), not each in its own.
+    series: bool = False
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.chapters import sections
 from allocorpool.data import store
-from allocorpool.run import sweep
+from allocorpool.run import probe_series, sweep
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
 
@@ -464,3 +464,57 @@ def test_a_sentinel_search_that_keeps_up_at_1000_ns_gets_one_long_run_there(tmp_
     count = len(runs)
     again = sweep.Sweep(TINY, tmp_path, progress=False).sentinel_long_runs(searches)
     assert len(runs) == count and again["loses"].tolist() == long_runs["loses"].tolist()  # from the store
+
+
+SERIES = replace(TINY, solutions=("g1",), search=replace(TINY.search, series=True))
+G1 = SOLUTIONS_BY_NAME["g1"]
+
+
+@pytest.fixture
+def series_engine(engine, monkeypatch):
+    """The fake engine behind a probe series too: the cells each series started with."""
+    started = []
+
+    def fake_command(cell, out, log):
+        started.append(cell)
+        return [sys.executable, str(FAKE), "ok", *cell.engine_args(out)]
+    monkeypatch.setattr(probe_series, "engine_command", fake_command)
+    return started
+
+
+def test_a_java_search_runs_its_probes_in_one_series(tmp_path, series_engine):
+    sw = sweep.Sweep(SERIES, tmp_path, progress=False)
+    row, probes = sw.search(G1, "pool", "A")
+    assert row["outcome"] == "found" and 437 <= row["interval_ns"] <= 437 * 1.5
+    assert len(series_engine) == 1 and len(probes) >= 4  # every probe in one engine process
+    assert probes["key"].str.contains("_series_").all()
+    stored = sw.store.index.set_index("key").loc[probes["key"]]
+    assert stored["series_probe"].tolist() == list(range(len(probes)))  # in the order the search asked
+    assert stored["fill_s"].iloc[0] > 0 and (stored["fill_s"].iloc[1:] == 0).all()  # one fill
+    replayed_row, replayed = sweep.Sweep(SERIES, tmp_path, progress=False, replay=True).search(G1, "pool", "A")
+    assert len(series_engine) == 1 and replayed["key"].tolist() == probes["key"].tolist()
+    assert replayed_row["interval_ns"] == row["interval_ns"]
+
+
+def test_a_series_reads_the_stored_runs_of_their_own_and_runs_only_what_is_missing(tmp_path, engine, series_engine):
+    _, runs = engine
+    alone_row, alone = sweep.Sweep(replace(SERIES, search=TINY.search), tmp_path, progress=False).search(
+        G1, "pool", "A")
+    assert not alone["key"].str.contains("_series_").any() and len(series_engine) == 0
+    count = len(runs)
+    row, probes = sweep.Sweep(SERIES, tmp_path, progress=False).search(G1, "pool", "A")
+    assert len(series_engine) == 0 and len(runs) == count  # all stored: nothing runs
+    assert probes["key"].tolist() == alone["key"].tolist() and row["interval_ns"] == alone_row["interval_ns"]
+
+
+def test_a_failed_probe_ends_its_series_and_its_second_attempt_starts_another(tmp_path, series_engine, monkeypatch):
+    monkeypatch.setenv("FAKE_SERIES_FAIL_AT", "2")  # the third probe of every series fails
+    sw = sweep.Sweep(SERIES, tmp_path, progress=False)
+    row, probes = sw.search(G1, "pool", "A")
+    assert probes["status"].iloc[2] == "error" and probes["error"].iloc[2] == "pool conservation check failed"
+    assert probes["key"].iloc[3] == probes["key"].iloc[2] and probes["status"].iloc[3] == "ok"  # asked again
+    # the second attempt opened a new series: the engine started again with it, and it filled again
+    assert len(series_engine) >= 2 and series_engine[1].key == probes["key"].iloc[2]
+    retried = sw.store.index.set_index("key").loc[probes["key"].iloc[2]]
+    assert (retried["attempts"], retried["series_probe"]) == (2, 0) and retried["fill_s"] > 0
+    assert row["outcome"] == "found"

@@ -264,6 +264,8 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     row.update(metadata["cell"])
     for name, value in ((metadata.get("header") or {}).get("params") or {}).items():
         row[f"params_{name}"] = value
+    if (metadata.get("header") or {}).get("series_probe") is not None:
+        row["series_probe"] = metadata["header"]["series_probe"]  # its place in its series (run.probe_series)
     row.update(metadata["fingerprint"])
     for name, value in (metadata["summary"] or {}).items():
         row[name if name not in row else f"summary_{name}"] = value

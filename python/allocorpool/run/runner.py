@@ -77,6 +77,9 @@ class Cell:
     # Which run of the same measurement this is: the first (0) has the key it always had, later ones
     # (repeats that show the spread between runs) add r<n> to it.
     repetition: int = 0
+    # A probe of a series (run.probe_series): it runs in a JVM that filled the model once for a search's
+    # probes, after the ones before it; alone, it is a series of one.
+    series: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -93,6 +96,9 @@ class Cell:
             raise ValueError(f"fill_limit_s {self.fill_limit_s!r}: a positive time or None")
         if self.repetition < 0:
             raise ValueError(f"repetition {self.repetition!r}: 0 (the first run) or more")
+        if self.series and (self.engine != "java" or self.mode != "realtime" or self.live_objects
+                            or self.stop_when_heap_full):
+            raise ValueError("series: java realtime cells only, without live_objects or stop_when_heap_full")
         object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:
@@ -128,6 +134,7 @@ class Cell:
         parts += [f"d{self.duration_s:g}", f"w{self.warmup_s:g}", f"x{self.scale:g}", self.source]
         parts += (["live"] if self.live_objects else []) + (["gclog"] if self.gc_log else [])
         parts += ["heapstop"] if self.stop_when_heap_full else []
+        parts += ["series"] if self.series else []
         parts += [f"r{self.repetition}"] if self.repetition else []
         parts += [f"b{self.build}"] if self.build else []
         return "_".join(parts)
@@ -156,6 +163,8 @@ class Cell:
             args.append("--live-objects")
         if self.stop_when_heap_full:
             args.append("--stop-when-heap-full")
+        if self.series:
+            args.append("--probes-from-stdin")
         if self.engine == "cpp" and self.mode == "realtime":
             # The allocation count is a batch cell's figure (it does not depend on the interval); its pass
             # fills the model again after the timed run, which changes nothing measured and costs a probe
@@ -230,7 +239,7 @@ def default_timeout(cell: Cell) -> float:
     return 60.0 + 2.0 * cell.duration_s
 
 
-class _Tail:
+class Tail:
     """The complete lines appended to a file since the last read."""
 
     def __init__(self, path: Path) -> None:
@@ -266,12 +275,12 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-def _engine_environment() -> dict[str, str]:
+def engine_environment() -> dict[str, str]:
     """The environment with the commit the engines put in their header (as `make` exports it)."""
     return {**os.environ, "ALLOC_OR_POOL_COMMIT": os.environ.get("ALLOC_OR_POOL_COMMIT") or paths.source_commit()}
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def stop(process: subprocess.Popen[bytes]) -> None:
     """Ends the engine's process group (its own session): TERM, then KILL after a grace period."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
@@ -285,7 +294,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
             continue
 
 
-def _tail_text(path: Path) -> str:
+def tail_text(path: Path) -> str:
     try:
         with open(path, "rb") as file:
             file.seek(max(0, file.seek(0, os.SEEK_END) - STDERR_TAIL_CHARS))
@@ -302,6 +311,38 @@ def _show(bar: Any, run: Run, elapsed: float) -> None:
         bar.set_postfix({"packets": f"{int(last['packets_total']):,}", "lost": f"{int(last['lost_total']):,}"},
                         refresh=False)
     bar.refresh()
+
+
+def follow(process: subprocess.Popen[bytes], tail: Tail, reader: RecordReader, *, started: float,
+           timeout_s: float, fill_timeout_s: float | None, poll_s: float, bar: Any = None,
+           on_update: Callable[[Run], None] | None = None, until_summary: bool = False) -> bool:
+    """Feeds a run's records to reader as they arrive, until its process ends (or, until_summary, its
+    summary arrives: a series' probe, whose JVM goes on). True when it timed out: fill_timeout_s after
+    started while no period came (the fill phase), timeout_s after the first period."""
+    measuring_since: float | None = None  # when the first period arrived: the fill phase was over
+    while True:
+        exit_code = process.poll()
+        lines = tail.lines(final=exit_code is not None)
+        summary = False
+        for line in lines:
+            record = reader.feed(line)
+            if measuring_since is None and record is not None and record["type"] == "periodic":
+                measuring_since = time.monotonic()
+            summary = summary or (record is not None and record["type"] == "summary")
+        if lines and on_update is not None:
+            on_update(reader.run())
+        if bar is not None:
+            _show(bar, reader.run(), time.monotonic() - started)
+        if exit_code is not None or (until_summary and summary):
+            return False
+        now = time.monotonic()
+        if measuring_since is not None:
+            over = now - measuring_since > timeout_s
+        else:
+            over = now - started > (timeout_s if fill_timeout_s is None else fill_timeout_s)
+        if over:
+            return True
+        time.sleep(poll_s)
 
 
 def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progress: bool = True,
@@ -334,43 +375,22 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
     bar = tqdm(total=cell.duration_s, desc=cell.key, unit="s", leave=True,
                bar_format="{desc}: {bar} {n:.1f}/{total:g} s [{elapsed}]{postfix}") if progress else None
     timed_out = False
-    measuring_since: float | None = None  # when the first period arrived: the fill phase was over
     exit_code: int | None = None
-    tail = _Tail(out)
+    tail = Tail(out)
     try:
         with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
             try:
                 process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-                                           cwd=workdir, env=_engine_environment(), start_new_session=True,
+                                           cwd=workdir, env=engine_environment(), start_new_session=True,
                                            preexec_fn=die_with_parent)
             except OSError as error:
                 return CellResult(cell, "error", None, str(error), 0.0, reader.run(), command=command)
             try:
-                while True:
-                    exit_code = process.poll()
-                    lines = tail.lines(final=exit_code is not None)
-                    for line in lines:
-                        record = reader.feed(line)
-                        if measuring_since is None and record is not None and record["type"] == "periodic":
-                            measuring_since = time.monotonic()
-                    if lines and on_update is not None:
-                        on_update(reader.run())
-                    if bar is not None:
-                        _show(bar, reader.run(), time.monotonic() - started)
-                    if exit_code is not None:
-                        break
-                    now = time.monotonic()
-                    if measuring_since is not None:
-                        over = now - measuring_since > timeout
-                    else:
-                        over = now - started > (timeout if fill_timeout is None else fill_timeout)
-                    if over:
-                        timed_out = True
-                        break
-                    time.sleep(poll_s)
+                timed_out = follow(process, tail, reader, started=started, timeout_s=timeout,
+                                   fill_timeout_s=fill_timeout, poll_s=poll_s, bar=bar, on_update=on_update)
             finally:
                 if process.poll() is None:  # timed out, or interrupted (the exception goes on)
-                    _stop(process)
+                    stop(process)
                 exit_code = process.returncode
         for line in tail.lines(final=True):
             reader.feed(line)
@@ -384,9 +404,9 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
     refusal = built_by_another(cell, run)
     if refusal:
         status = "error"
-    said = _tail_text(stderr_path)
+    said = tail_text(stderr_path)
     if status != "ok" and not said.strip():
-        said = _tail_text(stdout_path)  # a JVM that cannot start says why on stdout
+        said = tail_text(stdout_path)  # a JVM that cannot start says why on stdout
     return CellResult(cell, status, exit_code, said, elapsed, run, events, command, refusal)
 
 

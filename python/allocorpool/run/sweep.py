@@ -23,9 +23,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -59,6 +60,7 @@ from allocorpool.data.records import Run, read_run
 from allocorpool.data.store import Store, atomic_write, chosen_profile, replaying, run_missing
 from allocorpool.run import jdks, machine, machine_check
 from allocorpool.run.java import JavaRun
+from allocorpool.run.probe_series import ProbeSeries
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
 from allocorpool.study import (
     BIG_HEAP_FACTOR,
@@ -335,35 +337,43 @@ class Sweep:
         finally:  # on an error or an interrupt, cells already running still end and are stored
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def _run(self, cell: Cell) -> CellResult:
-        cluster = self._on_cluster()
+    def _run(self, cell: Cell, series: ProbeSeries | None = None) -> CellResult:
+        cluster = self._on_cluster() if series is None else None
         if cluster is not None:
             result = cluster.run(cell)
             with self._key_locks_guard:
                 self._ran += 1
             return result
         self._status.show(f"running {cell.key}")
-        result = run_cell(cell, self.store.runs_dir, timeout_s=default_timeout(cell), progress=False)
+        result = series.run(cell) if series is not None else \
+            run_cell(cell, self.store.runs_dir, timeout_s=default_timeout(cell), progress=False)
         self._ran += 1
         self._status.show(f"{cell.key}: {result.status} in {result.elapsed_s:.1f} s ({self._ran} run so far)")
         return result
 
-    def cell_row(self, cell: Cell, retry_failure: bool = False) -> dict[str, Any]:
-        """The index row of a cell, running it first if the store does not have it. A stored failure runs
-        again when the sweep retries failures (once per session), or when retry_failure asks for the
-        second attempt of a search's probe (once per key: the store counts the attempts)."""
+    def cell_row(self, cell: Cell, retry_failure: bool = False, series: ProbeSeries | None = None) -> dict[str, Any]:
+        """The index row of a cell, running it first if the store does not have it (a series cell in
+        series). A stored failure runs again when the sweep retries failures (once per session), or when
+        retry_failure asks for the second attempt of a search's probe (once per key: the store counts the
+        attempts)."""
         if self.replay:
-            row = self._rows.get(cell.key) or self.store.latest(cell.measurement) or {
+            row = self._stored(cell) or {
                 "key": cell.key, "status": MISSING, "error": "not measured: the store has no such cell"}
         else:
-            row = self._run_if_missing(cell, retry_failure)
+            row = self._run_if_missing(cell, retry_failure, series)
         self._seen[cell.key] = row
         if cell.stop_when_heap_full and heap_verdict(row["status"], _value(row, "error"),
                                                      _value(row, "stderr_tail")) == TOO_SMALL:
             self._heap_too_small.add(cell.key)  # Epsilon filled its heap: the cell's answer, not a failed run
         return row
 
-    def _run_if_missing(self, cell: Cell, retry_failure: bool) -> dict[str, Any]:
+    def _stored(self, cell: Cell) -> dict[str, Any] | None:
+        """The stored row of a cell: its own, one of a build that measures the same, or (replaying) the
+        newest of its measurement; None when the store has none."""
+        row = self._rows.get(cell.key) or self._same_measurement(cell)
+        return row or (self.store.latest(cell.measurement) if self.replay else None)
+
+    def _run_if_missing(self, cell: Cell, retry_failure: bool, series: ProbeSeries | None = None) -> dict[str, Any]:
         with self._key_locks_guard:  # a thread that asks for a cell another one runs waits for its row
             key_lock = self._key_locks.setdefault(cell.key, threading.Lock())
         with key_lock:
@@ -375,7 +385,7 @@ class Sweep:
                 self.store.lock_for_runs()
                 self._check_machine()
                 self._run_here.add(cell.key)
-                index = run_missing([cell], self.store, run=self._run, retry_failed=retry)
+                index = run_missing([cell], self.store, run=lambda c: self._run(c, series), retry_failed=retry)
                 row = index.iloc[0].to_dict()
                 self._rows[cell.key] = row
         return row
@@ -489,20 +499,44 @@ class Sweep:
 
     # ---- real-time ---------------------------------------------------------------------
     def _probe(self, solution: Solution, strategy: str, case: str, rows: list[dict[str, Any]],
-               heap_mb: int | None = None) -> ProbeFn:
+               heap_mb: int | None = None, series: ProbeSeries | None = None) -> ProbeFn:
         """Probes of one cell: a real-time run at (interval, duration, repetition), judged by search.verdict, its
         index row appended to rows. A failed run is run again once when the search asks again (its
-        second attempt)."""
+        second attempt). With a series, the probes the store lacks run in it (Cell.series); a probe the
+        store has as a run of its own (measured before series, or alone) is read as it is."""
         asked: set[str] = set()
 
         def probe(interval_ns: int, duration_s: float, repetition: int = 0) -> Probe:
             cell = probe_cell(solution, strategy, case, self.profile, interval_ns, heap_mb=heap_mb,
                               duration_s=duration_s, repetition=repetition)
-            row = self.cell_row(cell, retry_failure=cell.key in asked)
+            alone = self._stored(cell) if series is not None else None
+            if alone is not None and (alone["status"] == "ok" or cell.key not in asked):
+                row = alone
+                self._seen[cell.key] = row
+            else:
+                if series is not None:
+                    cell = replace(cell, series=True)
+                row = self.cell_row(cell, retry_failure=cell.key in asked, series=series)
             asked.add(cell.key)
             rows.append(row)
             return _probe_verdict(row, interval_ns, duration_s)
         return probe
+
+    @contextmanager
+    def _series(self, solution: Solution) -> Iterator[ProbeSeries | None]:
+        """One series for a search's probes where the profile runs them in series (SearchPlan.series): a Java
+        solution whose collector frees memory (an Epsilon probe ends when its heap is full), on this machine
+        (a Dask cluster's workers run one cell each). None elsewhere. A replay's series runs nothing: it
+        marks the probes to read as series cells."""
+        if not (self.profile.search.series and solution.engine == "java" and solution.collector != "epsilon"
+                and self._scheduler is None):
+            yield None
+            return
+        series = ProbeSeries(self.store.runs_dir)
+        try:
+            yield series
+        finally:
+            series.close()
 
     def confirmation_s(self, solution: Solution, strategy: str, case: str) -> Callable[[int], float] | None:
         """How long the probe that confirms an interval runs: long enough for its window to hold the
@@ -536,11 +570,12 @@ class Sweep:
         batch = self.cell_row(batch_cell(solution, strategy, case, self.profile))
         batch_ns = _value(batch, "ns_per_packet") if batch["status"] == "ok" else None
         probed: list[dict[str, Any]] = []
-        result = find_interval(self._probe(solution, strategy, case, probed), probe_s=self.profile.probe_s,
-                               high_ns=plan.high_ns, batch_ns=batch_ns, low_ns=plan.low_ns,
-                               start_factor=plan.start_factor,
-                               confirm_s=self.confirmation_s(solution, strategy, case), reference_ns=REFERENCE_NS,
-                               digits=plan.digits, resolution=plan.resolution)
+        confirm_s = self.confirmation_s(solution, strategy, case)
+        with self._series(solution) as series:
+            result = find_interval(self._probe(solution, strategy, case, probed, series=series),
+                                   probe_s=self.profile.probe_s, high_ns=plan.high_ns, batch_ns=batch_ns,
+                                   low_ns=plan.low_ns, start_factor=plan.start_factor, confirm_s=confirm_s,
+                                   reference_ns=REFERENCE_NS, digits=plan.digits, resolution=plan.resolution)
         probes = result.probes.assign(key=[r["key"] for r in probed], machine=[_machine(r) for r in probed],
                                       **_labels(solution, strategy, case))
         # the probe whose loss the row reports: the repeat at 1000 ns where there is one (search.find_interval)
