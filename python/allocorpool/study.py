@@ -18,7 +18,7 @@ runs end when the heap is 90 % used (--stop-when-heap-full: the window is what t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -505,6 +505,10 @@ START_KEEPS_UP = 0.8
 # full size and 8 of 21 at a tenth; "vm", 2026-11-24).
 LONG_RUN_SHARE = 8 / 21
 TYPICAL_LOW_NS = 150  # where a search's lower end usually is, for the estimate
+# What a probe after the first of a series (run.probe_series) costs beyond its measured time (no JVM start,
+# no fill): the mean of 21 such probes of seven full-size sentinel searches, 0.18 s (median 0.05, at most
+# 0.52; "vm", 2026-11-26, tools/compare_series.py). A probe alone costs 1.9 s beyond its fill and measured time.
+SERIES_PROBE_OVERHEAD_S = 0.2
 # The fill phase before every run: about 74 packets per store slot (random slots to 99 %), flat out,
 # at about these ns per packet, by engine (Java) or C++ design on glibc, and for a C++ design on
 # another allocator that many times slower (the medians of the committed full-size fills, case C,
@@ -552,13 +556,17 @@ def modelled_against_measured(index: pd.DataFrame, heap: HeapPlan | None = None)
         return pd.DataFrame(columns=["runs", "measured_min", "model_min", "measured_per_model"])
     filler = runs["design"].fillna(runs["engine"])
     stored = runs["params_stored_count"].fillna(0)
+    # a probe after the first of its series (run.probe_series) neither starts a JVM nor fills
+    later = runs["series_probe"].fillna(0).gt(0) if "series_probe" in runs else pd.Series(False, index=runs.index)
     counted = runs["allocs_counted_packets"].fillna(0) > 0  # real-time runs before they skipped it counted too
     near_min = runs["duration_s"].eq(heap.search_s) & filler.eq("java") & runs["mode"].eq("batch") \
         if heap is not None and heap.search_s is not None else pd.Series(False, index=runs.index)
     slower = near_min.map({True: heap.near_min_fill_factor if heap else 1.0, False: 1.0})
-    model = [run_s(f, d, k * fill_s(case, 1.0, f, stored=int(n), allocator=a), c)  # params_stored_count is scaled
-             for f, case, d, n, c, a, k in zip(filler, runs["case"], runs["duration_s"], stored, counted,
-                                                runs["allocator"].where(runs["allocator"].notna(), None), slower)]
+    model = [SERIES_PROBE_OVERHEAD_S + d if after else
+             run_s(f, d, k * fill_s(case, 1.0, f, stored=int(n), allocator=a), c)  # params_stored_count is scaled
+             for f, case, d, n, c, a, k, after in zip(filler, runs["case"], runs["duration_s"], stored, counted,
+                                                       runs["allocator"].where(runs["allocator"].notna(), None), slower,
+                                                       later)]
     table = (runs.assign(filler=filler, model_s=model)
              .groupby(["filler", "mode"])
              .agg(runs=("elapsed_s", "size"), measured_s=("elapsed_s", "sum"), model_s=("model_s", "sum")))
@@ -586,18 +594,29 @@ def expected_probes(plan: SearchPlan) -> float:
     return START_KEEPS_UP * found + (1 - START_KEEPS_UP) * lost
 
 
+def in_series(solution: Solution, plan: SearchPlan) -> bool:
+    """Whether a plan runs the solution's searches in series (run.probe_series): Java, but Epsilon, whose
+    probe ends when its heap is full."""
+    return plan.series and solution.engine == "java" and solution.collector != "epsilon"
+
+
 def search_s(solution: Solution, case: str, prof: Profile) -> float:
     """About how long one real-time search of a case takes: its short probes, then the probes the
-    interval found rests on (a Java cell's confirmations where the profile confirms, else one repeat)."""
+    interval found rests on (a Java cell's confirmations where the profile confirms, else one repeat).
+    In series, only the first probe starts a JVM and fills the model."""
     fill = fill_s(case, prof.scale, solution.filler, allocator=solution.allocator)
-    probe_s = run_s(solution.filler, prof.probe_s, fill, counts_allocations=False)
     plan = prof.search
+    series = in_series(solution, plan)
+
+    def probe(measured_s: float, first: bool = False) -> float:
+        if series and not first:
+            return SERIES_PROBE_OVERHEAD_S + measured_s
+        return run_s(solution.filler, measured_s, fill, counts_allocations=False)
     if plan.confirm and solution.engine == "java":
-        long_s = plan.long_probe_share * plan.longest_probe_s
-        second_s = plan.long_probes * run_s(solution.filler, long_s, fill, counts_allocations=False)
+        second_s = plan.long_probes * probe(plan.long_probe_share * plan.longest_probe_s)
     else:
-        second_s = probe_s
-    return expected_probes(prof.search) * probe_s + second_s
+        second_s = probe(prof.probe_s)
+    return probe(prof.probe_s, first=True) + (expected_probes(plan) - 1) * probe(prof.probe_s) + second_s
 
 
 def expected_heap_runs(plan: HeapPlan) -> float:
@@ -629,7 +648,8 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     chosen_all = chosen is None
     chosen = solutions(None, prof) if chosen is None else [s for s in chosen if prof.selects(s)]
     cases = len(prof.cases)
-    batch_s = searches = probes = 0.0
+    batch_s = searches = searches_other = probes = 0.0
+    other = replace(prof, search=replace(prof.search, series=not prof.search.series))  # for the comparison
     batch_cells = search_count = 0
     per_search = expected_probes(prof.search)
     for s in chosen:
@@ -640,6 +660,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
         search_count += len(REALTIME_STRATEGIES) * cases
         probes += len(REALTIME_STRATEGIES) * cases * per_search
         searches += len(REALTIME_STRATEGIES) * sum(search_s(s, case, prof) for case in prof.cases)
+        searches_other += len(REALTIME_STRATEGIES) * sum(search_s(s, case, other) for case in prof.cases)
     names = {s.name for s in chosen}
     timelines = sum(1 for name, _, case in TIMELINES if name in names and case in prof.cases)
     timeline_s = timelines * run_s("java", prof.timeline_s, 0.0)
@@ -683,7 +704,9 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
              f"probes {prof.probe_s:g} s (warm-up {prof.probe_warmup_s:g} s)",
              f"  {len(chosen)} solutions x {cases} case(s): {batch_cells} batch cells ~ {batch_s / 60:.1f} min; "
              f"{search_count} real-time searches x ~{per_search:g} short probes and the probes their interval "
-             f"rests on ~ {searches / 60:.1f} min; "
+             f"rests on ~ {searches / 60:.1f} min"
+             + (f" ({'in series' if other.search.series else 'each probe in its own JVM'}, "
+                f"{searches_other / 60:.1f} min)" if searches_other != searches else "") + "; "
              f"{timelines} timeline run(s) ~ {timeline_s / 60:.1f} min; "
              f"~{long_runs:.0f} sentinel long run(s) ~ {long_run_s / 60:.1f} min; "
              f"~{heap_runs:.0f} minimum-heap runs ~ {heap_s / 60:.1f} min; "

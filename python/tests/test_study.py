@@ -266,3 +266,27 @@ def test_the_estimates_near_minimum_fill_is_that_of_the_committed_bisections():
     fill = (runs["elapsed_s"] - study.RUN_OVERHEAD_S["java"] - plan.search_s).mean()
     measured = fill / study.fill_s("C", 1.0)
     assert measured / 1.25 < plan.near_min_fill_factor < measured * 1.25, measured
+
+
+def test_a_series_is_modelled_with_one_fill_and_one_jvm_start_per_search():
+    # In series (run.probe_series) a Java search's probes after its first neither start a JVM nor fill.
+    full = PROFILES["full"]
+    alone, series = (replace(full, search=replace(full.search, series=flag)) for flag in (False, True))
+    g1 = SOLUTIONS_BY_NAME["g1"]
+    later = study.expected_probes(full.search) - 1 + full.search.long_probes  # probes after a series' first
+    spared = study.run_s("java", 0.0, study.fill_s("C", 1.0), False) - study.SERIES_PROBE_OVERHEAD_S
+    assert study.search_s(g1, "C", alone) - study.search_s(g1, "C", series) == pytest.approx(later * spared)
+    for other in ("cpp-glibc", "flat-glibc", "epsilon-25"):  # no JVM, or a heap that is never freed
+        solution = SOLUTIONS_BY_NAME[other]
+        assert study.search_s(solution, "C", alone) == study.search_s(solution, "C", series), other
+    paper = study.solutions(None, full, study.selection("paper"))
+    assert study.estimate(series, paper).seconds < study.estimate(alone, paper).seconds
+    assert "each probe in its own JVM" in str(study.estimate(series, paper))
+    assert "in series" in str(study.estimate(alone, paper))
+    # a stored probe after the first of its series is modelled without its fill and start
+    runs = pd.DataFrame({"cell_kind": "engine", "engine": "java", "design": None, "allocator": None, "case": "C",
+                         "mode": "realtime", "duration_s": 8.0, "params_stored_count": 495_000,
+                         "allocs_counted_packets": None, "elapsed_s": 10.0, "series_probe": [0, 1]}, index=[0, 1])
+    model_s = study.modelled_against_measured(runs).loc[("java", "realtime"), "model_min"] * 60
+    first = study.run_s("java", 8.0, study.fill_s("C", 1.0), False)
+    assert model_s == pytest.approx(first + study.SERIES_PROBE_OVERHEAD_S + 8.0, abs=3)  # minutes to 0.1

@@ -357,7 +357,7 @@ class Sweep:
         retry_failure asks for the second attempt of a search's probe (once per key: the store counts the
         attempts)."""
         if self.replay:
-            row = self._stored(cell) or {
+            row = self._rows.get(cell.key) or self.store.latest(cell.measurement) or {
                 "key": cell.key, "status": MISSING, "error": "not measured: the store has no such cell"}
         else:
             row = self._run_if_missing(cell, retry_failure, series)
@@ -366,12 +366,6 @@ class Sweep:
                                                      _value(row, "stderr_tail")) == TOO_SMALL:
             self._heap_too_small.add(cell.key)  # Epsilon filled its heap: the cell's answer, not a failed run
         return row
-
-    def _stored(self, cell: Cell) -> dict[str, Any] | None:
-        """The stored row of a cell: its own, one of a build that measures the same, or (replaying) the
-        newest of its measurement; None when the store has none."""
-        row = self._rows.get(cell.key) or self._same_measurement(cell)
-        return row or (self.store.latest(cell.measurement) if self.replay else None)
 
     def _run_if_missing(self, cell: Cell, retry_failure: bool, series: ProbeSeries | None = None) -> dict[str, Any]:
         with self._key_locks_guard:  # a thread that asks for a cell another one runs waits for its row
@@ -502,21 +496,15 @@ class Sweep:
                heap_mb: int | None = None, series: ProbeSeries | None = None) -> ProbeFn:
         """Probes of one cell: a real-time run at (interval, duration, repetition), judged by search.verdict, its
         index row appended to rows. A failed run is run again once when the search asks again (its
-        second attempt). With a series, the probes the store lacks run in it (Cell.series); a probe the
-        store has as a run of its own (measured before series, or alone) is read as it is."""
+        second attempt). With a series, its cells are series cells (Cell.series), run in it where the store
+        lacks them: a probe measured in a JVM of its own opened on a younger heap, and is not read instead."""
         asked: set[str] = set()
 
         def probe(interval_ns: int, duration_s: float, repetition: int = 0) -> Probe:
             cell = probe_cell(solution, strategy, case, self.profile, interval_ns, heap_mb=heap_mb,
                               duration_s=duration_s, repetition=repetition)
-            alone = self._stored(cell) if series is not None else None
-            if alone is not None and (alone["status"] == "ok" or cell.key not in asked):
-                row = alone
-                self._seen[cell.key] = row
-            else:
-                if series is not None:
-                    cell = replace(cell, series=True)
-                row = self.cell_row(cell, retry_failure=cell.key in asked, series=series)
+            cell = replace(cell, series=True) if series is not None else cell
+            row = self.cell_row(cell, retry_failure=cell.key in asked, series=series)
             asked.add(cell.key)
             rows.append(row)
             return _probe_verdict(row, interval_ns, duration_s)
@@ -630,16 +618,24 @@ class Sweep:
                     if row["outcome"] == MISSING or any(r is None for r in read):
                         continue
                     runs = [{"purpose": purpose, "duration_s": _value(r, "duration_s"),
-                             "elapsed_s": _value(r, "elapsed_s") or 0.0, "fill_s": _value(r, "fill_s") or 0.0}
+                             "elapsed_s": _value(r, "elapsed_s") or 0.0, "fill_s": _value(r, "fill_s") or 0.0,
+                             "series": bool(_value(r, "series"))}
                             for purpose, r in zip(purposes.values(), read)]
                     found.append((solution, case, pd.DataFrame(runs)))
         return found
 
     def searches_against_model(self, replayed: list[tuple[Solution, str, pd.DataFrame]]) -> pd.DataFrame:
         """The estimate's model of a search (study.search_s) against the replayed searches (replayed_searches)
-        of the sweep's solutions, with their engine time, by filler."""
-        found = [{"filler": solution.filler, "probes": len(probes), "measured_s": probes["elapsed_s"].sum(),
-                  "model_s": search_s(solution, case, self.profile)} for solution, case, probes in replayed]
+        of the sweep's solutions, with their engine time, by filler; a Java search with a probe in series
+        against the model of a series, one whose probes all ran alone (stored before series) against that
+        of probes alone."""
+        alone = replace(self.profile, search=replace(self.profile.search, series=False))
+        found = []
+        for solution, case, probes in replayed:
+            series = bool(probes["series"].any())
+            found.append({"filler": solution.filler + (" in series" if series else ""), "probes": len(probes),
+                          "measured_s": probes["elapsed_s"].sum(),
+                          "model_s": search_s(solution, case, self.profile if series else alone)})
         if not found:
             return pd.DataFrame(columns=["searches", "probes", "measured_min", "model_min", "measured_per_model"])
         table = pd.DataFrame(found).groupby("filler").agg(searches=("probes", "size"), probes=("probes", "sum"),
