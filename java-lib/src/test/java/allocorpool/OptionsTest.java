@@ -150,6 +150,32 @@ class OptionsTest {
                 "--probes-from-stdin", "--live-objects"), "--probes-from-stdin", "not with --live-objects");
     }
 
+    /**
+     * Options.Values.of copies a RunConfig field by field for a series' next probe: every field but the
+     * four a probe line sets must come through, so a field added to RunConfig and not to that copy fails
+     * here instead of falling back to its default in every later probe of a series.
+     */
+    @Test
+    void aProbeLineKeepsEveryOtherFieldOfTheSeries() throws IllegalAccessException {
+        RunConfig series = Options.parse(new String[] {"--case", "C", "--strategy", "native-pool", "--mode",
+            "realtime", "--interval-ns", "1000", "--duration-s", "9", "--warmup-s", "3", "--scale", "0.5",
+            "--producer-cpu", "1", "--consumer-cpu", "0", "--source", "random", "--seed", "7",
+            "--internal-queue-size", "1000", "--stored-count", "2000", "--pool-size", "5000",
+            "--capture-delay-ms", "10", "--probes-from-stdin", "--out", "first.jsonl"});
+        RunConfig next = Options.nextProbe(series, "--out next.jsonl");
+        java.util.Set<String> lineSets = java.util.Set.of("intervalNs", "durationS", "warmupS", "out");
+        int compared = 0;
+        for (java.lang.reflect.Field field : RunConfig.class.getFields()) {
+            if (java.lang.reflect.Modifier.isStatic(field.getModifiers()) || lineSets.contains(field.getName())) {
+                continue;
+            }
+            assertEquals(field.get(series), field.get(next), field.getName());
+            compared++;
+        }
+        assertEquals(RunConfig.class.getFields().length - 1 - lineSets.size(), compared, "HEAP_FULL is static");
+        assertEquals(1000, next.intervalNs, "a line that sets nothing else keeps the interval too");
+    }
+
     @Test
     void missingAndUnknownOptions() {
         assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime"),
