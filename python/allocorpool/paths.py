@@ -32,6 +32,10 @@ def cpp_engine() -> Path:
     return project_root() / "build" / "cpp-lib" / "cpp_engine"
 
 
+def memory_latency_program() -> Path:
+    return project_root() / "build" / "cpp-lib" / "memory_latency"
+
+
 def data_dir() -> Path:
     return project_root() / "data"
 

@@ -216,7 +216,8 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
     "java": {"9f24b021cea7": "added the probe series (--probes-from-stdin) and the header's series_probe; a run of "
                              "its own runs as before",
              "0997b85b0112": "the queue benchmark's header has series_probe too (null)"},
-    "cpp": {}}
+    "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
+                            "(CMakeLists.txt); the engine's code is unchanged"}}
 
 
 # ---- Profiles ---------------------------------------------------------------------------

@@ -118,15 +118,20 @@ def test_the_article_is_one_self_contained_page(tmp_path):
 
 def test_the_first_screen_counts_the_cells_other_engine_builds_measured(tmp_path, monkeypatch):
     monkeypatch.setattr(article.paths, "engine_build", lambda engine: {"cpp": "c0ffee", "java": "beef"}[engine])
+    monkeypatch.setattr(study, "SAME_MEASUREMENT_BUILDS", {"cpp": {"s4me": "a comment changed"}, "java": {}})
     data = tmp_path / "quick"
     run = read_run(FIXTURES / "runs" / "cpp-realtime.jsonl")
-    for build, strategy in (("0ld0ld", "pool"), ("c0ffee", "pool"), ("0ld0ld", "alloc"), ("0ld0ld", "mix")):
-        Store(data).put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A", strategy=strategy,
+    for build, strategy, case in (("0ld0ld", "pool", "A"), ("c0ffee", "pool", "A"), ("0ld0ld", "alloc", "A"),
+                                  ("0ld0ld", "mix", "A"), ("s4me", "pool", "B")):
+        Store(data).put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case=case, strategy=strategy,
                                         build=build), "ok", 0, "", 1.0, run))
     first_screen = article.provenance("quick", str(data))
-    # pool's newer cell is this checkout's: only alloc's and mix's are another build's
-    assert "**2 of the 3 engine cells shown were measured by other engine builds** than this checkout's (cpp 0ld0ld: 2)" \
+    # pool A's newer cell is this checkout's: alloc's and mix's are an earlier build's, which a sweep measures
+    # again; pool B's a build listed as measuring the same, which a sweep takes as its own
+    assert "**2 of the 4 engine cells shown were measured by other engine builds** than this checkout's (cpp 0ld0ld: 2)" \
         in first_screen and study.MEASUREMENT_CHANGE in first_screen
+    assert "1 of the 4 engine cells shown were measured by engine builds that measure the same as this checkout's, " \
+           "so a sweep takes them as its own: cpp s4me, 1 cell (what changed after it: a comment changed)." in first_screen
     Store(data / "mine").put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A",
                                              strategy="pool", build="c0ffee"), "ok", 0, "", 1.0, run))
     assert "other engine builds" not in article.provenance("quick", str(data / "mine"))

@@ -1,5 +1,7 @@
 """machine_check.py: a sweep refuses to run cells on a machine that does not run now at the store's speed."""
 
+import json
+import subprocess
 import sys
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -32,6 +34,7 @@ def engine(monkeypatch):
 
     monkeypatch.setattr(sweep, "run_cell", fake_run)
     monkeypatch.setattr(machine_check, "REFERENCE_CELLS", (("flat-glibc", "alloc", "A"),))
+    monkeypatch.setattr(machine_check, "memory_latency", lambda: dict(LOADS))
     monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE, raising=False)
     # this host as the fake engine's header describes its machine: the stored runs are this machine's
     monkeypatch.setattr(machine, "host_fingerprint", lambda: {**REAL_FINGERPRINT(), **FAKE_MACHINE})
@@ -39,6 +42,7 @@ def engine(monkeypatch):
 
 
 REAL_FINGERPRINT = machine.host_fingerprint
+LOADS = {"load_ns_16mib": 131.0, "load_ns_1024mib": 323.0}  # "vm" in the boot its check refused
 FAKE_MACHINE = {"cpu_model": "Fake CPU", "cpus": 2, "memory_bytes": 1 << 30,
                 "kernel": "Linux 6.1.0-fake"}
 
@@ -53,16 +57,17 @@ def test_a_slower_machine_is_refused_before_any_cell_runs_and_the_check_is_recor
     assert not (tmp_path / machine_check.CHECKS_FILE).exists() and len(runs) == 4
     behaviours["alloc"] = "slow"  # the reference cell now takes twice as long per packet
     refused = sweep.Sweep(CHECKED, tmp_path, progress=False)
-    with pytest.raises(machine_check.MachineCheckFailed, match=r"200 ns per packet now against 100 stored \(2.00 x\)"
-                       r".*ALLOC_OR_POOL_MACHINE_CHECK=warn"):
+    with pytest.raises(machine_check.MachineCheckFailed, match=r"200 ns per packet now against 100 stored \(2.00 x\)\. "
+                       r"A dependent load took 131 ns over 16 MiB and 323 ns over 1 GiB in this check, against no "
+                       r"check that passed with them measured\..*ALLOC_OR_POOL_MACHINE_CHECK=warn"):
         refused.batch([FLAT], source="random")
     assert runs[4:] == [_reference_key()]  # the check ran; none of the random-source cells did
     with pytest.raises(machine_check.MachineCheckFailed):  # asked again, the same sweep still runs nothing
         refused.batch([FLAT], source="random")
     assert runs[4:] == [_reference_key()]
     checks = machine_check.checks(tmp_path)
-    assert checks[["key", "stored_ns_per_packet", "ns_per_packet", "passed"]].values.tolist() == [
-        [_reference_key(), 100.0, 200.0, False]]
+    assert checks[["key", "stored_ns_per_packet", "ns_per_packet", "passed", *machine_check.LATENCY_COLUMNS]
+                  ].values.tolist() == [[_reference_key(), 100.0, 200.0, False, 131.0, 323.0]]
     assert checks["boot_id"].iloc[0] == machine.boot_id() and checks["host"].iloc[0]
     # the stored reference cell is not replaced by the check's run
     stored = sweep.Sweep(CHECKED, tmp_path, progress=False).store.index.set_index("key")
@@ -162,6 +167,49 @@ def test_check_compares_within_the_tolerance_leaves_out_what_the_store_lacks_and
     said = machine_check.last_check(tmp_path)
     assert said.startswith("2 machine checks are recorded in the store") and "2026-11-26 06:00 UTC" in said
     assert said.endswith(f"failed: {cells[1].key} 0.70 x.")
+
+
+def test_a_refusal_sets_the_memory_latency_beside_that_of_the_last_check_that_passed(tmp_path):
+    cell = study.batch_cell(FLAT, "alloc", "A", CHECKED)
+    here = {name: machine.host_fingerprint()[name] for name in machine.MACHINE_FIELDS}
+    store = _Store(tmp_path, {cell.measurement: {"status": "ok", "ns_per_packet": 100.0, **here}})
+    fast, slow = {"load_ns_16mib": 40.2, "load_ns_1024mib": 178.0}, dict(LOADS)
+    for hours, ns, loads in ((0, 110.0, fast), (1, 300.0, slow)):  # passed, then refused
+        earlier = machine_check.checks(tmp_path)
+        result = machine_check.check(store, [cell], lambda c, workdir: _Result("ok", ns), now=NOW + timedelta(hours=hours),
+                                     latency=lambda: loads)
+    assert machine_check.verdict(result, earlier).split(" stored (3.00 x). ")[1].startswith(
+        "A dependent load took 131 ns over 16 MiB and 323 ns over 1 GiB in this check, against 40 ns over 16 MiB and "
+        "178 ns over 1 GiB in the last check that passed (2026-11-26 05:00 UTC). ")
+    unmeasured = machine_check.check(store, [cell], lambda c, workdir: _Result("ok", 300.0), now=NOW,
+                                     latency=lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS))
+    assert "The memory's latency was not measured (build cpp-lib's memory_latency: make cpp)." \
+        in machine_check.verdict(unmeasured, earlier)
+
+
+def test_the_memory_latency_is_read_from_its_program_and_none_where_it_cannot_run(tmp_path, monkeypatch):
+    program = tmp_path / "memory_latency"
+    monkeypatch.setattr(machine_check.paths, "memory_latency_program", lambda: program)
+    assert machine_check.memory_latency() == {"load_ns_16mib": None, "load_ns_1024mib": None}  # not built
+    program.write_text("#!/bin/sh\nfor mib in \"$@\"; do echo \"{\\\"mib\\\": $mib, \\\"ns_per_load\\\": 1$mib.5}\"; done\n")
+    program.chmod(0o755)
+    assert machine_check.memory_latency() == {"load_ns_16mib": 116.5, "load_ns_1024mib": 11024.5}
+    program.write_text("#!/bin/sh\nexit 3\n")
+    assert machine_check.memory_latency() == {"load_ns_16mib": None, "load_ns_1024mib": None}
+
+
+def test_the_memory_latency_program_times_a_size_and_refuses_a_bad_one():
+    program = machine_check.paths.memory_latency_program()
+    if not program.is_file():
+        pytest.skip("cpp-lib is not built (make cpp)")
+    done = subprocess.run([str(program), "1"], capture_output=True, text=True, check=True)
+    row = json.loads(done.stdout)
+    assert row["mib"] == 1 and row["ns_per_load"] > 0 and row["loads"] == 20_000_000
+    for bad in ("0", "x", "16385", "2.5"):
+        refused = subprocess.run([str(program), bad], capture_output=True, text=True)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert f"memory_latency: {bad} is not a size: each argument is a whole number of MiB from 1 to 16384" \
+            in refused.stderr
 
 
 def test_no_check_recorded_is_said(tmp_path):

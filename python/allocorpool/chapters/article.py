@@ -123,17 +123,28 @@ def provenance(profile_name: str, data_dir: str, read: set[str] | None = None) -
 
 def _earlier_builds(index: pd.DataFrame) -> list[str]:
     """How many of the cells a replay shows (the newest of each measurement) engine builds other than
-    the ones built here measured, cells a sweep would measure again; nothing when all are this checkout's."""
+    the ones built here measured: those study.SAME_MEASUREMENT_BUILDS lists as measuring the same, which a
+    sweep takes as its own, and the others, which it measures again; nothing when all are this checkout's."""
     cells = index[index["build"].fillna("").astype(str) != ""] if "build" in index else index.iloc[:0]
     cells = cells.sort_values("stored_utc", kind="stable").groupby("measurement").tail(1)
     counts = cells.groupby(["engine", "build"]).size()
-    earlier = {(engine, build): n for (engine, build), n in counts.items() if build != paths.engine_build(engine)}
-    if not earlier:
-        return []
-    listed = "; ".join(f"{engine} {build}: {n}" for (engine, build), n in sorted(earlier.items()))
-    return [f"**{sum(earlier.values())} of the {len(cells)} engine cells shown were measured by other engine builds** "
-            f"than this checkout's ({listed}). The engines' last change that alters a measurement: "
-            f"{study.MEASUREMENT_CHANGE}. A sweep measures those cells again."]
+    listed: dict[tuple[str, str], int] = {}
+    earlier: dict[tuple[str, str], int] = {}
+    for (engine, build), n in counts.items():
+        if build != paths.engine_build(engine):
+            (listed if build in study.SAME_MEASUREMENT_BUILDS.get(engine, {}) else earlier)[(engine, build)] = n
+    lines = []
+    if listed:
+        said = "; ".join(f"{engine} {build}, {n} cell{'s' if n != 1 else ''} (what changed after it: "
+                         f"{study.SAME_MEASUREMENT_BUILDS[engine][build]})" for (engine, build), n in sorted(listed.items()))
+        lines.append(f"{sum(listed.values())} of the {len(cells)} engine cells shown were measured by engine builds "
+                     f"that measure the same as this checkout's, so a sweep takes them as its own: {said}.")
+    if earlier:
+        said = "; ".join(f"{engine} {build}: {n}" for (engine, build), n in sorted(earlier.items()))
+        lines.append(f"**{sum(earlier.values())} of the {len(cells)} engine cells shown were measured by other engine "
+                     f"builds** than this checkout's ({said}). The engines' last change that alters a measurement: "
+                     f"{study.MEASUREMENT_CHANGE}. A sweep measures those cells again.")
+    return lines
 
 
 def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:

@@ -13,11 +13,18 @@ refuses to run cells (MACHINE_CHECK_VARIABLE=warn runs them anyway, saying so); 
 machine's runs it says so and runs them, and the tables name both machines. Every check goes to the
 store's machine_checks.parquet with the machine's fingerprint; one that refused nothing holds for
 VALID_HOURS in this boot, so a sweep's chapters (a kernel each) check once.
+
+Each check also times one dependent load over MEMORY_LATENCY_MIB of memory (cpp-lib's memory_latency),
+so that a refusal says whether the cache or the memory answers later than at the last check that passed:
+on "vm" in the boot the check refused (2026-11-26), loads over 16 MiB took 138 to 169 ns and over 1 GiB 361 to
+371 ns; over 4 MiB they took 26 ns and over 8 MiB 115: of its 32 MiB of L3 cache, this guest had the use of some 4.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -25,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from allocorpool import paths
 from allocorpool.data.store import Store, atomic_write
 from allocorpool.run import machine
 
@@ -47,8 +55,13 @@ VALID_HOURS = 6.0
 MACHINE_CHECK_VARIABLE = "ALLOC_OR_POOL_MACHINE_CHECK"
 MODES = ("refuse", "warn", "off")  # on a failed check: refuse to run cells, run them saying so, or do not check
 CHECKS_FILE = "machine_checks.parquet"
+# Working sets of the load chase: within the last-level cache of this machine's CPU (an EPYC's 16 MiB or more
+# per core complex), and far beyond it, where the TLB misses too.
+MEMORY_LATENCY_MIB = (16, 1024)
+LATENCY_COLUMNS = [f"load_ns_{mib}mib" for mib in MEMORY_LATENCY_MIB]
+LATENCY_TIMEOUT_S = 120
 COLUMNS = ["checked_utc", "host", "boot_id", "kernel", "cpu_model", "commit", "key", "stored_utc", "stored_boot_id",
-           "same_machine", "stored_ns_per_packet", "ns_per_packet", "ratio", "passed"]
+           "same_machine", "stored_ns_per_packet", "ns_per_packet", "ratio", "passed", *LATENCY_COLUMNS]
 
 
 class MachineCheckFailed(RuntimeError):
@@ -67,6 +80,24 @@ def checks(root: Path) -> pd.DataFrame:
     """Every check recorded in the store at root, oldest first (empty with COLUMNS where none is)."""
     path = root / CHECKS_FILE
     return pd.read_parquet(path).reindex(columns=COLUMNS) if path.is_file() else pd.DataFrame(columns=COLUMNS)
+
+
+def memory_latency() -> dict[str, float | None]:
+    """The time of one dependent load over each of MEMORY_LATENCY_MIB (LATENCY_COLUMNS), from cpp-lib's
+    memory_latency; None values where it is not built or did not finish: it explains a verdict, it is not one."""
+    program = paths.memory_latency_program()
+    measured = dict.fromkeys(LATENCY_COLUMNS)
+    if not program.is_file():
+        return measured
+    try:
+        done = subprocess.run([str(program), *map(str, MEMORY_LATENCY_MIB)], capture_output=True, text=True,
+                              timeout=LATENCY_TIMEOUT_S, check=True)
+    except (OSError, subprocess.SubprocessError):
+        return measured
+    for line in done.stdout.splitlines():
+        row = json.loads(line)
+        measured[f"load_ns_{row['mib']}mib"] = float(row["ns_per_load"])
+    return measured
 
 
 def _record(store: Store, rows: list[dict[str, Any]]) -> None:
@@ -91,11 +122,15 @@ def recent_pass(root: Path, now: datetime, boot_id: str | None) -> bool:
 
 
 def check(store: Store, cells: Sequence[Cell], run: Callable[[Cell, Path], CellResult],
-          now: datetime | None = None) -> pd.DataFrame:
+          now: datetime | None = None, latency: Callable[[], dict[str, float | None]] | None = None) -> pd.DataFrame:
     """Reruns each of cells that the store holds a finished run of (cells it lacks are left out) into
-    the store's runs folder, records the comparison and returns it (no rows: nothing to compare)."""
+    the store's runs folder, records the comparison with the memory's latency (`latency`, memory_latency by
+    default) and returns it (no rows: nothing to compare)."""
     now = now or datetime.now(timezone.utc)
     host = machine.host_fingerprint()
+    if not any(store.latest(cell.measurement) is not None for cell in cells):
+        return pd.DataFrame(columns=COLUMNS)
+    loads = (latency or memory_latency)()
     rows = []
     for cell in cells:
         stored = store.latest(cell.measurement)
@@ -112,7 +147,8 @@ def check(store: Store, cells: Sequence[Cell], run: Callable[[Cell, Path], CellR
                      "stored_boot_id": stored.get("boot_id"), "same_machine": same,
                      "stored_ns_per_packet": stored["ns_per_packet"],
                      "ns_per_packet": ns,
-                     "passed": ratio is not None and 1 / TOLERANCE <= ratio <= TOLERANCE, "ratio": ratio})
+                     "passed": ratio is not None and 1 / TOLERANCE <= ratio <= TOLERANCE, "ratio": ratio,
+                     **loads})
     if rows:
         _record(store, rows)
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -136,17 +172,43 @@ def last_check(root: Path) -> str:
             + f": {ratios}.")
 
 
-def verdict(result: pd.DataFrame) -> str | None:
+def _loads_said(result: pd.DataFrame, passing: pd.DataFrame) -> str:
+    """The memory's latency in this check, beside that of the last check that passed (`passing`: the store's
+    checks before it), for people."""
+    def loads(rows: pd.DataFrame) -> str | None:
+        values = rows[LATENCY_COLUMNS].astype(float).iloc[0] if len(rows) else None
+        if values is None or values.isna().any():
+            return None
+        return " and ".join(f"{value:.0f} ns over {_size(mib)}" for mib, value in zip(MEMORY_LATENCY_MIB, values))
+    now = loads(result)
+    if now is None:
+        return "The memory's latency was not measured (build cpp-lib's memory_latency: make cpp)."
+    passed = passing[~_refused(passing)].dropna(subset=LATENCY_COLUMNS)
+    passed = passed[passed["checked_utc"] == passed["checked_utc"].max()] if len(passed) else passed
+    then = loads(passed)
+    return (f"A dependent load took {now} in this check, against "
+            + (f"{then} in the last check that passed ({passed['checked_utc'].iloc[0][:16].replace('T', ' ')} UTC)."
+               if then else "no check that passed with them measured."))
+
+
+def _size(mib: int) -> str:
+    return f"{mib // 1024} GiB" if mib % 1024 == 0 else f"{mib} MiB"
+
+
+def verdict(result: pd.DataFrame, passing: pd.DataFrame | None = None) -> str | None:
     """None when the check refuses nothing (every cell passed, or failed against another machine's runs), else
-    what failed, for people."""
+    what failed and the memory's latency beside that of the last check that passed among `passing` (the
+    store's earlier checks), for people."""
     failed = result[_refused(result)]
     if not len(failed):
         return None
+    passing = pd.DataFrame(columns=COLUMNS) if passing is None else passing
     said = "; ".join(f"{row.key}: {row.ns_per_packet:.0f} ns per packet now against {row.stored_ns_per_packet:.0f}"
                      f" stored ({row.ratio:.2f} x)" if pd.notna(row.ratio) else f"{row.key}: did not finish"
                      for row in failed.itertuples())
     return (f"this machine does not run now at the speed at which it measured the store (the same CPU, memory "
             f"and kernel: the tables could not tell its runs apart; tolerance {TOLERANCE:g} x either way): "
-            f"{said}. Cells run now would not be comparable with the stored ones; run the sweep when the "
+            f"{said}. {_loads_said(result, passing)} Cells run now would not be comparable with the stored ones; "
+            f"run the sweep when the "
             f"machine is quiet, or set {MACHINE_CHECK_VARIABLE}=warn to run them anyway (the check is recorded "
             f"in {CHECKS_FILE})")

@@ -402,9 +402,10 @@ class Sweep:
         cells = [batch_cell(SOLUTIONS_BY_NAME[name], strategy, case, self.profile)
                  for name, strategy, case in machine_check.REFERENCE_CELLS]
         self._status.show(f"machine check: {len(cells)} stored cells run again")
+        earlier = machine_check.checks(self.store.root)
         result = machine_check.check(self.store, cells, lambda cell, workdir: run_cell(
             cell, workdir, timeout_s=default_timeout(cell), progress=False))
-        failed = machine_check.verdict(result)
+        failed = machine_check.verdict(result, earlier)
         if failed is None:
             self._status.show(f"machine check: {machine_check.last_check(self.store.root)}")
         elif how == "refuse":
