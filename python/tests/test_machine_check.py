@@ -102,7 +102,7 @@ def test_another_machine_is_told_not_refused_and_not_checked_again(tmp_path, eng
     table = sweep.Sweep(CHECKED, tmp_path, progress=False).batch([FLAT], source="random")
     assert (table["status"] == "ok").all() and runs[4:5] == [_reference_key()] and len(runs) == 4 + 1 + 4
     assert machine_check.checks(tmp_path)[["same_machine", "passed"]].values.tolist() == [[False, False]]
-    assert "failed (against another machine's runs: not refused): " in machine_check.last_check(tmp_path)
+    assert "failed against another machine's runs (not refused): " in machine_check.last_check(tmp_path)
     sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(study.batch_cell(FLAT, "pool", "A", CHECKED, repetition=1))
     assert len(runs) == 10  # the check refused nothing: this boot's next sweep does not run it again
 
@@ -166,7 +166,7 @@ def test_check_compares_within_the_tolerance_leaves_out_what_the_store_lacks_and
     assert len(machine_check.checks(tmp_path)) == 3  # the first check's rows kept
     said = machine_check.last_check(tmp_path)
     assert said.startswith("2 machine checks are recorded in the store") and "2026-11-26 06:00 UTC" in said
-    assert said.endswith(f"failed: {cells[1].key} 0.70 x.")
+    assert said.endswith(f"refused the sweep: {cells[1].key} 0.70 x.")
 
 
 def test_a_refusal_sets_the_memory_latency_beside_that_of_the_last_check_that_passed(tmp_path):
@@ -210,6 +210,16 @@ def test_the_memory_latency_program_times_a_size_and_refuses_a_bad_one():
         assert refused.returncode == 2 and refused.stdout == ""
         assert f"memory_latency: {bad} is not a size: each argument is a whole number of MiB from 1 to 16384" \
             in refused.stderr
+
+
+def test_a_check_that_refused_on_this_machine_is_said_refused_beside_another_machines_failure(tmp_path):
+    # "vm" 2026-11-26 11:51: JDK 11 G1 and Parallel against this machine's runs (refused), C++ glibc against
+    # another kernel's (not refused); the article's first screen had said "not refused" of the whole check
+    rows = [{"checked_utc": NOW.isoformat(), "key": key, "passed": False, "same_machine": same, "ratio": ratio}
+            for key, same, ratio in (("g1", True, 3.90), ("parallel", True, 1.36), ("glibc", False, 1.44))]
+    pd.DataFrame(rows, columns=machine_check.COLUMNS).to_parquet(tmp_path / machine_check.CHECKS_FILE, index=False)
+    assert machine_check.last_check(tmp_path).endswith(
+        "2026-11-26 05:00 UTC, refused the sweep: g1 3.90 x, parallel 1.36 x, glibc 1.44 x.")
 
 
 def test_no_check_recorded_is_said(tmp_path):

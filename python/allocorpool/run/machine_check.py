@@ -166,9 +166,8 @@ def last_check(root: Path) -> str:
     return (f"{count} machine check{'s are' if count > 1 else ' is'} recorded in the store (a sweep reruns stored "
             f"cells before it runs new ones: time per packet now / stored, within {TOLERANCE:g} x either way); the "
             f"last, {last['checked_utc'].iloc[0][:16].replace('T', ' ')} UTC, "
-            f"{'passed' if last['passed'].all() else 'failed'}"
-            + ("" if last["same_machine"].astype(object).fillna(True).all()
-               else " (against another machine's runs: not refused)")
+            + ("passed" if last["passed"].all() else "refused the sweep" if _refused(last).any()
+               else "failed against another machine's runs (not refused)")
             + f": {ratios}.")
 
 
