@@ -41,3 +41,16 @@ def test_bump_allocation_holds_only_when_the_data_says_so():
     assert chapter.claim_bump_allocation(faster).verdict == "holds"
     slower = faster.assign(wall_s=[0.9, 1.3, 0.8, 1.2])
     assert chapter.claim_bump_allocation(slower).verdict == "does not hold"
+
+
+def test_a_variant_the_store_lacks_reads_not_measured_and_a_failure_its_error():
+    # the full article's depth-21 rows, which no run had measured, read "missing: nan"
+    glibc, jemalloc = bt.variant("c-glibc"), bt.variant("c-jemalloc")
+    runs = pd.DataFrame([{"variant": "c-jemalloc", "depth": 21, "status": "error", "error": "exit code 1",
+                          "runtime": None, "compiler": None, "pause_source": None, "pause_resolution_ms": None,
+                          **dict.fromkeys(bt.FIGURES)}])
+    rows = bt.summarise(runs, [glibc, jemalloc], {}, bt.profile("full"))
+    shown = chapter.results_table(chapter.with_seed(rows[rows["depth"] == 21], chapter.load_seed(), 21))
+    assert shown.loc[glibc.label, "status"] == "not measured"
+    assert shown.loc[jemalloc.label, "status"] == "failed: exit code 1"
+

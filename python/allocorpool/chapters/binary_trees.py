@@ -64,6 +64,14 @@ def _spread(row: pd.Series, name: str, scale: float = 1.0, digits: int = 2) -> s
     return f"{low:.{digits}f}–{high:.{digits}f}" if high != low else "—"
 
 
+def _status(row: pd.Series) -> str:
+    """ok; not measured (the store has no run of it: a replay, or a sweep not run at this depth); or failed
+    with its runs' errors."""
+    if row["status"] == "missing":
+        return "not measured"
+    return f"{row['status']}: {row['why']}" if isinstance(row["why"], str) else row["status"]
+
+
 def results_table(rows: pd.DataFrame) -> pd.DataFrame:
     """The chapter's table: one line per variant, medians with their spread, pauses, the seed's run."""
     out = []
@@ -82,7 +90,7 @@ def results_table(rows: pd.DataFrame) -> pd.DataFrame:
                 if isinstance(row["pause_source"], str) else None,
                 "runtime": row["runtime"], "compiler": row["compiler"],
                 "runs": f"{row['runs']}" + (f" ({row['failed']} failed)" if row["failed"] else ""),
-                "status": row["status"] if row["status"] == "ok" else f"{row['status']}: {row['why']}"})
+                "status": _status(row)})
         line.update({"wall / jemalloc": row["wall_vs_jemalloc"],
                      f"seed: real, s (depth {row['seed_depth']})": row["seed_real_s"],
                      "seed: user, s": row["seed_user_s"], "seed: real / jemalloc": row["seed_vs_jemalloc"]})
