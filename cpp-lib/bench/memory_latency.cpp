@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "memory_latency.hpp"
@@ -29,7 +28,7 @@ int main(int argc, char** argv) {
     for (long mib : sizes) {
         const std::size_t slots = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(std::size_t);
         const auto next = allocorpool::random_cycle(slots, 1);
-        allocorpool::chase(next, slots < loads ? slots : loads);  // one pass to warm the caches and the TLB
+        allocorpool::chase(next, slots < loads ? slots : loads);  // warm the caches and the TLB: a pass, or as many loads
         const auto start = std::chrono::steady_clock::now();
         const std::size_t reached = allocorpool::chase(next, loads);
         const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();

@@ -15,15 +15,13 @@ namespace allocorpool {
 
 // next[i] is the slot after i on one cycle through all of them.
 inline std::vector<std::size_t> random_cycle(std::size_t slots, std::uint64_t seed) {
-    std::vector<std::size_t> order(slots);
-    for (std::size_t i = 0; i < slots; ++i) order[i] = i;
+    std::vector<std::size_t> next(slots);
+    for (std::size_t i = 0; i < slots; ++i) next[i] = i;
     std::mt19937_64 random(seed);
     for (std::size_t i = slots - 1; i > 0; --i) {  // Sattolo: j < i, so the permutation is one cycle
         std::uniform_int_distribution<std::size_t> pick(0, i - 1);
-        std::swap(order[i], order[pick(random)]);
+        std::swap(next[i], next[pick(random)]);
     }
-    std::vector<std::size_t> next(slots);
-    for (std::size_t i = 0; i < slots; ++i) next[i] = order[i];
     return next;
 }
 

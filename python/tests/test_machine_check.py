@@ -187,6 +187,19 @@ def test_a_refusal_sets_the_memory_latency_beside_that_of_the_last_check_that_pa
         in machine_check.verdict(unmeasured, earlier)
 
 
+def test_the_check_a_refusal_is_set_beside_passed_in_every_row():
+    # 05:00 passed; 06:00 refused in one of its two rows: its other row is not a check that passed
+    def row(hours, passed, fast):
+        return {"checked_utc": (NOW + timedelta(hours=hours)).isoformat(), "passed": passed, "same_machine": True,
+                "load_ns_16mib": 40.0 if fast else 90.0, "load_ns_1024mib": 178.0 if fast else 250.0}
+    earlier = pd.DataFrame([row(0, True, True), row(1, True, False), row(1, False, False)],
+                           columns=machine_check.COLUMNS)
+    now = pd.DataFrame([{**row(2, False, False), "key": "g1", "ns_per_packet": 300.0, "stored_ns_per_packet": 100.0,
+                         "ratio": 3.0, "load_ns_16mib": 131.0, "load_ns_1024mib": 323.0}], columns=machine_check.COLUMNS)
+    assert "against 40 ns over 16 MiB and 178 ns over 1 GiB in the last check that passed (2026-11-26 05:00 UTC)." \
+        in machine_check.verdict(now, earlier)
+
+
 def test_the_memory_latency_is_read_from_its_program_and_none_where_it_cannot_run(tmp_path, monkeypatch):
     program = tmp_path / "memory_latency"
     monkeypatch.setattr(machine_check.paths, "memory_latency_program", lambda: program)

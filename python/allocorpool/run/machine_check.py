@@ -16,8 +16,9 @@ VALID_HOURS in this boot, so a sweep's chapters (a kernel each) check once.
 
 Each check also times one dependent load over MEMORY_LATENCY_MIB of memory (cpp-lib's memory_latency),
 so that a refusal says whether the cache or the memory answers later than at the last check that passed:
-on "vm" in the boot the check refused (2026-11-26), loads over 16 MiB took 138 to 169 ns and over 1 GiB 361 to
-371 ns; over 4 MiB they took 26 ns and over 8 MiB 115: of its 32 MiB of L3 cache, this guest had the use of some 4.
+on "vm" in the boot the check refused (2026-11-26), loads over 16 MiB took 138 to 169 ns and over 1 GiB 345 to
+371 ns (six and four runs); over 4 MiB 24 to 61 ns and over 8 MiB 114 to 129: of its 32 MiB of L3 cache,
+this guest had the use of about 4.
 """
 
 from __future__ import annotations
@@ -128,14 +129,13 @@ def check(store: Store, cells: Sequence[Cell], run: Callable[[Cell, Path], CellR
     default) and returns it (no rows: nothing to compare)."""
     now = now or datetime.now(timezone.utc)
     host = machine.host_fingerprint()
-    if not any(store.latest(cell.measurement) is not None for cell in cells):
+    comparable = [(cell, stored) for cell, stored in ((cell, store.latest(cell.measurement)) for cell in cells)
+                  if stored is not None and stored["status"] == "ok" and stored.get("ns_per_packet")]
+    if not comparable:
         return pd.DataFrame(columns=COLUMNS)
     loads = (latency or memory_latency)()
     rows = []
-    for cell in cells:
-        stored = store.latest(cell.measurement)
-        if stored is None or stored["status"] != "ok" or not stored.get("ns_per_packet"):
-            continue
+    for cell, stored in comparable:
         result = run(cell, store.runs_dir / "machine-check")
         summary = (result.run.summary or {}) if result.status == "ok" else {}
         ns = summary.get("ns_per_packet")
@@ -182,7 +182,8 @@ def _loads_said(result: pd.DataFrame, passing: pd.DataFrame) -> str:
     now = loads(result)
     if now is None:
         return "The memory's latency was not measured (build cpp-lib's memory_latency: make cpp)."
-    passed = passing[~_refused(passing)].dropna(subset=LATENCY_COLUMNS)
+    refused_checks = set(passing.loc[_refused(passing), "checked_utc"])  # a check passed when no row of it refused
+    passed = passing[~passing["checked_utc"].isin(refused_checks)].dropna(subset=LATENCY_COLUMNS)
     passed = passed[passed["checked_utc"] == passed["checked_utc"].max()] if len(passed) else passed
     then = loads(passed)
     return (f"A dependent load took {now} in this check, against "
