@@ -78,6 +78,20 @@ def test_the_articles_own_real_time_figures_agree_with_its_claims():
     assert realtime.mix_keeps_up_in_a_and_b(searches=late).verdict == FAILS
 
 
+def test_a_big_heap_probe_that_saw_no_collection_cannot_tell_whether_the_big_heap_cuts_the_loss():
+    # Full size, "vm": every Parallel big-heap probe that lost nothing ran its 6 s window without a collection.
+    from allocorpool.chapters import realtime, sections
+    lost = article_searches()[lambda f: f["outcome"] == "lost"].head(3).reset_index(drop=True)
+    lost = lost.assign(loss_pct=[3.1, 3.0, 6.0], big_heap_loss_pct=[5.7, 0.0, 38.8], big_heap_collections=[2, 0, 1])
+    verdict = realtime.a_bigger_heap_cuts_the_loss(searches=lost)
+    assert verdict.verdict == FAILS and verdict.summary == "in 0 of 2 cells that lose (1 could not be judged)"
+    assert verdict.cells["agrees"].tolist() == [False, False, None]
+    sentence = sections.no_collection_sentence(lost)
+    assert sentence.startswith('"no GC": the big-heap probe at 1000 ns ran its window without a collection in 1 of '
+                               "the 3 cells")
+    assert sections.no_collection_sentence(lost.assign(big_heap_collections=1)) is None
+
+
 def article_verdicts(module):
     """Each claim of a chapter module checked on the article's own figures."""
     from allocorpool.chapters.claims import article_data

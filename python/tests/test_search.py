@@ -2,7 +2,7 @@
 
 import pytest
 
-from allocorpool.analysis.search import Probe, find_interval, kept_up, measured_loss, on_grid, step_ns, verdict
+from allocorpool.analysis.search import MISSING, Probe, find_interval, kept_up, measured_loss, on_grid, step_ns, verdict
 
 
 def boundary_probe(boundary, calls, long_boundary=None, fails=(), repeat_boundary=None):
@@ -97,6 +97,25 @@ def test_a_cell_whose_long_probes_always_lose_is_not_walked_up_step_by_step():
     assert result.outcome == "lost" and result.loss_pct_at_reference == 5.0
     long_probes = [call[0] for call in calls if call[1] == 30.0]
     assert long_probes == [2700, 3000, 3700, 5500, 10_000]
+
+
+def test_a_cell_that_kept_up_at_1000_ns_only_in_a_short_probe_reports_the_long_probes_loss_there():
+    # Short probes keep up from 900 ns, long ones never: the first probe at 1000 ns lost nothing, but the cell
+    # loses. Its loss at 1000 ns is measured as long as the probes that found it losing (it read 0 % before).
+    calls = []
+    result = find_interval(boundary_probe(900, calls, long_boundary=50_000), probe_s=1, high_ns=2000,
+                           batch_ns=300, confirm_s=lambda interval: 30.0)
+    assert result.outcome == "lost" and (1000, 1) in calls
+    assert calls[-1] == (1000, 30.0) and result.loss_pct_at_reference == 5.0
+    assert list(result.probes["purpose"])[-1] == "reference"
+
+    # A replayed store from before this rule lacks that probe: the cell still reads lost, its loss not measured.
+    def replayed(interval_ns, duration_s, repetition=0):
+        if (interval_ns, duration_s) == (1000, 30.0):
+            return Probe(interval_ns, duration_s, False, status=MISSING)
+        return boundary_probe(900, [], long_boundary=50_000)(interval_ns, duration_s, repetition)
+    replay = find_interval(replayed, probe_s=1, high_ns=2000, batch_ns=300, confirm_s=lambda interval: 30.0)
+    assert replay.outcome == "lost" and replay.loss_pct_at_reference is None and replay.error is None
 
 
 def test_a_failed_probe_is_retried_once_then_fails_the_search():

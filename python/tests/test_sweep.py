@@ -522,3 +522,11 @@ def test_a_failed_probe_ends_its_series_and_its_second_attempt_starts_another(tm
     retried = sw.store.index.set_index("key").loc[probes["key"].iloc[2]]
     assert (retried["attempts"], retried["series_probe"]) == (2, 0) and retried["fill_s"] > 0
     assert row["outcome"] == "found"
+
+
+def test_a_probes_collections_are_the_engines_pause_and_cycle_counts():
+    # the big-heap column reads "no GC" on a count of 0; a C++ or failed run has no count, which is not 0
+    assert sweep._collections({"gc_pause_count": 0.0, "gc_cycle_count": 0.0}) == 0
+    assert sweep._collections({"gc_pause_count": 0.0, "gc_cycle_count": 2.0}) == 2  # ZGC: cycles, no bean pauses
+    assert sweep._collections({"gc_pause_count": float("nan"), "gc_cycle_count": 0.0}) is None
+    assert sweep._collections({}) is None

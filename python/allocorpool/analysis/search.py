@@ -235,8 +235,19 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
 
     strict = False  # after a repeat lost: the search believes a loss-free probe only once its repeat is too
 
-    def lossy_at_reference() -> float | None:
+    def lossy_at_reference(duration: float) -> float | None:
+        """The loss at the reference interval of a search that found no interval: its first probe's, unless
+        that probe kept up where the search's later probes were longer (a failed confirmation) or repeated
+        (a lossy repeat). Then the loss is measured as they were, so that a figure of 0 % never stands for
+        a cell that loses: at their length (None where a replayed store lacks that probe), or repeated."""
         first = run(reference_ns, probe_s, "reference")
+        if first.ok and duration > probe_s:
+            try:
+                return run(reference_ns, duration, "reference").lost_pct
+            except _ProbeFailed as failure:
+                if failure.probe.status != MISSING:
+                    raise
+                return None
         if first.ok and strict:  # a loss-free probe that a lossy repeat may contradict
             return run(reference_ns, probe_s, "repeat", repetition=1).lost_pct
         return first.lost_pct
@@ -299,7 +310,7 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
             lossy, good = above(good, duration)
         if good is not None:
             return SearchResult("found", good, reference_ns, None, _frame(log))
-        return SearchResult("lost", None, reference_ns, lossy_at_reference(), _frame(log))
+        return SearchResult("lost", None, reference_ns, lossy_at_reference(duration), _frame(log))
     except _ProbeFailed as failure:
         outcome = MISSING if failure.probe.status == MISSING else "failed"
         return SearchResult(outcome, None, reference_ns, None, _frame(log),

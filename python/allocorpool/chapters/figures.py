@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from allocorpool.analysis import timeline
+from allocorpool.analysis.search import MISSING
 from allocorpool.data.reference import REFERENCE
 from allocorpool.run.runner import CellResult
 from allocorpool.study import CASES, STRATEGY_LABELS
@@ -80,7 +81,7 @@ def loss_vs_interval(probes: pd.DataFrame, title: str = "Real-time probes: loss 
         part = probes[probes["label"] == label]
         for (strategy, case), rows in part.groupby(["strategy", "case"], sort=False):
             name = f"{STRATEGY_LABELS[strategy]} {case}"
-            rows = rows.sort_values("interval_ns")
+            rows = rows[rows["status"] != MISSING].sort_values("interval_ns")  # a replay's unstored probe: no point
             failed = rows["status"] != "ok"
             fig.add_trace(go.Scatter(
                 x=rows["interval_ns"], y=rows["lost_pct"].fillna(100).where(~failed, 100), mode="lines+markers",

@@ -9,6 +9,7 @@ import pandas as pd
 
 from allocorpool.analysis.search import loses_at_reference
 from allocorpool.chapters import display as show
+from allocorpool.chapters.tables import saw_no_collection
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
@@ -77,9 +78,18 @@ def nothing_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
 
 
 def a_bigger_heap_cuts_the_loss(searches: pd.DataFrame, **_: object) -> Verdict:
+    """Judged where the big-heap probe's window saw a collection: one that saw none measured no pause of
+    the big heap (tables.saw_no_collection), and its loss of nothing cannot tell."""
     rows = _ranked(searches)[lambda f: (f["outcome"] == "lost") & f["big_heap_loss_pct"].notna()]
-    return every(rows, lambda r: r["big_heap_loss_pct"] < r["loss_pct"],
-                 SEARCH_COLUMNS + ["big_heap", "big_heap_loss_pct"], "cells that lose")
+    if "big_heap_collections" not in rows.columns:  # the article's own figures: no window to look into
+        rows = rows.assign(big_heap_collections=None)
+
+    def cuts(row: dict) -> bool | None:
+        if saw_no_collection(row) or pd.isna(row["loss_pct"]):
+            return None
+        return row["big_heap_loss_pct"] < row["loss_pct"]
+    return every(rows, cuts, SEARCH_COLUMNS + ["big_heap", "big_heap_loss_pct", "big_heap_collections"],
+                 "cells that lose")
 
 
 def _ranked(searches: pd.DataFrame) -> pd.DataFrame:

@@ -47,11 +47,31 @@ def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_sour
     show.show_table(tables.realtime_chapter(searches.table, reference.realtime(reference_figures)),
                     caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1000 ns{heap}, "
                             f"this machine beside the article's ({reference_source}, 2019)")
+    if big_heap:
+        note = no_collection_sentence(searches.table)
+        if note:
+            show.note(note)
     show.show_figure(figures.loss_vs_interval(searches.probes))
     note = repeat_sentence(searches.probes)
     if note:
         show.note(note)
     show_latency(searches.table)
+
+
+def no_collection_sentence(table: pd.DataFrame) -> str | None:
+    """Which cells' big-heap figure reads "no GC" (tables.saw_no_collection) and why it is no figure; None
+    where every big-heap probe saw a collection."""
+    if "big_heap_collections" not in table.columns:
+        return None
+    empty = table[[tables.saw_no_collection(row) for row in table.to_dict("records")]]
+    if not len(empty):
+        return None
+    which = "; ".join(f"{r.label} {r.strategy_label} {r.case} ({reference.format_pct(r.big_heap_loss_pct)}% lost)"
+                      for r in empty.itertuples())
+    return (f"\"{tables.NO_COLLECTION}\": the big-heap probe at 1000 ns ran its window without a collection in "
+            f"{len(empty)} of the {int(table['big_heap_collections'].notna().sum())} cells that have one, so its loss "
+            "says nothing of the big heap's pauses (a heap five times larger collects about five times less "
+            f"often, and the probe is as short as the search's first probes): {which}.")
 
 
 def repeat_sentence(probes: pd.DataFrame) -> str | None:

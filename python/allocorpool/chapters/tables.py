@@ -49,13 +49,25 @@ def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
         return f"{row['interval_ns']:.0f}"
     if row["outcome"] == "missing":
         return STATUS_TEXT["missing"]
-    if row["outcome"] == "failed" or row.get("loss_pct") is None or pd.isna(row.get("loss_pct")):
+    if row["outcome"] == "failed":
         return "failed"
+    if row.get("loss_pct") is None or pd.isna(row.get("loss_pct")):
+        return f"lost: {STATUS_TEXT['missing']} at 1000 ns"  # a replay lacks the probe that measures it
     text = f"lost: {format_pct(row['loss_pct'])}%"
     big = row.get("big_heap_loss_pct")
     if with_big_heap and big is not None and not pd.isna(big):
-        text += f" ({format_pct(big)}%)"
+        text += f" ({NO_COLLECTION})" if saw_no_collection(row) else f" ({format_pct(big)}%)"
     return text
+
+
+NO_COLLECTION = "no GC"  # the big heap's figure where its probe's window saw no collection
+
+
+def saw_no_collection(row: dict[str, Any]) -> bool:
+    """Whether a search's big-heap probe ran its window without a collection: its loss then says nothing of
+    the big heap's pauses (a heap five times larger collects about five times less often)."""
+    collections = row.get("big_heap_collections")
+    return collections is not None and not pd.isna(collections) and int(collections) == 0
 
 
 def grid(frame: pd.DataFrame, ours: Callable[[dict[str, Any]], str], reference_texts: pd.Series | None) -> pd.DataFrame:

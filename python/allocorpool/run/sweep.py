@@ -97,9 +97,10 @@ SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 # latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
-_SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct", "probes",
-                                      "error", "stderr_tail", "reference_key", "big_heap_key", *LATENCY_FIELDS,
-                                      "machine"]
+# big_heap_collections: the collections the big-heap probe's window saw (0: its loss says nothing of the heap)
+_SEARCH_COLUMNS = _SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_loss_pct",
+                                      "big_heap_collections", "probes", "error", "stderr_tail", "reference_key",
+                                      "big_heap_key", *LATENCY_FIELDS, "machine"]
 # A sentinel search's long run at 1000 ns (where it kept up there); loses: over the long run, or the search's own loss
 _LONG_RUN_COLUMNS = _SOLUTION_COLUMNS + ["search_loses", "long_run_s", "status", "lost_pct", "gc_pause_max_ms", "error",
                                          "key", "machine", "loses"]
@@ -126,6 +127,13 @@ def _value(row: dict[str, Any], name: str) -> Any:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     return value
+
+
+def _collections(row: dict[str, Any]) -> int | None:
+    """The collections a Java run's measured window saw, as the engine was notified of them (pauses and
+    concurrent cycles); None where the row does not say (C++, a failed run)."""
+    counts = [_value(row, name) for name in ("gc_pause_count", "gc_cycle_count")]
+    return None if None in counts else int(sum(counts))
 
 
 def _not_measured(cell: Cell, row: dict[str, Any]) -> CellResult:
@@ -567,12 +575,14 @@ class Sweep:
                                    reference_ns=REFERENCE_NS, digits=plan.digits, resolution=plan.resolution)
         probes = result.probes.assign(key=[r["key"] for r in probed], machine=[_machine(r) for r in probed],
                                       **_labels(solution, strategy, case))
-        # the probe whose loss the row reports: the repeat at 1000 ns where there is one (search.find_interval)
-        reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")
-                           & (probes["duration_s"] == self.profile.probe_s)].tail(1)
+        # the probe whose loss the row reports (search.find_interval): the longest at 1000 ns, its repeat where
+        # there is one
+        at_reference = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok")]
+        reference = at_reference[at_reference["duration_s"] == at_reference["duration_s"].max()].tail(1)
         row: dict[str, Any] = {**_labels(solution, strategy, case), "outcome": result.outcome,
                                "interval_ns": result.good_interval_ns, "loss_pct": result.loss_pct_at_reference,
-                               "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None, "big_heap_key": None,
+                               "probes": len(probes), "big_heap": None, "big_heap_loss_pct": None,
+                               "big_heap_collections": None, "big_heap_key": None,
                                "error": result.error, "stderr_tail": None,
                                "reference_key": reference["key"].iloc[0] if len(reference) else None,
                                **result.latency_at_interval(), "machine": _machines(probed)}
@@ -584,8 +594,9 @@ class Sweep:
             big_probed: list[dict[str, Any]] = []
             big_probe = self._probe(solution, strategy, case, big_probed, heap_mb=big)(REFERENCE_NS,
                                                                                        self.profile.probe_s)
-            row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct, big_heap_key=big_probed[0]["key"],
-                       machine=_machines(probed + big_probed))
+            row.update(big_heap=f"{big} MB", big_heap_loss_pct=big_probe.lost_pct,
+                       big_heap_collections=_collections(big_probed[0]) if big_probe.status == "ok" else None,
+                       big_heap_key=big_probed[0]["key"], machine=_machines(probed + big_probed))
         return row, probes
 
     def realtime(self, chosen: Iterable[Solution]) -> Searches:
