@@ -81,15 +81,18 @@ def test_the_articles_own_real_time_figures_agree_with_its_claims():
 def test_a_big_heap_probe_that_saw_no_collection_cannot_tell_whether_the_big_heap_cuts_the_loss():
     # Full size, "vm": every Parallel big-heap probe that lost nothing ran its 6 s window without a collection.
     from allocorpool.chapters import realtime, sections
-    lost = article_searches()[lambda f: f["outcome"] == "lost"].head(3).reset_index(drop=True)
-    lost = lost.assign(loss_pct=[3.1, 3.0, 6.0], big_heap_loss_pct=[5.7, 0.0, 38.8], big_heap_collections=[2, 0, 1])
+    lost = article_searches()[lambda f: f["outcome"] == "lost"].head(4).reset_index(drop=True)
+    lost = lost.assign(loss_pct=[3.1, 3.0, 6.0, 18.0], big_heap_status=["ok", "ok", "ok", "missing"],
+                       big_heap_s=[8.0, 30.0, 8.0, 30.0], big_heap_loss_pct=[5.7, 0.0, 38.8, None],
+                       big_heap_collections=[2, 0, 1, None], big_heap_keys=[["a"], ["b", "c"], ["d"], ["e", "f"]])
     verdict = realtime.a_bigger_heap_cuts_the_loss(searches=lost)
-    assert verdict.verdict == FAILS and verdict.summary == "in 0 of 2 cells that lose (1 could not be judged)"
-    assert verdict.cells["agrees"].tolist() == [False, False, None]
+    assert verdict.verdict == FAILS and verdict.summary == "in 0 of 2 cells that lose (2 could not be judged)"
+    assert verdict.cells["agrees"].tolist() == [False, False, None, None]
     sentence = sections.no_collection_sentence(lost)
-    assert sentence.startswith('"no GC": the big-heap probe at 1000 ns ran its window without a collection in 1 of '
-                               "the 3 cells")
-    assert sections.no_collection_sentence(lost.assign(big_heap_collections=1)) is None
+    assert sentence.startswith('"no GC": the big-heap probe at 1000 ns ran its whole window without a collection '
+                               "in 1 cell") and "(30 s probe, 0% lost)" in sentence
+    assert "the longer probe that then measures the big heap is not in the store yet" in sentence
+    assert sections.no_collection_sentence(lost.head(3).assign(big_heap_collections=1)) is None
 
 
 def article_verdicts(module):

@@ -530,3 +530,25 @@ def test_a_probes_collections_are_the_engines_pause_and_cycle_counts():
     assert sweep._collections({"gc_pause_count": 0.0, "gc_cycle_count": 2.0}) == 2  # ZGC: cycles, no bean pauses
     assert sweep._collections({"gc_pause_count": float("nan"), "gc_cycle_count": 0.0}) is None
     assert sweep._collections({}) is None
+
+
+def test_a_big_heap_probe_that_saw_no_collection_runs_again_as_long_as_a_confirmation(tmp_path, monkeypatch):
+    prof = replace(study.PROFILES["ci"], name="tiny-big-heap", cases=("A",), solutions=("parallel-11",), strict=False,
+                   search=study.SearchPlan(high_ns=400, longest_probe_s=2, confirm=False))  # loses up to 400 ns
+    solution = SOLUTIONS_BY_NAME["parallel-11"]
+    big = study.heap_text(solution.big_heap_mb(prof.scale))
+    runs = []
+
+    def fake_run(cell, workdir, **options):  # the big heap's short probe sees no collection, its long one one
+        runs.append(cell)
+        quiet = cell.heap == big and cell.duration_s == prof.probe_s
+        monkeypatch.setenv("FAKE_GC_PAUSES", "0" if quiet else "1")
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
+    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    row, _ = sweep.Sweep(prof, tmp_path, progress=False).search(solution, "pool", "A")
+    assert row["outcome"] == "lost" and len(row["big_heap_keys"]) == 2
+    on_big = [(cell.duration_s, cell.interval_ns) for cell in runs if cell.heap == big]
+    assert on_big == [(prof.probe_s, 1000), (2, 1000)]
+    assert row["big_heap_status"] == "ok" and row["big_heap_s"] == 2 and row["big_heap_collections"] == 1
+    assert row["big_heap_keys"][-1] == runs[-1].key

@@ -98,9 +98,14 @@ def test_a_baseline_is_never_marked_and_failures_read_as_such():
     assert tables.realtime_text(search) == "lost: 4.4% (0.8%)" and tables.realtime_text(search, False) == "lost: 4.4%"
     assert tables.realtime_text({"outcome": "failed", "loss_pct": None}) == "failed"
     # a big-heap probe whose window saw no collection measured nothing of the big heap's pauses
-    quiet = {**search, "big_heap_loss_pct": 0.0, "big_heap_collections": 0}
+    quiet = {**search, "big_heap_status": "ok", "big_heap_loss_pct": 0.0, "big_heap_collections": 0}
     assert tables.realtime_text(quiet) == "lost: 4.4% (no GC)"
     assert tables.realtime_text({**quiet, "big_heap_collections": 2}) == "lost: 4.4% (0%)"
+    # a big-heap probe that failed, or that a replayed store lacks, is said so, never left out
+    assert tables.realtime_text({**search, "big_heap_status": "missing", "big_heap_loss_pct": None}) == (
+        "lost: 4.4% (big heap: not measured)")
+    assert tables.realtime_text({**search, "big_heap_status": "error", "big_heap_loss_pct": None}) == (
+        "lost: 4.4% (big heap: failed)")
     # a lost cell whose loss at 1000 ns the replayed store lacks reads lost, not failed and not 0 %
     assert tables.realtime_text({"outcome": "lost", "loss_pct": None}) == "lost: not measured at 1000 ns"
 

@@ -79,16 +79,18 @@ def nothing_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
 
 def a_bigger_heap_cuts_the_loss(searches: pd.DataFrame, **_: object) -> Verdict:
     """Judged where the big-heap probe's window saw a collection: one that saw none measured no pause of
-    the big heap (tables.saw_no_collection), and its loss of nothing cannot tell."""
-    rows = _ranked(searches)[lambda f: (f["outcome"] == "lost") & f["big_heap_loss_pct"].notna()]
-    if "big_heap_collections" not in rows.columns:  # the article's own figures: no window to look into
-        rows = rows.assign(big_heap_collections=None)
+    the big heap (tables.saw_no_collection), and its loss of nothing cannot tell; nor can a big-heap probe
+    that failed or that a replayed store lacks."""
+    if "big_heap_collections" not in searches.columns:  # the article's own figures: no window to look into
+        searches = searches.assign(big_heap_collections=None, big_heap_status=None)
+    rows = _ranked(searches)[lambda f: (f["outcome"] == "lost")
+                             & (f["big_heap_loss_pct"].notna() | f["big_heap_status"].notna())]
 
     def cuts(row: dict) -> bool | None:
-        if saw_no_collection(row) or pd.isna(row["loss_pct"]):
+        if saw_no_collection(row) or pd.isna(row["loss_pct"]) or pd.isna(row["big_heap_loss_pct"]):
             return None
         return row["big_heap_loss_pct"] < row["loss_pct"]
-    return every(rows, cuts, SEARCH_COLUMNS + ["big_heap", "big_heap_loss_pct", "big_heap_collections"],
+    return every(rows, cuts, SEARCH_COLUMNS + ["big_heap", "big_heap_status", "big_heap_loss_pct", "big_heap_collections"],
                  "cells that lose")
 
 

@@ -59,19 +59,27 @@ def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_sour
 
 
 def no_collection_sentence(table: pd.DataFrame) -> str | None:
-    """Which cells' big-heap figure reads "no GC" (tables.saw_no_collection) and why it is no figure; None
-    where every big-heap probe saw a collection."""
+    """Which cells' big-heap figure reads "no GC" (tables.saw_no_collection), and which wait for the longer
+    big-heap probe that Sweep.search runs after a window without a collection; None where neither."""
     if "big_heap_collections" not in table.columns:
         return None
-    empty = table[[tables.saw_no_collection(row) for row in table.to_dict("records")]]
-    if not len(empty):
-        return None
-    which = "; ".join(f"{r.label} {r.strategy_label} {r.case} ({reference.format_pct(r.big_heap_loss_pct)}% lost)"
-                      for r in empty.itertuples())
-    return (f"\"{tables.NO_COLLECTION}\": the big-heap probe at 1000 ns ran its window without a collection in "
-            f"{len(empty)} of the {int(table['big_heap_collections'].notna().sum())} cells that have one, so its loss "
-            "says nothing of the big heap's pauses (a heap five times larger collects about five times less "
-            f"often, and the probe is as short as the search's first probes): {which}.")
+    rows = table.to_dict("records")
+    quiet = [r for r in rows if tables.saw_no_collection(r)]
+    pending = [r for r in rows if r.get("big_heap_status") == MISSING and len(r.get("big_heap_keys") or []) > 1]
+    sentences = []
+    if quiet:
+        which = "; ".join(f"{r['label']} {r['strategy_label']} {r['case']} ({r['big_heap_s']:g} s probe, "
+                          f"{reference.format_pct(r['big_heap_loss_pct'])}% lost)" for r in quiet)
+        sentences.append(f"\"{tables.NO_COLLECTION}\": the big-heap probe at 1000 ns ran its whole window without a "
+                         f"collection in {len(quiet)} cell{'s' if len(quiet) > 1 else ''}, so its loss says nothing of "
+                         f"the big heap's pauses: {which}.")
+    if pending:
+        which = "; ".join(f"{r['label']} {r['strategy_label']} {r['case']}" for r in pending)
+        sentences.append(f"The first big-heap probe of {len(pending)} cell{'s' if len(pending) > 1 else ''} ran its "
+                         "window without a collection (a heap five times larger collects about five times less "
+                         "often), and the longer probe that then measures the big heap is not in the store yet: "
+                         f"{which}.")
+    return " ".join(sentences) or None
 
 
 def repeat_sentence(probes: pd.DataFrame) -> str | None:

@@ -54,8 +54,12 @@ def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
     if row.get("loss_pct") is None or pd.isna(row.get("loss_pct")):
         return f"lost: {STATUS_TEXT['missing']} at 1000 ns"  # a replay lacks the probe that measures it
     text = f"lost: {format_pct(row['loss_pct'])}%"
-    big = row.get("big_heap_loss_pct")
-    if with_big_heap and big is not None and not pd.isna(big):
+    if not with_big_heap:
+        return text
+    big, status = row.get("big_heap_loss_pct"), row.get("big_heap_status")
+    if isinstance(status, str) and status != "ok":
+        return text + f" (big heap: {STATUS_TEXT.get(status, 'failed')})"
+    if big is not None and not pd.isna(big):
         text += f" ({NO_COLLECTION})" if saw_no_collection(row) else f" ({format_pct(big)}%)"
     return text
 
