@@ -101,11 +101,12 @@ for depth, rows in tables.items():
 # %% [markdown]
 # ## The seed's claims, checked here
 #
-# Each claim below is computed from the table at the largest depth of this profile, with the
-# rows that decide it; "cannot be decided" means a deciding row has no results here.
+# Each claim below is computed from the table at the largest depth of this profile that has
+# results, with the rows that decide it; "cannot be decided" means a deciding row has no results here.
 
 # %%
-deepest = max(tables)
+deepest = chapter.deepest_measured(tables)
+show.note(f"Checked at depth {deepest}.")
 chapter.show_claims(chapter.claims(tables[deepest], seed))
 
 # %% [markdown]
@@ -115,6 +116,8 @@ chapter.show_claims(chapter.claims(tables[deepest], seed))
 # has been shown.
 
 # %%
-show.note(f"{len(results.runs)} runs in this profile, {len(results.failures)} failed or timed out.")
+show.note(f"{len(results.runs)} runs in this profile: {len(results.runs) - len(results.failures) - len(results.missing)} "
+          f"finished, {len(results.failures)} failed or timed out, {len(results.missing)} not measured (not in the "
+          "store).")
 if bt_profile.name == "ci":
     chapter.raise_if_failed(results)

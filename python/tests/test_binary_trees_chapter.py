@@ -54,3 +54,24 @@ def test_a_variant_the_store_lacks_reads_not_measured_and_a_failure_its_error():
     assert shown.loc[glibc.label, "status"] == "not measured"
     assert shown.loc[jemalloc.label, "status"] == "failed: exit code 1"
 
+
+
+def test_runs_the_store_lacks_are_counted_apart_from_failures_and_the_claims_use_a_measured_depth():
+    # the full article listed 360 "failed or timed out" runs, each "nan": 135 of depth 20's and all of 21's,
+    # which the store does not hold; and it checked the claims at depth 21, where nothing ran
+    prof = bt.profile("full")
+    jemalloc = bt.variant("c-jemalloc")
+    runs = pd.DataFrame([{"key": f"k{depth}{r}", "variant": "c-jemalloc", "depth": depth, "repetition": r,
+                          "status": ("ok" if r <= 2 else "timeout" if r == 3 else None) if depth == 20 else None,
+                          "error": "timed out" if (depth, r) == (20, 3) else None}
+                         for depth in prof.depths for r in range(1, 6)])
+    results = bt.Results(prof, runs, bt.summarise(runs.assign(**dict.fromkeys(
+        ["runtime", "compiler", "pause_source", "pause_resolution_ms", *bt.FIGURES])), [jemalloc], {}, prof),
+        pd.DataFrame())
+    assert results.failures["key"].tolist() == ["k203"]
+    assert len(results.missing) == 7
+    assert chapter.missing_sentence(results) == (
+        "7 of the profile's 10 runs are not measured: the store does not hold them (at depth 20, 2 of 5 runs "
+        "(of 1 variant, repetitions 4, 5); at depth 21, every run). The figures below are those of the runs it holds.")
+    tables = {depth: chapter.with_seed(results.table, chapter.load_seed(), depth) for depth in prof.depths}
+    assert chapter.deepest_measured(tables) == 20

@@ -386,9 +386,36 @@ def show_claims(verdicts: list[Verdict]) -> None:
 
 
 def show_failures(results: Results) -> None:
+    """The runs that failed or timed out, listed; those the store does not hold, counted by depth."""
+    note = missing_sentence(results)
+    if note:
+        show.note(note)
     failed = results.failures.merge(results.table[["variant", "label"]].drop_duplicates(), on="variant", how="left")
     failed = failed.assign(strategy_label=None, case=failed["depth"].map(lambda d: f"depth {d}"))
     show.show_failures(failed, "binary-trees run")
+
+
+def missing_sentence(results: Results) -> str | None:
+    """How many of the profile's runs the store does not hold, per depth; None where it holds them all."""
+    missing = results.missing
+    if not len(missing):
+        return None
+    parts = []
+    for depth, runs in missing.groupby("depth"):
+        of = int((results.runs["depth"] == depth).sum())
+        which = ("every run" if len(runs) == of else
+                 f"{len(runs)} of {of} runs (of {runs['variant'].nunique()} variant"
+                 f"{'s' if runs['variant'].nunique() > 1 else ''}, repetitions "
+                 + ", ".join(str(int(r)) for r in sorted(runs["repetition"].unique())) + ")")
+        parts.append(f"at depth {int(depth)}, {which}")
+    return (f"{len(missing)} of the profile's {len(results.runs)} runs are not measured: the store does not hold "
+            f"them ({'; '.join(parts)}). The figures below are those of the runs it holds.")
+
+
+def deepest_measured(tables: dict[int, pd.DataFrame]) -> int:
+    """The largest depth with a finished run (the claims are checked there); the largest depth where none has."""
+    measured = [depth for depth, rows in tables.items() if (rows["runs"] > 0).any()]
+    return max(measured or tables)
 
 
 def raise_if_failed(results: Results) -> None:

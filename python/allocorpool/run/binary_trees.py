@@ -620,7 +620,13 @@ class Results:
 
     @property
     def failures(self) -> pd.DataFrame:
-        return self.runs[self.runs["status"] != "ok"]
+        """Runs that failed or timed out (a run the store does not hold is no failure: `missing`)."""
+        return self.runs[self.runs["status"].notna() & (self.runs["status"] != "ok")]
+
+    @property
+    def missing(self) -> pd.DataFrame:
+        """Runs of the profile the store does not hold (a replay of a store the sweep has not filled)."""
+        return self.runs[self.runs["status"].isna()]
 
 
 def _log(text: str, progress: bool) -> None:
