@@ -78,3 +78,18 @@ def test_the_note_on_shared_cores_says_what_more_clients_did():
     assert "this machine's 2 CPUs" in note and "median of 1.90 CPUs busy" in note
     assert "From 1 to 4 clients, events per second changed by a median factor of 1.20: more clients did not add" in note
     assert "at 4 clients it gives a median" in note
+
+
+def test_runs_the_store_lacks_are_counted_and_not_listed_as_failures():
+    # the full article listed 140 runs the store does not hold as "failed or timed out", each "nan", and said
+    # Chronicle "did not serve" on every JDK and collector
+    echo = pd.DataFrame([echo_row("chronicle", 25, "g1", 1, "copy", 0, status="missing"),
+                         echo_row("nio", 25, "g1", 1, "copy", 0, status="missing"),
+                         echo_row("nio", 25, "g1", 1, "reuse", 1e6)])
+    allocation = pd.DataFrame([{"program": "allocation", "jdk": 25, "collector": "g1", "threads": 1,
+                                "status": "missing"}])
+    assert chapter.failures(echo, allocation).empty
+    assert chapter.not_measured(echo, allocation) == (
+        "3 of the profile's 4 runs are not measured: the store does not hold them (2 of the echo runs, 1 of the "
+        "allocation loops).")
+    assert chapter.not_measured(echo[echo["status"] == "ok"]) is None

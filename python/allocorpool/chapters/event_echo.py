@@ -18,7 +18,9 @@ from plotly.subplots import make_subplots
 from allocorpool import paths
 from allocorpool.chapters import display as show
 
-FAILED = ("error", "timeout", "missing")
+FAILED = ("error", "timeout")
+MISSING = "missing"  # a run the store does not hold (run.event_echo)
+PROGRAM_NAMES = {"echo": "echo runs", "allocation": "allocation loops"}
 SEED_SOURCE = "the seed's (Ryzen 5950X, 16 cores, 16 clients, Java 17, 2022)"
 # Verdict rules: a figure "about the same" as the seed's lies within this factor of it.
 SAME_FACTOR = 2.0
@@ -52,7 +54,8 @@ def label(row: dict[str, Any]) -> str:
 
 # ---- Runs that failed, pairs a JDK lacks ------------------------------------------------------
 def failures(*tables: pd.DataFrame) -> pd.DataFrame:
-    """Rows whose run failed, timed out or is missing, with a label for show_failures."""
+    """Rows whose run failed or timed out, with a label for show_failures (a run the store does not hold,
+    status missing, is no failure: not_measured counts it)."""
     frames = [t[t["status"].isin(FAILED)] for t in tables if len(t)]
     rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if not len(rows):
@@ -67,7 +70,23 @@ def unsupported(*tables: pd.DataFrame) -> pd.DataFrame:
     return rows.rename(columns={"error": "why not"}).reset_index(drop=True)
 
 
+def not_measured(*tables: pd.DataFrame) -> str | None:
+    """How many runs of the profile the store does not hold (a replay of a store the sweep has not filled),
+    per program; None where it holds them all."""
+    counts = {str(t["program"].iloc[0]): int((t["status"] == MISSING).sum()) for t in tables if len(t)}
+    counts = {program: n for program, n in counts.items() if n}
+    if not counts:
+        return None
+    total = sum(len(t) for t in tables)
+    which = ", ".join(f"{n} of the {PROGRAM_NAMES.get(program, program)}" for program, n in counts.items())
+    return (f"{sum(counts.values())} of the profile's {total} runs are not measured: the store does not hold them "
+            f"({which}).")
+
+
 def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:
+    note = not_measured(echo, allocation)
+    if note:
+        show.note(note)
     show.show_failures(failures(echo, allocation), "run")
     missing = unsupported(echo, allocation)
     if len(missing):
