@@ -53,6 +53,22 @@ def test_a_pair_holds_with_a_larger_live_set_at_a_faster_rate_and_fails_with_a_s
     assert order == sorted(order, key=[decision.HOLDS, decision.UNKNOWN, decision.FAILS].index)
 
 
+def test_a_search_that_found_an_interval_also_fails_where_its_probes_lost():
+    # Full size: native G1's pooling C kept up from 1600 ns and its probes lost at 1500 ns; asked at 1000 ns
+    # with case C's live set, the pair read "not measured" though its own search had lost at a slower rate.
+    searches = pd.DataFrame([_search("native-g1", "pool", "C", "found", 1600)])
+    probes = pd.DataFrame([
+        {"solution": "native-g1", "strategy": "pool", "case": "C", "interval_ns": i, "ok": ok, "status": status,
+         "key": f"probe-{i}-{status}", "machine": "m"}
+        for i, ok, status in ((1000, False, "ok"), (1500, False, "ok"), (1600, True, "ok"), (1700, False, "error"))])
+    points = decision.search_points(searches, LIVE, high_ns=2000, probes=probes)
+    assert points["loses_at_ns"].tolist()[1] == 1500 and points["key"].tolist()[1] == "probe-1500-ok"  # not the crash
+    answer = decision.decide(points, rate_per_s=1_000_000, live_packets=990_000).iloc[0]
+    assert answer["verdict"] == decision.FAILS and answer["proof_key"] == "probe-1500-ok"
+    without = decision.decide(decision.search_points(searches, LIVE, high_ns=2000), 1_000_000, 990_000).iloc[0]
+    assert without["verdict"] == decision.UNKNOWN
+
+
 def test_a_question_out_of_range_is_refused_naming_what_is_valid():
     with pytest.raises(ValueError, match="must be positive"):
         decision.decide(POINTS, 0, 1000)

@@ -72,20 +72,35 @@ ANSWER_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "
                   "proof_live_packets", "proof_key"]
 
 
-def search_points(searches: pd.DataFrame, live_packets: dict[str, int], high_ns: int) -> pd.DataFrame:
+def search_points(searches: pd.DataFrame, live_packets: dict[str, int], high_ns: int,
+                  probes: pd.DataFrame | None = None) -> pd.DataFrame:
     """The points of the real-time searches: a found interval is loss-free there; a search that found
-    none lost at every interval up to high_ns. Failed and missing searches say nothing."""
+    none lost at every interval up to high_ns. With the searches' probes, a search that found an interval
+    also lost at the longest interval any of its probes lost at (below the one found, or a probe there that
+    a repeat contradicted): a loss is a fact at its rate, where a loss-free probe needs its second one.
+    Failed and missing searches say nothing."""
     rows = []
+    cells = ("solution", "strategy", "case")
+    lossy = (probes[(probes["status"] == "ok") & ~probes["ok"].astype(bool)] if probes is not None and len(probes)
+             else pd.DataFrame(columns=[*cells, "interval_ns", "key", "machine"]))
+    slowest_loss = lossy.sort_values("interval_ns").groupby(list(cells)).tail(1).set_index(list(cells))
     for row in searches.to_dict("records"):
         if row["outcome"] not in ("found", "lost"):
             continue
         found = row["outcome"] == "found"
-        rows.append({**{c: row[c] for c in ("solution", "label", "engine", "strategy", "strategy_label")},
-                     "live_packets": live_packets[row["case"]],
+        labels = {c: row[c] for c in ("solution", "label", "engine", "strategy", "strategy_label")}
+        rows.append({**labels, "live_packets": live_packets[row["case"]],
                      "loss_free_ns": row["interval_ns"] if found else None, "loses_at_ns": None if found else high_ns,
                      **{name: row.get(name) if found else None for name in LATENCY_FIELDS},
                      "source": f"search, case {row['case']}", "key": row.get("reference_key"),
                      "machine": row.get("machine")})
+        cell = tuple(row[c] for c in cells)
+        if found and cell in slowest_loss.index:
+            probe = slowest_loss.loc[cell]
+            rows.append({**labels, "live_packets": live_packets[row["case"]], "loss_free_ns": None,
+                         "loses_at_ns": int(probe["interval_ns"]), **dict.fromkeys(LATENCY_FIELDS),
+                         "source": f"search probe, case {row['case']}", "key": probe["key"],
+                         "machine": probe["machine"]})
     return pd.DataFrame(rows, columns=POINT_COLUMNS)
 
 

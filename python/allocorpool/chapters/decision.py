@@ -32,12 +32,12 @@ def points(sweep: Sweep) -> pd.DataFrame:
     """Every real-time point the sweep's store holds: the searches of every solution, the continuum's
     probes and the probes across the JDKs (a replay reads them; a sweep that runs would run them)."""
     scale = sweep.profile.scale
-    searches = sweep.realtime(sweep.solutions()).table
+    searches = sweep.realtime(sweep.solutions())
     continuum = sweep.continuum(sweep.solutions("continuum")).curves
     across = sweep.across_jdks()
     across = across.assign(live_packets=[live_packets(case, scale) for case in across["case"]])
     cases = {case: live_packets(case, scale) for case in sweep.profile.cases}
-    return pd.concat([decision.search_points(searches, cases, sweep.profile.search.high_ns),
+    return pd.concat([decision.search_points(searches.table, cases, sweep.profile.search.high_ns, searches.probes),
                       decision.probe_points(continuum, "continuum probe"),
                       decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
 
