@@ -61,6 +61,7 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions("batch")
+sections.show_left_out(sweep, "batch")
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)

@@ -74,6 +74,7 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions("gclogs")
+sections.show_left_out(sweep, "gclogs")
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)

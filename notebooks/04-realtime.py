@@ -55,6 +55,7 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions("realtime")
+sections.show_left_out(sweep, "realtime")
 realtime_chapter.show_plan(sweep.profile, chosen)
 
 # %% tags=["progress"]

@@ -36,6 +36,7 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions("g1")
+sections.show_left_out(sweep, "g1")
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)

@@ -35,6 +35,7 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions("zgc")
+sections.show_left_out(sweep, "zgc")
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)

@@ -37,6 +37,7 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions("native")
+sections.show_left_out(sweep, "native")
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)

@@ -34,6 +34,7 @@ from allocorpool.run.sweep import Sweep
 sweep = Sweep(profile, data_dir or None)
 reference_figures = reference.load()
 chosen = sweep.solutions("cpp")
+sections.show_left_out(sweep, "cpp")
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)

@@ -147,6 +147,7 @@ SELECTIONS: dict[str, tuple[str, ...] | None] = {
     "all": None,
     "paper": tuple(s.name for s in SOLUTIONS if s.reference_name),
 }
+SELECTION_TEXTS = {"all": "every solution the profile has", "paper": "the article's solutions, as it ran them"}
 
 # Which chapter (notebook) runs which solutions; the summary shows them all.
 CHAPTERS: dict[str, tuple[str, ...]] = {

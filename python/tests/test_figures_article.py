@@ -3,6 +3,7 @@ and one self-contained HTML article."""
 
 import nbformat
 import pandas as pd
+import pytest
 from conftest import FIXTURES
 
 from allocorpool import study
@@ -61,7 +62,7 @@ def test_a_figure_bundle_carries_no_plotly_js_and_failures_are_escaped():
     assert display.failure_html(failed.iloc[0:0], "batch cell") == "<p>Every batch cell finished.</p>"
 
 
-def executed_notebook(path, title, figure_html, data_dir, read=()):
+def executed_notebook(path, title, figure_html, data_dir, read=(), selection="paper"):
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.metadata["papermill"] = {"parameters": {"profile": "quick", "data_dir": str(data_dir)}}
@@ -76,7 +77,7 @@ def executed_notebook(path, title, figure_html, data_dir, read=()):
                                             execution_count=1)]
     finish = nbformat.v4.new_code_cell("sweep.finish()")  # the cells the chapter read (Sweep.finish)
     finish.outputs = [nbformat.v4.new_output("display_data", data={
-        sweep.READ_CELLS_MIMETYPE: {"profile": "quick", "keys": list(read)}})] if read else []
+        sweep.READ_CELLS_MIMETYPE: {"profile": "quick", "selection": selection, "keys": list(read)}})] if read else []
     notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown, finish]
     nbformat.write(notebook, path)
 
@@ -112,6 +113,10 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert "The cells ran in 1 recorded boot of it (one name, CPU and kernel" in first_screen
     assert "No machine check is recorded in the store" in first_screen
     assert "The chapters read 1 of the 2 cells the store holds: 0.5 h of engine time" in first_screen
+    # the chapters' text names every solution: the first screen says which this rendering shows
+    every = len(study.solutions(None, study.profile("quick")))
+    assert (f"Solutions: <strong>paper</strong> (<code>SOLUTIONS=paper</code>), the article's solutions, as it ran them: "
+            f"8 of the profile's {every}; the chapters' text names the others") in first_screen
     assert sweep.READ_CELLS_MIMETYPE not in page
     assert str(tmp_path) not in page  # no path of the machine that built it
 
@@ -171,3 +176,22 @@ def test_the_latency_table_keeps_the_loss_free_searches_and_says_which_were_not_
     assert "1 of 2 cells made 99.9 % of their packets within 1 ms" in shown
     assert "G1, Pooling, case A: 8 ms (max 12 ms) at 300 ns" in shown
     assert "1 loss-free interval(s) come from an engine build that did not meter latency" in shown
+
+
+def test_a_chapter_says_which_of_its_solutions_the_selection_or_the_profile_leaves_out(tmp_path, monkeypatch):
+    monkeypatch.setenv(sweep.SOLUTIONS_VARIABLE, "paper")
+    paper = sweep.Sweep("full", tmp_path, progress=False)
+    assert [(s.name, why) for s, why in paper.left_out("g1")] == [("g1-25", "the selection paper"),
+                                                                  ("g1-25-coh", "the selection paper")]
+    monkeypatch.setenv(sweep.SOLUTIONS_VARIABLE, "all")
+    assert sweep.Sweep("full", tmp_path, progress=False).left_out("g1") == []
+    ci = sweep.Sweep("ci", tmp_path, progress=False)
+    assert {why for _, why in ci.left_out("g1")} <= {"the profile ci"}
+    with pytest.raises(ValueError, match="the notebooks ran with different selections of solutions"):
+        nb = [nbformat.v4.new_notebook(), nbformat.v4.new_notebook()]
+        for notebook, name in zip(nb, ("paper", "all")):
+            cell = nbformat.v4.new_code_cell("sweep.finish()")
+            cell.outputs = [nbformat.v4.new_output("display_data", data={
+                sweep.READ_CELLS_MIMETYPE: {"profile": "full", "selection": name, "keys": []}})]
+            notebook.cells = [cell]
+        article.selection_of(nb)

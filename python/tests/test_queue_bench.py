@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from allocorpool import paths
@@ -52,3 +53,20 @@ def test_java_half_rejects_bad_values() -> None:
     done = subprocess.run(run.command(["--probe-s", "fast"]), capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "--probe-s: 'fast' is not a number in 0.05..600.0" in done.stderr
+
+
+def test_the_chapters_table_names_each_queue_and_says_none_kept_up_only_of_an_interval():
+    # the full article's table put "none kept up" in the queue-size column of the 100 ms rows
+    from allocorpool.chapters import native_queue
+    results = pd.DataFrame([
+        {"pair": "cpp-cpp", "capacity_rule": "delay_100ms", "queue_size": None, "probe_s": 2.0, "write_ns": 0.38,
+         "good_interval_ns": None, "target_ns": 44, "met_target": False},
+        {"pair": "cpp-cpp", "capacity_rule": "fixed", "queue_size": 100_000, "probe_s": 10.0, "write_ns": 0.38,
+         "good_interval_ns": 82, "target_ns": 44, "met_target": False}])
+    table = native_queue.results_table(results)
+    assert [queue for _, queue in table.index] == ["100,000 numbers per array (the original's)",
+                                                   "100 ms of ticks per array (as the real-time runs size it)"]
+    assert table["shortest loss-free interval, ns"].tolist() == ["82", "none kept up"]
+    assert native_queue.results_sentence(table) == (
+        "Shortest loss-free interval, cpp-cpp: 82 ns with 100,000 numbers per array and no interval kept up with "
+        "100 ms of ticks per array (as the real-time runs size it) (the original: 44 ns).")

@@ -75,10 +75,30 @@ def cells_read(notebooks: list[nbformat.NotebookNode], profile_name: str) -> set
     return {key for record in records if record["profile"] == profile_name for key in record["keys"]}
 
 
-def provenance(profile_name: str, data_dir: str, read: set[str] | None = None) -> str:
-    """The first screen's account of where the figures come from: the profile and its sizes, and the
-    stored cells behind them (read: the keys the chapters read; None: the whole store), their number,
-    engine time and machines."""
+def selection_of(notebooks: list[nbformat.NotebookNode]) -> str | None:
+    """The selection of solutions the chapters ran with (Sweep.finish records it); None where none recorded
+    one (notebooks executed before they did)."""
+    found = {output.data[READ_CELLS_MIMETYPE].get("selection") for notebook in notebooks for cell in notebook.cells
+             for output in cell.get("outputs", []) if READ_CELLS_MIMETYPE in output.get("data", {})} - {None}
+    if len(found) > 1:
+        raise ValueError(f"the notebooks ran with different selections of solutions: {sorted(found)}")
+    return found.pop() if found else None
+
+
+def solutions_sentence(prof: study.Profile, selection: str) -> str:
+    """Which of the profile's solutions the chapters show."""
+    every = study.solutions(None, prof)
+    shown = study.solutions(None, prof, study.selection(selection))
+    text = (f"Solutions: **{selection}** (`SOLUTIONS={selection}`), {study.SELECTION_TEXTS[selection]}: "
+            f"{len(shown)} of the profile's {len(every)}")
+    return text + ("; the chapters' text names the others, which `SOLUTIONS=all` shows." if len(shown) < len(every)
+                   else ".")
+
+
+def provenance(profile_name: str, data_dir: str, read: set[str] | None = None, selection: str | None = None) -> str:
+    """The first screen's account of where the figures come from: the profile and its sizes, the selection of
+    solutions, and the stored cells behind them (read: the keys the chapters read; None: the whole store),
+    their number, engine time and machines."""
     prof = study.profile(profile_name)
     root = Path(data_dir) if data_dir else paths.data_dir() / prof.name
     heap = study.SOLUTIONS_BY_NAME["parallel-11"]
@@ -90,6 +110,8 @@ def provenance(profile_name: str, data_dir: str, read: set[str] | None = None) -
              f"big-heap column; the input queue holds {prof.capture_delay_ms:g} ms of ticks "
              f"(the article's {study.MAX_CAPTURING_DELAY_MS} ms x "
              f"{prof.capture_delay_ms / study.MAX_CAPTURING_DELAY_MS:g}, as the pauses scale: chapter 12)."]
+    if selection is not None:
+        lines[0] += " " + solutions_sentence(prof, selection)
     index = Store(root).index if (root / "cells").is_dir() else pd.DataFrame()
     if len(index) and read is not None:
         stored = len(index)
@@ -158,7 +180,8 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
                        for i, (nb, path) in enumerate(zip(notebooks, paths), 1))
     profile_name, data_dir = parameters(notebooks)
     read = cells_read(notebooks, profile_name)
-    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n{provenance(profile_name, data_dir, read)}"
+    first_screen = provenance(profile_name, data_dir, read, selection_of(notebooks))
+    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n{first_screen}"
                                                       f"\n\n<ol>{contents}</ol>"))
     for i, notebook in enumerate(notebooks, 1):
         merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="chapter-{i}"></a>'))

@@ -48,7 +48,8 @@ def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budg
     counts = answer["verdict"].value_counts()
     head = (f"At {rate_per_s:,.0f} packets per second (one every {interval:,.0f} ns) with {live_packets:,} packets "
             f"live, {counts.get(HOLDS, 0)} of {len(answer)} (solution, strategy) pairs hold with {budget}, "
-            f"{counts.get(FAILS, 0)} fail and {counts.get(UNKNOWN, 0)} are not decided by any measurement.")
+            f"{counts.get(FAILS, 0)} fail and {counts.get(UNKNOWN, 0)} "
+            f"{'is' if counts.get(UNKNOWN, 0) == 1 else 'are'} not decided by any measurement.")
     if len(holding):
         best = holding.iloc[0]
         head += (f" The widest margin: {best['label']}, {best['strategy_label']}, which kept up with packets "

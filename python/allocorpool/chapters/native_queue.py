@@ -18,14 +18,51 @@ def show_results(queue: dict[str, dict[str, Any]]) -> None:
     show.show_failures(failed, "queue benchmark")
     results = [half["result"] for half in queue.values() if len(half["result"])]
     if results:
-        table = pd.concat(results, ignore_index=True).rename(columns={
-            "pair": "producer to consumer", "write_ns": "producer's cost per tick, ns",
-            "good_interval_ns": "shortest loss-free interval, ns", "target_ns": "the original's figure, ns",
-            "met_target": "as fine or finer"})
-        show.show_table(table.set_index("producer to consumer").fillna("none kept up"),
-                        caption="The clock on this machine, beside the original's figures (another machine, 2019)",
-                        precision=2)
+        table = results_table(pd.concat(results, ignore_index=True))
+        show.show_table(table, caption="The clock on this machine, beside the original's figures (another machine, "
+                                       "2019)", precision=2)
+        show.note(results_sentence(table))
     show.show_figure(probe_figure(queue))
+
+
+NONE_KEPT_UP = "none kept up"
+ORIGINAL = "the original's figure, ns"
+
+
+def queue_text(row: dict[str, Any]) -> str:
+    """A result's queue, as its capacity rule sized it (QueueBenchmark.CapacityRule)."""
+    if row["capacity_rule"] == "fixed":
+        return f"{int(row['queue_size']):,} numbers per array (the original's)"
+    if row["capacity_rule"] == "delay_100ms":
+        return "100 ms of ticks per array (as the real-time runs size it)"
+    return str(row["capacity_rule"])
+
+
+def results_table(results: pd.DataFrame) -> pd.DataFrame:
+    """One row per pair and queue, the original's queue first: the shortest loss-free interval beside the
+    original's figure."""
+    rows = results.assign(queue=[queue_text(r) for r in results.to_dict("records")],
+                          order=(results["capacity_rule"] != "fixed").astype(int))
+    rows = rows.sort_values(["pair", "order"], kind="stable")
+    interval = rows["good_interval_ns"].map(lambda v: NONE_KEPT_UP if pd.isna(v) else f"{int(v)}")
+    return pd.DataFrame({
+        "producer to consumer": rows["pair"], "queue": rows["queue"], "probe, s": rows["probe_s"],
+        "producer's cost per tick, ns": rows["write_ns"], "shortest loss-free interval, ns": interval,
+        ORIGINAL: rows["target_ns"],
+        "as fine or finer": rows["met_target"].map({True: "yes", False: "no"})}).set_index(
+        ["producer to consumer", "queue"])
+
+
+def results_sentence(table: pd.DataFrame) -> str:
+    """Each pair's shortest loss-free interval with the original's queue and with the real-time runs' one."""
+    parts = []
+    for pair, rows in table.groupby(level=0, sort=False):
+        said = [f"{row['shortest loss-free interval, ns']} ns with {queue.split(' (')[0]}"
+                if row["shortest loss-free interval, ns"] != NONE_KEPT_UP else f"no interval kept up with {queue}"
+                for (_, queue), row in rows.iterrows()]
+        original = int(rows[ORIGINAL].iloc[0])
+        parts.append(f"{pair}: {' and '.join(said)} (the original: {original} ns)")
+    return "Shortest loss-free interval, " + "; ".join(parts) + "."
 
 
 def probe_figure(queue: dict[str, dict[str, Any]]) -> go.Figure:

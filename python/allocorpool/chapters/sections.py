@@ -39,6 +39,20 @@ def show_gc(gc_table: pd.DataFrame, pauses: pd.DataFrame, reference_figures: pd.
         show.note("No stop-the-world pause was logged in these runs.")
 
 
+def show_left_out(sweep: Any, chapter: str) -> None:
+    """Says which of the chapter's solutions (its text names them all) this rendering leaves out, and why."""
+    left = sweep.left_out(chapter)
+    if not left:
+        return
+    by_reason: dict[str, list[str]] = {}
+    for solution, reason in left:
+        by_reason.setdefault(reason, []).append(solution.label)
+    said = "; ".join(f"{reason} leaves out {', '.join(labels)}" for reason, labels in by_reason.items())
+    selected = any(reason.startswith("the selection") for _, reason in left)
+    show.note(f"Not in this rendering: {said}"
+              + (" (`SOLUTIONS=all` shows every solution the profile has)." if selected else "."))
+
+
 def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_source: str, big_heap: bool = True) -> None:
     """Failed searches, the smallest loss-free interval (or the loss at 1000 ns) beside the
     article's, and every probe's loss against its interval."""

@@ -279,7 +279,8 @@ class Sweep:
         self.profile = profile(profile_name or chosen_profile())
         self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
-        self.selection = study_selection(os.environ.get(SOLUTIONS_VARIABLE) or "all")
+        self.selection_name = os.environ.get(SOLUTIONS_VARIABLE) or "all"
+        self.selection = study_selection(self.selection_name)
         # A replay shows what the store holds (the newest result of each measurement, whichever engine
         # build made it) and runs nothing: the article of a committed store renders anywhere.
         self.replay = replaying() if replay is None else replay
@@ -305,6 +306,14 @@ class Sweep:
         """The solutions of a chapter (study.CHAPTERS; None: all) that the profile and the sweep's
         selection (ALLOC_OR_POOL_SOLUTIONS) hold."""
         return solutions(None if chapter is None else CHAPTERS[chapter], self.profile, self.selection)
+
+    def left_out(self, chapter: str) -> list[tuple[Solution, str]]:
+        """The chapter's solutions (study.CHAPTERS) this sweep does not show, each with what leaves it out:
+        the sweep's selection or the profile."""
+        shown = {s.name for s in self.solutions(chapter)}
+        return [(s, f"the selection {self.selection_name}" if self.profile.selects(s)
+                 else f"the profile {self.profile.name}")
+                for s in solutions(CHAPTERS[chapter]) if s.name not in shown]
 
     def solutions_named(self, names: Iterable[str]) -> list[Solution]:
         """Named solutions (a chapter's comparison baseline, say) that the profile and selection hold."""
@@ -456,7 +465,8 @@ class Sweep:
             from IPython.display import display
             read = self.cells_read()
             engine_s = sum(_value(self._rows.get(key, {}), "elapsed_s") or 0 for key in read)
-            display({READ_CELLS_MIMETYPE: {"profile": self.profile.name, "keys": read},
+            record = {"profile": self.profile.name, "selection": self.selection_name, "keys": read}
+            display({READ_CELLS_MIMETYPE: record,
                      "text/plain": f"This chapter read {len(read)} stored cells of profile {self.profile.name}: "
                                    f"{engine_s / 60:.1f} min of engine time."}, raw=True)
         failed = self.failures()
