@@ -82,7 +82,24 @@ def show_unfinished(frame: pd.DataFrame, statuses: list[str], what: str) -> None
                       what)
 
 
+# The reader's names of the data's columns, where a table shows the rows a computation decided on.
+READER_NAMES = {
+    "label": "solution", "strategy_label": "strategy", "interval_ns": "loss-free interval, ns",
+    "loss_pct": "lost at 1000 ns, %", "ns_per_packet": "ns per packet", "batch_ns": "batch, ns per packet",
+    "big_heap": "big heap", "big_heap_status": "big-heap probe", "big_heap_loss_pct": "big heap: lost, %",
+    "big_heap_collections": "big heap: collections in its window", "max_pause_ms": "longest pause, ms",
+    "queue_ms": "input queue, ms", "gc_fraction_pct": "time in GC, %", "keeps_up": "keeps up",
+    "p50_ms": "p50, ms", "p999_ms": "p99.9, ms", "max_ms": "max, ms",
+}
+
+
+def reader_names(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with its known columns and index levels named for the reader (READER_NAMES)."""
+    return table.rename(columns=READER_NAMES).rename_axis(
+        index=[READER_NAMES.get(name, name) if name else name for name in table.index.names])
+
+
 def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:
-    """A table folded under a one-line summary (the cells behind a verdict)."""
-    inner = style(table).format(precision=precision, na_rep="—").hide(axis="index").to_html()
+    """A table folded under a one-line summary (the cells behind a verdict), its columns named for the reader."""
+    inner = style(reader_names(table)).format(precision=precision, na_rep="—").hide(axis="index").to_html()
     display(HTML(f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"))

@@ -173,7 +173,8 @@ def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
         text += (f" {len(table) - len(metered)} loss-free interval(s) come from an engine build that did not "
                  "meter latency.")
     show.note(text)
-    show.show_table(table.set_index(["label", "strategy_label", "case"]),
+    shown = table.assign(interval_ns=table["interval_ns"].map(lambda v: f"{v:.0f}"))
+    show.show_table(show.reader_names(shown.set_index(["label", "strategy_label", "case"])),
                     caption="Metered latency at the smallest loss-free interval, ms after each packet was due "
                             "(one packet in 64 timed)", precision=3)
 
