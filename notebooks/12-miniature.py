@@ -25,8 +25,8 @@
 #   measured, with the delay that does not scale kept whole, below), collections per probe;
 # - not kept: the share of time in GC pauses. A tenth of the heap fills about ten times as often at
 #   the same allocation rate, while a pause shrinks less than tenfold, so small runs spend a larger
-#   share of their time paused (in quick's real-time probes on "vm", a median 2.1 x full size's over
-#   15 Java cells); where two strategies both lose, the small profile's losses differ in size;
+#   share of their time paused (measured below, on the sentinel cells); where two strategies both
+#   lose, the small profile's losses differ in size;
 # - not kept: memory latency. A tenth of case B's packets fits in this machine's caches where the
 #   full set does not, so small runs are faster per packet in cases B and C than the article's sizes,
 #   and fixed costs (a JVM's own objects, a collector's fixed pause overhead) weigh more in them.
@@ -114,6 +114,9 @@ if sweep.profile.name == "full":
 else:
     miniature.show_comparison(small_searches.table, full_searches.table, sweep.profile.name, pause_table,
                               full_searches.probes, small_long_runs, full_long_runs)
+    show.note(miniature.gc_share_sentence(miniature.gc_shares(small_searches.probes, sweep.store.index),
+                                          miniature.gc_shares(full_searches.probes, full.store.index),
+                                          sweep.profile.name))
 
 # %% tags=["check"]
 sweep.finish(small_batch, small_searches.table)

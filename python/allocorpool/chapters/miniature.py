@@ -304,3 +304,34 @@ def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str, pa
                  "does not keep everything that decides the outcome; the cells against it are listed above."))
     return checked
 
+
+
+def gc_shares(probes: pd.DataFrame, index: pd.DataFrame) -> pd.Series:
+    """Per Java sentinel cell (label, strategy_label, case): the share of its first finished probe at 1000 ns's
+    measured window that its collections paused (gc_pause_total_ms over measured_s); cells not probed there
+    are left out."""
+    names = ["label", "strategy_label", "case"]
+    if not len(probes):
+        return pd.Series(dtype=float, index=pd.MultiIndex.from_tuples([], names=names))
+    at = probes[(probes["interval_ns"] == REFERENCE_NS) & (probes["status"] == "ok") & (probes["engine"] == "java")]
+    at = at.drop_duplicates(names)
+    rows = index.set_index("key")[["gc_pause_total_ms", "measured_s"]].apply(pd.to_numeric, errors="coerce")
+    found = at[at["key"].isin(rows.index)]
+    measured = rows.loc[found["key"]]
+    share = (measured["gc_pause_total_ms"] / 1000 / measured["measured_s"]).to_numpy()
+    return pd.Series(share, index=pd.MultiIndex.from_frame(found[names]), name="gc_share").dropna()
+
+
+def gc_share_sentence(small: pd.Series, full: pd.Series, small_name: str) -> str:
+    """How much more of its time a small profile's probes spend paused than the article's sizes' (what the
+    miniature does not keep), over the Java sentinel cells probed at 1000 ns in both."""
+    both = pd.concat([small.rename("small"), full.rename("full")], axis=1, join="inner")
+    both = both[both["full"] > 0]
+    if not len(both):
+        return (f"No Java sentinel cell was probed at {REFERENCE_NS} ns in both profiles with a pause in the full "
+                "size's window: the share of time paused is not compared.")
+    ratio = both["small"] / both["full"]
+    return (f"Time paused, not kept: in the sentinel searches' probes at {REFERENCE_NS} ns, profile {small_name}'s "
+            f"collections paused a median {ratio.median():.2g} x the share of the measured window that the article's "
+            f"sizes' did ({len(both)} Java cell{'s' if len(both) > 1 else ''} probed there in both; from {ratio.min():.2g} x to "
+            f"{ratio.max():.2g} x).")
