@@ -92,7 +92,7 @@ for depth, rows in tables.items():
 # ## CPU against wall time
 #
 # Collectors that mark in parallel or concurrently, and the JVM's compiler threads, use more
-# CPU time than wall time on this 2-core machine: above the diagonal.
+# CPU time than wall time, as far as the machine has cores to give them: above the diagonal.
 
 # %%
 for depth, rows in tables.items():

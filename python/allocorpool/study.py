@@ -716,7 +716,7 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
              f"{continuum_runs} continuum runs ~ {continuum_s / 60:.1f} min; "
              f"{jdk_runs} runs across the JDKs ~ {jdk_s / 60:.1f} min",
              f"  estimate: about {total / 60:.0f} min for the article's chapters and {beyond / 60:.0f} min more for "
-             "chapters 13 to 15, a rough figure (a search that loses everywhere takes "
-             f"fewer probes and one more on the big heap; cells already stored are skipped)"]
+             "chapters 13 to 15, a rough figure (a search that loses everywhere takes fewer probes and one more "
+             "on the big heap, two where the first saw no collection; cells already stored are skipped)"]
     return Estimate(batch_cells, search_count, probes, timelines, long_runs, heap_runs, continuum_runs, jdk_runs,
                     total, beyond, lines)
