@@ -305,7 +305,6 @@ def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str, pa
     return checked
 
 
-
 def gc_shares(probes: pd.DataFrame, index: pd.DataFrame) -> pd.Series:
     """Per Java sentinel cell (label, strategy_label, case): the share of its first finished probe at 1000 ns's
     measured window that its collections paused (gc_pause_total_ms over measured_s); cells not probed there
@@ -331,7 +330,7 @@ def gc_share_sentence(small: pd.Series, full: pd.Series, small_name: str) -> str
         return (f"No Java sentinel cell was probed at {REFERENCE_NS} ns in both profiles with a pause in the full "
                 "size's window: the share of time paused is not compared.")
     ratio = both["small"] / both["full"]
+    cells = f"{len(both)} Java cell{'s' if len(both) > 1 else ''}"
     return (f"Time paused, not kept: in the sentinel searches' probes at {REFERENCE_NS} ns, profile {small_name}'s "
             f"collections paused a median {ratio.median():.2g} x the share of the measured window that the article's "
-            f"sizes' did ({len(both)} Java cell{'s' if len(both) > 1 else ''} probed there in both; from {ratio.min():.2g} x to "
-            f"{ratio.max():.2g} x).")
+            f"sizes' did ({cells} probed there in both; from {ratio.min():.2g} x to {ratio.max():.2g} x).")
