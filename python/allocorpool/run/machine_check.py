@@ -16,8 +16,8 @@ VALID_HOURS in this boot, so a sweep's chapters (a kernel each) check once.
 
 Each check also times one dependent load over MEMORY_LATENCY_MIB of memory (cpp-lib's memory_latency),
 so that a refusal says whether the cache or the memory answers later than at the last check that passed:
-on "vm" in the boot the check refused (2026-11-26), loads over 16 MiB took 138 to 169 ns and over 1 GiB 345 to
-371 ns (six and four runs); over 4 MiB 24 to 61 ns and over 8 MiB 114 to 129: of its 32 MiB of L3 cache,
+on "vm" in the boot the check refused (2026-11-26), loads over 16 MiB took 133 to 169 ns and over 1 GiB 281 to
+376 ns (nine and seven runs); over 4 MiB 24 to 61 ns and over 8 MiB 114 to 129: of its 32 MiB of L3 cache,
 this guest had the use of about 4.
 """
 
