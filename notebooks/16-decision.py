@@ -16,9 +16,9 @@
 # Type your message rate and the number of messages your processor keeps live (the article's
 # internal FIFO and store together) in the parameters below, and run the notebook. It answers from
 # every real-time measurement the profile's store holds: the searches of the article's chapters (the
-# smallest loss-free interval of each case), the continuum's probes (live sets between and beyond the
-# cases) and the probes across the JDKs. It runs nothing: where no measurement decides a pair, it
-# lists the probe that would.
+# smallest loss-free interval of each case, and the longest interval each search's probes lost at),
+# the continuum's probes (live sets between and beyond the cases) and the probes across the JDKs. It
+# runs nothing: where no measurement decides a pair, it lists the probe that would.
 #
 # Two facts let a measurement decide a question it is not exactly on: a larger live set is never
 # easier, and packets that come less often are never harder. So a pair *holds* when it was loss-free
