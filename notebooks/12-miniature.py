@@ -76,7 +76,7 @@ if sweep.profile.name != "full":
     miniature.show_pauses(pause_table, sweep.profile.name, sweep.profile.capture_delay_ms,
                           full.profile.capture_delay_ms, delay_ms)
 else:
-    show.note(miniature.NOTHING_SMALLER)
+    show.note(show.NOTHING_SMALLER)
 
 # %% [markdown]
 # ## The delay that does not scale
@@ -93,7 +93,7 @@ if sweep.profile.name != "full":
     miniature.show_delays(miniature.delays(small_searches.probes, small_batch, sweep.store.index),
                           sweep.profile.name, delay_ms)
 else:
-    show.note(miniature.NOTHING_SMALLER)
+    show.note(show.NOTHING_SMALLER)
 
 # %% [markdown]
 # ## The sentinel searches
@@ -109,7 +109,7 @@ else:
 
 # %%
 if sweep.profile.name == "full":
-    show.note(miniature.NOTHING_SMALLER)
+    show.note(show.NOTHING_SMALLER)
     miniature.show_long_runs(small_long_runs, sweep.profile.name)
 else:
     miniature.show_comparison(small_searches.table, full_searches.table, sweep.profile.name, pause_table,

@@ -65,11 +65,16 @@ def parameters(notebooks: list[nbformat.NotebookNode]) -> tuple[str, str]:
     return profile_name or DEFAULT_PROFILE, data_dir
 
 
+def read_records(notebooks: list[nbformat.NotebookNode]) -> list[dict]:
+    """Each chapter's record of what it read (Sweep.finish: READ_CELLS_MIMETYPE)."""
+    return [output.data[READ_CELLS_MIMETYPE] for notebook in notebooks for cell in notebook.cells
+            for output in cell.get("outputs", []) if READ_CELLS_MIMETYPE in output.get("data", {})]
+
+
 def cells_read(notebooks: list[nbformat.NotebookNode], profile_name: str) -> set[str] | None:
     """The keys of the profile's stored cells the chapters read (Sweep.finish records them); None where
     no chapter recorded any (notebooks executed before they did)."""
-    records = [output.data[READ_CELLS_MIMETYPE] for notebook in notebooks for cell in notebook.cells
-               for output in cell.get("outputs", []) if READ_CELLS_MIMETYPE in output.get("data", {})]
+    records = read_records(notebooks)
     if not records:
         return None
     return {key for record in records if record["profile"] == profile_name for key in record["keys"]}
@@ -78,8 +83,7 @@ def cells_read(notebooks: list[nbformat.NotebookNode], profile_name: str) -> set
 def selection_of(notebooks: list[nbformat.NotebookNode]) -> str | None:
     """The selection of solutions the chapters ran with (Sweep.finish records it); None where none recorded
     one (notebooks executed before they did)."""
-    found = {output.data[READ_CELLS_MIMETYPE].get("selection") for notebook in notebooks for cell in notebook.cells
-             for output in cell.get("outputs", []) if READ_CELLS_MIMETYPE in output.get("data", {})} - {None}
+    found = {record.get("selection") for record in read_records(notebooks)} - {None}
     if len(found) > 1:
         raise ValueError(f"the notebooks ran with different selections of solutions: {sorted(found)}")
     return found.pop() if found else None

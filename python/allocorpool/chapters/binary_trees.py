@@ -408,8 +408,8 @@ def missing_sentence(results: Results) -> str | None:
                  f"{'s' if runs['variant'].nunique() > 1 else ''}, repetitions "
                  + ", ".join(str(int(r)) for r in sorted(runs["repetition"].unique())) + ")")
         parts.append(f"at depth {int(depth)}, {which}")
-    return (f"{len(missing)} of the profile's {len(results.runs)} runs are not measured: the store does not hold "
-            f"them ({'; '.join(parts)}). The figures below are those of the runs it holds.")
+    return (show.not_measured(len(missing), len(results.runs), "; ".join(parts))
+            + " The figures below are those of the runs it holds.")
 
 
 def deepest_measured(tables: dict[int, pd.DataFrame]) -> int:

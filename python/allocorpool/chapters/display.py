@@ -21,6 +21,9 @@ from allocorpool.analysis.search import MISSING
 from allocorpool.chapters.tables import style
 
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
+# Under the full profile, a section that sets a small profile beside the article's sizes has no second side.
+NOTHING_SMALLER = ("This is the full profile itself: there is no smaller profile here to set beside it. The quick "
+                   "profile's article (`make study`) shows this section, its small runs against this store's.")
 
 
 def figure_bundle(fig: go.Figure) -> dict[str, Any]:
@@ -65,6 +68,11 @@ def failure_html(frame: pd.DataFrame, what: str) -> str:
 
 def show_failures(frame: pd.DataFrame, what: str) -> None:
     display(HTML(failure_html(frame, what)))
+
+
+def not_measured(count: int, total: int, detail: str) -> str:
+    """A replay's count of the profile's runs its store does not hold (they are no failures), with which."""
+    return f"{count} of the profile's {total} runs are not measured: the store does not hold them ({detail})."
 
 
 def show_unfinished(frame: pd.DataFrame, statuses: list[str], what: str) -> None:

@@ -16,10 +16,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from allocorpool import paths
+from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 
 FAILED = ("error", "timeout")
-MISSING = "missing"  # a run the store does not hold (run.event_echo)
 PROGRAM_NAMES = {"echo": "echo runs", "allocation": "allocation loops"}
 SEED_SOURCE = "the seed's (Ryzen 5950X, 16 cores, 16 clients, Java 17, 2022)"
 # Verdict rules: a figure "about the same" as the seed's lies within this factor of it.
@@ -77,10 +77,8 @@ def not_measured(*tables: pd.DataFrame) -> str | None:
     counts = {program: n for program, n in counts.items() if n}
     if not counts:
         return None
-    total = sum(len(t) for t in tables)
     which = ", ".join(f"{n} of the {PROGRAM_NAMES.get(program, program)}" for program, n in counts.items())
-    return (f"{sum(counts.values())} of the profile's {total} runs are not measured: the store does not hold them "
-            f"({which}).")
+    return show.not_measured(sum(counts.values()), sum(len(t) for t in tables), which)
 
 
 def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:

@@ -23,10 +23,6 @@ from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import HOLDS, Verdict, every, show_claims
 from allocorpool.chapters.claims import Claim as Check
 
-# Under the full profile, what chapter 12 compares has no second side: the quick article shows it.
-NOTHING_SMALLER = ("This is the full profile itself: there is no smaller profile here to set beside it. The quick "
-                   "profile's article (`make study`) shows this section, its small runs against this store's.")
-
 FACTOR = 2.0
 # A verdict at 1000 ns is on the edge at the article's sizes when its own probes there cannot tell:
 # loss-free and lossy probes within the search's resolution (10 %) of 1000 ns, or a loss at 1000 ns
