@@ -26,6 +26,7 @@ from allocorpool import paths
 from allocorpool.analysis.min_heap import STEP_DOWN
 from allocorpool.analysis.search import RESOLUTION
 from allocorpool.run import jdks
+from allocorpool.run.blocks import Block
 from allocorpool.run.runner import Cell
 
 # ---- The selectable lists -------------------------------------------------------------
@@ -279,6 +280,17 @@ class ContinuumPlan:
 
 
 @dataclass(frozen=True)
+class BlockPlan:
+    """How a profile measures a comparison as a block (run.blocks): each repetition a fresh process, the
+    cells of one comparison interleaved. Batch blocks run shorter than the profile's single batch runs:
+    several short runs tell the spread between processes, which one long run cannot."""
+
+    repetitions: int = 5
+    batch_s: float | None = None  # None: the profile's batch_s
+    batch_warmup_s: float | None = None
+
+
+@dataclass(frozen=True)
 class JdkPlan:
     """How the collectors-across-JDKs chapter runs under a profile: the JDKs, the collectors (None: every
     one each JDK has, but Epsilon, which never collects), the strategies and cases (None: the profile's),
@@ -327,6 +339,7 @@ class Profile:
     # store (run.machine_check): the full profile's, whose committed store grows over sessions and boots;
     # quick's and the tests' stores are made in one go.
     machine_check: bool = False
+    blocks: BlockPlan = BlockPlan()
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
@@ -349,7 +362,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2, long_run_s=2,
             queue_probe_s=0.2, queue_fixed_probe_s=0.2,
             search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
-            cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25),
+            cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25), blocks=BlockPlan(repetitions=2),
             continuum=ContinuumPlan(sizes=(1_000, 30_000, 1_000_000), strategies=("alloc", "pool"),
                                     pool_sizes=(1_000_000, 10_000_000)),
             jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),
@@ -388,7 +401,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # JDK 11 2.5-3.2 times on the median, JDK 25's Shenandoah 9.2: runs thrash up to the fill limit;
             # "vm", 2026-11-26).
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=6.6),
-            continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True),
+            continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True,
+            blocks=BlockPlan(repetitions=3, batch_s=10, batch_warmup_s=3)),
 )}
 
 
@@ -446,6 +460,16 @@ def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, sour
                  duration_s=prof.batch_s if duration_s is None else duration_s,
                  warmup_s=prof.batch_warmup_s if warmup_s is None else warmup_s, source=source,
                  **({"live_objects": True} if live else {}))
+
+
+def batch_block(solution: Solution, case: str, prof: Profile, source: str = "counter") -> Block:
+    """The batch comparison of one solution and case: every strategy's batch run, as a block of the
+    profile's repetitions and run length (BlockPlan)."""
+    plan = prof.blocks
+    cells = tuple(batch_cell(solution, strategy, case, prof, source, duration_s=plan.batch_s, warmup_s=plan.batch_warmup_s)
+                  for strategy in STRATEGIES)
+    return Block(f"batch, {solution.name}, case {case}" + ("" if source == "counter" else f", {source} source"),
+                 cells, plan.repetitions)
 
 
 def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,

@@ -12,7 +12,7 @@ from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.chapters import sections
 from allocorpool.data import store
-from allocorpool.run import probe_series, sweep
+from allocorpool.run import calibration, machine_check, probe_series, sweep
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
 
@@ -39,6 +39,7 @@ def engine(monkeypatch):
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
 
     monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 100.0))
     return behaviours, runs
 
 
@@ -46,15 +47,20 @@ def test_batch_cells_run_once_and_failures_are_kept(tmp_path, engine):
     behaviours, runs = engine
     behaviours[("mix", "batch")] = "error"
     first = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
-    assert list(first["strategy"]) == list(study.STRATEGIES) and len(runs) == 4
+    blocks = TINY.blocks.repetitions  # a block: every strategy, each repeated, one process a run
+    calibrations = [cell for cell in runs if not cell.boot]
+    assert len(calibrations) == 1 and calibrations[0].key == calibration.reference_cell(TINY).key
+    runs[:] = [cell for cell in runs if cell.boot]
+    assert list(first["strategy"]) == list(study.STRATEGIES) and len(runs) == 4 * blocks
     assert first.set_index("strategy").loc["pool", "ns_per_packet"] == 100.0
+    assert (first.set_index("strategy").loc[["dummy", "alloc", "pool"], "runs"] == blocks).all()
     failed = first[first["status"] != "ok"]
     assert list(failed["strategy"]) == ["mix"] and failed["error"].iloc[0] == "pool conservation check failed"
-    assert failed["ns_per_packet"].isna().all()
+    assert failed["ns_per_packet"].isna().all() and failed["failed_runs"].tolist() == [blocks]
     again = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
-    assert len(runs) == 4 and again["status"].tolist() == first["status"].tolist()  # all from the store
+    assert len(runs) == 4 * blocks and again["status"].tolist() == first["status"].tolist()  # all from the store
     retried = sweep.Sweep(TINY, tmp_path, progress=False, retry_failed=True).batch([FLAT])
-    assert len(runs) == 5 and retried["status"].tolist() == first["status"].tolist()  # the failure ran again
+    assert len(runs) == 5 * blocks and retried["status"].tolist() == first["status"].tolist()  # the failures ran again
 
 
 def test_a_search_finds_the_boundary_and_replays_from_the_store(tmp_path, engine):
@@ -170,7 +176,11 @@ def test_a_replay_of_cells_another_build_measured_points_at_their_stored_files(t
     for key in [*batch["key"], *probes["key"]]:  # each key names a stored file, made by build one
         assert key.endswith("_bone") and replay.load(key).status == "ok"
     # the cells it read, for the article's account of its runs: the stored ones it showed, by their own keys
-    assert replay.cells_read() == sorted({*batch["key"], *probes["key"]})
+    # (every repetition of a block, not only the one standing for its cell)
+    read = replay.cells_read()
+    assert set(batch["key"]) | set(probes["key"]) <= set(read)
+    assert len([key for key in read if "_batch_" in key and "_k" in key]) == 4 * TINY.blocks.repetitions
+    assert all(key.endswith("_bone") for key in read)
     empty = sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True)
     empty.batch([FLAT])
     assert empty.cells_read() == []  # what the store lacks was not read
@@ -351,20 +361,23 @@ def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(
     behaviours[("mix", "batch")] = "error"
     monkeypatch.setattr(study.paths, "engine_build", lambda engine: "old")
     sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
-    assert len(runs) == 4
+    blocks = [cell for cell in runs if cell.boot]
+    reps = TINY.blocks.repetitions
+    assert len(blocks) == 4 * reps
     monkeypatch.setattr(study.paths, "engine_build", lambda engine: "new")
     behaviours.clear()
     monkeypatch.setattr(sweep, "SAME_MEASUREMENT_BUILDS", {"cpp": {"old": "a change that measures the same"}})
+    count = len(runs)
     resumed = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
     # a listed build's failure is this build's too (a bisection's out-of-memory): nothing runs again
-    assert len(runs) == 4 and resumed["key"].str.endswith("_bold").all()
+    assert len(runs) == count and resumed["key"].str.endswith("_bold").all()
     assert resumed.set_index("strategy").loc["mix", "status"] == "error"
     retried = sweep.Sweep(TINY, tmp_path, progress=False, retry_failed=True).batch([FLAT])
-    assert len(runs) == 5 and runs[-1].strategy == "mix"  # retried failures run again, on the new build
+    assert len(runs) == count + reps and {c.strategy for c in runs[count:]} == {"mix"}  # on the new build
     assert retried.set_index("strategy")["key"].str.endswith("_bold").tolist() == [True, True, False, True]
     monkeypatch.setattr(sweep, "SAME_MEASUREMENT_BUILDS", {})
     sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
-    assert len(runs) == 8  # an unlisted build's cells are not this build's: the other three run again
+    assert len(runs) == count + 4 * reps  # an unlisted build's runs are not this build's: the other three run again
 
 
 def test_a_bisection_run_that_thrashes_in_its_fill_phase_does_not_fit(tmp_path, monkeypatch):

@@ -213,6 +213,26 @@ class Store:
         frames = [f.dropna(axis=1, how="all") for f in frames if len(f)]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
+    def table(self, name: str) -> pd.DataFrame:
+        """A store-wide table of records other than cells (<root>/<name>.parquet: the blocks' register,
+        say); empty when there is none."""
+        path = self.root / f"{name}.parquet"
+        return pd.read_parquet(path) if path.is_file() else pd.DataFrame()
+
+    def upsert(self, name: str, row: dict[str, Any], keys: tuple[str, ...]) -> None:
+        """Writes row into the table `name`, replacing the row with the same values of keys (atomically,
+        safe from several threads)."""
+        with self._lock:
+            table = self.table(name)
+            if len(table) and all(k in table for k in keys):
+                same = pd.Series(True, index=table.index)
+                for k in keys:
+                    same &= table[k] == row.get(k)
+                table = table[~same]
+            new = pd.DataFrame([row])
+            table = pd.concat([table, new], ignore_index=True) if len(table) else new
+            atomic_write(self.root / f"{name}.parquet", lambda temporary: table.to_parquet(temporary, index=False))
+
     def _write_index(self) -> None:
         _write_parquet(self._index, self.index_path)
 

@@ -9,8 +9,9 @@ the same, so a cell run then would not be comparable with its neighbours in the 
 Before a sweep runs its first cell it reruns REFERENCE_CELLS that the store holds (the same cells, not
 stored again) and compares their time per packet with the stored runs'. Outside TOLERANCE against runs
 of this machine's fingerprint (machine.MACHINE_FIELDS, by which the tables tell machines apart) the sweep
-refuses to run cells (MACHINE_CHECK_VARIABLE=warn runs them anyway, saying so); against another
-machine's runs it says so and runs them, and the tables name both machines. Every check goes to the
+says so and runs them all the same: a sweep in a slow boot measures that boot, and the blocks (run.blocks)
+record a calibration of it beside their figures. Against another machine's runs it says so too, and the
+tables name both machines. MACHINE_CHECK_VARIABLE=off skips the check. Every check goes to the
 store's machine_checks.parquet with the machine's fingerprint; one that refused nothing holds for
 VALID_HOURS in this boot, so a sweep's chapters (a kernel each) check once.
 
@@ -54,7 +55,7 @@ REFERENCE_CELLS: tuple[tuple[str, str, str], ...] = (
 TOLERANCE = 1.25
 VALID_HOURS = 6.0
 MACHINE_CHECK_VARIABLE = "ALLOC_OR_POOL_MACHINE_CHECK"
-MODES = ("refuse", "warn", "off")  # on a failed check: refuse to run cells, run them saying so, or do not check
+MODES = ("record", "off")  # check, record and say what differs (never refusing a run), or do not check
 CHECKS_FILE = "machine_checks.parquet"
 # Working sets of the load chase: within the last-level cache of this machine's CPU (an EPYC's 16 MiB or more
 # per core complex), and far beyond it, where the TLB misses too.
@@ -65,12 +66,8 @@ COLUMNS = ["checked_utc", "host", "boot_id", "kernel", "cpu_model", "commit", "k
            "same_machine", "stored_ns_per_packet", "ns_per_packet", "ratio", "passed", *LATENCY_COLUMNS]
 
 
-class MachineCheckFailed(RuntimeError):
-    """This machine does not run, now, at the speed of the one that measured the store."""
-
-
 def mode() -> str:
-    """MACHINE_CHECK_VARIABLE's value (refuse unless set); anything else is refused, naming the valid ones."""
+    """MACHINE_CHECK_VARIABLE's value (record unless set); anything else is refused, naming the valid ones."""
     value = os.environ.get(MACHINE_CHECK_VARIABLE) or MODES[0]
     if value not in MODES:
         raise ValueError(f"{MACHINE_CHECK_VARIABLE}={value!r}: must be one of {', '.join(MODES)}")
@@ -108,7 +105,8 @@ def _record(store: Store, rows: list[dict[str, Any]]) -> None:
 
 
 def _refused(rows: pd.DataFrame) -> pd.Series:
-    """The rows that refuse a sweep: out of tolerance on the stored runs' machine (as the tables name it)."""
+    """The rows out of tolerance on the stored runs' machine (as the tables name it): this boot runs at
+    another speed than the one that measured the store."""
     return ~rows["passed"].astype(bool) & rows["same_machine"].astype(object).fillna(True).astype(bool)
 
 
@@ -166,8 +164,8 @@ def last_check(root: Path) -> str:
     return (f"{count} machine check{'s are' if count > 1 else ' is'} recorded in the store (a sweep reruns stored "
             f"cells before it runs new ones: time per packet now / stored, within {TOLERANCE:g} x either way); the "
             f"last, {last['checked_utc'].iloc[0][:16].replace('T', ' ')} UTC, "
-            + ("passed" if last["passed"].all() else "refused the sweep" if _refused(last).any()
-               else "failed against another machine's runs (not refused)")
+            + ("passed" if last["passed"].all() else "found this boot at another speed (recorded; the sweep ran)"
+               if _refused(last).any() else "failed against another machine's runs")
             + f": {ratios}.")
 
 
@@ -196,8 +194,8 @@ def _size(mib: int) -> str:
 
 
 def verdict(result: pd.DataFrame, passing: pd.DataFrame | None = None) -> str | None:
-    """None when the check refuses nothing (every cell passed, or failed against another machine's runs), else
-    what failed and the memory's latency beside that of the last check that passed among `passing` (the
+    """None when the check found this boot at the store's speed (every cell passed, or failed against another
+    machine's runs), else what differed and the memory's latency beside that of the last check that passed among `passing` (the
     store's earlier checks), for people."""
     failed = result[_refused(result)]
     if not len(failed):
@@ -208,7 +206,5 @@ def verdict(result: pd.DataFrame, passing: pd.DataFrame | None = None) -> str | 
                      for row in failed.itertuples())
     return (f"this machine does not run now at the speed at which it measured the store (the same CPU, memory "
             f"and kernel: the tables could not tell its runs apart; tolerance {TOLERANCE:g} x either way): "
-            f"{said}. {_loads_said(result, passing)} Cells run now would not be comparable with the stored ones; "
-            f"run the sweep when the "
-            f"machine is quiet, or set {MACHINE_CHECK_VARIABLE}=warn to run them anyway (the check is recorded "
-            f"in {CHECKS_FILE})")
+            f"{said}. {_loads_said(result, passing)} The sweep runs on and measures this boot: compare its "
+            f"blocks with another boot's through their calibrations (the check is recorded in {CHECKS_FILE})")

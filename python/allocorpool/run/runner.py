@@ -80,6 +80,9 @@ class Cell:
     # A probe of a series (run.probe_series): it runs in a JVM that filled the model once for a search's
     # probes, after the ones before it; alone, it is a series of one.
     series: bool = False
+    # The boot a block's repetition ran in (run.blocks: the short boot id): a block measured again in
+    # another boot is a replicate of its own, never mixed with this one's runs. "" outside blocks.
+    boot: str = ""
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -136,6 +139,7 @@ class Cell:
         parts += ["heapstop"] if self.stop_when_heap_full else []
         parts += ["series"] if self.series else []
         parts += [f"r{self.repetition}"] if self.repetition else []
+        parts += [f"k{self.boot}"] if self.boot else []
         parts += [f"b{self.build}"] if self.build else []
         return "_".join(parts)
 

@@ -35,6 +35,7 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis import gctable
+from allocorpool.analysis.blocks import SPREAD_COLUMNS, cell_figures, spread_columns
 from allocorpool.analysis.min_heap import (
     FITS,
     NOT_FITTING,
@@ -58,7 +59,8 @@ from allocorpool.analysis.search import (
 from allocorpool.data import gclog
 from allocorpool.data.records import Run, read_run
 from allocorpool.data.store import Store, atomic_write, chosen_profile, replaying, run_missing
-from allocorpool.run import jdks, machine, machine_check
+from allocorpool.run import calibration, jdks, machine, machine_check
+from allocorpool.run.blocks import BlockRunner
 from allocorpool.run.java import JavaRun
 from allocorpool.run.probe_series import ProbeSeries
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
@@ -75,6 +77,7 @@ from allocorpool.study import (
     TIMELINES,
     Profile,
     Solution,
+    batch_block,
     batch_cell,
     continuum_cells,
     in_minutes,
@@ -119,7 +122,8 @@ _MULTIPLE_COLUMNS = ["factor", "heap_mb", "repetition", "status", "error", "ns_p
 _BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                  "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "store_fill_at_window",
                  "jdk_build"]
-_BATCH_COLUMNS = _SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail", *_BATCH_FIELDS, "machine"]
+_BATCH_COLUMNS = _SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail", *_BATCH_FIELDS,
+                                     *SPREAD_COLUMNS, "machine"]
 
 
 def _value(row: dict[str, Any], name: str) -> Any:
@@ -300,7 +304,7 @@ class Sweep:
         self._key_locks: dict[str, threading.Lock] = {}  # one cell is never run by two threads at once
         self._key_locks_guard = threading.Lock()
         self._machine_checked = False
-        self._machine_refusal: str | None = None  # what a failed check said: this sweep runs no cell
+        self._blocks: BlockRunner | None = None
 
     def solutions(self, chapter: str | None = None) -> list[Solution]:
         """The solutions of a chapter (study.CHAPTERS; None: all) that the profile and the sweep's
@@ -403,17 +407,14 @@ class Sweep:
         return row
 
     def _check_machine(self) -> None:
-        """The machine check (run.machine_check) before this sweep's first run: on the machine that measured the
-        store, at another speed now, it refuses to run cells, or says so when told to warn.
-        Not on a cluster, whose workers run the cells (each would need its own check)."""
+        """The machine check (run.machine_check) before this sweep's first run: it records how fast this boot
+        runs against the stored runs and says where it differs; it never stops a run. Not on a cluster, whose
+        workers run the cells (each would need its own check)."""
         with self._key_locks_guard:
             if self._machine_checked:
-                if self._machine_refusal is not None:  # asked again (a notebook cell rerun): still refused
-                    raise machine_check.MachineCheckFailed(self._machine_refusal)
                 return
             self._machine_checked = True
-        how = machine_check.mode()
-        if how == "off" or not self.profile.machine_check or self._on_cluster() is not None:
+        if machine_check.mode() == "off" or not self.profile.machine_check or self._on_cluster() is not None:
             return
         if machine_check.recent_pass(self.store.root, datetime.now(timezone.utc), machine.boot_id()):
             return
@@ -423,14 +424,11 @@ class Sweep:
         earlier = machine_check.checks(self.store.root)
         result = machine_check.check(self.store, cells, lambda cell, workdir: run_cell(
             cell, workdir, timeout_s=default_timeout(cell), progress=False))
-        failed = machine_check.verdict(result, earlier)
-        if failed is None:
+        differs = machine_check.verdict(result, earlier)
+        if differs is None:
             self._status.show(f"machine check: {machine_check.last_check(self.store.root)}")
-        elif how == "refuse":
-            self._machine_refusal = failed
-            raise machine_check.MachineCheckFailed(failed)
         else:
-            print(f"warning: {failed}", file=sys.stderr)
+            print(f"note: {differs}", file=sys.stderr)
 
     def _same_measurement(self, cell: Cell) -> dict[str, Any] | None:
         """A cell of this measurement made by a build study.SAME_MEASUREMENT_BUILDS lists as this one's
@@ -491,25 +489,65 @@ class Sweep:
 
     # ---- batch ---------------------------------------------------------------------------
     def batch(self, chosen: Iterable[Solution], source: str = "counter") -> pd.DataFrame:
-        """Every batch cell of the chosen solutions (run if missing): one row per solution,
-        strategy and case, with the cell's status, error and summary figures. The packet source is
-        the published code's `counter` unless asked otherwise."""
+        """Every batch cell of the chosen solutions, measured as blocks (one per solution and case: every
+        strategy, interleaved, repeated; run.blocks): one row per solution, strategy and case, with the
+        median over the newest complete boot's repetitions, its interval (analysis.blocks.SPREAD_COLUMNS),
+        and the status, error and other figures of the repetition nearest the median. A replay of a store
+        that holds no block of a cell shows its single run, with too few runs to compare. The packet source
+        is the published code's `counter` unless asked otherwise."""
         self._begin("batch" if source == "counter" else f"batch, {source} source")
         chosen = list(chosen)
-        if self._on_cluster() is not None:  # every missing cell at once; the rows below read them back
-            self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source) for solution in chosen
-                                       for strategy in STRATEGIES for case in self.profile.cases], "batch cells")
-        rows = [self._batch_row(solution, strategy, case, source)
+        figures: dict[str, dict[str, Any]] = {}
+        for solution in chosen:
+            for case in self.profile.cases:
+                runs = self.blocks.measure(batch_block(solution, case, self.profile, source))
+                for row in runs.to_dict("records"):
+                    if row["status"] != MISSING:
+                        self._seen[row["key"]] = row
+                    if row.get("stop_when_heap_full") and heap_verdict(
+                            row["status"], _value(row, "error"), _value(row, "stderr_tail")) == TOO_SMALL:
+                        self._heap_too_small.add(row["key"])  # Epsilon filled its heap: the cell's answer
+                figures.update(cell_figures(runs))
+        rows = [self._batch_row(solution, strategy, case, figures, source)
                 for solution in chosen for strategy in STRATEGIES for case in self.profile.cases]
         self._end(f"{len(rows)} batch cells")
         return pd.DataFrame(rows, columns=_BATCH_COLUMNS)
 
-    def _batch_row(self, solution: Solution, strategy: str, case: str, source: str = "counter") -> dict[str, Any]:
-        row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source))
+    @property
+    def blocks(self) -> BlockRunner:
+        """The block runner of this sweep's store: runs here, one at a time, each block calibrated."""
+        if self._blocks is None:
+            def run(cell: Cell) -> CellResult:
+                self._status.show(f"running {cell.key}")
+                result = run_cell(cell, self.store.runs_dir, timeout_s=default_timeout(cell), progress=False)
+                self._ran += 1
+                return result
+            def calibrate() -> dict[str, Any]:
+                return calibration.calibrate(self.profile, lambda cell: run_cell(
+                    cell, self.store.runs_dir / "calibration", timeout_s=default_timeout(cell), progress=False))
+            self._blocks = BlockRunner(self.store, run, calibrate=calibrate, replay=self.replay,
+                                       retry_failed=self.retry_failed, show=lambda text: self._status.show(text),
+                                       same_as=lambda cell: [f"{cell.measurement}_b{build}" for build in
+                                                             SAME_MEASUREMENT_BUILDS.get(cell.engine, {})])
+        return self._blocks
+
+    def _batch_row(self, solution: Solution, strategy: str, case: str, figures: dict[str, dict[str, Any]],
+                   source: str = "counter") -> dict[str, Any]:
+        cell = batch_block(solution, case, self.profile, source).cells[STRATEGIES.index(strategy)]
+        found = figures.get(cell.key)
+        if found is None:  # a replay of a store without this cell's block: its single run, if any
+            row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source)) if self.replay else {
+                "key": cell.key, "status": MISSING, "error": "not measured"}
+            spread = {"runs": 1 if row["status"] == "ok" else 0, "failed_runs": int(row["status"] not in ("ok", MISSING)),
+                      "boots": 0, "samples": None, "boot_samples": None}
+        else:
+            row, spread = found["standing"], spread_columns(found)
+        ok = row["status"] == "ok"
         return {**_labels(solution, strategy, case), "source": source, "key": row["key"], "status": row["status"],
                 "error": _value(row, "error"), "stderr_tail": _value(row, "stderr_tail"),
-                **{name: _value(row, name) if row["status"] == "ok" else None for name in _BATCH_FIELDS},
-                "machine": _machine(row)}
+                **{name: _value(row, name) if ok else None for name in _BATCH_FIELDS},
+                **({"ns_per_packet": found["spread"].median} if found is not None and ok else {}),
+                **spread, "machine": _machine(row)}
 
     # ---- real-time ---------------------------------------------------------------------
     def _probe(self, solution: Solution, strategy: str, case: str, rows: list[dict[str, Any]],

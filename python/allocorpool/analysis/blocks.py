@@ -1,0 +1,140 @@
+"""A block's runs as figures with their spread, and comparisons between its cells as effect sizes.
+
+The runs come from run.blocks (one row per run: cell, boot, repetition, status and the run's summary).
+A cell's figure is the median over its repetitions in one boot, with a 95 % interval; the newest
+complete boot gives the figure shown, and every complete boot keeps its own repetitions, so a
+comparison can be made in each boot and a verdict that flips between boots says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from allocorpool import effects
+
+MISSING = "missing"
+# What a cell's row adds to a single run's: its spread over the newest complete boot's repetitions, and
+# every complete boot's repetitions (boot_samples: boot -> figures) for comparisons boot by boot
+SPREAD_COLUMNS = ["ns_low", "ns_high", "runs", "failed_runs", "boots", "boot", "samples", "boot_samples"]
+
+
+def complete_boots(runs: pd.DataFrame) -> list[str]:
+    """The boots in which the block finished every run (ok or failed), oldest start first."""
+    if not len(runs) or "complete" not in runs:
+        return []
+    done = runs[runs["complete"].astype(bool)]
+    return list(done.sort_values("started_utc", kind="stable")["boot"].drop_duplicates())
+
+
+def _figures(part: pd.DataFrame, value: str) -> list[float]:
+    ok = part[part["status"] == "ok"]
+    if value not in ok:
+        return []
+    return [float(v) for v in ok[value] if v is not None and not (isinstance(v, float) and math.isnan(v))]
+
+
+def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, dict[str, Any]]:
+    """For each cell of the block: its newest complete boot's spread, the run that stands for it (the
+    repetition nearest the median: its key, GC log and other figures), its failures, and every complete
+    boot's figures. A cell of a block no boot completed has no entry."""
+    boots = complete_boots(runs)
+    if not boots:
+        return {}
+    newest = boots[-1]
+    out: dict[str, dict[str, Any]] = {}
+    for cell, part in runs.groupby("cell", sort=False):
+        by_boot = {boot: _figures(part[part["boot"] == boot], value) for boot in boots}
+        here = part[part["boot"] == newest]
+        spread = effects.spread(by_boot[newest])
+        failed = here[~here["status"].isin(["ok", MISSING])]
+        out[str(cell)] = {"spread": spread, "standing": _standing(here, value, spread.median),
+                          "failed": failed.to_dict("records"), "boot": newest, "boot_samples": by_boot}
+    return out
+
+
+def _standing(runs: pd.DataFrame, value: str, median: float) -> dict[str, Any]:
+    """The finished run nearest the median (the first failure where none finished)."""
+    ok = runs[runs["status"] == "ok"]
+    if len(ok) and value in ok and not math.isnan(median):
+        distance = (pd.to_numeric(ok[value], errors="coerce") - median).abs()
+        return ok.loc[distance.idxmin()].to_dict()
+    return runs.iloc[0].to_dict() if len(runs) else {}
+
+
+def spread_columns(figures: Mapping[str, Any]) -> dict[str, Any]:
+    """The SPREAD_COLUMNS of one cell's figures (cell_figures' entry)."""
+    spread: effects.Spread = figures["spread"]
+    return {"ns_low": spread.low, "ns_high": spread.high, "runs": spread.n, "failed_runs": len(figures["failed"]),
+            "boots": len(figures["boot_samples"]), "boot": figures["boot"],
+            "samples": figures["boot_samples"][figures["boot"]], "boot_samples": figures["boot_samples"]}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison (numerator over denominator) in every boot both were measured in."""
+
+    by_boot: dict[str, effects.Effect]
+    boot: str | None  # the boot whose effect stands (the newest)
+
+    @property
+    def effect(self) -> effects.Effect:
+        if self.boot is None:
+            return effects.Effect(math.nan, math.nan, math.nan, 0, 0)
+        return self.by_boot[self.boot]
+
+    @property
+    def outcomes(self) -> dict[str, str]:
+        return {boot: effect.outcome() for boot, effect in self.by_boot.items()}
+
+    @property
+    def flips(self) -> bool:
+        """Whether boots decided it differently (one holds where another fails or measures no difference)."""
+        decided = {o for o in self.outcomes.values() if o != effects.NOT_MEASURED}
+        return len(decided) > 1
+
+    def outcome(self) -> str:
+        return self.effect.outcome()
+
+
+def _boot_samples(row: Mapping[str, Any]) -> dict[str, list[float]]:
+    samples = row.get("boot_samples")
+    if isinstance(samples, Mapping):
+        return {str(k): list(v) for k, v in samples.items()}
+    one = row.get("samples")
+    return {"": list(one)} if isinstance(one, (list, tuple)) else {}
+
+
+def compare(numerator: Mapping[str, Any], denominator: Mapping[str, Any]) -> Comparison:
+    """The ratio of two cells' medians (rows with boot_samples) in each boot both were measured in; the
+    newest such boot's effect stands. A row without repetitions (a single run) gives a ratio with too
+    few runs to decide."""
+    num, den = _boot_samples(numerator), _boot_samples(denominator)
+    shared = [boot for boot in num if boot in den]
+    if not shared:
+        single = effects.ratio(_single(numerator), _single(denominator))
+        return Comparison({"": single}, "")
+    return Comparison({boot: effects.ratio(num[boot], den[boot]) for boot in shared}, shared[-1])
+
+
+def _single(row: Mapping[str, Any]) -> list[float]:
+    value = row.get("ns_per_packet")
+    return [] if value is None or (isinstance(value, float) and math.isnan(value)) else [float(value)]
+
+
+def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.DataFrame:
+    """The reproducibility table: each comparison (its labels) with its outcome and ratio in each boot,
+    and whether the boots agree."""
+    rows = []
+    for labels, comparison in comparisons:
+        row = dict(labels)
+        for boot, effect in comparison.by_boot.items():
+            row[f"boot {boot or 'single run'}"] = f"{effect.outcome()}: {effect.text()}"
+        row["boots agree"] = "no: the boots disagree" if comparison.flips else (
+            "yes" if len(comparison.by_boot) > 1 else "one boot only")
+        rows.append(row)
+    return pd.DataFrame(rows)

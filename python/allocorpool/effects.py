@@ -1,0 +1,218 @@
+"""Figures with their spread, comparisons as effect sizes, and the one set of verdict outcomes.
+
+A figure is the median of a block's repetitions with a 95 % bootstrap interval; a comparison is the
+ratio of two medians (e.g. pooling's time per packet over allocation's) with its 95 % bootstrap
+interval, resampling each side's repetitions (the level that varies: one repetition is one process).
+A claim "X beats Y" holds where the whole interval lies below parity by MARGIN, fails where it lies
+wholly above parity by MARGIN (Y beats X), and otherwise reads "no difference measured". A claim over
+many cells counts the three outcomes, never a bare majority. Kalibera and Jones, "Rigorous
+Benchmarking in Reasonable Time" (ISMM 2013) give the method; scipy.stats.bootstrap does the resampling,
+with a pinned seed so that a replay of the same store prints the same intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+CONFIDENCE = 0.95
+MARGIN = 0.05  # a ratio must clear parity by this much, at the far end of its interval, to decide
+RESAMPLES = 4999
+SEED = 2019  # the bootstrap's random state: pinned, so a replay prints the same intervals
+HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED = "holds", "fails", "no difference measured", "not measured"
+OUTCOMES = (HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED)
+BELOW = 1 / (1 + MARGIN)  # a ratio wholly under this: the numerator is faster by the margin
+ABOVE = 1 + MARGIN  # wholly over this: the denominator is faster by the margin
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The median of some repetitions and its 95 % interval (low = high = median for one value)."""
+
+    median: float
+    low: float
+    high: float
+    n: int
+
+    def text(self, unit: str = "") -> str:
+        """'212 ns (190-240)', with as many digits as the interval supports."""
+        if self.n == 0 or math.isnan(self.median):
+            return "not measured"
+        digits = _digits(self.low, self.high, self.median)
+        middle = f"{_fmt(self.median, digits)}{' ' + unit if unit else ''}"
+        if self.n < 2:
+            return f"{middle} (one run)"
+        return f"{middle} ({_fmt(self.low, digits)}-{_fmt(self.high, digits)})"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """The ratio of two medians with its 95 % interval; n_num and n_den: the repetitions behind each side."""
+
+    ratio: float
+    low: float
+    high: float
+    n_num: int
+    n_den: int
+
+    @property
+    def measured(self) -> bool:
+        return self.n_num >= 2 and self.n_den >= 2 and not math.isnan(self.ratio)
+
+    def outcome(self) -> str:
+        """Whether the numerator beats the denominator (a smaller figure is better: time per packet)."""
+        return decide(self)
+
+    def text(self) -> str:
+        """'0.62 x (0.55-0.70)': the ratio and its interval, with the digits the interval supports."""
+        if not self.measured:
+            return "not measured" if math.isnan(self.ratio) else f"{self.ratio:.2f} x (too few runs)"
+        digits = max(2, _digits(self.low, self.high, self.ratio))
+        return f"{_fmt(self.ratio, digits)} x ({_fmt(self.low, digits)}-{_fmt(self.high, digits)})"
+
+    def margin_text(self) -> str:
+        """How much faster the numerator is, in percent of the denominator's time, with its interval:
+        '38 % faster (30-45)'; 'no difference measured (-3 to +8 %)' when the interval does not decide."""
+        if not self.measured:
+            return self.text()
+        outcome = self.outcome()
+        if outcome == HOLDS:
+            return f"{_pct(1 - self.ratio)} % faster ({_pct(1 - self.high)}-{_pct(1 - self.low)})"
+        if outcome == FAILS:
+            return f"{_pct(1 - 1 / self.ratio)} % slower ({_pct(1 - 1 / self.low)}-{_pct(1 - 1 / self.high)})"
+        return f"no difference measured ({self.text()})"
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.0f}"
+
+
+def _digits(low: float, high: float, middle: float) -> int:
+    """Decimal places that give the interval's half-width two significant digits (none below 0)."""
+    half = (high - low) / 2
+    if not half > 0 or not math.isfinite(half):
+        return 1 if abs(middle) < 10 else 0
+    return max(0, 1 - math.floor(math.log10(half)))
+
+
+def _fmt(value: float, digits: int) -> str:
+    return f"{value:,.{digits}f}"
+
+
+def _clean(values: Iterable[float | None]) -> np.ndarray:
+    """The finite numbers among values (None, NaN and pandas' NA left out)."""
+    array = pd.to_numeric(pd.Series(list(values), dtype=object), errors="coerce").to_numpy(dtype=float)
+    return array[np.isfinite(array)]
+
+
+def spread(values: Iterable[float | None]) -> Spread:
+    """The median of the finite values with its 95 % percentile-bootstrap interval."""
+    data = _clean(values)
+    if len(data) == 0:
+        return Spread(math.nan, math.nan, math.nan, 0)
+    median = float(np.median(data))
+    if len(data) < 2 or np.ptp(data) == 0:
+        return Spread(median, median, median, len(data))
+    result = stats.bootstrap((data,), np.median, confidence_level=CONFIDENCE, n_resamples=RESAMPLES,
+                             method="percentile", random_state=np.random.default_rng(SEED))
+    interval = result.confidence_interval
+    return Spread(median, float(interval.low), float(interval.high), len(data))
+
+
+def _ratio_of_medians(numerator: np.ndarray, denominator: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.median(numerator, axis=axis) / np.median(denominator, axis=axis)
+
+
+def ratio(numerator: Iterable[float | None], denominator: Iterable[float | None]) -> Effect:
+    """median(numerator) / median(denominator) with its 95 % bootstrap interval, each side resampled
+    apart (the repetitions of two cells are independent processes)."""
+    num, den = _clean(numerator), _clean(denominator)
+    if len(num) == 0 or len(den) == 0 or np.median(den) == 0:
+        return Effect(math.nan, math.nan, math.nan, len(num), len(den))
+    point = float(np.median(num) / np.median(den))
+    if len(num) < 2 or len(den) < 2:
+        return Effect(point, point, point, len(num), len(den))
+    if np.ptp(num) == 0 and np.ptp(den) == 0:
+        return Effect(point, point, point, len(num), len(den))
+    result = stats.bootstrap((num, den), _ratio_of_medians, confidence_level=CONFIDENCE, n_resamples=RESAMPLES,
+                             method="percentile", vectorized=True, paired=False,
+                             random_state=np.random.default_rng(SEED))
+    interval = result.confidence_interval
+    return Effect(point, float(interval.low), float(interval.high), len(num), len(den))
+
+
+def decide(effect: Effect) -> str:
+    """HOLDS where the whole interval lies below BELOW (the numerator is faster by the margin), FAILS where
+    it lies wholly above ABOVE, NO_DIFFERENCE otherwise, NOT_MEASURED with fewer than two runs a side."""
+    if not effect.measured:
+        return NOT_MEASURED
+    if effect.high < BELOW:
+        return HOLDS
+    if effect.low > ABOVE:
+        return FAILS
+    return NO_DIFFERENCE
+
+
+def all_of(outcomes: Sequence[str]) -> str:
+    """The outcome of a claim that needs every part: FAILS if any part fails, HOLDS if all hold,
+    NOT_MEASURED if a part is not measured and none fails, else NO_DIFFERENCE."""
+    if not outcomes:
+        return NOT_MEASURED
+    if FAILS in outcomes:
+        return FAILS
+    if NOT_MEASURED in outcomes:
+        return NOT_MEASURED
+    return HOLDS if all(o == HOLDS for o in outcomes) else NO_DIFFERENCE
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How a claim over many cells came out: counts of each outcome, and of cells whose boots disagree."""
+
+    holds: int
+    fails: int
+    no_difference: int
+    not_measured: int
+    flips: int = 0
+
+    @property
+    def judged(self) -> int:
+        return self.holds + self.fails + self.no_difference
+
+    def outcome(self) -> str:
+        """HOLDS where it held everywhere judged, FAILS where it failed everywhere judged, NO_DIFFERENCE
+        where nothing was decided; a mix is not an outcome: `text` counts it."""
+        if self.judged == 0:
+            return NOT_MEASURED
+        if self.holds == self.judged:
+            return HOLDS
+        if self.fails == self.judged:
+            return FAILS
+        if self.no_difference == self.judged:
+            return NO_DIFFERENCE
+        return "mixed"
+
+    def text(self, what: str = "cells") -> str:
+        """'holds in 14, fails in 3, no difference measured in 7 of 24 cells (2 not measured)'."""
+        if self.judged == 0:
+            return f"not measured in any of {self.not_measured} {what}" if self.not_measured else f"no {what}"
+        parts = [f"{label} in {count}" for label, count in
+                 ((HOLDS, self.holds), (FAILS, self.fails), (NO_DIFFERENCE, self.no_difference)) if count]
+        text = ", ".join(parts) + f" of {self.judged} {what}"
+        extra = [f"{self.not_measured} not measured"] if self.not_measured else []
+        extra += [f"{self.flips} whose boots disagree"] if self.flips else []
+        return text + (f" ({'; '.join(extra)})" if extra else "")
+
+
+def tally(outcomes: Iterable[str], flips: int = 0) -> Tally:
+    listed = list(outcomes)
+    unknown = [o for o in listed if o not in OUTCOMES]
+    if unknown:
+        raise ValueError(f"outcomes {sorted(set(unknown))}: each must be one of {', '.join(OUTCOMES)}")
+    return Tally(listed.count(HOLDS), listed.count(FAILS), listed.count(NO_DIFFERENCE), listed.count(NOT_MEASURED),
+                 flips)

@@ -1,0 +1,56 @@
+"""The calibration a block records at its start: how fast this boot runs, to explain, never to refuse.
+
+Two figures: one dependent load over 16 MiB and over 1 GiB of memory (cpp-lib's memory_latency, the
+machine check's), and one short batch run of a reference cell (REFERENCE: JDK 11 G1's allocation in case
+B, the cell that moved most between boots of one machine). Blocks measured in two boots can then be set
+beside the two boots' calibrations: a block that ran 2 x slower in a boot whose reference also ran 2 x
+slower measured the boot, not the code.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from allocorpool.run import machine, machine_check
+from allocorpool.run.runner import Cell, CellResult
+from allocorpool.study import SOLUTIONS_BY_NAME, Profile, batch_cell
+
+REFERENCE = ("g1", "alloc", "B")
+# The memory's latency takes some 20 s to time: a process times it once per LATENCY_VALID_S in a boot, and
+# every block started within that time records the same figures (the reference cell runs for each block)
+LATENCY_VALID_S = 1800.0
+_latency_cache: dict[str, tuple[float, dict[str, float | None]]] = {}
+REFERENCE_MAX_S = 5.0  # the reference run's length: the block's batch runs', at most this
+COLUMNS = [*machine_check.LATENCY_COLUMNS, "reference_key", "reference_status", "reference_ns_per_packet"]
+
+
+def reference_cell(prof: Profile) -> Cell:
+    name, strategy, case = REFERENCE
+    length = min(prof.blocks.batch_s or prof.batch_s, REFERENCE_MAX_S)
+    warmup = min(prof.blocks.batch_warmup_s or prof.batch_warmup_s, length / 2)
+    return batch_cell(SOLUTIONS_BY_NAME[name], strategy, case, prof, duration_s=length, warmup_s=warmup)
+
+
+def calibrate(prof: Profile, run: Callable[[Cell], CellResult],
+              latency: Callable[[], dict[str, float | None]] = machine_check.memory_latency) -> dict[str, Any]:
+    """This boot's calibration now (COLUMNS): the memory's latency and the reference cell's time per packet,
+    run by `run` and not stored as a cell (None where a figure could not be measured: the reference's status
+    says why)."""
+    loads = _recent_latency(latency)
+    cell = reference_cell(prof)
+    result = run(cell)
+    summary = (result.run.summary or {}) if result.status == "ok" else {}
+    return {**loads, "reference_key": cell.key, "reference_status": result.status,
+            "reference_ns_per_packet": summary.get("ns_per_packet")}
+
+
+def _recent_latency(latency: Callable[[], dict[str, float | None]]) -> dict[str, float | None]:
+    boot = machine.boot_id() or ""
+    now = time.monotonic()
+    cached = _latency_cache.get(boot)
+    if cached is None or now - cached[0] > LATENCY_VALID_S or cached[1] is None:
+        cached = (now, latency())
+        _latency_cache[boot] = cached
+    return dict(cached[1])

@@ -1,0 +1,141 @@
+"""Blocks: interleaved, repeated, one boot each; figures with intervals; verdicts that need the interval."""
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from allocorpool import effects, study
+from allocorpool.analysis import blocks as block_figures
+from allocorpool.data.store import Store
+from allocorpool.run import blocks, calibration, machine, machine_check, sweep
+from allocorpool.run.runner import run_cell
+
+FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # 100 ns per packet, FAKE_* vary it
+PROFILE = replace(study.PROFILES["ci"], name="blocks", solutions=("flat-glibc",), strict=False,
+                  blocks=study.BlockPlan(repetitions=5))
+FLAT = study.SOLUTIONS_BY_NAME["flat-glibc"]
+
+
+def _fake(cell, workdir, **options):
+    return run_cell(cell, workdir, progress=False,
+                    build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
+
+
+def _block(strategies=("alloc", "pool"), repetitions=5):
+    cells = tuple(study.batch_cell(FLAT, s, "A", PROFILE) for s in strategies)
+    return blocks.Block("batch, flat-glibc, case A", cells, repetitions)
+
+
+def _runner(store, boot, ran=None, stop_after=None):
+    def run(cell):
+        if stop_after is not None and len(ran) >= stop_after:
+            raise KeyboardInterrupt("the session ended")
+        if ran is not None:
+            ran.append(cell)
+        return _fake(cell, store.runs_dir)
+    return blocks.BlockRunner(store, run, boot_id=lambda: boot, calibrate=lambda: {"reference_ns_per_packet": 1.0})
+
+
+def _by_strategy(runs, block):
+    figures = block_figures.cell_figures(runs)
+    return {cell.strategy: figures[cell.key] for cell in block.cells}
+
+
+def test_a_round_runs_every_cell_once_in_an_order_shuffled_per_round_and_kept_on_resume():
+    block = _block(("dummy", "alloc", "mix", "pool"), repetitions=5)
+    order = block.runs("b00t")
+    rounds = [order[i:i + 4] for i in range(0, 20, 4)]
+    assert all(sorted(c.strategy for c in r) == ["alloc", "dummy", "mix", "pool"] for r in rounds)
+    assert all({c.repetition for c in r} == {i} for i, r in enumerate(rounds))
+    assert len({tuple(c.strategy for c in r) for r in rounds}) > 1  # interleaved, not always one order
+    assert [c.key for c in block.runs("b00t")] == [c.key for c in order]  # the same order when resumed
+    assert all(c.key.endswith("_kb00t") or "_kb00t_" in c.key for c in order)
+    with pytest.raises(ValueError, match="repetitions 0: 1 or more"):
+        blocks.Block("x", block.cells, 0)
+
+
+def test_a_single_run_comparison_flips_between_seeds_while_the_blocks_interval_says_no_difference(
+        tmp_path, monkeypatch):
+    # allocation and pooling cost the same (100 ns) with 15 % noise between processes
+    monkeypatch.setenv("FAKE_NOISE", "0.15")
+    block = _block()
+    outcomes = {}  # by what one run against one said: pooling faster (True) or slower (False)
+    for seed in range(12):
+        monkeypatch.setenv("FAKE_NOISE_SEED", str(seed))
+        runs = _runner(Store(tmp_path / f"seed{seed}"), "b00t").measure(block)
+        samples = {s: f["boot_samples"]["b00t"] for s, f in _by_strategy(runs, block).items()}
+        single_says = samples["pool"][0] < samples["alloc"][0]  # the first repetition: one run each
+        outcomes.setdefault(single_says, (seed, effects.ratio(samples["pool"], samples["alloc"])))
+        if len(outcomes) == 2:
+            break
+    assert set(outcomes) == {True, False}  # two seeds where one run against one says opposite things
+    for seed, effect in outcomes.values():
+        assert effect.outcome() == effects.NO_DIFFERENCE, (seed, effect)
+
+
+def test_a_real_difference_is_measured_with_its_margin(tmp_path, monkeypatch):
+    monkeypatch.setenv("FAKE_NOISE", "0.05")
+    monkeypatch.setenv("FAKE_FACTORS", "alloc:2")
+    block = _block()
+    figures = _by_strategy(_runner(Store(tmp_path), "b00t").measure(block), block)
+    effect = effects.ratio(figures["pool"]["samples"] if "samples" in figures["pool"] else
+                           figures["pool"]["boot_samples"]["b00t"], figures["alloc"]["boot_samples"]["b00t"])
+    assert effect.outcome() == effects.HOLDS and 0.4 < effect.low < effect.ratio < effect.high < 0.6
+    assert effect.margin_text().endswith("% faster (" + effect.margin_text().split("(")[1])
+
+
+def test_a_block_interrupted_and_resumed_in_another_boot_runs_again_whole_there(tmp_path):
+    store, block = Store(tmp_path), _block()
+    first_ran: list = []
+    with pytest.raises(KeyboardInterrupt):
+        _runner(store, "boot1", first_ran, stop_after=3).measure(block)
+    second_ran: list = []
+    runs = _runner(store, "boot2", second_ran).measure(block)
+    assert len(first_ran) == 3 and len(second_ran) == 10  # every run again: nothing of boot1 is reused
+    assert {c.boot for c in second_ran} == {"boot2"}
+    complete = runs.groupby("boot")["complete"].first().to_dict()
+    assert complete == {"boot1": False, "boot2": True}
+    figures = block_figures.cell_figures(runs)
+    assert {f["boot"] for f in figures.values()} == {"boot2"} and all(f["spread"].n == 5 for f in figures.values())
+    assert block_figures.complete_boots(runs) == ["boot2"]
+    resumed: list = []
+    again = _runner(store, "boot1", resumed).measure(block)  # boot1 comes back: it finishes its own block
+    assert len(resumed) == 7 and {c.boot for c in resumed} == {"boot1"}
+    assert set(block_figures.complete_boots(again)) == {"boot1", "boot2"}
+    register = store.table(blocks.BLOCKS_TABLE)
+    assert sorted(register["boot"]) == ["boot1", "boot2"] and register["reference_ns_per_packet"].notna().all()
+
+
+def test_a_verdict_that_flips_between_boots_says_so():
+    fast = {"boot_samples": {"b1": [50, 52, 51], "b2": [100, 101, 99]}}
+    slow = {"boot_samples": {"b1": [100, 99, 101], "b2": [98, 100, 101]}}
+    comparison = block_figures.compare(fast, slow)
+    assert comparison.outcomes == {"b1": effects.HOLDS, "b2": effects.NO_DIFFERENCE}
+    assert comparison.flips and comparison.boot == "b2" and comparison.outcome() == effects.NO_DIFFERENCE
+    table = block_figures.boot_table([({"solution": "x"}, comparison)])
+    assert table["boots agree"].tolist() == ["no: the boots disagree"]
+    single = block_figures.compare({"ns_per_packet": 50.0}, {"ns_per_packet": 100.0})
+    assert single.outcome() == effects.NOT_MEASURED  # one run against one decides nothing
+
+
+def test_a_sweep_in_a_boot_three_times_slower_runs_records_and_shows_both_boots(tmp_path, monkeypatch):
+    monkeypatch.setattr(sweep, "run_cell", _fake)
+    monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))
+    monkeypatch.setattr(calibration, "_latency_cache", {})
+    checked = replace(PROFILE, machine_check=True)
+    monkeypatch.setattr(machine, "boot_id", lambda: "fast-boot")
+    first = sweep.Sweep(checked, tmp_path, progress=False).batch([FLAT])
+    monkeypatch.setattr(machine, "boot_id", lambda: "slow-boot")
+    monkeypatch.setenv("FAKE_SLOWDOWN", "3")
+    second = sweep.Sweep(checked, tmp_path, progress=False).batch([FLAT])  # nothing refuses
+    assert (first["ns_per_packet"] == 100.0).all() and (second["ns_per_packet"] == 300.0).all()
+    assert (second["boots"] == 2).all() and (second["runs"] == 5).all()
+    register = Store(tmp_path).table(blocks.BLOCKS_TABLE).set_index("boot")
+    assert register.loc["slowboot", "reference_ns_per_packet"] == 3 * register.loc["fastboot", "reference_ns_per_packet"]
+    pool, alloc = (second.set_index("strategy").loc[s] for s in ("pool", "alloc"))
+    comparison = block_figures.compare(pool, alloc)
+    assert set(comparison.by_boot) == {"fastboot", "slowboot"} and not comparison.flips
+    assert isinstance(block_figures.boot_table([({"case": "A"}, comparison)]), pd.DataFrame)
