@@ -64,9 +64,10 @@ class Effect:
     def measured(self) -> bool:
         return self.n_num >= 2 and self.n_den >= 2 and not math.isnan(self.ratio)
 
-    def outcome(self) -> str:
-        """Whether the numerator beats the denominator (a smaller figure is better: time per packet)."""
-        return decide(self)
+    def outcome(self, threshold: float = 1.0) -> str:
+        """Whether the numerator beats the denominator (a smaller figure is better: time per packet), or its
+        ratio stays under threshold (1: parity; 1.25: 'within 25 %')."""
+        return decide(self, threshold)
 
     def text(self) -> str:
         """'0.62 x (0.55-0.70)': the ratio and its interval, with the digits the interval supports."""
@@ -146,14 +147,27 @@ def ratio(numerator: Iterable[float | None], denominator: Iterable[float | None]
     return Effect(point, float(interval.low), float(interval.high), len(num), len(den))
 
 
-def decide(effect: Effect) -> str:
-    """HOLDS where the whole interval lies below BELOW (the numerator is faster by the margin), FAILS where
-    it lies wholly above ABOVE, NO_DIFFERENCE otherwise, NOT_MEASURED with fewer than two runs a side."""
+def decide(effect: Effect, threshold: float = 1.0) -> str:
+    """HOLDS where the whole interval lies below threshold x BELOW (under it by the margin), FAILS where it
+    lies wholly above threshold x ABOVE, NO_DIFFERENCE otherwise, NOT_MEASURED with fewer than two runs a
+    side."""
     if not effect.measured:
         return NOT_MEASURED
-    if effect.high < BELOW:
+    return _side(effect.low, effect.high, threshold)
+
+
+def decide_point(value: float | None, threshold: float = 1.0) -> str:
+    """The same rule for a ratio known only as one figure (the 2019 article's tables: one run each): its
+    margin still applies, but no interval says how far the figure could move."""
+    if value is None or not math.isfinite(value):
+        return NOT_MEASURED
+    return _side(value, value, threshold)
+
+
+def _side(low: float, high: float, threshold: float) -> str:
+    if high < threshold * BELOW:
         return HOLDS
-    if effect.low > ABOVE:
+    if low > threshold * ABOVE:
         return FAILS
     return NO_DIFFERENCE
 

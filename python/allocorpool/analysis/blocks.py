@@ -87,9 +87,11 @@ class Comparison:
             return effects.Effect(math.nan, math.nan, math.nan, 0, 0)
         return self.by_boot[self.boot]
 
+    threshold: float = 1.0  # the ratio the verdict is decided against (1: parity)
+
     @property
     def outcomes(self) -> dict[str, str]:
-        return {boot: effect.outcome() for boot, effect in self.by_boot.items()}
+        return {boot: effect.outcome(self.threshold) for boot, effect in self.by_boot.items()}
 
     @property
     def flips(self) -> bool:
@@ -98,7 +100,7 @@ class Comparison:
         return len(decided) > 1
 
     def outcome(self) -> str:
-        return self.effect.outcome()
+        return self.effect.outcome(self.threshold)
 
 
 def _boot_samples(row: Mapping[str, Any]) -> dict[str, list[float]]:
@@ -109,7 +111,7 @@ def _boot_samples(row: Mapping[str, Any]) -> dict[str, list[float]]:
     return {"": list(one)} if isinstance(one, (list, tuple)) else {}
 
 
-def compare(numerator: Mapping[str, Any], denominator: Mapping[str, Any]) -> Comparison:
+def compare(numerator: Mapping[str, Any], denominator: Mapping[str, Any], threshold: float = 1.0) -> Comparison:
     """The ratio of two cells' medians (rows with boot_samples) in each boot both were measured in; the
     newest such boot's effect stands. A row without repetitions (a single run) gives a ratio with too
     few runs to decide."""
@@ -117,8 +119,8 @@ def compare(numerator: Mapping[str, Any], denominator: Mapping[str, Any]) -> Com
     shared = [boot for boot in num if boot in den]
     if not shared:
         single = effects.ratio(_single(numerator), _single(denominator))
-        return Comparison({"": single}, "")
-    return Comparison({boot: effects.ratio(num[boot], den[boot]) for boot in shared}, shared[-1])
+        return Comparison({"": single}, "", threshold)
+    return Comparison({boot: effects.ratio(num[boot], den[boot]) for boot in shared}, shared[-1], threshold)
 
 
 def _single(row: Mapping[str, Any]) -> list[float]:
@@ -133,7 +135,7 @@ def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.D
     for labels, comparison in comparisons:
         row = dict(labels)
         for boot, effect in comparison.by_boot.items():
-            row[f"boot {boot or 'single run'}"] = f"{effect.outcome()}: {effect.text()}"
+            row[f"boot {boot or 'single run'}"] = f"{effect.outcome(comparison.threshold)}: {effect.text()}"
         row["boots agree"] = "no: the boots disagree" if comparison.flips else (
             "yes" if len(comparison.by_boot) > 1 else "one boot only")
         rows.append(row)

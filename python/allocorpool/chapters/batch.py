@@ -7,12 +7,14 @@ import pandas as pd
 
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
+from allocorpool import effects
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
-    known,
-    per_group,
+    cheapest,
+    per_group_effect,
     verdicts_of,
+    versus,
 )
 
 REAL_STRATEGIES = ("Allocation", "Mix", "Pooling")
@@ -66,46 +68,51 @@ def show_window_fill(batch: pd.DataFrame) -> None:
               f"in the {len(fill)} finished cells that keep packets (the dummy strategy keeps none).")
 
 
-def _real(figures: dict[str, float]) -> dict[str, float]:
-    return {s: figures.get(s, float("nan")) for s in REAL_STRATEGIES}
-
-
 def allocation_slowest(batch: pd.DataFrame, **_: object) -> Verdict:
-    def slowest(figures: dict[str, float]) -> bool | None:
-        real = _real(figures)
-        return real["Allocation"] >= max(real.values()) if known(*real.values()) else None
-    return per_group(_ranked(batch), "ns_per_packet", slowest)
+    """Mix and pooling each beat allocation (by the margin, over the interval)."""
+    def slowest(rows: dict) -> tuple[str, str, bool]:
+        judged = [versus(rows.get(other), rows.get("Allocation")) for other in ("Mix", "Pooling")]
+        return effects.all_of([o for o, _, _ in judged]), "; ".join(
+            f"{other} / allocation {text}" for other, (_, text, _) in zip(("mix", "pooling"), judged)), \
+            any(f for _, _, f in judged)
+    return per_group_effect(_ranked(batch), slowest)
 
 
 def allocation_awful_in_c(batch: pd.DataFrame, **_: object) -> Verdict:
-    def awful(figures: dict[str, float]) -> bool | None:
-        real = _real(figures)
-        return real["Allocation"] >= SLOW_FACTOR * min(real.values()) if known(*real.values()) else None
+    """The cheaper of mix and pooling takes at most a third of allocation's time."""
+    def awful(rows: dict) -> tuple[str, str, bool]:
+        outcome, text, flips = versus(cheapest(rows, ("Mix", "Pooling")), rows.get("Allocation"), 1 / SLOW_FACTOR)
+        return outcome, f"cheapest / allocation {text}", flips
     ranked = _ranked(batch)
-    return per_group(ranked[ranked["case"] == "C"], "ns_per_packet", awful, "solutions in case C")
+    return per_group_effect(ranked[ranked["case"] == "C"], awful, "solutions in case C")
 
 
 def mix_fastest_in_a_and_b(batch: pd.DataFrame, **_: object) -> Verdict:
-    def fastest(figures: dict[str, float]) -> bool | None:
-        real = _real(figures)
-        return real["Mix"] <= min(real.values()) if known(*real.values()) else None
+    """Mix beats allocation and pooling."""
+    def fastest(rows: dict) -> tuple[str, str, bool]:
+        judged = [versus(rows.get("Mix"), rows.get(other)) for other in ("Allocation", "Pooling")]
+        return effects.all_of([o for o, _, _ in judged]), "; ".join(
+            f"mix / {other} {text}" for other, (_, text, _) in zip(("allocation", "pooling"), judged)), \
+            any(f for _, _, f in judged)
     ranked = _ranked(batch)
-    return per_group(ranked[ranked["case"].isin(["A", "B"])], "ns_per_packet", fastest)
+    return per_group_effect(ranked[ranked["case"].isin(["A", "B"])], fastest)
 
 
 def mix_close_in_c(batch: pd.DataFrame, **_: object) -> Verdict:
-    def close(figures: dict[str, float]) -> bool | None:
-        real = _real(figures)
-        return real["Mix"] <= CLOSE * min(real.values()) if known(*real.values()) else None
+    """Mix takes less than CLOSE times the cheaper of allocation and pooling."""
+    def close(rows: dict) -> tuple[str, str, bool]:
+        outcome, text, flips = versus(rows.get("Mix"), cheapest(rows, ("Allocation", "Pooling")), CLOSE)
+        return outcome, f"mix / cheapest {text}", flips
     ranked = _ranked(batch)
-    return per_group(ranked[ranked["case"] == "C"], "ns_per_packet", close, "solutions in case C")
+    return per_group_effect(ranked[ranked["case"] == "C"], close, "solutions in case C")
 
 
 def pooling_beats_allocation(batch: pd.DataFrame, **_: object) -> Verdict:
-    def beats(figures: dict[str, float]) -> bool | None:
-        return figures["Pooling"] < figures["Allocation"] if known(figures.get("Pooling", float("nan")),
-                                                                   figures.get("Allocation", float("nan"))) else None
-    return per_group(_ranked(batch), "ns_per_packet", beats)
+    """Pooling's time per packet over allocation's, below parity by the margin."""
+    def beats(rows: dict) -> tuple[str, str, bool]:
+        outcome, text, flips = versus(rows.get("Pooling"), rows.get("Allocation"))
+        return outcome, f"pooling / allocation {text}", flips
+    return per_group_effect(_ranked(batch), beats)
 
 
 def _ranked(batch: pd.DataFrame) -> pd.DataFrame:

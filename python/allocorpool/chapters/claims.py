@@ -18,12 +18,16 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool import study
+from allocorpool import effects, study
+from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters.tables import style
 from allocorpool.data import reference
 
 HOLDS, PARTLY, FAILS, UNKNOWN = "holds", "partly", "does not hold", "cannot tell"
+NO_DIFFERENCE = effects.NO_DIFFERENCE  # a comparison whose interval does not clear parity by the margin
+FROM_OUTCOME = {effects.HOLDS: HOLDS, effects.FAILS: FAILS, effects.NO_DIFFERENCE: NO_DIFFERENCE,
+                 effects.NOT_MEASURED: UNKNOWN, "mixed": PARTLY}
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,55 @@ def per_group(frame: pd.DataFrame, value: str, condition: Callable[[dict[str, fl
         return Verdict(UNKNOWN, f"no {what} to check")
     return every(table, lambda r: condition(r["_figures"]),
                  [c for c in table.columns if c != "_figures"], what)
+
+
+# A judge of one (solution, case) group: its rows by strategy label -> (outcome, the effect in words, whether
+# the boots that measured it disagree); effects.OUTCOMES
+Judge = Callable[[dict[str, dict[str, Any]]], tuple[str, str, bool]]
+
+
+def versus(numerator: dict[str, Any] | None, denominator: dict[str, Any] | None,
+           threshold: float = 1.0) -> tuple[str, str, bool]:
+    """numerator's time per packet over denominator's, decided against threshold: from the block's
+    repetitions (ratio of medians, 95 % interval, boot by boot) where the rows hold them, else (the 2019
+    article's figures, one each) from the two figures alone; a single run of ours decides nothing."""
+    if numerator is None or denominator is None:
+        return effects.NOT_MEASURED, "not measured", False
+    if "boot_samples" not in numerator:  # the 2019 article's tables: one figure per cell
+        a, b = _number(numerator.get("ns_per_packet")), _number(denominator.get("ns_per_packet"))
+        ratio = a / b if known(a, b) and b else None
+        text = f"{ratio:.2f} x (one figure each)" if ratio is not None else "not measured"
+        return effects.decide_point(ratio, threshold), text, False
+    comparison = block_figures.compare(numerator, denominator, threshold)
+    return comparison.outcome(), comparison.effect.text(), comparison.flips
+
+
+def cheapest(rows: dict[str, dict[str, Any]], labels: Iterable[str]) -> dict[str, Any] | None:
+    """The row of the labelled strategy with the lowest median time per packet (None unless every one of them
+    was measured: the cheapest of some says nothing of the others)."""
+    listed = list(labels)
+    measured = [rows[label] for label in listed if label in rows and known(_number(rows[label].get("ns_per_packet")))]
+    return min(measured, key=lambda r: _number(r["ns_per_packet"])) if len(measured) == len(listed) else None
+
+
+def per_group_effect(frame: pd.DataFrame, judge: Judge, what: str = "solution and case pairs",
+                     keys: Iterable[str] = ("label", "case")) -> Verdict:
+    """A comparison in each (solution, case) group, decided by its effect's interval (effects): the verdict
+    counts the groups where it holds, fails and shows no difference, and those whose boots disagree."""
+    keys = list(keys)
+    rows = []
+    for group, part in frame.groupby(keys, sort=False):
+        by = {str(r["strategy_label"]): r for r in part.to_dict("records")}
+        outcome, text, flips = judge(by)
+        rows.append({**dict(zip(keys, group if isinstance(group, tuple) else (group,))), "effect": text,
+                     "outcome": outcome, **({"boots": "disagree"} if flips else {})})
+    table = pd.DataFrame(rows)
+    if not len(table):
+        return Verdict(UNKNOWN, f"no {what} to check")
+    tally = effects.tally(table["outcome"], int((table.get("boots") == "disagree").sum()) if "boots" in table else 0)
+    order = {effects.FAILS: 0, effects.NO_DIFFERENCE: 1, effects.NOT_MEASURED: 2, effects.HOLDS: 3}
+    table = table.sort_values("outcome", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+    return Verdict(FROM_OUTCOME[tally.outcome()], tally.text(what), table)
 
 
 def _number(value: Any) -> float:
@@ -215,7 +268,7 @@ def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
             row.update({"on the article's own figures": theirs.verdict, "how often there": theirs.summary})
         rows.append(row)
     table = pd.DataFrame(rows).set_index("the article's claim (our words)")
-    colours = {HOLDS: "#8fd98f", PARTLY: "#ffe066", FAILS: "#ff9a9a", UNKNOWN: "#dddddd"}
+    colours = {HOLDS: "#8fd98f", PARTLY: "#ffe066", FAILS: "#ff9a9a", UNKNOWN: "#dddddd", NO_DIFFERENCE: "#cfe2f3"}
     verdict_columns = [c for c in ("here", "on the article's own figures") if c in table.columns]
     styler = style(table).map(lambda v: f"background-color: {colours[v]}" if v in colours else "",
                               subset=verdict_columns)

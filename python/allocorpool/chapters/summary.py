@@ -5,25 +5,25 @@ from __future__ import annotations
 
 import pandas as pd
 
-from allocorpool import study
+from allocorpool import effects, study
 from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
 from allocorpool.chapters.claims import (
+    FROM_OUTCOME,
     UNKNOWN,
     Claim,
     Verdict,
     every,
-    known,
     most,
     outcome_is,
-    per_group,
+    per_group_effect,
     pooling_keeps_up_as_well_as_allocation,
     searched,
-    share,
     verdicts_of,
+    versus,
 )
 
 
@@ -74,32 +74,34 @@ def java_keeps_up_in_every_case(searches: pd.DataFrame, **_: object) -> Verdict:
 
 
 def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFrame, **_: object) -> Verdict:
+    """Batch: pooling's time per packet below allocation's by the margin over its interval; real time: pooling
+    keeps up at an interval no longer than allocation's. The verdict counts both tests' pairs."""
     in_batch = batch_chapter.pooling_beats_allocation(batch=batch)
     in_real_time = pooling_keeps_up_as_well_as_allocation(searches=searches)
-    cells = pd.concat([in_batch.cells.assign(test="batch"), in_real_time.cells.assign(test="real time")],
-                      ignore_index=True)
-    judged = cells["agrees"].notna()
-    verdict = share(int((cells["agrees"] == True).sum()), int(judged.sum()),  # noqa: E712
-                    "solution and case pairs of both tests")
-    return Verdict(verdict.verdict, verdict.summary,
-                   cells.sort_values("agrees", key=lambda s: s.map({False: 0, None: 1, True: 2})))
+    real_time = in_real_time.cells.copy()
+    if len(real_time):
+        real_time["outcome"] = real_time.pop("agrees").map(
+            lambda ok: effects.NOT_MEASURED if ok is None or pd.isna(ok) else effects.HOLDS if ok else effects.FAILS)
+        real_time["effect"] = ("loss-free interval: allocation " + real_time.pop("allocation").astype(str)
+                               + ", pooling " + real_time.pop("pooling").astype(str))
+    cells = pd.concat([in_batch.cells.assign(test="batch"), real_time.assign(test="real time")], ignore_index=True)
+    if not len(cells):
+        return Verdict(UNKNOWN, "no solution and case pairs to check")
+    tally = effects.tally(cells["outcome"], int((cells.get("boots") == "disagree").sum()) if "boots" in cells else 0)
+    return Verdict(FROM_OUTCOME[tally.outcome()], tally.text("solution and case pairs of both tests"), cells)
 
 
 def mix_best_when_few_are_kept(batch: pd.DataFrame, **_: object) -> Verdict:
+    """Java: mix beats pooling in case A (few packets kept), pooling beats mix in case C (many kept)."""
     java = batch[(batch["engine"] == "java") & ~batch["baseline"].astype(bool)]
+    java = java.assign(ns_per_packet=java["ns_per_packet"].where(java["status"] == "ok"))
 
-    def order(figures: dict[str, float], case: str) -> bool | None:
-        mix, pool = figures.get("Mix", float("nan")), figures.get("Pooling", float("nan"))
-        if not known(mix, pool):
-            return None
-        return mix <= pool if case == "A" else pool <= mix
-    rows = java[java["case"].isin(["A", "C"]) & (java["status"] == "ok")]
-    verdicts = [per_group(part, "ns_per_packet", lambda f, c=case: order(f, c)) for case, part in rows.groupby("case")]
-    cells = pd.concat([v.cells for v in verdicts], ignore_index=True) if verdicts else pd.DataFrame()
-    judged = cells["agrees"].notna() if len(cells) else pd.Series(dtype=bool)
-    verdict = share(int((cells["agrees"] == True).sum()) if len(cells) else 0, int(judged.sum()),  # noqa: E712
-                    "solution and case pairs")
-    return Verdict(verdict.verdict, verdict.summary, cells)
+    def order(rows: dict) -> tuple[str, str, bool]:
+        case = next(iter(rows.values()))["case"]
+        first, second = ("Mix", "Pooling") if case == "A" else ("Pooling", "Mix")
+        outcome, text, flips = versus(rows.get(first), rows.get(second))
+        return outcome, f"{first.lower()} / {second.lower()} {text}", flips
+    return per_group_effect(java[java["case"].isin(["A", "C"])], order)
 
 
 def allocation_fails_in_real_time_in_most_java_cells(searches: pd.DataFrame, **_: object) -> Verdict:

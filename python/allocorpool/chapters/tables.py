@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 from pandas.io.formats.style import Styler
 
+from allocorpool import effects
 from allocorpool.data.reference import OURS, REFERENCE, format_pct
 from allocorpool.study import CASES, STRATEGIES
 
@@ -37,10 +38,18 @@ STATUS_TEXT = {"timeout": "timed out", "missing": "not measured"}
 
 
 def batch_text(row: dict[str, Any]) -> str:
+    """A batch cell's figure: the median of its block's repetitions with its 95 % interval ('212 (190-240)'),
+    as many digits as the interval supports; a single run (a store measured before blocks, or the 2019 article's
+    figure) as it is."""
     if row["status"] != "ok":
         return STATUS_TEXT.get(row["status"], "failed")
     value = row.get("ns_per_packet")
-    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.0f}"
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    runs, low, high = row.get("runs"), row.get("ns_low"), row.get("ns_high")
+    if runs is not None and not pd.isna(runs) and int(runs) >= 2 and low is not None and not pd.isna(low):
+        return effects.Spread(float(value), float(low), float(high), int(runs)).text()
+    return f"{value:.0f}"
 
 
 def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
