@@ -16,7 +16,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article study lab test-notebooks test-browser plan
+.PHONY: notebooks sweep article study lab test-notebooks test-browser plan record
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -27,6 +27,16 @@ $(NOTEBOOKS_DIR)/%.ipynb: notebooks/%.py | $(VENV)/.installed
 # What a profile runs and about how long it takes.
 plan: env
 	@$(PY) -m allocorpool plan --profile $(PROFILE) --solutions $(SOLUTIONS)
+
+# The batch blocks of a selection (every strategy of a solution and case, interleaved and repeated in this
+# boot), a solution at a time, each solution's blocks committed to git as they finish: a session that ends
+# mid-way keeps every finished block, and the next one resumes (in another boot, a block runs again whole).
+record: env
+	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for name in $$($(PY) -m allocorpool blocks --profile $(PROFILE) --solutions $(SOLUTIONS) --list); do \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name | tee $(BUILD)/record-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) batch blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-$$name.txt)" || true; \
+	done
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.
 # Results land in data/$(PROFILE)/ (resumable: finished cells are never rerun). With SCHEDULER, the

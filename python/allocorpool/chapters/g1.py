@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from allocorpool import study
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
@@ -49,8 +50,8 @@ def keeps_up_in_more_cells_than_cms(searches: pd.DataFrame, baseline_searches: p
         return Verdict("cannot tell", "no finished search on one side")
     g1, cms = int((ours["outcome"] == "found").sum()), int((theirs["outcome"] == "found").sum())
     verdict = share(1 if g1 > cms else 0, 1, "comparisons")
-    cells = pd.DataFrame([{"solution": "G1 (JDK 11, 80 ms goal)", "cells that keep up": g1},
-                          {"solution": "the article's \"CMS\" as run", "cells that keep up": cms}])
+    cells = pd.DataFrame([{"solution": study.SOLUTIONS_BY_NAME["g1"].label, "cells that keep up": g1},
+                          {"solution": study.SOLUTIONS_BY_NAME["parallel-11"].label, "cells that keep up": cms}])
     return Verdict(verdict.verdict, f"{g1} against {cms} of {len(ours)}", cells)
 
 

@@ -1,0 +1,41 @@
+"""Records a profile's batch blocks, a solution at a time, and prints what each measured.
+
+`python -m allocorpool blocks --profile full --solutions paper --solution g1` measures (or reads back)
+every batch block of one solution (one per case), in this boot; `make record` runs every solution of a
+selection this way and commits the store after each, so that a session that ends keeps every finished
+block. What it prints is for the person running it; the chapters compute their own tables.
+"""
+
+from __future__ import annotations
+
+from allocorpool import effects, study
+from allocorpool.analysis import blocks as block_figures
+from allocorpool.run.sweep import Sweep
+
+
+def names(profile_name: str, selection: str) -> list[str]:
+    """The solutions of a selection that the profile holds, in the study's order."""
+    prof = study.profile(profile_name)
+    return [s.name for s in study.solutions(None, prof, study.selection(selection))]
+
+
+def record(profile_name: str, solution: str) -> str:
+    """Measures the solution's batch blocks in this boot (what the store lacks) and words the result."""
+    if solution not in study.SOLUTIONS_BY_NAME:
+        raise ValueError(f"unknown solution {solution!r}; one of {', '.join(study.SOLUTIONS_BY_NAME)}")
+    sweep = Sweep(profile_name, progress=True)
+    batch = sweep.batch([study.SOLUTIONS_BY_NAME[solution]])
+    lines = []
+    for case, part in batch.groupby("case", sort=False):
+        rows = {r["strategy"]: r for r in part.to_dict("records")}
+        figures = ", ".join(f"{s} {_figure(rows[s])}" for s in study.STRATEGIES if s in rows)
+        compared = block_figures.compare(rows["pool"], rows["alloc"]) if "pool" in rows and "alloc" in rows else None
+        effect = f"; pooling / allocation {compared.effect.text()}: {compared.outcome()}" if compared else ""
+        lines.append(f"{solution} case {case}: {figures} ns per packet{effect}")
+    return "\n".join(lines)
+
+
+def _figure(row: dict) -> str:
+    if row["status"] != "ok":
+        return row["status"]
+    return effects.Spread(row["ns_per_packet"], row["ns_low"], row["ns_high"], int(row["runs"] or 0)).text()
