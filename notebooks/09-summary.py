@@ -26,7 +26,7 @@ data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import display as show
-from allocorpool.chapters import summary, tables
+from allocorpool.chapters import answer, summary, tables
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 
@@ -41,6 +41,9 @@ pool_solutions = stored.solutions("continuum")
 # %% tags=["progress"]
 batch = sweep.batch(chosen)
 searches = sweep.realtime(chosen)
+
+# %% tags=["answer"]
+answer.show_answer(batch, searches.table, reference_figures, answer.boots_of(batch))
 
 # %% [markdown]
 # ## Batch

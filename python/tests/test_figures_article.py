@@ -78,7 +78,10 @@ def executed_notebook(path, title, figure_html, data_dir, read=(), selection="pa
     finish = nbformat.v4.new_code_cell("sweep.finish()")  # the cells the chapter read (Sweep.finish)
     finish.outputs = [nbformat.v4.new_output("display_data", data={
         sweep.READ_CELLS_MIMETYPE: {"profile": "quick", "selection": selection, "keys": list(read)}})] if read else []
-    notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown, finish]
+    answer = nbformat.v4.new_code_cell("answer.show_answer(...)", metadata={"tags": ["answer"]})
+    answer.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": f"The answer, from {path.stem}."})]
+    notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown, answer,
+                      finish]
     nbformat.write(notebook, path)
 
 
@@ -98,7 +101,8 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert not any("profile = 'quick'" in s for s in sources)
     shown = [c for c in merged.cells if c.cell_type == "code"]
     # progress output, stderr, a bare repr and the record of the cells read dropped
-    assert [len(c.outputs) for c in shown] == [0, 1, 0, 0, 1, 0]
+    # the answers first (the cells tagged answer, moved to the first screen), then each chapter's own
+    assert [len(c.outputs) for c in shown] == [2, 0, 1, 0, 0, 1, 0]
     size = article.build(tmp_path, tmp_path / "article.html")
     page = (tmp_path / "article.html").read_text()
     assert size == len(page.encode()) and page.count("Plotly.newPlot") == 2
@@ -108,15 +112,19 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert page.index("First chapter") < page.index("Second chapter") and 'href="#chapter-2"' in page
     assert "study.batch" not in page and "Verdict(" not in page  # code and a bare repr are hidden
     first_screen = page[:page.index("First chapter")]
-    assert "Profile <strong>quick</strong>" in first_screen and "205 MB" in first_screen and "21.74 ms of ticks" in first_screen
-    assert "Measured on 1 machine: " in first_screen and "(1 cells" in first_screen
-    assert "The cells ran in 1 recorded boot of it (one name, CPU and kernel" in first_screen
-    assert "No machine check is recorded in the store" in first_screen
-    assert "The chapters read 1 of the 2 cells the store holds: 0.5 h of engine time" in first_screen
+    assert first_screen.index("The answer, from 01-first") < first_screen.index("Profile <strong>quick</strong>")
+    assert "in 1 recorded boot" in first_screen and 'href="#methods"' in first_screen
+    assert "205 MB" not in first_screen  # the details are in the Methods appendix, at the end
+    methods = page[page.index('id="methods"'):]
+    assert "205 MB" in methods and "21.74 ms of ticks" in methods
+    assert "Measured on 1 machine: " in methods and "(1 cells" in methods
+    assert "The cells ran in 1 recorded boot of it (one name, CPU and kernel" in methods
+    assert "No machine check is recorded in the store" in methods
+    assert "The chapters read 1 of the 2 cells the store holds: 0.5 h of engine time" in methods
     # the chapters' text names every solution: the first screen says which this rendering shows
     every = len(study.solutions(None, study.profile("quick")))
     assert (f"Solutions: <strong>paper</strong> (<code>SOLUTIONS=paper</code>), the article's solutions, as it ran them: "
-            f"8 of the profile's {every}; the chapters' text names the others") in first_screen
+            f"8 of the profile's {every}; the chapters' text names the others") in methods
     assert sweep.READ_CELLS_MIMETYPE not in page
     assert str(tmp_path) not in page  # no path of the machine that built it
 

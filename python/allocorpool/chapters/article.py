@@ -25,6 +25,7 @@ from nbconvert import HTMLExporter
 from plotly.offline import get_plotlyjs
 
 from allocorpool import paths, study
+from allocorpool.chapters import answer
 from allocorpool.data import reference
 from allocorpool.data.store import DEFAULT_PROFILE, Store
 from allocorpool.run import machine, machine_check
@@ -128,10 +129,11 @@ def provenance(profile_name: str, data_dir: str, read: set[str] | None = None, s
         described = [f"{cpu}, {int(cpus)} CPUs, {memory / 2**30:.1f} GB, {kernel} ({len(cells)} cells)"
                      for (cpu, cpus, memory, kernel), cells in machines]
         dates = pd.to_datetime(index["stored_utc"])
+        commits = sorted(index["commit"].dropna().astype(str).unique())
         lines.append(f"Measured on {len(described)} machine{'s' if len(described) > 1 else ''}: "
-                     + "; ".join(described) + f", from {dates.min():%Y-%m-%d} to {dates.max():%Y-%m-%d} (UTC), "
-                     f"from the checkout at commit{'s' if index['commit'].nunique() > 1 else ''} "
-                     + ", ".join(sorted(index["commit"].dropna().astype(str).unique())) + ".")
+                     + "; ".join(described) + f", from {dates.min():%Y-%m-%d} to {dates.max():%Y-%m-%d} (UTC).")
+        lines.append(f"<details><summary>The checkout's commits the runs were made from ({len(commits)})</summary>"
+                     f"\n\n{', '.join(commits)}\n\n</details>")
         lines += _earlier_builds(index)
         boots = index["boot_id"].nunique() if "boot_id" in index else 0
         unrecorded = int(index["boot_id"].isna().sum()) if "boot_id" in index else len(index)
@@ -173,9 +175,30 @@ def _earlier_builds(index: pd.DataFrame) -> list[str]:
     return lines
 
 
+def summary_line(profile_name: str, data_dir: str, read: set[str] | None, selection: str | None) -> str:
+    """The first screen's one line of provenance: profile, solutions, machines, dates and boots; the rest is in
+    the Methods appendix."""
+    prof = study.profile(profile_name)
+    root = Path(data_dir) if data_dir else paths.data_dir() / prof.name
+    index = Store(root).index if (root / "cells").is_dir() else pd.DataFrame()
+    if len(index) and read is not None:
+        index = index[index["key"].isin(read)]
+    shown = f"{len(study.solutions(None, prof, study.selection(selection)))} solutions" if selection else "solutions"
+    if not len(index):
+        return f"Profile {prof.name}, {shown}: the store holds nothing the chapters read. [Methods](#methods)."
+    dates = pd.to_datetime(index["stored_utc"])
+    machines = index.groupby(list(machine.MACHINE_FIELDS), dropna=False).ngroups
+    cpus = sorted({f"{cpu} ({int(n)} CPUs)" for cpu, n in zip(index["cpu_model"], index["cpus"]) if pd.notna(n)})
+    boots = index["boot_id"].nunique() if "boot_id" in index else 0
+    return (f"Profile **{prof.name}** ({prof.description}); {shown}; measured on {machines} machine"
+            f"{'s' if machines != 1 else ''} ({'; '.join(cpus)}) from {dates.min():%Y-%m-%d} to "
+            f"{dates.max():%Y-%m-%d}, in {boots} recorded boot{'s' if boots != 1 else ''}. How, where and with what: "
+            f"[Methods](#methods).")
+
+
 def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
-    """One notebook of the chapters, each behind an anchor, with where the figures come from and a
-    list of the chapters first."""
+    """One notebook of the chapters, each behind an anchor: first the title, the answer (the output of the
+    cell tagged ANSWER_TAG), one line of provenance and the chapters' list; last the Methods appendix."""
     notebooks = [nbformat.read(path, as_version=4) for path in paths]
     merged = nbformat.v4.new_notebook()
     merged.metadata = dict(notebooks[0].metadata) if notebooks else {}
@@ -184,20 +207,31 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
                        for i, (nb, path) in enumerate(zip(notebooks, paths), 1))
     profile_name, data_dir = parameters(notebooks)
     read = cells_read(notebooks, profile_name)
-    first_screen = provenance(profile_name, data_dir, read, selection_of(notebooks))
-    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}\n\n{first_screen}"
-                                                      f"\n\n<ol>{contents}</ol>"))
+    selection = selection_of(notebooks)
+    merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}"))
+    answer_cell = nbformat.v4.new_code_cell("")
+    merged.cells.append(nbformat.v4.new_markdown_cell(
+        f"{summary_line(profile_name, data_dir, read, selection)}\n\n<ol>{contents}</ol>"))
     for i, notebook in enumerate(notebooks, 1):
         merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="chapter-{i}"></a>'))
         for cell in notebook.cells:
-            if DROPPED_TAGS & set(cell.get("metadata", {}).get("tags", [])):
+            tags = set(cell.get("metadata", {}).get("tags", []))
+            if DROPPED_TAGS & tags:
                 continue
             if cell.cell_type == "code":
-                progress = "progress" in cell.get("metadata", {}).get("tags", [])
+                progress = "progress" in tags
                 cell.outputs = [o for o in cell.outputs if o.get("output_type") == "error"
                                 or (o.get("output_type") != "stream" and not progress and not _bare_value(o)
                                     and READ_CELLS_MIMETYPE not in o.get("data", {}))]
+                if answer.ANSWER_TAG in tags:
+                    answer_cell.outputs += cell.outputs
+                    continue
             merged.cells.append(cell)
+    if answer_cell.outputs:
+        merged.cells.insert(1, answer_cell)
+    methods = provenance(profile_name, data_dir, read, selection)
+    merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="methods"></a>\n\n## Methods: where these figures '
+                                                      f"come from\n\n{methods}"))
     return merged
 
 

@@ -1,0 +1,169 @@
+"""The article's answer, for its first screen: per solution and case, which strategy is best, by how much
+over the next, and what the 2019 article found.
+
+Batch: the strategy with the lowest median time per packet; its margin over the next is the ratio of their
+medians with its 95 % interval (effects), and where the interval does not clear parity by the margin the
+cell names both ("no difference measured"). Real time: the strategy that keeps up at the shortest interval
+(a search each: no interval yet). The abstract's sentences are counted from the same table.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from allocorpool import effects, study
+from allocorpool.chapters import display as show
+from allocorpool.chapters.claims import article_data, versus
+
+CITATION = ('Pavel Zemtsov, ["To allocate or to pool?"](https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html), '
+            "*Experiments in program optimisation*, 17 January 2019")
+REAL = ("alloc", "mix", "pool")
+NAMES = {"alloc": "allocation", "mix": "mix", "pool": "pooling"}
+ANSWER_TAG = "answer"  # the notebook cell whose output the article moves to its first screen
+
+
+def _ns(row: dict[str, Any] | None) -> float:
+    value = None if row is None or row.get("status") != "ok" else row.get("ns_per_packet")
+    return math.nan if value is None or pd.isna(value) else float(value)
+
+
+def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]:
+    """(best strategy, its outcome against the next, the cell's words) from one solution and case's rows
+    by strategy."""
+    ranked = sorted((s for s in REAL if not math.isnan(_ns(rows.get(s)))), key=lambda s: _ns(rows[s]))
+    if not ranked:
+        return None, effects.NOT_MEASURED, "not measured"
+    best = ranked[0]
+    if len(ranked) == 1:
+        return best, effects.NOT_MEASURED, f"{NAMES[best].capitalize()} (the others failed)"
+    nxt = ranked[1]
+    outcome, text, flips = versus(rows[best], rows[nxt])
+    boots = " (boots disagree)" if flips else ""
+    if outcome == effects.HOLDS:
+        effect = text.split(" x ")[0]
+        low_high = text[text.index("(") + 1:text.index(")")] if "(" in text else ""
+        saving = _saving(effect, low_high)
+        return best, outcome, f"{NAMES[best].capitalize()}, {saving} under {NAMES[nxt]}{boots}"
+    if outcome == effects.NO_DIFFERENCE:
+        return best, outcome, f"{NAMES[best].capitalize()} or {NAMES[nxt]}: no difference measured ({text}){boots}"
+    return best, outcome, f"{NAMES[best].capitalize()}, one run each (not decided)"
+
+
+def _saving(ratio: str, interval: str) -> str:
+    """'0.62', '0.55-0.70' -> '38 % (30-45 %)': the time the best saves against the next."""
+    value = 1 - float(ratio.replace(",", ""))
+    parts = interval.split("-")
+    if len(parts) != 2:
+        return f"{100 * value:.0f} %"
+    high, low = (1 - float(p.replace(",", "")) for p in parts)
+    return f"{100 * value:.0f} % ({100 * low:.0f}-{100 * high:.0f} %)"
+
+
+def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
+    """(best strategy, words): the shortest loss-free interval of the strategies' searches."""
+    found = sorted((s for s in REAL if s in rows and rows[s].get("outcome") == "found"),
+                   key=lambda s: float(rows[s]["interval_ns"]))
+    if not found:
+        searched = [s for s in REAL if s in rows and rows[s].get("outcome") == "lost"]
+        return None, "none keeps up" if searched else "not measured"
+    best = found[0]
+    interval = float(rows[best]["interval_ns"])
+    words = f"{NAMES[best].capitalize()} at {interval:.0f} ns"
+    if len(found) > 1:
+        nxt = found[1]
+        following = float(rows[nxt]["interval_ns"])
+        words = (f"{NAMES[best].capitalize()} or {NAMES[nxt]} at {interval:.0f} ns" if following == interval
+                 else f"{words}; {NAMES[nxt]} {following:.0f}")
+    return best, words
+
+
+def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame) -> pd.DataFrame:
+    """One row per solution (the 2019 eight first, then the others shown), a column per test and case:
+    the best strategy here with its margin, and the 2019 article's best beside it."""
+    theirs = article_data(reference_figures)
+    order = {s.name: i for i, s in enumerate(study.SOLUTIONS)}
+    solutions = sorted(set(batch["solution"]) | set(searches["solution"]), key=lambda n: order.get(n, 99))
+    rows = []
+    for name in solutions:
+        solution = study.SOLUTIONS_BY_NAME[name]
+        row: dict[str, Any] = {"solution": solution.label}
+        for case in sorted(set(batch["case"]) | set(searches["case"])):
+            ours_b = _by_strategy(batch, name, case)
+            ours_r = _by_strategy(searches, name, case)
+            their_b = _by_strategy(theirs["baseline"], name, case)
+            their_r = _by_strategy(theirs["baseline_searches"], name, case)
+            best_2019 = batch_answer(their_b)[0] if solution.reference_name else None
+            _, _, words = batch_answer(ours_b)
+            row[f"batch, case {case}"] = words + (f" · 2019: {NAMES[best_2019]}" if best_2019 else "")
+            best_rt_2019 = realtime_answer(their_r)[0] if solution.reference_name else None
+            _, rt_words = realtime_answer(ours_r)
+            row[f"real time, case {case}"] = rt_words + (f" · 2019: {NAMES[best_rt_2019]}" if best_rt_2019 else "")
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("solution") if rows else pd.DataFrame()
+
+
+def _by_strategy(frame: pd.DataFrame, solution: str, case: str) -> dict[str, dict[str, Any]]:
+    if not len(frame):
+        return {}
+    part = frame[(frame["solution"] == solution) & (frame["case"] == case)]
+    return {str(r["strategy"]): r for r in part.to_dict("records")}
+
+
+def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int) -> str:
+    """The first screen's few sentences, each counted from the data."""
+    ranked = batch[(batch["strategy"] != "dummy") & ~batch["baseline"].astype(bool)]
+    pairs = []
+    for (_, _), part in ranked.groupby(["solution", "case"], sort=False):
+        rows = {str(r["strategy"]): r for r in part.to_dict("records")}
+        pairs.append(versus(rows.get("pool"), rows.get("alloc"))[0])
+    tally = effects.tally(pairs)
+    reps = batch["runs"].dropna()
+    if tally.judged:
+        first = (f"**Batch:** does pooling take at least {effects.MARGIN:.0%} less time per packet than allocation? "
+                 f"It {tally.text('solution and case pairs')}, judged by the ratio of medians over "
+                 f"{int(reps.median())} repetitions a cell and its 95 % interval, in "
+                 f"{boots} boot{'s' if boots != 1 else ''} of the machine.")
+    else:
+        first = (f"**Batch:** the {tally.not_measured} solution and case pairs shown have one run a cell, which "
+                 f"decides nothing: their figures are shown, but no verdict is drawn from them.")
+    found = searches[(searches["outcome"] == "found") & ~searches["baseline"].astype(bool)]
+    judged = searches[searches["outcome"].isin(["found", "lost"]) & ~searches["baseline"].astype(bool)]
+    best: dict[str, int] = {}
+    for (_, _), part in judged.groupby(["solution", "case"], sort=False):
+        strategy, _ = realtime_answer({str(r["strategy"]): r for r in part.to_dict("records")})
+        if strategy:
+            best[strategy] = best.get(strategy, 0) + 1
+    groups = judged.groupby(["solution", "case"]).ngroups
+    counted = ", ".join(f"{NAMES[s]} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
+    second = (f"**Real time:** of {groups} solution and case pairs searched, {len(found)} strategy searches found "
+              f"a loss-free interval; the shortest was {counted or 'nowhere found'} (one search each, no interval "
+              f"yet).") if groups else "**Real time:** nothing was searched."
+    return f"{first} {second}"
+
+
+def boots_of(batch: pd.DataFrame) -> int:
+    """How many boots of the machine the batch figures come from (every boot a block completed in)."""
+    boots: set[str] = set()
+    for samples in batch.get("boot_samples", pd.Series(dtype=object)):
+        if isinstance(samples, dict):
+            boots.update(samples)
+    return len(boots)
+
+
+def glossary(solutions: list[str]) -> pd.DataFrame:
+    """What each shown solution's short label stands for."""
+    rows = [{"solution": s.label, "what it is": s.about or s.label} for s in study.solutions(tuple(solutions))]
+    return pd.DataFrame(rows).set_index("solution")
+
+
+def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int) -> None:
+    """The answer: the citation, the abstract and the table (the article moves this to its first screen)."""
+    show.note(f"This study measures again, on today's JDKs and C++ allocators, {CITATION}.")
+    show.note(abstract(batch, searches, reference_figures, boots))
+    table = answer_table(batch, searches, reference_figures)
+    if len(table):
+        show.show_table(table, caption="The answer: the best strategy of each solution and case, its margin over "
+                                       "the next, and the 2019 article's best")
