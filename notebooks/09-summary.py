@@ -81,7 +81,17 @@ summary.show_best(batch, searches.table, sweep.profile.cases)
 
 # %%
 summary.show_conclusions(reference_figures, batch=batch, searches=searches.table,
-                         what_if=sweep.what_if_queue(["parallel-11"]), pool_sizes=stored.pool_sizes(pool_solutions))
+                         what_if=sweep.what_if_queue(["parallel-11"]), pool_sizes=stored.pool_sizes(pool_solutions),
+                         queue_ms=sweep.profile.capture_delay_ms)
+
+# %% [markdown]
+# ## Does it hold in another boot?
+#
+# The same machine can run 1.2 to 3.9 times slower after a reboot. Each batch block records the boot it
+# ran in; where several boots measured the same block, each boot's verdict stands in its own column.
+
+# %%
+summary.show_reproducibility(batch)
 
 # %% [markdown]
 # ## The machine and the runs

@@ -48,3 +48,13 @@ def test_the_abstract_counts_the_three_outcomes():
     assert "It holds in 1 of 1 solution and case pairs" in said and "in 2 boots of the machine" in said
     assert "the shortest was mix in 1" in said
     assert answer.boots_of(batch) == 1
+
+
+def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disagree():
+    from allocorpool.chapters import summary
+    batch = _batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]})
+    batch.loc[batch["strategy"] == "alloc", "boot_samples"] = [{"b1": [400, 410, 390], "b2": [160, 170, 150]}]
+    batch.loc[batch["strategy"] == "pool", "boot_samples"] = [{"b1": [160, 165, 158], "b2": [158, 166, 161]}]
+    table = summary.reproducibility(batch.assign(label="Parallel 11"))
+    assert table.loc[0, "boot b1"].startswith("holds: 0.4") and table.loc[0, "boot b2"].startswith("no difference")
+    assert table.loc[0, "boots agree"] == "no: the boots disagree"

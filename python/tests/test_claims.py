@@ -132,13 +132,17 @@ def article_verdicts(module):
 def test_on_the_articles_own_figures_its_chapter_claims_hold():
     # Worked by hand from the article's tables: every chapter claim holds on its own figures...
     from allocorpool.chapters import batch, cpp, g1, native_buffers, realtime, zgc
+    # the two it made of "most" cells ("almost everywhere", "often, not always") count both ways
+    counted = {"slower_than_cms_in_most_batch_cells", "faster_than_heap_buffers"}
     for module in (batch, realtime, g1, zgc, native_buffers, cpp):
         verdicts = article_verdicts(module)
-        assert all(v.verdict == HOLDS for v in verdicts.values()), (module.__name__, {
+        assert all(v.verdict == HOLDS for k, v in verdicts.items() if k not in counted), (module.__name__, {
             k: (v.verdict, v.summary) for k, v in verdicts.items() if v.verdict != HOLDS})
-    # ... native ZGC pooling in case A is the one cell where native buffers were slower (118 against 109 ns)
+    # native ZGC pooling in case A is the one cell where native buffers were slower (118 against 109 ns)
     faster = article_verdicts(native_buffers)["faster_than_heap_buffers"]
-    assert faster.summary == "in 26 of 27 cells" and faster.cells.iloc[0][["label", "case"]].tolist()[1] == "A"
+    assert faster.verdict == PARTLY and faster.summary == "holds in 26, fails in 1 of 27 cells"
+    assert faster.cells.iloc[0][["label", "case"]].tolist() == ["Native ZGC 11", "A"]
+    assert article_verdicts(g1)["slower_than_cms_in_most_batch_cells"].summary == "holds in 6, fails in 3 of 9 cells"
 
 
 def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
@@ -159,8 +163,10 @@ def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
     even = cells[cells["outcome"] == "no difference measured"]
     assert sorted(zip(even["test"], even["label"], even["case"])) == [
         ("batch", native_g1, "A"), ("batch", native_g1, "B"), ("batch", "Native ZGC 11", "B")]
-    # Allocation kept up in 11 of its 18 Java real-time cells (the native ones mostly did).
-    assert verdicts["allocation_fails_in_real_time_in_most_java_cells"].verdict == FAILS
+    # Allocating less helped Java in real time in 13 of the 14 pairs its searches judged.
+    assert verdicts["fewer_allocations_help_java_in_real_time"].summary == (
+        "in 13 of 14 Java solution and case pairs (4 could not be judged)")
+    assert verdicts["gc_is_the_biggest_risk"].verdict == UNKNOWN  # its tables give no pause per cell
     assert verdicts["mix_best_when_few_are_kept"].summary == (
         "holds in 6, fails in 3, no difference measured in 3 of 12 solution and case pairs")
     for name in ("flat_cpp_best_in_real_time", "java_keeps_up_in_every_case", "zgc_keeps_up_in_c"):
@@ -377,9 +383,10 @@ def test_ten_million_buffers_are_judged_on_the_pool_sizes_of_the_heap_pools():
                                10_000_000: ("error", None, "SIGSEGV in the collector")}),
         ("flat-glibc", "C++ flat", {1_000_000: ("ok", 120.0, None), 10_000_000: ("ok", 100.0, None)})])
     verdict = summary.ten_million_buffers(pool_sizes=measured)
-    # out of heap: much worse; 1.33 x: not much worse; a crash is no answer; C++ is shown, not judged
-    assert verdict.verdict == PARTLY and verdict.summary == ("in 1 of 2 Java solutions with pools on the heap "
-                                                             "(1 could not be judged)")
+    # out of heap: a fact of size, not judged; 1.33 x: not much worse; a crash is no answer; C++ is shown
+    assert verdict.verdict == FAILS and verdict.summary == (
+        "in 0 of 1 Java solutions with pools on the heap (2 could not be judged); in 1 the ten million buffers did "
+        "not fit the heap at all (a fact of their size, which says nothing of speed)")
     assert list(verdict.cells["agrees"])[:1] == [False] and verdict.cells.iloc[0]["label"] == "G1"
     flat = verdict.cells[verdict.cells["label"] == "C++ flat"].iloc[0]
     assert flat["ratio"] == 100 / 120 and flat["agrees"] is None
@@ -411,3 +418,40 @@ def test_the_miniatures_share_of_time_paused_is_computed_from_both_stores():
         "median 2 x the share of the measured window that the article's sizes' did (1 Java cell probed there in "
         "both; from 2 x to 2 x).")  # mix paused nothing at full size: no ratio
     assert miniature.gc_share_sentence(small, full.iloc[0:0], "quick").startswith("No Java sentinel cell")
+
+
+def _java_searches(rows):
+    """Search rows (label, strategy, case, outcome, interval_ns) of Java solutions."""
+    return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "engine": "java", "baseline": False,
+                          "strategy": st, "strategy_label": st.capitalize(), "case": c, "outcome": o,
+                          "interval_ns": i, "loss_pct": None if o == "found" else 3.0} for st, c, o, i in rows])
+
+
+def test_java_approaches_real_time_only_where_it_keeps_up_with_a_million_packets_a_second():
+    from allocorpool.chapters import summary
+    # case C keeps up only at 1500 ns: two thirds of the rate the article asked for
+    searches = _java_searches([("pool", "A", "found", 300), ("pool", "C", "found", 1500), ("alloc", "C", "lost", None)])
+    verdict = summary.java_keeps_up_in_every_case(searches)
+    assert verdict.verdict == PARTLY and verdict.summary == "in 1 of 2 cases"
+
+
+def test_the_collector_is_the_risk_where_a_pause_outlasts_the_queue():
+    from allocorpool.chapters import summary
+    searches = _java_searches([("alloc", "C", "lost", None), ("pool", "C", "found", 1400), ("mix", "C", "found", 900)])
+    batch = pd.DataFrame([{"solution": "parallel-11", "strategy": s, "case": "C", "gc_pause_max_ms": p}
+                          for s, p in (("alloc", 450.0), ("pool", 40.0), ("mix", 900.0))])
+    verdict = summary.gc_is_the_biggest_risk(batch, searches, queue_ms=100.0)
+    # allocation lost behind a 450 ms pause; pooling lost at 1000 ns with none longer than 40 ms
+    assert verdict.verdict == PARTLY and verdict.summary == "in 1 of 2 Java cells that lose at 1000 ns"
+    assert verdict.cells.iloc[0]["strategy_label"] == "Pool"
+
+
+def test_ten_million_buffers_that_do_not_fit_the_heap_are_a_fact_of_size_not_a_verdict():
+    from allocorpool.chapters import summary
+    sizes = pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "pool_size": n, "status": st,
+                           "ns_per_packet": ns, "error": err} for n, st, ns, err in (
+        (1_000_000, "ok", 100.0, None),
+        (10_000_000, "error", None, "java.lang.OutOfMemoryError: Java heap space"))])
+    verdict = summary.ten_million_buffers(pool_sizes=sizes)
+    assert verdict.verdict == UNKNOWN  # it used to hold: an out-of-memory error a 10 GB heap makes certain
+    assert "did not fit the heap at all (a fact of their size" in verdict.summary

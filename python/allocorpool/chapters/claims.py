@@ -129,13 +129,34 @@ def per_group_effect(frame: pd.DataFrame, judge: Judge, what: str = "solution an
         outcome, text, flips = judge(by)
         rows.append({**dict(zip(keys, group if isinstance(group, tuple) else (group,))), "effect": text,
                      "outcome": outcome, **({"boots": "disagree"} if flips else {})})
-    table = pd.DataFrame(rows)
+    return tallied(pd.DataFrame(rows), what)
+
+
+def tallied(table: pd.DataFrame, what: str) -> Verdict:
+    """The verdict of comparisons (rows with outcome, and boots where they disagree): the counts of each
+    outcome; the rows against it first."""
     if not len(table):
         return Verdict(UNKNOWN, f"no {what} to check")
     tally = effects.tally(table["outcome"], int((table.get("boots") == "disagree").sum()) if "boots" in table else 0)
     order = {effects.FAILS: 0, effects.NO_DIFFERENCE: 1, effects.NOT_MEASURED: 2, effects.HOLDS: 3}
     table = table.sort_values("outcome", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
     return Verdict(FROM_OUTCOME[tally.outcome()], tally.text(what), table)
+
+
+def across(left: pd.DataFrame, right: pd.DataFrame, columns: list[str], threshold: float = 1.0,
+           what: str = "cells") -> Verdict:
+    """left's time per packet against right's in each (strategy, case) both hold (two solutions' batch rows),
+    decided by `versus`: holds where left is faster by the margin over the interval."""
+    theirs = {(r["strategy"], r["case"]): r for r in right.to_dict("records")}
+    rows = []
+    for row in left.to_dict("records"):
+        other = theirs.get((row["strategy"], row["case"]))
+        if other is None:
+            continue
+        outcome, text, flips = versus(row, other, threshold)
+        rows.append({**{c: row.get(c) for c in columns}, "effect": text, "outcome": outcome,
+                     **({"boots": "disagree"} if flips else {})})
+    return tallied(pd.DataFrame(rows), what)
 
 
 def _number(value: Any) -> float:
@@ -148,15 +169,6 @@ def _number(value: Any) -> float:
 
 def known(*values: float) -> bool:
     return all(not math.isnan(v) for v in values)
-
-
-def most(verdict: Verdict) -> Verdict:
-    """A claim about most cells: it holds when more than half of the judged ones agree."""
-    if verdict.verdict == UNKNOWN or not len(verdict.cells):
-        return verdict
-    agree = (verdict.cells["agrees"] == True).sum()  # noqa: E712 (a column of True, False and None)
-    judged = verdict.cells["agrees"].notna().sum()
-    return Verdict(HOLDS if agree * 2 > judged else FAILS, verdict.summary, verdict.cells)
 
 
 def searched(frame: pd.DataFrame) -> pd.DataFrame:

@@ -9,8 +9,7 @@ from allocorpool import study
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
-    every,
-    most,
+    across,
     outcome_is,
     pooling_keeps_up_as_well_as_allocation,
     searched,
@@ -22,24 +21,21 @@ ARTICLE_G1 = "g1"  # the article's G1 as it ran: JDK 11 here, its 80 ms pause go
 AS_RUN = "parallel-11"  # the article's "CMS" as it ran
 
 
-def _paired(batch: pd.DataFrame, baseline: pd.DataFrame, solution: str) -> pd.DataFrame:
-    """Batch rows of one solution beside the article's "CMS" as run, per strategy and case."""
-    ours = batch[(batch["solution"] == solution) & (batch["strategy"] != "dummy") & (batch["status"] == "ok")]
-    theirs = baseline[(baseline["solution"] == AS_RUN) & (baseline["status"] == "ok")]
-    return ours.merge(theirs[["strategy", "case", "ns_per_packet"]], on=["strategy", "case"], suffixes=("", "_as_run"))
+def _rows(frame: pd.DataFrame, solution: str) -> pd.DataFrame:
+    rows = frame[(frame["solution"] == solution) & (frame["strategy"] != "dummy")]
+    return rows.assign(ns_per_packet=rows["ns_per_packet"].where(rows["status"] == "ok"))
 
 
 def slower_than_cms_in_most_batch_cells(batch: pd.DataFrame, baseline: pd.DataFrame, **_: object) -> Verdict:
-    rows = _paired(batch, baseline, ARTICLE_G1)
-    return most(every(rows, lambda r: r["ns_per_packet"] > r["ns_per_packet_as_run"],
-                      ["strategy_label", "case", "ns_per_packet", "ns_per_packet_as_run"]))
+    """The article's "CMS" as run beats G1 per strategy and case (effects)."""
+    return across(_rows(baseline, AS_RUN), _rows(batch, ARTICLE_G1), ["strategy_label", "case"])
 
 
 def pooling_faster_than_cms_in_a_and_b(batch: pd.DataFrame, baseline: pd.DataFrame, **_: object) -> Verdict:
-    rows = _paired(batch, baseline, ARTICLE_G1)
-    rows = rows[(rows["strategy"] == "pool") & rows["case"].isin(["A", "B"])]
-    return every(rows, lambda r: r["ns_per_packet"] < r["ns_per_packet_as_run"],
-                 ["strategy_label", "case", "ns_per_packet", "ns_per_packet_as_run"])
+    """G1's pooling beats the article's "CMS" as run's in cases A and B (effects)."""
+    ours = _rows(batch, ARTICLE_G1)
+    return across(ours[(ours["strategy"] == "pool") & ours["case"].isin(["A", "B"])], _rows(baseline, AS_RUN),
+                  ["strategy_label", "case"])
 
 
 def keeps_up_in_more_cells_than_cms(searches: pd.DataFrame, baseline_searches: pd.DataFrame,
@@ -63,7 +59,7 @@ def still_loses_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
 ARTICLE_SOLUTIONS = (ARTICLE_G1,)  # the article's solutions this chapter's claims were made of
 
 CLAIMS = (
-    Claim("G1 is slower than the article's \"CMS\" in most batch cells", slower_than_cms_in_most_batch_cells),
+    Claim("G1 is slower than the article's \"CMS\" in batch (often, not always)", slower_than_cms_in_most_batch_cells),
     Claim("... except pooling, which G1 makes faster in cases A and B", pooling_faster_than_cms_in_a_and_b),
     Claim("In real time G1 keeps up in more cells than the article's \"CMS\"", keeps_up_in_more_cells_than_cms),
     Claim("G1 still finds no loss-free interval in case C", still_loses_in_c),

@@ -8,10 +8,11 @@ import pandas as pd
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
+    across,
     every,
-    most,
     outcome_is,
     searched,
+    tallied,
     verdicts_of,
 )
 
@@ -21,15 +22,18 @@ SMALL_LOSS_PCT = 1.0
 
 
 def faster_than_heap_buffers(batch: pd.DataFrame, heap_batch: pd.DataFrame, **_: object) -> Verdict:
-    rows = []
+    """Each native solution's time per packet against its heap twin's, per strategy and case (effects)."""
+    parts = []
     for native, heap in TWINS.items():
-        ours = batch[(batch["solution"] == native) & (batch["strategy"] != "dummy") & (batch["status"] == "ok")]
-        theirs = heap_batch[(heap_batch["solution"] == heap) & (heap_batch["status"] == "ok")]
-        rows.append(ours.merge(theirs[["strategy", "case", "ns_per_packet"]], on=["strategy", "case"],
-                               suffixes=("", "_heap")))
-    table = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
-    return most(every(table, lambda r: r["ns_per_packet"] < r["ns_per_packet_heap"],
-                      ["label", "strategy_label", "case", "ns_per_packet", "ns_per_packet_heap"]))
+        ours = batch[(batch["solution"] == native) & (batch["strategy"] != "dummy")]
+        theirs = heap_batch[heap_batch["solution"] == heap]
+        parts.append(across(_finished(ours), _finished(theirs), ["label", "strategy_label", "case"]).cells)
+    table = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else pd.DataFrame()
+    return tallied(table, "cells")
+
+
+def _finished(rows: pd.DataFrame) -> pd.DataFrame:
+    return rows.assign(ns_per_packet=rows["ns_per_packet"].where(rows["status"] == "ok"))
 
 
 def _keeps_up(searches: pd.DataFrame, solution: str, strategies: tuple[str, ...]) -> Verdict:
