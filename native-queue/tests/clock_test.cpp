@@ -1,5 +1,6 @@
-// The TSC clock's calibration and the paced producer's average rate: correctness
-// checks with loose bounds, not speed targets.
+// The TSC clock's calibration, and the paced producer on a clock the test sets: which ticks
+// it emits when, and how late a tick is. Correctness, not speed: the producer's speed is
+// queue_bench's to measure.
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -7,8 +8,10 @@
 #include <cstdint>
 #include <thread>
 
+#include "manual_pace_clock.hpp"
 #include "native_queue/cpu_affinity.hpp"
 #include "native_queue/dual_array_queue.hpp"
+#include "native_queue/sequence_tracker.hpp"
 #include "native_queue/tick_producer.hpp"
 #include "native_queue/tsc_clock.hpp"
 
@@ -16,6 +19,9 @@ namespace {
 
 using namespace std::chrono_literals;
 using namespace native_queue;
+using native_queue_test::ManualPaceClock;
+using native_queue_test::ManualTickProducer;
+using native_queue_test::ManualTime;
 
 TEST(TscClock, CalibratedFrequencyIsPlausible) {
     const double per_ns = ticks_per_ns();
@@ -24,68 +30,74 @@ TEST(TscClock, CalibratedFrequencyIsPlausible) {
     EXPECT_EQ(per_ns, ticks_per_ns()) << "calibrated once per process";
 }
 
+// Both clocks read bracketed, the tightest of several tries (as the calibration reads them), so
+// that a preemption between two reads cannot skew the comparison.
 TEST(TscClock, AgreesWithTheSteadyClock) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::uint64_t c0 = now_ticks();
+    const detail::ClockPair start = detail::read_clock_pair();
     std::this_thread::sleep_for(50ms);
-    const std::uint64_t c1 = now_ticks();
-    const auto t1 = std::chrono::steady_clock::now();
-    const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
-    EXPECT_NEAR(static_cast<double>(c1 - c0) / ticks_per_ns() / ns, 1.0, 0.05);
+    const detail::ClockPair end = detail::read_clock_pair();
+    const double ns = std::chrono::duration<double, std::nano>(end.time - start.time).count();
+    EXPECT_NEAR(static_cast<double>(end.ticks - start.ticks) / ticks_per_ns() / ns, 1.0, 0.05);
 }
 
-TEST(TickProducer, PacedRateIsRoughlyTheInterval) {
-    constexpr std::uint64_t interval_ns = 1000;
-    OwnedQueue queue(capacity_for(100, interval_ns));
+// Paced by a clock the test sets: tick i is due once i intervals have passed, the thread emits
+// every tick due as soon as it sees the time, back to back when many fell due at once, and
+// nothing more. A 4,096-slot queue whose consumer waits for a jump of 5 ms (5,000 ticks) drops
+// what does not fit.
+TEST(TickProducer, EmitsTheTicksDueOnItsClockAndNoMore) {
+    ManualTime time;
+    OwnedQueue queue(4096);
     QueueConsumer consumer(queue.view());
-    auto ignore = [](std::uint32_t) {};
-    const auto start = std::chrono::steady_clock::now();
-    TickProducer producer(queue.view(), interval_ns);
-    while (std::chrono::steady_clock::now() - start < 300ms) {
-        consumer.poll(ignore);
-    }
+    SequenceTracker tracker;
+    auto take = [&](std::uint32_t seq) { tracker.accept(seq); };
+    ManualTickProducer producer(queue.view(), /*interval_ns=*/1000, -1, ManualTickProducer::default_finish_timeout,
+                                ManualPaceClock{&time});
+    time.wait_started();
+    EXPECT_EQ(consumer.poll(take), 1U) << "tick 0, due at once";
+    time.settle_at(999);
+    EXPECT_EQ(consumer.poll(take), 0U) << "tick 1 is not due yet";
+    time.settle_at(1000);
+    EXPECT_EQ(consumer.poll(take), 1U) << "tick 1";
+    // Ticks 2 to 5,000: tick 2 is handed over at once, 3 to 4,098 fill the other array, the
+    // 902 after them are dropped.
+    time.settle_at(5'000'500);
+    EXPECT_EQ(consumer.poll(take), 1U) << "tick 2";
     producer.stop();
-    const auto elapsed = std::chrono::steady_clock::now() - start;
     do {
-        consumer.poll(ignore);
+        consumer.poll(take);
     } while (!consumer.finished());
     const ProducerStats stats = producer.join();
-    const double expected = std::chrono::duration<double, std::nano>(elapsed).count() / interval_ns;
-    EXPECT_NEAR(static_cast<double>(stats.emitted) / expected, 1.0, 0.25);
+    EXPECT_EQ(stats.emitted, 5'001U);
+    EXPECT_EQ(stats.written, 3U + 4'096U);
+    EXPECT_EQ(stats.dropped, 902U);
+    EXPECT_EQ(stats.undelivered, 0U);
+    EXPECT_EQ(tracker.received(), 4'099U);
+    EXPECT_EQ(tracker.gaps(), 0U);
+    EXPECT_EQ(tracker.trailing_dropped(stats.emitted, stats.undelivered), 902);
 }
 
-// Lateness on the producer's own schedule: a tick held 20 ms without being made is at least
-// 20 ms later than when it was taken; fresh ticks are taken soon after they are due; an
-// unpaced clock has nothing to be late for.
-TEST(TickProducer, LatenessOfATickGrowsWhileItWaits) {
+// Lateness on the producer's own schedule: tick k is due k intervals after the first, so a tick
+// held while the clock moves on is that much later; an unpaced clock has nothing to be late for.
+TEST(TickProducer, LatenessOfATickIsHowLongSinceItFellDue) {
     constexpr std::uint64_t interval_ns = 10'000;
+    ManualTime time;
     OwnedQueue queue(capacity_for(100, interval_ns));
     QueueConsumer consumer(queue.view());
-    std::uint64_t last = 0;
-    std::uint64_t taken = 0;
-    auto take = [&](std::uint32_t seq) {
-        last = seq;
-        ++taken;
-    };
-    TickProducer producer(queue.view(), interval_ns);
-    while (taken == 0) {
-        consumer.poll(take);
-    }
-    const std::int64_t first = producer.lateness_ns(last);
-    std::this_thread::sleep_for(20ms);
-    const std::int64_t waited = producer.lateness_ns(last);
-    EXPECT_GE(waited - first, 20'000'000) << first << " -> " << waited;
-    while (taken < 10'000) {  // 100 ms of ticks: the 2,000 queued in the wait first, then fresh ones
-        consumer.poll(take);
-    }
-    const std::int64_t caught_up = producer.lateness_ns(last);
-    EXPECT_GE(caught_up, 0);
-    EXPECT_LT(caught_up, 10'000'000);
+    ManualTickProducer producer(queue.view(), interval_ns, -1, ManualTickProducer::default_finish_timeout,
+                                ManualPaceClock{&time});
+    time.wait_started();
+    EXPECT_EQ(producer.lateness_ns(0), 0);
+    time.settle_at(20'000'000);  // 20 ms: ticks 1 to 2,000 fall due
+    EXPECT_EQ(producer.lateness_ns(0), 20'000'000);
+    EXPECT_EQ(producer.lateness_ns(1'500), 5'000'000);
+    EXPECT_EQ(producer.lateness_ns(2'000), 0);
+    time.settle_at(20'004'000);
+    EXPECT_EQ(producer.lateness_ns(2'000), 4'000);
     producer.stop();
     do {
-        consumer.poll(take);
+        consumer.poll([](std::uint32_t) {});
     } while (!consumer.finished());
-    producer.join();
+    EXPECT_EQ(producer.join().emitted, 2'001U);
 
     OwnedQueue flat_out_queue(1024);
     TickProducer flat_out(flat_out_queue.view(), 0);
@@ -96,6 +108,26 @@ TEST(TickProducer, LatenessOfATickGrowsWhileItWaits) {
         drain.poll([](std::uint32_t) {});
     } while (!drain.finished());
     flat_out.join();
+}
+
+// The same on the TSC: a tick held 20 ms is at least that much later (less 1 % for the
+// calibration), however long the sleep really took.
+TEST(TickProducer, LatenessOnTheTscGrowsWhileATickWaits) {
+    constexpr std::uint64_t interval_ns = 10'000;
+    OwnedQueue queue(capacity_for(100, interval_ns));
+    QueueConsumer consumer(queue.view());
+    TickProducer producer(queue.view(), interval_ns);
+    while (consumer.poll([](std::uint32_t) {}) == 0) {
+    }
+    const std::int64_t first = producer.lateness_ns(0);
+    std::this_thread::sleep_for(20ms);
+    const std::int64_t waited = producer.lateness_ns(0);
+    EXPECT_GE(waited - first, 19'800'000) << first << " -> " << waited;
+    producer.stop();
+    do {
+        consumer.poll([](std::uint32_t) {});
+    } while (!consumer.finished());
+    producer.join();
 }
 
 TEST(CpuAffinity, PinsOnlyToCpusThatExist) {

@@ -6,6 +6,8 @@
 // at most finish_timeout, so it can never hang) and sets the queue's done flag.
 // lateness_ns() tells a consumer how late a tick is on this same schedule, so the metered
 // latency of a packet (from when it was due) needs no second clock to agree with this one.
+// The clock it paces itself by is a template argument: the TSC, or in tests a clock the test
+// moves, so that what the thread emits follows from the test's script.
 #pragma once
 
 #include <atomic>
@@ -34,16 +36,24 @@ struct ProducerStats {
     std::uint64_t run_ns = 0;       // time spent ticking, from the first tick to seeing stop()
 };
 
-class TickProducer {
+// The pacing clock of the real clock thread: the time-stamp counter (tsc_clock.hpp). A pacing
+// clock has now(), a count that never goes back, and ticks_per_ns(), its rate.
+struct TscPaceClock {
+    std::uint64_t now() const noexcept { return now_ticks(); }
+    double ticks_per_ns() const noexcept { return native_queue::ticks_per_ns(); }
+};
+
+template <class PaceClock>
+class BasicTickProducer {
 public:
     static constexpr std::chrono::milliseconds default_finish_timeout{2000};
 
     // Starts the clock thread, pinned to `cpu` unless it is -1. Throws std::invalid_argument
     // for an empty queue or a CPU that does not exist, std::system_error when the thread
     // cannot be created or pinned. The queue's memory must outlive the thread (join()).
-    TickProducer(QueueView queue, std::uint64_t interval_ns, int cpu = -1,
-                 std::chrono::milliseconds finish_timeout = default_finish_timeout)
-        : queue_(queue), interval_ns_(interval_ns), cpu_(cpu), finish_timeout_(finish_timeout) {
+    BasicTickProducer(QueueView queue, std::uint64_t interval_ns, int cpu = -1,
+                      std::chrono::milliseconds finish_timeout = default_finish_timeout, PaceClock clock = {})
+        : queue_(queue), interval_ns_(interval_ns), cpu_(cpu), finish_timeout_(finish_timeout), clock_(clock) {
         if (queue.slots == nullptr || queue.read_limit == nullptr || queue.done == nullptr || queue.size == 0) {
             throw std::invalid_argument("the queue needs slots, read_limit, done and a positive size");
         }
@@ -53,7 +63,7 @@ public:
         }
         // Calibrate now rather than on the clock thread's time.
         intervals_per_clock_tick_ =
-                interval_ns == 0 ? 0.0 : 1.0 / (static_cast<double>(interval_ns) * ticks_per_ns());
+                interval_ns == 0 ? 0.0 : 1.0 / (static_cast<double>(interval_ns) * clock_.ticks_per_ns());
         std::promise<int> pinned;
         std::future<int> pin_result = pinned.get_future();
         thread_ = std::thread([this, pinned = std::move(pinned)]() mutable { run(pinned); });
@@ -64,10 +74,10 @@ public:
         }
     }
 
-    TickProducer(const TickProducer&) = delete;
-    TickProducer& operator=(const TickProducer&) = delete;
+    BasicTickProducer(const BasicTickProducer&) = delete;
+    BasicTickProducer& operator=(const BasicTickProducer&) = delete;
 
-    ~TickProducer() {
+    ~BasicTickProducer() {
         stop();
         if (thread_.joinable()) {
             thread_.join();
@@ -93,7 +103,7 @@ public:
         if (interval_ns_ == 0) {
             return 0;
         }
-        const double intervals = static_cast<double>(now_ticks() - clock_start_.load(std::memory_order_relaxed)) *
+        const double intervals = static_cast<double>(clock_.now() - clock_start_.load(std::memory_order_relaxed)) *
                                  intervals_per_clock_tick_;
         return static_cast<std::int64_t>((intervals - static_cast<double>(tick)) * static_cast<double>(interval_ns_));
     }
@@ -118,10 +128,11 @@ private:
             // the interval is shorter than a clock read or the thread was preempted.
             // A double counts clock ticks exactly up to 2^53 (weeks of TSC).
             const double intervals_per_clock_tick = intervals_per_clock_tick_;  // a register, not a load per tick
-            const std::uint64_t clock_start = now_ticks();
+            const PaceClock clock = clock_;
+            const std::uint64_t clock_start = clock.now();
             clock_start_.store(clock_start, std::memory_order_relaxed);  // published by the first offer
             while (!stop_requested_.load(std::memory_order_relaxed)) {
-                const double intervals = static_cast<double>(now_ticks() - clock_start) * intervals_per_clock_tick;
+                const double intervals = static_cast<double>(clock.now() - clock_start) * intervals_per_clock_tick;
                 const std::uint64_t due = static_cast<std::uint64_t>(intervals) + 1;  // ticks 0..due-1 are due
                 while (emitted < due) {
                     producer.offer(static_cast<std::uint32_t>(emitted++));
@@ -141,6 +152,7 @@ private:
     const std::uint64_t interval_ns_;
     const int cpu_;
     const std::chrono::milliseconds finish_timeout_;
+    [[no_unique_address]] const PaceClock clock_;
     double intervals_per_clock_tick_ = 0.0;  // set before the thread starts
     std::atomic<std::uint64_t> clock_start_{0};
     ProducerStats stats_{};  // written by the thread, read after joining it
@@ -148,5 +160,8 @@ private:
     // Own cache line: the clock thread polls it every tick.
     alignas(cache_line_bytes) std::atomic<bool> stop_requested_{false};
 };
+
+// The clock thread on the TSC.
+using TickProducer = BasicTickProducer<TscPaceClock>;
 
 }  // namespace native_queue
