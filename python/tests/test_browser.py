@@ -140,3 +140,23 @@ def test_the_article_draws_every_figure_without_a_script_error(browser):
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert not errors, f"the article logged script errors: {errors}"
 
+
+
+def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser):
+    article = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
+    if not article.is_file():
+        pytest.fail(f"{article} is missing: render it first (make test-browser does)")
+    browser.set_window_size(1400, 900)
+    browser.get(article.as_uri())
+    WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "table"))
+    screen = browser.execute_script(
+        "const first = document.querySelector('a[href=\"#chapter-1\"]');"
+        "const range = document.createRange(); range.setStart(document.body, 0); range.setEndBefore(first);"
+        "return range.toString();")
+    assert "To allocate or to pool?" in screen and "2019" in screen and "Zemtsov" in screen
+    assert "The answer: the best strategy of each solution and case" in screen
+    assert "Batch:" in screen and "Real time:" in screen
+    for raw in ("ns_per_packet", "_batch_", "True", "False", "nan"):
+        assert raw not in screen.split(), f"the first screen shows {raw!r}"
+    link = browser.find_element(By.CSS_SELECTOR, 'a[href="https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html"]')
+    assert link.text == '"To allocate or to pool?"' or "allocate or to pool" in link.text
