@@ -295,8 +295,31 @@ private:
 // itself gives up on a consumer after native_queue's finish timeout (2 s).
 inline constexpr std::chrono::seconds drain_timeout{10};
 
-template <class Model>
-TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimeline& timeline) {
+// Where a real-time run's ticks and time come from: native-queue's clock thread, and the steady
+// clock. run_realtime takes its tick source from a factory, so that a test can give one of its
+// own that emits the ticks on the consumer's thread, on a clock it moves itself (a template
+// argument: the measured path calls these members inline).
+class ClockThreadTicks {
+public:
+    ClockThreadTicks(native_queue::QueueView queue, const RealtimeConfig& config)
+        : producer_(queue, config.interval_ns, config.producer_cpu) {}
+
+    static Clock::time_point now() noexcept { return Clock::now(); }
+    std::int64_t lateness_ns(std::uint64_t tick) const noexcept { return producer_.lateness_ns(tick); }
+    // The consumer found no batch: it polls again at once, the clock thread runs on its own.
+    void idle() noexcept {}
+    void stop() noexcept { producer_.stop(); }
+    native_queue::ProducerStats join() { return producer_.join(); }
+
+private:
+    native_queue::TickProducer producer_;
+};
+
+// Runs the timed phase on the ticks of `make_ticks(queue)`, a tick source with the members of
+// ClockThreadTicks, made after the queue and the consumer's pinning.
+template <class Model, class MakeTicks>
+TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimeline& timeline,
+                            MakeTicks&& make_ticks) {
     native_queue::OwnedQueue queue(config.queue_size != 0
                                            ? config.queue_size
                                            : native_queue::capacity_for(max_capturing_delay_ms, config.interval_ns));
@@ -306,17 +329,17 @@ TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimel
     LatencyMeter& latency = timeline.latency();
     std::uint64_t packets = 0;
     bool ending = false;
-    // Declared after the queue: on every exit path it is stopped and joined before the
-    // queue's memory goes.
-    native_queue::TickProducer producer(queue.view(), config.interval_ns, config.producer_cpu);
+    // Made after the queue: on every exit path the clock thread is stopped and joined before
+    // the queue's memory goes.
+    auto ticks = make_ticks(queue.view());
     WindowTicks window;
     auto check = [&] {
-        const Clock::time_point now = Clock::now();
+        const Clock::time_point now = ticks.now();
         if (!window.set() && tracker.received() != 0) {
             // The producer's schedule starts with its first tick: tick k is due k intervals later.
             const std::int64_t since_tick0 =
-                    producer.lateness_ns(0) - std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                      now - timeline.window_start()).count();
+                    ticks.lateness_ns(0) - std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                   now - timeline.window_start()).count();
             const auto interval = static_cast<std::int64_t>(config.interval_ns);
             window.set_start(interval == 0 ? tracker.covered()
                                            : static_cast<std::uint64_t>(std::max<std::int64_t>(
@@ -330,26 +353,32 @@ TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimel
         model.step();
         if (++packets % latency_sample_every == 0) {
             const std::uint64_t tick = tracker.covered() - 1;
-            latency.record(producer.lateness_ns(tick), window.contains(tick));
+            latency.record(ticks.lateness_ns(tick), window.contains(tick));
         }
         if (packets % check_every == 0 && !ending) {
             ending = check();
         }
     };
-    timeline.start(Clock::now(), [&model] { return model.occupancy(); });
+    timeline.start(ticks.now(), [&model] { return model.occupancy(); });
     while (!ending) {
         if (consumer.poll(on_tick) == 0) {
             ending = check();
+            if (!ending) {
+                ticks.idle();
+            }
         }
     }
-    producer.stop();
-    const Clock::time_point deadline = Clock::now() + drain_timeout;
+    ticks.stop();
+    const Clock::time_point deadline = ticks.now() + drain_timeout;
     while (!consumer.finished()) {
-        if (consumer.poll(on_tick) == 0 && Clock::now() > deadline) {
-            throw std::runtime_error("the tick producer did not finish within 10 s of being stopped");
+        if (consumer.poll(on_tick) == 0) {
+            if (ticks.now() > deadline) {
+                throw std::runtime_error("the tick producer did not finish within 10 s of being stopped");
+            }
+            ticks.idle();
         }
     }
-    const native_queue::ProducerStats stats = producer.join();
+    const native_queue::ProducerStats stats = ticks.join();
     timeline.set_final_counts(packets, tracker.gaps(), window.lost());
     return {queue.size(),
             stats.emitted,
@@ -360,6 +389,13 @@ TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimel
             tracker.gaps(),
             tracker.trailing_dropped(stats.emitted, stats.undelivered),
             tracker.out_of_order()};
+}
+
+// The timed phase on native-queue's clock thread.
+template <class Model>
+TickAccounting run_realtime(Model& model, const RealtimeConfig& config, RunTimeline& timeline) {
+    return run_realtime(model, config, timeline,
+                        [&config](native_queue::QueueView queue) { return ClockThreadTicks(queue, config); });
 }
 
 }  // namespace cpp_engine
