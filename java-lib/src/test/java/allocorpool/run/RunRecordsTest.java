@@ -154,12 +154,22 @@ class RunRecordsTest {
         assertEquals(sum(records, "packets", false), packets, "the totals count the timed phase's packets, not the fill's");
         assertEquals(packets, periods.get(1).get("packets_total"));
         assertEquals(sum(records, "packets", true), measured, "warm-up periods are left out");
+        // The window opens, and the run ends, at the first look at the clock once the warm-up,
+        // and the duration, are over: how much later depends on the machine, never earlier. The
+        // periods follow one another from the timed phase's start to its end.
         double timedStart = (Double) summary.get("timed_start_s");
         double windowStart = (Double) summary.get("window_start_s");
+        double end = (Double) summary.get("t_s");
         assertTrue(timedStart >= (Double) summary.get("fill_s") && timedStart > 0, summary.toString());
-        assertEquals(timedStart + 1, windowStart, 0.05, "the window opens after 1 s of warm-up");
-        assertEquals(timedStart + 1, (Double) periods.get(0).get("t_s"), 0.05, "periods start with the timed phase");
-        assertEquals(timedStart + 2, (Double) summary.get("t_s"), 0.05);
+        assertTrue(windowStart >= timedStart + 1 - 1e-9, "the window opens after 1 s of warm-up: " + summary);
+        assertTrue(end >= timedStart + 2 - 1e-9, "the run lasts 2 s: " + summary);
+        double first = (Double) periods.get(0).get("t_s");
+        assertEquals(timedStart, first - (Double) periods.get(0).get("period_s"), 1e-6,
+                "periods start with the timed phase");
+        assertEquals(windowStart, first, 1e-6, "the warm-up's period ends where the window opens");
+        assertEquals(first, (Double) periods.get(1).get("t_s") - (Double) periods.get(1).get("period_s"), 1e-6);
+        assertEquals(end, (Double) periods.get(1).get("t_s"), 1e-6, "the last period ends with the run");
+        assertEquals(end - windowStart, (Double) summary.get("measured_s"), 1e-6);
         assertTrue((Double) summary.get("store_fill_at_window") >= 0.99, summary.toString());
         assertEquals(0.9, (Double) summary.get("fifo_fill_at_window"), 1e-12, "9 of 10 between two packets");
         assertEquals(0L, summary.get("lost"));
@@ -170,8 +180,9 @@ class RunRecordsTest {
         double cpu = (Double) summary.get("measured_cpu_s");
         double window = (Double) summary.get("measured_s");
         int cpus = Runtime.getRuntime().availableProcessors();
-        assertTrue(cpu > 0.5 * window && cpu < cpus * window + 0.05,
-                "a batch loop keeps a core busy, and no process outruns its cores: " + summary);
+        assertTrue(cpu > 0 && cpu < cpus * window + 0.05,
+                "a batch loop spends CPU time (how much of a core it gets is the machine's business), "
+                        + "and no process outruns its cores: " + summary);
         assertTrue((Long) summary.get("peak_rss_bytes") > 0);
         assertTrue((Long) summary.get("live_objects") > 10_000, "the pool's packets are live");
         assertEquals((Long) summary.get("pool_capacity"),
@@ -253,16 +264,19 @@ class RunRecordsTest {
         assertNull(records.get(0).get("series_probe"), "a run of its own");
         Map<String, Object> summary = records.get(records.size() - 1);
         assertEquals("ok", summary.get("status"));
+        // How many ticks the consumer took, and lost, depends on the machine; the books do not.
         long packets = (Long) summary.get("packets");
-        assertTrue(packets > 50_000, "about 50,000 ticks a second: " + packets);
+        assertTrue(packets > 0 && packets >= (Long) summary.get("measured_packets"), summary.toString());
         long lost = (Long) summary.get("lost");
         assertTrue(lost >= sum(records, "lost", false), "the drain at the end may find more gaps");
-        assertTrue((Long) summary.get("producer_emitted") >= packets + lost);
+        long emitted = (Long) summary.get("producer_emitted");
+        assertTrue(emitted >= packets + lost);
         assertEquals((Long) summary.get("producer_dropped"), lost + (Long) summary.get("trailing_dropped"),
                 "every dropped tick is a gap or a trailing drop");
         long measuredNs = Math.round((Double) summary.get("measured_s") * 1e9);
         long due = (Long) summary.get("measured_ticks_due");
         assertTrue(Math.abs(due - measuredNs / 20_000) <= 1, "ticks due in the window: " + summary);
+        assertTrue(emitted >= due, "the clock emitted every tick due in the window: " + summary);
         assertNull(summary.get("live_objects"));
         String text = humanBytes.toString(StandardCharsets.UTF_8);
         assertTrue(text.matches(
