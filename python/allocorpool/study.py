@@ -222,9 +222,14 @@ MEASUREMENT_CHANGE = ("the measured window became the ticks due in it, and the J
 SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
     "java": {"9f24b021cea7": "added the probe series (--probes-from-stdin) and the header's series_probe; a run of "
                              "its own runs as before",
-             "0997b85b0112": "the queue benchmark's header has series_probe too (null)"},
+             "0997b85b0112": "the queue benchmark's header has series_probe too (null)",
+             "60f6c1cfa87d": "native-queue's tick producer takes its pace clock as a template argument, for tests; "
+                             "the clock thread compiles to the same instructions"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
-                            "(CMakeLists.txt); the engine's code is unchanged"}}
+                            "(CMakeLists.txt); the engine's code is unchanged",
+            "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "
+                            "thread compiles to the same instructions, the consumer loop differs in register "
+                            "allocation only"}}
 
 
 # ---- Profiles ---------------------------------------------------------------------------
@@ -293,6 +298,7 @@ class BlockPlan:
     repetitions: int = 5
     batch_s: float | None = None  # None: the profile's batch_s
     batch_warmup_s: float | None = None
+    probe_repetitions: int = 3  # real-time blocks: probes of every strategy at one interval, each this often
 
 
 @dataclass(frozen=True)
@@ -367,7 +373,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2, long_run_s=2,
             queue_probe_s=0.2, queue_fixed_probe_s=0.2,
             search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
-            cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25), blocks=BlockPlan(repetitions=2),
+            cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25), blocks=BlockPlan(repetitions=2, probe_repetitions=2),
             continuum=ContinuumPlan(sizes=(1_000, 30_000, 1_000_000), strategies=("alloc", "pool"),
                                     pool_sizes=(1_000_000, 10_000_000)),
             jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),
@@ -475,6 +481,13 @@ def batch_block(solution: Solution, case: str, prof: Profile, source: str = "cou
                   for strategy in STRATEGIES)
     return Block(f"batch, {solution.name}, case {case}" + ("" if source == "counter" else f", {source} source"),
                  cells, plan.repetitions)
+
+
+def probe_block(solution: Solution, case: str, prof: Profile, interval_ns: int = REFERENCE_NS) -> Block:
+    """The real-time comparison of one solution and case at one interval: every real strategy's probe of
+    the profile's length, as a block of BlockPlan.probe_repetitions."""
+    cells = tuple(probe_cell(solution, strategy, case, prof, interval_ns) for strategy in REALTIME_STRATEGIES)
+    return Block(f"real time at {interval_ns} ns, {solution.name}, case {case}", cells, prof.blocks.probe_repetitions)
 
 
 def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,

@@ -139,3 +139,17 @@ def test_a_sweep_in_a_boot_three_times_slower_runs_records_and_shows_both_boots(
     comparison = block_figures.compare(pool, alloc)
     assert set(comparison.by_boot) == {"fastboot", "slowboot"} and not comparison.flips
     assert isinstance(block_figures.boot_table([({"case": "A"}, comparison)]), pd.DataFrame)
+
+
+def test_a_real_time_block_keeps_up_only_where_no_probe_of_it_lost(tmp_path, monkeypatch):
+    monkeypatch.setattr(sweep, "run_cell", _fake)
+    monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))
+    monkeypatch.setattr(calibration, "_latency_cache", {})
+    prof = replace(PROFILE, blocks=study.BlockPlan(repetitions=2, probe_repetitions=3))
+    table = sweep.Sweep(prof, tmp_path, progress=False).probe_blocks([FLAT], interval_ns=1000).set_index("strategy")
+    assert list(table.index) == list(study.REALTIME_STRATEGIES) and (table["probes"] == 3).all()
+    assert (table["keeps_up"] == effects.HOLDS).all() and (table["lossy"] == 0).all()
+    lossy = sweep.Sweep(prof, tmp_path / "fast", progress=False).probe_blocks([FLAT], interval_ns=400)  # loses < 437
+    assert (lossy["keeps_up"] == effects.FAILS).all() and (lossy["lossy"] == 3).all()
+    assert block_figures.keeps_up([{"ok": True}, {"ok": False}, {"ok": None}]) == effects.FAILS  # one is enough
+    assert block_figures.keeps_up([{"ok": None}]) == effects.NOT_MEASURED

@@ -140,3 +140,13 @@ def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.D
             "yes" if len(comparison.by_boot) > 1 else "one boot only")
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def keeps_up(probes: list[dict[str, Any]]) -> str:
+    """Whether a cell keeps up at its interval, from every probe of it the store holds (every boot): HOLDS
+    where every finished probe kept up and lost nothing, FAILS where any lost or fell behind (one lossy probe
+    is enough), NOT_MEASURED where none finished. probes: {"ok": bool | None} per probe (None: failed)."""
+    judged = [p["ok"] for p in probes if p.get("ok") is not None]
+    if not judged:
+        return effects.NOT_MEASURED
+    return effects.HOLDS if all(judged) else effects.FAILS

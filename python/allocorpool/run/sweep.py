@@ -35,7 +35,7 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis import gctable
-from allocorpool.analysis.blocks import SPREAD_COLUMNS, cell_figures, spread_columns
+from allocorpool.analysis.blocks import SPREAD_COLUMNS, cell_figures, keeps_up, spread_columns
 from allocorpool.analysis.min_heap import (
     FITS,
     NOT_FITTING,
@@ -79,6 +79,7 @@ from allocorpool.study import (
     Solution,
     batch_block,
     batch_cell,
+    probe_block,
     continuum_cells,
     in_minutes,
     jdk_solutions,
@@ -512,6 +513,35 @@ class Sweep:
                 for solution in chosen for strategy in STRATEGIES for case in self.profile.cases]
         self._end(f"{len(rows)} batch cells")
         return pd.DataFrame(rows, columns=_BATCH_COLUMNS)
+
+    def probe_blocks(self, chosen: Iterable[Solution], interval_ns: int = REFERENCE_NS) -> pd.DataFrame:
+        """Every real strategy's probes at one interval, for the chosen solutions and the profile's cases, as
+        blocks (study.probe_block): one row per solution, strategy and case with its probes (all boots), how
+        many lost, their median and largest loss, and whether the cell keeps up there (analysis.blocks.keeps_up:
+        one lossy probe is enough to say it does not)."""
+        self._begin(f"real-time blocks at {interval_ns} ns")
+        rows = []
+        for solution in list(chosen):
+            for case in self.profile.cases:
+                block = probe_block(solution, case, self.profile, interval_ns)
+                runs = self.blocks.measure(block)
+                for strategy, cell in zip(REALTIME_STRATEGIES, block.cells):
+                    mine = [r for r in runs.to_dict("records") if r["cell"] == cell.key and r["status"] != MISSING]
+                    for r in mine:
+                        self._seen[r["key"]] = r
+                    probes = [_probe_verdict(r, interval_ns, cell.duration_s) for r in mine]
+                    losses = [p.lost_pct for p in probes if p.lost_pct is not None]
+                    rows.append({**_labels(solution, strategy, case),
+                                 "interval_ns": interval_ns, "probes": len(probes),
+                                 "lossy": sum(1 for p in probes if p.status == "ok" and not p.ok),
+                                 "failed": sum(1 for p in probes if p.status != "ok"),
+                                 "loss_pct": float(pd.Series(losses).median()) if losses else None,
+                                 "loss_max_pct": max(losses) if losses else None,
+                                 "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
+                                 "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
+                                 "keys": [r["key"] for r in mine]})
+        self._end(f"{len(rows)} real-time block cells")
+        return pd.DataFrame(rows)
 
     @property
     def blocks(self) -> BlockRunner:
