@@ -565,3 +565,11 @@ def test_a_big_heap_probe_that_saw_no_collection_runs_again_as_long_as_a_confirm
     assert on_big == [(prof.probe_s, 1000), (2, 1000)]
     assert row["big_heap_status"] == "ok" and row["big_heap_s"] == 2 and row["big_heap_collections"] == 1
     assert row["big_heap_keys"][-1] == runs[-1].key
+
+
+def test_the_sentinel_batch_runs_are_single_runs_of_the_profiles_length(tmp_path, engine):
+    _, runs = engine
+    prof = replace(TINY, cases=("C",))
+    table = sweep.Sweep(prof, tmp_path, progress=False).sentinel_batch()  # chapter 12: ("flat-glibc", "C")
+    assert list(table["strategy"]) == list(study.REALTIME_STRATEGIES) and (table["status"] == "ok").all()
+    assert (table["runs"] == 1).all() and all(not cell.boot for cell in runs)  # not blocks

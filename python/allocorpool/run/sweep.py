@@ -561,13 +561,14 @@ class Sweep:
                                                              SAME_MEASUREMENT_BUILDS.get(cell.engine, {})])
         return self._blocks
 
-    def _batch_row(self, solution: Solution, strategy: str, case: str, figures: dict[str, dict[str, Any]],
-                   source: str = "counter") -> dict[str, Any]:
+    def _batch_row(self, solution: Solution, strategy: str, case: str,
+                   figures: dict[str, dict[str, Any]] | None = None, source: str = "counter") -> dict[str, Any]:
+        """A batch cell's row: from its block's figures where given (Sweep.batch), else its single run of the
+        profile's length (run if missing; a replay of a store without the cell's block shows it so)."""
         cell = batch_block(solution, case, self.profile, source).cells[STRATEGIES.index(strategy)]
-        found = figures.get(cell.key)
-        if found is None:  # a replay of a store without this cell's block: its single run, if any
-            row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source)) if self.replay else {
-                "key": cell.key, "status": MISSING, "error": "not measured"}
+        found = (figures or {}).get(cell.key)
+        if found is None:
+            row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source))
             spread = {"runs": 1 if row["status"] == "ok" else 0, "failed_runs": int(row["status"] not in ("ok", MISSING)),
                       "boots": 0, "samples": None, "boot_samples": None}
         else:
