@@ -397,7 +397,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     # The article's sizes. Every run fills its store before its warm-up, so the warm-ups need only
     # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,
     # and the interval found is confirmed by a probe holding the cell's slowest collection twice.
-    Profile("full", "the article's sizes: 20 s batch runs, 8 s probes confirmed by a longer one, a fine search",
+    Profile("full", "the article's sizes: batch blocks of three 10 s runs per cell, 8 s probes confirmed by a longer "
+                    "one, a fine search",
             scale=1.0, batch_s=20, batch_warmup_s=5, probe_s=8, probe_warmup_s=2, timeline_s=60, long_run_s=120,
             queue_probe_s=2, queue_fixed_probe_s=10,
             # Searched up to 2000 ns, as quick is: the article's tables print no interval above 2000 ns
