@@ -36,8 +36,11 @@ from allocorpool.study import SOLUTIONS_BY_NAME  # noqa: E402
 
 pytestmark = pytest.mark.cluster
 
+# Batch cells alone, one run each: a block needs one machine in one boot, so a cluster runs single cells, and the
+# local run compared with it does the same (blocks: test_blocks)
 TINY = replace(study.PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",), strict=False,
-               search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False))
+               search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False),
+               blocks=study.BlockPlan(repetitions=0))
 FLAT = SOLUTIONS_BY_NAME["flat-glibc"]
 # The fake engine's plan for the sweeps compared with a local run: a batch cell that fails wherever it
 # runs, a probe whose first run crashes and a consumer that never keeps up.
@@ -318,9 +321,10 @@ def test_real_ci_cells_on_a_two_worker_cluster_store_what_a_local_run_stores(sha
     names = ("parallel-11", "flat-glibc")
     chosen = [SOLUTIONS_BY_NAME[name] for name in names]
     cluster = Cluster(shared.address, runs_dir=str(tmp_path / "runs"))
-    remote = sweep.Sweep("ci", tmp_path / "cluster", progress=False, scheduler=cluster)
+    single = replace(study.PROFILES["ci"], blocks=study.BlockPlan(repetitions=0))  # a cluster runs no blocks
+    remote = sweep.Sweep(single, tmp_path / "cluster", progress=False, scheduler=cluster)
     batch, probes = remote.batch(chosen), remote.what_if_queue(names)
-    here = sweep.Sweep("ci", tmp_path / "local", progress=False)
+    here = sweep.Sweep(single, tmp_path / "local", progress=False)
     here.batch(chosen), here.what_if_queue(names)
     assert cells_of(remote.store) == cells_of(here.store) and len(remote.store.index) == 10
     assert (remote.store.index["status"] == "ok").all()

@@ -573,3 +573,10 @@ def test_the_sentinel_batch_runs_are_single_runs_of_the_profiles_length(tmp_path
     table = sweep.Sweep(prof, tmp_path, progress=False).sentinel_batch()  # chapter 12: ("flat-glibc", "C")
     assert list(table["strategy"]) == list(study.REALTIME_STRATEGIES) and (table["status"] == "ok").all()
     assert (table["runs"] == 1).all() and all(not cell.boot for cell in runs)  # not blocks
+
+
+def test_without_blocks_each_batch_cell_runs_once(tmp_path, engine):
+    _, runs = engine
+    single = replace(TINY, blocks=study.BlockPlan(repetitions=0))  # as on a cluster, where a block cannot run
+    table = sweep.Sweep(single, tmp_path, progress=False).batch([FLAT])
+    assert len(runs) == 4 and all(not cell.boot for cell in runs) and (table["runs"] == 1).all()

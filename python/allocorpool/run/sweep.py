@@ -499,6 +499,16 @@ class Sweep:
         self._begin("batch" if source == "counter" else f"batch, {source} source")
         chosen = list(chosen)
         figures: dict[str, dict[str, Any]] = {}
+        if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
+            # A block needs one machine in one boot: on a cluster (or a profile without blocks) each cell runs
+            # once, wherever the cluster sends it, and the chapters show it as one run
+            if self._on_cluster() is not None:
+                self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source)
+                                           for solution in chosen for strategy in STRATEGIES
+                                           for case in self.profile.cases], "batch cells")
+            chosen, singles = [], chosen
+        else:
+            singles = []
         for solution in chosen:
             for case in self.profile.cases:
                 runs = self.blocks.measure(batch_block(solution, case, self.profile, source))
@@ -510,7 +520,7 @@ class Sweep:
                         self._heap_too_small.add(row["key"])  # Epsilon filled its heap: the cell's answer
                 figures.update(cell_figures(runs))
         rows = [self._batch_row(solution, strategy, case, figures, source)
-                for solution in chosen for strategy in STRATEGIES for case in self.profile.cases]
+                for solution in [*chosen, *singles] for strategy in STRATEGIES for case in self.profile.cases]
         self._end(f"{len(rows)} batch cells")
         return pd.DataFrame(rows, columns=_BATCH_COLUMNS)
 
@@ -565,8 +575,10 @@ class Sweep:
                    figures: dict[str, dict[str, Any]] | None = None, source: str = "counter") -> dict[str, Any]:
         """A batch cell's row: from its block's figures where given (Sweep.batch), else its single run of the
         profile's length (run if missing; a replay of a store without the cell's block shows it so)."""
-        cell = batch_block(solution, case, self.profile, source).cells[STRATEGIES.index(strategy)]
-        found = (figures or {}).get(cell.key)
+        found = None
+        if figures:
+            cell = batch_block(solution, case, self.profile, source).cells[STRATEGIES.index(strategy)]
+            found = figures.get(cell.key)
         if found is None:
             row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source))
             spread = {"runs": 1 if row["status"] == "ok" else 0, "failed_runs": int(row["status"] not in ("ok", MISSING)),
