@@ -13,37 +13,42 @@
 # %% [markdown]
 # # Batch test
 #
-# The model is a much simplified network analyser: a source fills packet buffers with
-# IP-like headers, a queue holds a number of them alive, and a processor parses each one,
-# allocating a few small objects as it goes and keeping the TCP packets (one in sixteen) in a
-# store with random replacement. The three cases differ in how many packets stay alive: case
-# **A** keeps few, **B** a realistic number, **C** nearly as many as the pool holds.
+# The model is a much simplified network analyser. A source fills packet buffers with IP-like
+# headers, and a queue holds a number of them alive. A processor parses each packet, allocating
+# a few small objects as it goes, and keeps the TCP packets (one in sixteen) in a store with
+# random replacement. The three cases differ in how many packets stay alive:
 #
-# Four ways to get a buffer: **Allocation** makes a new one per packet, **Pooling** takes it
-# from a large pool sized for case C, **Mix** uses a smaller pool and allocates when it runs
-# dry, and **Dummy** reuses a single packet for everything, so it measures the cost of the
-# test harness itself. In batch mode the source produces as fast as the processor consumes;
-# the figure is the average time per packet after the warm-up.
+# | case | internal queue | store | live packets |
+# | --- | --- | --- | --- |
+# | **A** | 1,000 | 1,000 | few |
+# | **B** | 100,000 | 100,000 | a realistic number |
+# | **C** | 495,000 | 495,000 | nearly as many as the pool holds |
 #
-# The article called its collector CMS, but its command line named none (`java -Xloggc:gclog
-# -Xms2g -Xmx2g -server Main X strategy batch`) and the logs it quotes say "Full GC (Ergonomics)",
-# which only Parallel prints: its "CMS" was Java 8's default collector, **Parallel**. So the row
-# compared with the article's "CMS" is Parallel on JDK 11, labelled "the article's CMS, as run";
-# real CMS (JDK 11, the last long-term release that has it) is a row of its own. Beside them:
-# Parallel on JDK 25, and Epsilon, which never collects, as a baseline for what allocation costs
-# when nobody cleans up (its heap is fixed; a run ends its window when the heap is 90 % used).
+# A **strategy** is the way the processor gets a buffer:
 #
-# How the cells are made to measure what the article measured:
-# - **Case A is 1,000 / 1,000** (internal queue / store). The article's table says 10,000 / 10,000,
-#   but every case-A figure it prints was made by its published code at 1,000 / 1,000: its run header
-#   reads "Internal queue: 1000 = 1 ms, Stored: 1000" and its live-object counts fit 1,000. The
-#   table's sizes stay reachable (`--internal-queue-size`, `--stored-count` in both engines).
-# - **The packets come from the published code's draws** (`--source counter`): every field and the
-#   store's replacement slot are successive values of one counter. That makes the store's
-#   replacement a sweep in small strides rather than the random replacement the article describes;
-#   the last section runs the same cells with independent random draws to show what that changes.
-# - **Measuring starts when the model is full**: a fill phase runs until the internal queue is full
-#   and 99 % of the store's slots hold a packet, then the warm-up, then the measured window.
+# | strategy | how it gets a buffer |
+# | --- | --- |
+# | **Allocation** | a new one per packet |
+# | **Pooling** | from a large pool sized for case C |
+# | **Mix** | from a smaller pool, allocating when it runs dry |
+# | **Dummy** | one packet reused for everything: the cost of the test harness itself |
+#
+# In batch mode the source produces as fast as the processor consumes. The figure is the
+# average time per packet after the warm-up.
+#
+# The article called its collector CMS, but its command line named none, and the logs it quotes
+# say "Full GC (Ergonomics)", which only Parallel prints. Its "CMS" was Java 8's default
+# collector, **Parallel**. Here that row is Parallel on JDK 11, labelled *Parallel 11, 2019
+# "CMS"*; real CMS on JDK 11 is a row of its own. Beside them run Parallel on JDK 25 and
+# Epsilon, which never collects: a baseline for what allocation costs when nobody cleans up.
+#
+# How the cells measure what the article measured:
+#
+# | choice | why |
+# | --- | --- |
+# | case A is 1,000 / 1,000 | the article's table says 10,000, but its published run header and live-object counts fit 1,000 |
+# | packets from one counter | the published code draws every field and the store's slot from one counter, so replacement sweeps in small strides; the last section shows what random draws change |
+# | measuring starts when the model is full | the queue is full and 99 % of the store's slots hold a packet before the warm-up |
 
 # %% tags=["parameters"]
 import os
@@ -88,9 +93,9 @@ batch_chapter.show_window_fill(batch)
 # %% [markdown]
 # ## The packet source: the published code's draws or independent ones
 #
-# The same batch cells of the article's "CMS" (as run) and of flat C++, with the `random` source:
-# every field of a packet, and the store slot a TCP packet replaces, is an independent hash of the
-# seed, the packet's number and the field. Random replacement can miss the cache on a TCP packet where
+# The same batch cells of Parallel 11 (the 2019 "CMS") and of flat C++, with random draws: every
+# field of a packet, and the store slot a TCP packet replaces, is an independent hash of a fixed
+# number, the packet's number and the field. Random replacement can miss the cache on a TCP packet where
 # the counter's short strides may not; the ratio below is what the choice costs in each cell.
 
 # %% tags=["progress"]

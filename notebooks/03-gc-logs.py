@@ -21,43 +21,27 @@
 #
 # The article read its logs by hand and took the live count from a profiler; here both come
 # from the runs themselves, and the log's pauses are checked against the engine's own record
-# of each collection (the `GarbageCollectorMXBean` notifications).
+# of each collection (the JVM notifies the engine of every collection).
 #
-# **Which events count, and when.** The log is put on the run's clock exactly: the JVM
-# decorates every line with `timenanos` (its `System.nanoTime()`), and the engine's header
-# gives `clock_origin_nanotime`, the same clock at the run's t = 0, so an event ends at
-# (timenanos − clock_origin_nanotime) / 10⁹ s into the run. Every column counts the events
-# that start in the measured window (after the fill phase and the warm-up). A run whose
-# header has no origin (an engine older than the field) or whose log has no `timenanos` is
-# marked "not aligned" in the table's last column and gets no log figure: its log is never
-# guessed into place.
+# **Which events count, and when.** The log is put on the run's clock exactly. The JVM stamps
+# every log line with its nanosecond clock, and the engine records the same clock at the run's
+# start, so each event has an exact time in the run. Every column counts the events that start
+# in the measured window, after the fill phase and the warm-up. A run whose log or record lacks
+# those stamps is marked "not aligned" and gets no log figure: its log is never guessed into
+# place.
 #
-# **The article's columns, as it defined them.**
-# - *Max* and *Avg GC pause*: the longest and the average stop-the-world pause the log
-#   reports (its `Pause ...` lines). CMS on JDK 11 logs the Full GC of a promotion failure
-#   inside the Young pause that failed; that stop counts once.
-# - *GC count / s*: "the average number of GC invocations per second", i.e. collections, one
-#   per GC id (`GC(n)`) of the log. A ZGC or Shenandoah collection makes three or four
-#   pauses and G1's concurrent cycle makes its Remark and Cleanup pauses under its own id:
-#   each is one invocation. On the article's Java 8 Parallel logs, one line was one
-#   collection and one pause, so there the two counts were the same.
-# - *GC fraction*: "the percentage of execution time spent in GC": the pauses' total over
-#   the window.
-# - *Live objects* after a full collection at the end of the run, and *GC time / object*:
-#   the average pause over the live objects.
+# **The columns.** The first five are the article's, as it defined them; the rest are ours.
 #
-# **Ours beside them.**
-# - *Pauses / s*: every pause line per second (GC count × pauses per collection).
-# - *Stops / s* and *Longest stop*: each stop of the world once, as the application sees
-#   it. The pauses done in one safepoint are one stop (Parallel's young collection and the
-#   `Pause Full (Ergonomics)` it turned into), timed by the safepoint's total, which includes
-#   bringing the threads to a halt (JDK 17+ `Safepoint "...", Total: N ns`, JDK 11
-#   `Total time for which application threads were stopped`).
-# - *Stalls*, *Stall time* and *Longest stall*: ZGC's allocation and relocation stalls of
-#   threads outside the collector. A stall stops one thread, which waits for memory or for an
-#   object being moved, while the others run: it is never counted as a pause. A GC worker's
-#   relocation stall (`GC(22) y: Relocation Stall (ZWorkerYoung#0)`) stops no application
-#   thread and is left out.
+# | column | what it counts |
+# | --- | --- |
+# | Max and Avg GC pause | the longest and the average stop-the-world pause the log reports; CMS logs a promotion failure's Full GC inside the Young pause that failed, and that stop counts once |
+# | GC count / s | collections per second, one per collection the log numbers; ZGC and Shenandoah make three or four pauses per collection, and G1's Remark and Cleanup share one |
+# | GC fraction | the pauses' total over the window |
+# | Live objects | the objects alive after a full collection at the end of the run |
+# | GC time / object | the average pause over the live objects |
+# | Pauses / s | every pause line per second (on the article's Java 8 logs, one per collection) |
+# | Stops / s, Longest stop | each stop of the world once, as the application sees it, timed by its safepoint including bringing the threads to a halt |
+# | Stalls, Stall time, Longest stall | ZGC's allocation and relocation stalls: one thread waits for memory while the others run, so a stall is not a pause; a GC worker's stall is left out |
 
 # %% tags=["parameters"]
 import os
@@ -87,10 +71,10 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures,
 # %% [markdown]
 # The log against the engine's records, both on the run's clock: each pause the engine was
 # notified of should have a line in the log starting at the same moment and lasting as long,
-# within the bean's millisecond resolution. Log pauses without a record are expected where a
-# collector reports its pauses only as part of a concurrent cycle (CMS's initial mark and
-# remark, JDK 11 ZGC's three pauses); a Full GC logged inside a Young pause is held against
-# nothing, as the ParNew record times the Young pause around it.
+# within the JVM's millisecond resolution. Some log pauses have no record, as expected: a few
+# collectors report pauses only as part of a concurrent cycle (CMS's initial mark and remark,
+# JDK 11 ZGC's three pauses). A Full GC logged inside a Young pause is matched with nothing,
+# because the engine's record times the Young pause around it.
 
 # %%
 gc_logs.show_cross_check(sweep.gc_runs(batch))

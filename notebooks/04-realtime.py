@@ -14,31 +14,37 @@
 # # Real-time test
 #
 # Now the source is the native clock: one packet per tick, and the processor must keep up. The
-# input queue holds the article's `MAX_CAPTURING_DELAY_MS` (100 ms at the article's sizes, scaled
-# as the pauses are in the smaller profiles: chapter 12) worth of ticks, so a stall longer than that loses
-# packets however fast the processor is otherwise. The figure we look for is the smallest tick
-# interval at which nothing is lost after the warm-up, and at which the processor kept up: a
-# consumer slower than the clock that has not yet overflowed the queue loses nothing, but it
-# processed fewer packets than the ticks that came due, and such a probe does not count as clean.
+# input queue holds 100 ms of ticks at the article's sizes (scaled with the pauses in the smaller
+# profiles: chapter 12). A stall longer than that loses packets, however fast the processor is
+# otherwise.
 #
-# Each probe is a separate run at one interval, after the model has been filled (the internal
-# queue full, the store nearly so). No interval shorter than the batch time per packet can keep up,
-# so the search starts a little above it and doubles until a probe is clean, taking 1000 ns (the
-# article's reference interval) on the way; it then bisects until the clean interval is within 10 %
-# of one that lost (finer steps are within the noise of two probes of the same cell), on the grid of
-# two significant digits the article's tables print.
-# A crashed or timed-out probe is run once more and otherwise makes the search fail: a failure is
-# never counted as a loss. Where no interval up to the largest is clean, the table shows the share
-# of packets lost at 1000 ns instead, as the article does, and in parentheses the loss with a heap
-# five times larger (the article's 10 GB column).
+# The figure we look for is the shortest tick interval at which nothing is lost after the
+# warm-up and the processor kept up. A consumer slower than the clock may not yet have
+# overflowed the queue: it loses nothing but processes fewer packets than came due, and such a
+# run does not count as clean.
 #
-# The article's "CMS" rows ran Java 8's default collector, Parallel (its command lines name no
-# collector); they are compared with Parallel on JDK 11, and real CMS has rows of its own.
+# A **probe** is one run at one interval, started after the model has been filled. A **search**
+# finds a cell's interval with probes:
 #
-# Loss is one bit per probe. Beside it, every probe meters how late its packets were made, from the
-# moment each tick was due (one packet in 64 timed): a cell that loses nothing may still hold packets
-# for as long as its longest pause. The table after the loss curve gives that latency at each
-# loss-free interval, and the timelines draw it under the pauses.
+# | step | what it does |
+# | --- | --- |
+# | start | a little above the batch time per packet (nothing shorter can keep up) |
+# | up | doubles until a probe is clean, taking 1000 ns, the article's reference interval, on the way |
+# | down | bisects on the article's two-digit grid until the clean interval is within 10 % of a lossy one |
+# | confirm | probes the clean interval again, longer where a collection could hide |
+# | failure | a crashed probe runs once more; a second crash fails the search and never counts as a loss |
+#
+# Where no interval is clean, the table shows the share of packets lost at 1000 ns, as the
+# article does. In parentheses is the loss with a heap five times larger (the article's 10 GB
+# column).
+#
+# The article's "CMS" rows ran Java 8's default collector, Parallel: its command lines name no
+# collector. They are compared with Parallel on JDK 11, and real CMS has rows of its own.
+#
+# Loss is one bit per probe. Beside it, every probe meters how late its packets were made, from
+# the moment each tick was due (one packet in 64 timed). A cell that loses nothing may still hold
+# packets for as long as its longest pause. The table after the loss curve gives that latency at
+# each loss-free interval, and the timelines draw it under the pauses.
 
 # %% tags=["parameters"]
 import os

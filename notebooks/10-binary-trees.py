@@ -14,16 +14,21 @@
 # # Binary trees across allocators and collectors
 #
 # The same question from another angle: what does a small object cost, depending on who hands
-# out its memory and who takes it back? The benchmarks game's binary-trees program builds and
-# checks full binary trees of two-word nodes: one long-lived tree of the given depth stays alive
-# while millions of short-lived trees are built, checked and dropped. It is written here in C
-# (glibc malloc, jemalloc, mimalloc, tcmalloc, the Boehm collector four ways, an arena), C++
-# (new/delete and a pool), Rust (the system allocator and dlmalloc, unlocked and behind a lock),
-# Java (every collector of JDK 11, 17, 21 and 25), Go, OCaml, Nim and D, every variant printing
-# the same check lines. The seed that proposed it ran it once per variant on a Mac in 2019; its
-# figures appear beside ours, labelled as the seed's, and each of its claims is checked below
-# against this machine's results. Like the seed, this measures one synthetic load: two-word
-# objects, most of the heap kept alive, no other work between allocations.
+# out its memory and who takes it back? The benchmarks game's binary-trees program builds one
+# long-lived tree of two-word nodes, then builds, checks and drops millions of short-lived ones.
+#
+# | language | variants |
+# | --- | --- |
+# | C | glibc malloc, jemalloc, mimalloc, tcmalloc, the Boehm collector four ways, an arena |
+# | C++ | new/delete, a pool |
+# | Rust | the system allocator, dlmalloc unlocked and behind a lock |
+# | Java | every collector of JDK 11, 17, 21 and 25 |
+# | others | Go, OCaml, Nim, D |
+#
+# Every variant prints the same check lines. The original benchmark (a binary-trees repository
+# comparing allocators) ran each variant once on a Mac in 2019. Its figures stand beside ours,
+# labelled "original", and each of its claims is checked below. It measures one synthetic load:
+# two-word objects, most of the heap kept alive, no other work between allocations.
 
 # %% tags=["parameters"]
 import os
@@ -47,13 +52,14 @@ results = binary_trees.sweep(bt_profile, data_dir or None)
 # %% [markdown]
 # ## The table
 #
-# Medians of the runs (wall time around the process; user and sys time and peak RSS from the
-# kernel's rusage of the finished process), the spread from the fastest to the slowest run, the
-# longest pause and the pauses' total where the runtime reports them (the column *pause source*
-# says what was measured), and the allocator's or runtime's version as the program reported it.
-# The seed's columns are its single run of the same variant at its nearest depth on its Mac; the
-# `/ jemalloc` columns divide each study's time by its own jemalloc row, the only way to set two
-# machines and two depths side by side.
+# Each figure is the median of the runs. Wall time is taken around the process; user and sys
+# time and peak memory come from the kernel's account of the finished process. The spread runs
+# from the fastest to the slowest run. Pauses are shown where the runtime reports them, and the
+# pause source says what was measured.
+#
+# The original's columns are its single run of the same variant, at its nearest depth, on its
+# Mac. The "/ jemalloc" columns divide each study's time by its own jemalloc row: the only way
+# to set two machines and two depths side by side.
 
 # %%
 show.show_table(chapter.machine_table(results), caption="Where the runs were measured")
@@ -67,7 +73,7 @@ for depth, rows in tables.items():
 #
 # Bars are wall time, diamonds user time: a diamond right of its bar is a program that kept more
 # than one core busy. The right-hand panel puts each variant's time over its study's jemalloc
-# time, ours and the seed's.
+# time, ours and the original's.
 
 # %%
 for depth, rows in tables.items():
@@ -99,7 +105,7 @@ for depth, rows in tables.items():
     show.show_figure(chapter.cpu_figure(rows, depth))
 
 # %% [markdown]
-# ## The seed's claims, checked here
+# ## The original benchmark's claims, checked here
 #
 # Each claim below is computed from the table at the largest depth of this profile that has
 # results, with the rows that decide it; "cannot be decided" means a deciding row has no results here.
@@ -112,7 +118,7 @@ chapter.show_claims(chapter.claims(tables[deepest], seed))
 # %% [markdown]
 # ## Failures
 #
-# Under the `ci` profile a failed or timed-out run fails this notebook, after everything above
+# Under the test profile a failed or timed-out run fails this notebook, after everything above
 # has been shown.
 
 # %%

@@ -13,27 +13,24 @@
 # %% [markdown]
 # # Small runs and the article's sizes
 #
-# The article's sizes take hours to measure; the quick profile takes a fraction of that by scaling
-# every count of the model (pool, mix pool, internal queue, store) by its scale. Counts alone would
-# not keep the outcome: a pause grows with the live set, so a tenth of the live set pauses for less,
-# and an input queue that still bridged 100 ms would swallow every pause. So the small profiles scale
-# what decides the outcome with the counts: the heap (its ratio to the live set), the input queue's
-# capacity in time (its ratio to a pause), and probes that still hold several collections of the cell.
+# The article's sizes take hours to measure. A **profile** is a scale for the whole study: the
+# quick profile divides every count of the model (pool, mix pool, internal queue, store) by ten.
+# Counts alone would not keep the outcome. A pause grows with the live set, so a tenth of the
+# live set pauses for less, and an input queue that still bridged 100 ms would swallow every
+# pause. So the small profiles scale what decides the outcome with the counts.
 #
-# What is kept, and what is not:
-# - kept: live set against heap, pause against queue capacity (the queue is sized as the pauses
-#   measured, with the delay that does not scale kept whole, below), collections per probe;
-# - not kept: the share of time in GC pauses. A tenth of the heap fills about ten times as often at
-#   the same allocation rate, while a pause shrinks less than tenfold, so small runs spend a larger
-#   share of their time paused (measured below, on the sentinel cells); where two strategies both
-#   lose, the small profile's losses differ in size;
-# - not kept: memory latency. A tenth of case B's packets fits in this machine's caches where the
-#   full set does not, so small runs are faster per packet in cases B and C than the article's sizes,
-#   and fixed costs (a JVM's own objects, a collector's fixed pause overhead) weigh more in them.
+# | property | kept? | how, or why not |
+# | --- | --- | --- |
+# | live set against heap | kept | the heap scales with the counts |
+# | pause against queue capacity | kept | the queue holds as long as the measured pauses, plus the delay that does not scale |
+# | collections per probe | kept | probes last long enough to hold several |
+# | share of time in GC pauses | not kept | a tenth of the heap fills ten times as often, while a pause shrinks less than tenfold |
+# | memory latency | not kept | a tenth of case B's packets fits in the caches; small runs are faster per packet in B and C |
 #
-# Whether the small profile agrees with the article's sizes where it matters is measured on the
-# sentinel cells: each is searched in both profiles, and the verdict, the interval and the order of
-# the strategies are compared.
+# Where two strategies both lose, the small profile's losses therefore differ in size. Whether the
+# small profile agrees with the article's sizes where it matters is measured on a few
+# **sentinel cells**: each is measured in both profiles, and the verdicts, intervals and orders
+# of the strategies are compared.
 
 # %% tags=["parameters"]
 import os
@@ -104,8 +101,8 @@ else:
 # and the verdict is checked both in every cell and in the cells the article's sizes decide.
 #
 # A short probe can also miss a collection that comes less often than it is long. So each sentinel
-# search that kept up at 1000 ns is followed by one long run there (`Profile.long_run_s`: the article's
-# sizes run ten times as long as a tenth of them), and the verdict is checked once more over those runs.
+# search that kept up at 1000 ns is followed by one long run there (at the article's sizes ten times
+# as long as at a tenth of them), and the verdict is checked once more over those runs.
 
 # %%
 if sweep.profile.name == "full":

@@ -16,9 +16,9 @@
 # The article gave every Java run 2 GB, and 10 GB for one column. A heap size means little on its
 # own: 2 GB is plenty for a live set of a few megabytes and barely enough for one of a gigabyte, and
 # each collector needs a different amount of room. So, as DaCapo Chopin reports its benchmarks, each
-# cell's heap here is a multiple of its *minimum heap*: the smallest -Xmx in which its batch run
-# completes, found by bisection (a run that throws OutOfMemoryError, or that a JVM will not start,
-# or that its collections keep from finishing in time, does not complete).
+# heap here is a multiple of the *minimum heap*: the smallest heap in which the batch run
+# completes, found by bisection. A run completes unless it runs out of memory, its JVM will not
+# start, or its collections keep it from finishing in time.
 #
 # Each cell then runs at several multiples of its minimum heap. Its cost is given two ways: wall
 # time per packet (what the processing thread waits for) and CPU time per packet, the whole
@@ -40,7 +40,7 @@ from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
 plan = sweep.profile.heap
-show.note(f"Profile {sweep.profile.name}: strategies {', '.join(plan.strategies)}; case(s) "
+show.note(f"Strategies {', '.join(plan.strategies)}; {show.count(len(plan.cases or sweep.profile.cases), 'case')} "
           f"{', '.join(plan.cases or sweep.profile.cases)}; multiples {', '.join(f'{f:g}' for f in plan.factors)} "
           f"of the minimum heap, found to within {plan.resolution:.0%}.")
 

@@ -15,9 +15,9 @@
 #
 # The article measured three points: cases A, B and C, whose internal FIFO and store hold 1,000,
 # 100,000 and 495,000 packets each (case A as its published code ran it). A reader's program sits
-# somewhere else. Here the FIFO and the store are sized together along a geometric series from
-# 1,000 to 1,000,000 packets each (times the profile's scale, like every count), and each size is
-# run in batch and probed in real time at one interval, for allocation, mix and pooling on a
+# somewhere else. Here the FIFO and the store grow together along a geometric series, from
+# 1,000 to 1,000,000 packets each (times the profile's scale, like every count). Each size runs
+# in batch and is probed in real time at one interval. Allocation, mix and pooling run on a
 # handful of collectors and on flat C++. The pool holds the article's 1,000,000 buffers, or the
 # FIFO and the store if they need more.
 #

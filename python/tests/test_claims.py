@@ -116,7 +116,7 @@ def test_a_big_heap_probe_that_saw_no_collection_cannot_tell_whether_the_big_hea
     sentence = sections.no_collection_sentence(lost)
     assert sentence.startswith('"no GC": the big-heap probe at 1000 ns ran its whole window without a collection '
                                "in 1 cell") and "(30 s probe, 0% lost)" in sentence
-    assert "the longer probe that then measures the big heap is not in the store yet" in sentence
+    assert "The longer probe that then measures the big heap has not run yet" in sentence
     assert sections.no_collection_sentence(lost.head(3).assign(big_heap_collections=1)) is None
 
 

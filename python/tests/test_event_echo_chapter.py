@@ -39,10 +39,10 @@ def test_each_claim_gets_a_verdict_by_its_rule():
          "ops_per_s": 2.5e8, "alloc_bytes_per_s": 1.4e10},
         {"program": "allocation", "jdk": 25, "collector": "g1", "threads": 2, "status": "ok", "ns_per_op": 5.0,
          "ops_per_s": 4e8, "alloc_bytes_per_s": 2.2e10}])
-    table = chapter.verdicts(chapter.costs(echo), allocation, figures).set_index("the seed's claim")
+    table = chapter.verdicts(chapter.costs(echo), allocation, figures).set_index("Lawrey's claim")
     verdict = table["verdict"]
-    assert verdict.iloc[0] == "holds here: within a factor 2 of the seed's"  # 250 ns against 166, 4 clients only
-    assert verdict.iloc[1] == "holds here: within a factor 2 of the seed's"  # 20 % against 25
+    assert verdict.iloc[0] == "holds here: within a factor 2 of Lawrey's"  # 250 ns against 166, 4 clients only
+    assert verdict.iloc[1] == "holds here: within a factor 2 of Lawrey's"  # 20 % against 25
     assert verdict.iloc[2] == "holds here: under 1 % of the time"
     assert verdict.iloc[3] == "holds here: pauses are under half the extra time"
     assert verdict.iloc[4].startswith("holds here on 1 of 1")  # 5 ns against 4: 25 % slower on 2 threads
@@ -65,7 +65,7 @@ def test_a_failed_run_fails_the_notebook_under_ci_only():
                          echo_row("nio", 11, "zgc-gen", 1, "copy", 0, status="unsupported")])
     allocation = pd.DataFrame(columns=echo.columns)
     failed = chapter.failures(echo, allocation)
-    assert failed["label"].tolist() == ["JDK 11 G1, nio, copy, 1 client(s)"]  # unsupported is not a failure
+    assert failed["label"].tolist() == ["JDK 11 G1, nio, copy, 1 client"]  # unsupported is not a failure
     chapter.raise_if_failed(echo, allocation, "quick")
     with pytest.raises(RuntimeError, match="1 event-echo run\\(s\\) failed under the ci profile: JDK 11 G1, nio"):
         chapter.raise_if_failed(echo, allocation, "ci")

@@ -12,7 +12,10 @@ never easier (more to copy, a longer collection), and a longer interval is never
 solution *holds* at (interval, live set) when a point with at least that live set was loss-free at
 that interval or a shorter one; it *fails* when a point with at most that live set lost at that
 interval or a longer one; otherwise the study has not measured it, and the cell that would decide
-it is listed to run. The margin of a solution that holds is the question's interval over the
+it is listed to run. The facts are a premise, and the store can contradict it: where a pair's own points
+do (a loss at a live set no larger and an interval no longer than a loss-free point's, such as a long
+run that lost where a search's short probes did not), only its points at the question's live set
+decide, and a loss there outweighs any loss-free run. The margin of a solution that holds is the question's interval over the
 smallest loss-free interval that proves it: how much faster the messages could come.
 
 A latency budget (`parse_budget`: "p99.9 <= 5 ms") adds the metered latency of the loss-free point:
@@ -68,8 +71,21 @@ def parse_budget(text: str) -> Budget:
                          f"such as 'p99.9 <= 5 ms' (percentiles: {', '.join(PERCENTILES)})")
     return Budget(match.group(1), float(match.group(2)))
 
-ANSWER_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "verdict", "margin", "proof",
+ANSWER_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "verdict", "margin", "rule", "proof",
                   "proof_live_packets", "proof_key"]
+# How a pair was decided: from any point, by the two monotonic facts, or, where the pair's own points contradict
+# them, only from points at the question's live set.
+MONOTONIC = "any live set"
+SAME_LIVE_SET = "this live set only"
+
+
+def contradictions(part: pd.DataFrame) -> list[tuple[int, int]]:
+    """The (loss-free, lossy) point pairs of one (solution, strategy) that break the two monotonic facts: a
+    loss at a live set no larger and an interval no shorter than a loss-free point's. Index labels."""
+    free = part.dropna(subset=["loss_free_ns"])
+    lost = part.dropna(subset=["loses_at_ns"])
+    return [(f, lo) for f, fr in free.iterrows() for lo, lr in lost.iterrows()
+            if lr["live_packets"] <= fr["live_packets"] and lr["loses_at_ns"] >= fr["loss_free_ns"]]
 
 
 def search_points(searches: pd.DataFrame, live_packets: dict[str, int], high_ns: int,
@@ -126,8 +142,14 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int, budget: B
     rows = []
     for (solution, strategy), part in points.groupby(["solution", "strategy"], sort=False):
         first = part.iloc[0]
-        proving = part[(part["live_packets"] >= live_packets) & (part["loss_free_ns"] <= interval)]
-        against = part[(part["live_packets"] <= live_packets) & (part["loses_at_ns"] >= interval)]
+        monotonic = not contradictions(part)
+        if monotonic:
+            proving = part[(part["live_packets"] >= live_packets) & (part["loss_free_ns"] <= interval)]
+            against = part[(part["live_packets"] <= live_packets) & (part["loses_at_ns"] >= interval)]
+        else:  # the pair's own points break the premise: only points at this live set decide, and a loss wins
+            here = part[part["live_packets"] == live_packets]
+            against = here[here["loses_at_ns"] >= interval]
+            proving = here[here["loss_free_ns"] <= interval] if against.empty else here.head(0)
         if budget.field:
             limit_ns = budget.limit_ms * 1e6
             latency = pd.to_numeric(part[budget.field], errors="coerce")
@@ -145,6 +167,7 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int, budget: B
             verdict = FAILS
         rows.append({"solution": solution, "label": first["label"], "engine": first["engine"], "strategy": strategy,
                      "strategy_label": first["strategy_label"], "verdict": verdict, "margin": margin,
+                     "rule": MONOTONIC if monotonic else SAME_LIVE_SET,
                      "proof": None if proof is None else _proof_text(proof, budget),
                      "proof_live_packets": None if proof is None else proof["live_packets"],
                      "proof_key": None if proof is None else proof["key"]})

@@ -19,7 +19,7 @@ from allocorpool import paths
 from allocorpool.chapters import display as show
 from allocorpool.run.binary_trees import MARKERS, Results
 
-SEED = "seed (2019, a 6-core Mac)"
+SEED = "original benchmark (2019, a 6-core Mac)"
 OURS = "this machine"
 MEMORY_COLOURS = {"malloc/free": "#d62728", "pool/arena": "#ff7f0e", "tracing GC": "#1f77b4",
                   "reference counting": "#2ca02c"}
@@ -92,8 +92,8 @@ def results_table(rows: pd.DataFrame) -> pd.DataFrame:
                 "runs": f"{row['runs']}" + (f" ({row['failed']} failed)" if row["failed"] else ""),
                 "status": _status(row)})
         line.update({"wall / jemalloc": row["wall_vs_jemalloc"],
-                     f"seed: real, s (depth {row['seed_depth']})": row["seed_real_s"],
-                     "seed: user, s": row["seed_user_s"], "seed: real / jemalloc": row["seed_vs_jemalloc"]})
+                     f"original: real, s (depth {row['seed_depth']})": row["seed_real_s"],
+                     "original: user, s": row["seed_user_s"], "original: real / jemalloc": row["seed_vs_jemalloc"]})
         out.append(line)
     return pd.DataFrame(out).set_index("variant")
 
@@ -224,7 +224,7 @@ def _explicit(rows: pd.DataFrame) -> pd.DataFrame:
 
 def claim_bump_allocation(rows: pd.DataFrame) -> Verdict:
     claim = ("GC'd runtimes with bump allocation (the JVMs, OCaml) beat explicit malloc/free "
-             "(seed: OCaml 1.8 s and Java 2.4 s against jemalloc's 8.7 s at depth 20)")
+             "(original: OCaml 1.8 s and Java 2.4 s against jemalloc's 8.7 s at depth 20)")
     data = _measured(rows)
     bump, explicit = data[data["bump_allocation"].astype(bool)], _explicit(rows)
     if bump.empty or explicit.empty:
@@ -278,7 +278,7 @@ def claim_explicit_pauses(rows: pd.DataFrame) -> Verdict:
 
 
 def claim_parallel_marking(rows: pd.DataFrame) -> Verdict:
-    claim = (f"Parallel marking trades CPU for wall time (Boehm, {MARKERS} markers against 1; seed: 4.3 s wall and "
+    claim = (f"Parallel marking trades CPU for wall time (Boehm, {MARKERS} markers against 1; original: 4.3 s wall and "
              f"5.4 s user against 5.1 s and 5.1 s)")
     one, several = "c-boehm-1", f"c-boehm-{MARKERS}"
     if (missing := _missing(claim, [one, several], rows)) is not None:
@@ -295,7 +295,7 @@ def claim_parallel_marking(rows: pd.DataFrame) -> Verdict:
 
 def claim_batched_frees(rows: pd.DataFrame) -> Verdict:
     claim = ("Collectors batch deallocation, explicit free() pays per object: the same Boehm allocator is faster "
-             "when its collector reclaims the trees than when the program frees them (seed: 5.1 s against 6.3 s)")
+             "when its collector reclaims the trees than when the program frees them (original: 5.1 s against 6.3 s)")
     collected, freed = "c-boehm-1", "c-boehm-free"
     if (missing := _missing(claim, [collected, freed], rows)) is not None:
         return missing
@@ -311,7 +311,7 @@ def claim_lock(rows: pd.DataFrame, seed: pd.DataFrame) -> Verdict:
     theirs = seed[seed["depth"] == 20].set_index("seed_label")["real_s"]
     ratio = theirs["dlmalloc explicit malloc()/free() (threadsafe)"] / \
         theirs["dlmalloc explicit malloc()/free() (not threadsafe)"]
-    claim = (f"dlmalloc without synchronisation is much faster than behind a lock (seed, C dlmalloc: {ratio:.1f}× "
+    claim = (f"dlmalloc without synchronisation is much faster than behind a lock (original, C dlmalloc: {ratio:.1f}× "
              f"at depth 20; here, the Rust dlmalloc crate)")
     unlocked, locked = "rust-dlmalloc", "rust-dlmalloc-locked"
     if (missing := _missing(claim, [unlocked, locked], rows)) is not None:
@@ -321,14 +321,14 @@ def claim_lock(rows: pd.DataFrame, seed: pd.DataFrame) -> Verdict:
     holds = ours > 1
     return Verdict(claim, "holds" if holds else "does not hold",
                    f"behind a lock {decided.loc[locked, 'wall_s']:.2f} s, without {decided.loc[unlocked, 'wall_s']:.2f} s:"
-                   f" the lock costs {ours:.2f}× here against the seed's {ratio:.1f}×"
-                   + ("" if ours >= ratio / 2 else ", far less than in the seed") + ".", decided)
+                   f" the lock costs {ours:.2f}× here against the original's {ratio:.1f}×"
+                   + ("" if ours >= ratio / 2 else ", far less than in the original") + ".", decided)
 
 
 def claim_system_malloc(rows: pd.DataFrame, seed: pd.DataFrame) -> Verdict:
     theirs = seed[seed["depth"] == 20].set_index("seed_label")["real_s"]
     ratio = theirs["System malloc()/free()"] / theirs[SEED_REFERENCE]
-    claim = (f"The system malloc is the slowest explicit allocator (the seed's, on macOS, took {ratio:.1f}× "
+    claim = (f"The system malloc is the slowest explicit allocator (the original's, on macOS, took {ratio:.1f}× "
              f"jemalloc's time; it blamed the Mac)")
     c_malloc = [name for name in ("c-glibc", "c-jemalloc", "c-mimalloc", "c-tcmalloc")]
     if (missing := _missing(claim, c_malloc, rows)) is not None:
@@ -338,11 +338,11 @@ def claim_system_malloc(rows: pd.DataFrame, seed: pd.DataFrame) -> Verdict:
     ours = decided.loc["c-glibc", "wall_s"] / decided.loc["c-jemalloc", "wall_s"]
     return Verdict(claim, "holds" if slowest == "c-glibc" else "does not hold",
                    f"among the C allocators the slowest here is {decided.loc[slowest, 'label']}; glibc takes "
-                   f"{ours:.2f}× jemalloc's time (seed, macOS: {ratio:.1f}×).", decided)
+                   f"{ours:.2f}× jemalloc's time (original, macOS: {ratio:.1f}×).", decided)
 
 
 def claim_ocaml_fastest(rows: pd.DataFrame) -> Verdict:
-    claim = "OCaml is the fastest of all (seed: 1.8 s at depth 20, Java next at 2.4 s)"
+    claim = "OCaml is the fastest of all (original: 1.8 s at depth 20, Java next at 2.4 s)"
     if (missing := _missing(claim, ["ocaml"], rows)) is not None:
         return missing
     ranked = _measured(rows).sort_values("wall_s")
@@ -355,7 +355,7 @@ def claim_ocaml_fastest(rows: pd.DataFrame) -> Verdict:
 
 
 def claim_incremental_sys(rows: pd.DataFrame) -> Verdict:
-    claim = ("Boehm's incremental mode costs system time (dirty-page tracking through the kernel; seed: 2.05 s sys "
+    claim = ("Boehm's incremental mode costs system time (dirty-page tracking through the kernel; original: 2.05 s sys "
              "against 0.05 s)")
     incremental, plain = "c-boehm-incremental", f"c-boehm-{MARKERS}"
     if (missing := _missing(claim, [incremental, plain], rows)) is not None:
@@ -377,7 +377,7 @@ def claims(rows: pd.DataFrame, seed: pd.DataFrame) -> list[Verdict]:
 
 def show_claims(verdicts: list[Verdict]) -> None:
     for v in verdicts:
-        show.note(f"**{v.claim}.** — *{v.verdict}*: {v.detail}")
+        show.note(f"**{v.claim}.**\n\n*{v.verdict[:1].upper() + v.verdict[1:]}.* {v.detail[:1].upper() + v.detail[1:]}")
         if len(v.rows):
             show.show_table(v.rows.rename(columns={"label": "variant", "wall_s": "wall, s", "user_s": "user, s",
                                                    "sys_s": "sys, s", "pause_max_ms": "longest pause, ms",

@@ -83,17 +83,17 @@ def show_curves(curves: pd.DataFrame) -> None:
 
 def show_not_fitting(curves: pd.DataFrame) -> None:
     """The (solution, strategy) lines whose largest live sets ran out of heap: where each stops."""
-    lines = []
-    for (label, strategy), rows in curves.groupby(["label", "strategy_label"], sort=False):
-        out = rows[rows["batch_status"] == NOT_FITTING]
+    rows = []
+    for (label, strategy), line in curves.groupby(["label", "strategy_label"], sort=False):
+        out = line[line["batch_status"] == NOT_FITTING]
         if len(out):
             ran = out.dropna(subset=["batch_key"])  # the size whose own batch run ran out of heap
-            lines.append(f"{label} {strategy} from {int(out['size'].min()):,}"
-                         + (f" ({int(out['live_packets'].min()):,} live packets, where its batch run ended: "
-                            f"{ran['error'].iloc[0]})" if len(ran) else ""))
-    if lines:
-        show.note("These lines run out of heap from the size given, so their larger sizes are neither run nor "
-                  "probed: " + "; ".join(lines) + ".")
+            rows.append({"solution": label, "strategy": strategy, "first size that does not fit": int(out["size"].min()),
+                         "live packets there": int(out["live_packets"].min()),
+                         "how its batch run ended": show.error_text(ran["error"].iloc[0]) if len(ran) else "—"})
+    if rows:
+        show.note("These lines run out of heap from the size given, so their larger sizes are neither run nor probed.")
+        show.show_table(pd.DataFrame(rows).set_index(["solution", "strategy"]), precision=0)
 
 
 def show_crossovers(curves: pd.DataFrame) -> None:

@@ -4,7 +4,6 @@ nothing decides it, and the article's real-time conclusions restated as regions 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -12,10 +11,12 @@ import plotly.graph_objects as go
 
 from allocorpool.analysis import decision
 from allocorpool.analysis.decision import FAILS, HOLDS, UNKNOWN, Budget
+from allocorpool.analysis.search import LATENCY_FIELDS
+from allocorpool.analysis.stored_probes import stored_probes
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import STRATEGY_COLOURS
-from allocorpool.run.runner import Cell
-from allocorpool.study import Profile, Solution, continuum_cells, live_packets
+from allocorpool.run.runner import Cell, configuration_of
+from allocorpool.study import SAME_MEASUREMENT_BUILDS, Profile, Solution, continuum_cells, live_packets
 
 if TYPE_CHECKING:
     from allocorpool.run.sweep import Sweep
@@ -38,27 +39,48 @@ def points(sweep: Sweep) -> pd.DataFrame:
     across = across.assign(live_packets=[live_packets(case, scale) for case in across["case"]])
     cases = {case: live_packets(case, scale) for case in sweep.profile.cases}
     return pd.concat([decision.search_points(searches.table, cases, sweep.profile.search.high_ns, searches.probes),
+                      decision.probe_points(stored_runs(sweep, searches.probes, cases), "stored run"),
                       decision.probe_points(continuum, "continuum probe"),
                       decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
+
+
+def stored_runs(sweep: Sweep, probes: pd.DataFrame, cases: dict[str, int]) -> pd.DataFrame:
+    """Every run the store holds of each search's configuration (repeats, probe blocks, long runs, earlier
+    searches' probes), as single probes with the search's labels and live set."""
+    if not len(probes) or "key" not in probes:
+        return pd.DataFrame(columns=["solution", "label", "engine", "strategy", "strategy_label", "live_packets",
+                                     "interval_ns", "keeps_up", "probe_key", "machine", *LATENCY_FIELDS])
+    same = [build for builds in SAME_MEASUREMENT_BUILDS.values() for build in builds]
+    runs = stored_probes(sweep.store.index, probes["key"], same)
+    labels = probes.assign(configuration=probes["key"].map(configuration_of))[
+        ["configuration", "solution", "label", "engine", "strategy", "strategy_label", "case"]].drop_duplicates(
+        "configuration")
+    found = runs.merge(labels, on="configuration")
+    return found.assign(live_packets=found["case"].map(cases), probe_key=found["key"])
 
 
 def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budget: Budget = Budget()) -> None:
     interval = 1e9 / rate_per_s
     holding = answer[answer["verdict"] == HOLDS]
     counts = answer["verdict"].value_counts()
-    head = (f"At {rate_per_s:,.0f} packets per second (one every {interval:,.0f} ns) with {live_packets:,} packets "
-            f"live, {counts.get(HOLDS, 0)} of {len(answer)} (solution, strategy) pairs hold with {budget}, "
-            f"{counts.get(FAILS, 0)} fail and {counts.get(UNKNOWN, 0)} "
-            f"{'is' if counts.get(UNKNOWN, 0) == 1 else 'are'} not decided by any measurement.")
+    unknown = counts.get(UNKNOWN, 0)
+    head = (f"The question: {rate_per_s:,.0f} packets per second (one every {interval:,.0f} ns), {live_packets:,} "
+            f"packets live, {budget}. Of {show.count(len(answer), 'solution and strategy', 'solutions and strategies')}, "
+            f"{counts.get(HOLDS, 0)} hold, {counts.get(FAILS, 0)} fail and {unknown} "
+            f"{'is' if unknown == 1 else 'are'} not decided by any measurement.")
     if len(holding):
         best = holding.iloc[0]
-        head += (f" The widest margin: {best['label']}, {best['strategy_label']}, which kept up with packets "
-                 f"{best['margin']:.2g}× as fast ({best['proof']}).")
+        head += (f" The widest margin is {best['label']} with {best['strategy_label'].lower()}: it kept up with packets "
+                 f"{best['margin']:.2g}× as fast.")
+    contradicted = answer[answer["rule"] == decision.SAME_LIVE_SET]
+    if len(contradicted):
+        head += (f" For {show.count(len(contradicted), 'pair')} the store contradicts the premise that a larger live "
+                 "set is never easier, so only runs at this live set decide them.")
     show.note(head)
     shown = answer.assign(margin=answer["margin"].map(lambda m: f"{m:.2g}×" if pd.notna(m) else None))
-    show.show_table(shown[["label", "strategy_label", "verdict", "margin", "proof", "proof_key"]].rename(columns={
-        "label": "solution", "strategy_label": "strategy", "margin": "rate headroom", "proof": "the point that decides",
-        "proof_key": "its cell"}).set_index(["solution", "strategy"]), "The answer, best first")
+    show.show_table(shown[["label", "strategy_label", "verdict", "margin", "rule", "proof"]].rename(columns={
+        "label": "solution", "strategy_label": "strategy", "margin": "rate headroom", "rule": "decided from",
+        "proof": "the run that decides"}).set_index(["solution", "strategy"]), "The answer, best first")
 
 
 def cells_to_run(answer: pd.DataFrame, solutions: dict[str, Solution], rate_per_s: float, live_packets: int,
@@ -75,11 +97,13 @@ def show_cells_to_run(cells: list[Cell]) -> None:
     if not cells:
         show.note("Every pair is decided by a measurement: there is nothing to run for this question.")
         return
-    show.note(f"{len(cells)} pair(s) are not decided by any measurement. These real-time probes would decide them "
-              "(run them with `Sweep(profile).cell_row(cell)`, or widen the continuum chapter's sizes):")
-    show.show_table(pd.DataFrame({"cell": [cell.key for cell in cells],
-                                  "engine arguments": [" ".join(cell.engine_args(Path("run.jsonl")))
-                                                       for cell in cells]}).set_index("cell"), "Cells to run")
+    show.note(f"{show.count(len(cells), 'pair')} {'is' if len(cells) == 1 else 'are'} not decided by any "
+              "measurement. The real-time probes below would decide them; a sweep of this chapter runs them.")
+    show.show_table(pd.DataFrame([{
+        "engine": f"JDK {cell.jdk} {cell.collector}" if cell.engine == "java" else f"C++ {cell.design} {cell.allocator}",
+        "strategy": cell.strategy, "interval, ns": cell.interval_ns,
+        "internal queue": cell.internal_queue_size, "store": cell.stored_count} for cell in cells]).set_index(
+        ["engine", "strategy"]), "The probes that would decide them", precision=0)
 
 
 def chart(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> go.Figure:

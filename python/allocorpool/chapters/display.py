@@ -12,6 +12,7 @@ import html
 import json
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from IPython.display import HTML, Markdown, display
@@ -38,11 +39,25 @@ def show_figure(fig: go.Figure) -> None:
 
 
 def show_table(table: pd.DataFrame | Styler, caption: str | None = None, precision: int = 1) -> None:
-    """A styled table as HTML; a plain DataFrame gets the project's look and `precision` decimals."""
-    styler = table if isinstance(table, Styler) else style(table).format(precision=precision, na_rep="—")
+    """A styled table as HTML; a plain DataFrame gets the project's look and `precision` decimals. Either way
+    its columns are named for the reader and yes/no stands for True/False."""
+    if isinstance(table, Styler):
+        styler = readable_styler(table)
+    else:
+        styler = style(readable(table)).format(precision=precision, na_rep="—")
     if caption:
         styler = styler.set_caption(caption)
     display(HTML(styler.to_html()))
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """'1 run', '3 runs': a number with its noun, never 'run(s)'."""
+    return f"{n:,} {word if n == 1 else plural or word + 's'}"
+
+
+def listing(intro: str, items: list[str]) -> str:
+    """An enumeration for the reader: its introduction, then one bullet per item (never one long sentence)."""
+    return intro.rstrip(":. ") + ":\n\n" + "\n".join(f"- {item}" for item in items) + "\n"
 
 
 def note(text: str) -> None:
@@ -62,8 +77,16 @@ def failure_html(frame: pd.DataFrame, what: str) -> str:
         items.append(f"<li><b>{html.escape(name)}</b>: {html.escape(str(why))}"
                      + (f"<details><summary>stderr tail</summary><pre>{html.escape(str(tail)[-2000:])}</pre>"
                         f"</details>" if tail else "") + "</li>")
-    return (f"<p style='color:#a00000'>{len(frame)} {what}(s) failed or timed out; the study goes on "
+    return (f"<p style='color:#a00000'>{count(len(frame), what)} failed or timed out; the study goes on "
             f"without them:</p><ul>{''.join(items)}</ul>")
+
+
+def error_text(error: Any) -> str:
+    """A run's error as the reader reads it: the JVM's exception without its package."""
+    text = str(error)
+    for package in ("java.lang.", "java.util."):
+        text = text.replace(package, "")
+    return text.replace("OutOfMemoryError:", "out of memory:").replace("OutOfMemoryError", "out of memory")
 
 
 def show_failures(frame: pd.DataFrame, what: str) -> None:
@@ -82,7 +105,7 @@ def show_unfinished(frame: pd.DataFrame, statuses: list[str], what: str) -> None
     missing = status.eq(MISSING).any(axis=1)
     failed = ~status.isin(["ok", MISSING]).all(axis=1) & ~missing
     if missing.any():
-        note(f"{int(missing.sum())} {what}(s) are not measured yet: the store does not hold their runs.")
+        note(f"{count(int(missing.sum()), what)} are not measured yet: the store does not hold their runs.")
     if failed.any():
         rows = frame[failed]
         statuses_said = status[failed].agg(" / ".join, axis=1)
@@ -97,14 +120,64 @@ READER_NAMES = {
     "big_heap": "big heap", "big_heap_status": "big-heap probe", "big_heap_loss_pct": "big heap: lost, %",
     "big_heap_collections": "big heap: collections in its window", "max_pause_ms": "longest pause, ms",
     "queue_ms": "input queue, ms", "gc_fraction_pct": "time in GC, %", "keeps_up": "keeps up",
-    "p50_ms": "p50, ms", "p999_ms": "p99.9, ms", "max_ms": "max, ms",
+    "p50_ms": "p50, ms", "p999_ms": "p99.9, ms", "max_ms": "max, ms", "lost_pct": "lost, %",
+    "duration_s": "duration, s", "long_run_s": "long run, s", "gc_time": "time in GC",
+    "gc_pause_pct": "time paused, %", "gc_pause_ms_per_min": "paused, ms per minute",
+    "gc_pause_max_ms": "longest pause, ms", "throughput_drop": "throughput drop",
+    "throughput_drop_pct": "throughput drop, %", "extra_ns": "extra ns", "extra_ns_per_event": "extra ns per event",
+    "event_bytes": "event, bytes", "best_ns": "best, ns", "best_flat_ns": "best flat C++, ns",
+    "allocation_saturates": "allocation saturates", "ns_per_packet_g1": "G1, ns per packet",
+    "ns_per_packet_flat": "flat C++, ns per packet", "ns_per_packet_cpp": "C++, ns per packet",
 }
+_UNITS = (("_pct", ", %"), ("_ms", ", ms"), ("_ns", ", ns"), ("_s", ", s"))
+
+
+def reader_name(name: Any) -> Any:
+    """A column's name for the reader: READER_NAMES, else its words without underscores and its unit after a comma."""
+    if not isinstance(name, str) or "_" not in name:
+        return READER_NAMES.get(name, name) if isinstance(name, str) else name
+    if name in READER_NAMES:
+        return READER_NAMES[name]
+    for suffix, unit in _UNITS:
+        if name.endswith(suffix):
+            return name[: -len(suffix)].replace("_", " ") + unit
+    return name.replace("_", " ")
+
+
+def _is_flag(column: pd.Series) -> bool:
+    values = column.dropna()
+    return column.dtype == bool or (len(values) > 0 and values.map(lambda v: isinstance(v, (bool, np.bool_))).all())
+
+
+def yes_no(value: Any) -> Any:
+    return ("yes" if value else "no") if isinstance(value, (bool, np.bool_)) else value
+
+
+def readable(table: pd.DataFrame) -> pd.DataFrame:
+    """The table as the reader sees it: yes/no for True/False, and every column and index level named for the reader."""
+    flags = [column for column in table.columns if _is_flag(table[column])]
+    if flags:
+        table = table.copy()
+        for column in flags:
+            table[column] = table[column].map(yes_no)
+    renamed = table.rename(columns=reader_name)
+    names = [reader_name(name) if name else name for name in table.index.names]
+    return renamed.rename_axis(index=names)
+
+
+def readable_styler(styler: Styler) -> Styler:
+    """A styled table's True/False shown as yes/no and its column labels named for the reader."""
+    flags = [column for column in styler.data.columns if _is_flag(styler.data[column])]
+    if flags:
+        styler = styler.format(yes_no, subset=flags)
+    if not isinstance(styler.data.columns, pd.MultiIndex) and not styler.hidden_columns:
+        styler = styler.relabel_index([str(reader_name(c)) for c in styler.data.columns], axis="columns")
+    return styler
 
 
 def reader_names(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with its known columns and index levels named for the reader (READER_NAMES)."""
-    return table.rename(columns=READER_NAMES).rename_axis(
-        index=[READER_NAMES.get(name, name) if name else name for name in table.index.names])
+    """The table with its columns and index levels named for the reader (READER_NAMES, reader_name)."""
+    return readable(table)
 
 
 def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:

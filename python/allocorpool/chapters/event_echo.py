@@ -21,7 +21,7 @@ from allocorpool.chapters import display as show
 
 FAILED = ("error", "timeout")
 PROGRAM_NAMES = {"echo": "echo runs", "allocation": "allocation loops"}
-SEED_SOURCE = "the seed's (Ryzen 5950X, 16 cores, 16 clients, Java 17, 2022)"
+SEED_SOURCE = "Lawrey's (Ryzen 5950X, 16 cores, 16 clients, Java 17, 2022)"
 # Verdict rules: a figure "about the same" as the seed's lies within this factor of it.
 SAME_FACTOR = 2.0
 GC_SMALL_PCT = 1.0  # "only a small part of the time in GC": under 1 % of the measured time
@@ -46,9 +46,9 @@ def label(row: dict[str, Any]) -> str:
     text = f"JDK {row['jdk']} {collector_label(row['collector'])}"
     if row["program"] == "echo":
         parts = [row.get("transport"), row.get("mode"),
-                 None if pd.isna(row.get("clients")) else f"{int(row['clients'])} client(s)"]
+                 None if pd.isna(row.get("clients")) else f"{int(row['clients'])} client{'s' if int(row['clients']) != 1 else ''}"]
     else:
-        parts = ["allocation loop", None if pd.isna(row.get("threads")) else f"{int(row['threads'])} thread(s)"]
+        parts = ["allocation loop", None if pd.isna(row.get("threads")) else f"{int(row['threads'])} thread{'s' if int(row['threads']) != 1 else ''}"]
     return ", ".join([text, *[p for p in parts if p]])
 
 
@@ -142,7 +142,7 @@ def show_throughput(echo: pd.DataFrame, cost: pd.DataFrame) -> None:
     table = cost.set_index(KEYS)[["reuse_events_per_s", "copy_events_per_s", "throughput_drop_pct",
                                   "extra_ns_seed", "extra_cpu_ns", "copy_service_bytes_per_event"]].copy()
     table[["reuse_events_per_s", "copy_events_per_s"]] /= 1e6
-    table.columns = ["reuse, M events/s", "copy, M events/s", "copy's drop, %", "extra ns/event (seed's measure)",
+    table.columns = ["reuse, M events/s", "copy, M events/s", "copy's drop, %", "extra ns/event (Lawrey's measure)",
                      "extra CPU ns/event", "copy: service bytes/event"]
     show.show_table(table, caption="The echo: events per second echoed, and what the copy costs per event")
     show.show_figure(throughput_figure(echo))
@@ -173,12 +173,12 @@ def show_latency(echo: pd.DataFrame) -> None:
     ok = echo[echo["status"] == "ok"].set_index(KEYS + ["mode"]).sort_index()
     if not len(ok):
         return
-    table = pd.DataFrame({"seed's average latency, µs": ok["seed_latency_ns"] / 1e3,
+    table = pd.DataFrame({"Lawrey's average latency, µs": ok["seed_latency_ns"] / 1e3,
                           "round trip p50, µs": ok["rtt_p50_ns"] / 1e3, "p90": ok["rtt_p90_ns"] / 1e3,
                           "p99": ok["rtt_p99_ns"] / 1e3, "p99.9": ok["rtt_p999_ns"] / 1e3,
                           "max": ok["rtt_max_ns"] / 1e3})
     show.show_table(table, caption="Round trips (HdrHistogram, every event of the measured seconds) beside the "
-                                   "seed's average latency (clients / events per second)")
+                                   "Lawrey's average latency (clients / events per second)")
 
 
 def show_gc(echo: pd.DataFrame) -> None:
@@ -204,8 +204,8 @@ def scaling(allocation: pd.DataFrame) -> pd.DataFrame:
                           values=["ns_per_op", "ops_per_s", "alloc_bytes_per_s"], aggfunc="first")
     out = pd.DataFrame(index=wide.index)
     for threads in sorted(ok["threads"].dropna().astype(int).unique()):
-        out[f"ns/call, {threads} thread(s)"] = wide[("ns_per_op", threads)]
-        out[f"GB/s allocated, {threads} thread(s)"] = wide[("alloc_bytes_per_s", threads)] / 1e9
+        out[f"ns/call, {threads} thread{'s' if threads != 1 else ''}"] = wide[("ns_per_op", threads)]
+        out[f"GB/s allocated, {threads} thread{'s' if threads != 1 else ''}"] = wide[("alloc_bytes_per_s", threads)] / 1e9
     if {1, 2} <= set(ok["threads"].astype(int)):
         out["ns/call, 2 threads / 1"] = wide[("ns_per_op", 2)] / wide[("ns_per_op", 1)]
         out["calls/s, 2 threads / 1"] = wide[("ops_per_s", 2)] / wide[("ops_per_s", 1)]
@@ -243,7 +243,7 @@ def _ratio_verdict(median: float, seed: float, values: pd.Series | None = None) 
     if median <= 0:
         return "does not hold here: no cost measured"
     if seed / SAME_FACTOR <= median <= seed * SAME_FACTOR:
-        return f"holds here: within a factor {SAME_FACTOR:g} of the seed's"
+        return f"holds here: within a factor {SAME_FACTOR:g} of Lawrey's"
     return "does not hold here: " + ("smaller" if median < seed else "larger") + f" by more than {SAME_FACTOR:g}x"
 
 
@@ -261,7 +261,7 @@ def verdicts(cost: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame
     deciding = chronicle[chronicle["clients"] == chronicle["clients"].max()] if len(chronicle) else chronicle
 
     def add(claim: str, seed: str, measured: str, verdict: str, rows_text: str) -> None:
-        rows.append({"the seed's claim": claim, "the seed's figure": seed, "this machine": measured,
+        rows.append({"Lawrey's claim": claim, "Lawrey's figure": seed, "this machine": measured,
                      "verdict": verdict, "deciding rows": rows_text})
 
     if len(deciding):
@@ -308,7 +308,7 @@ def verdicts(cost: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame
         slower = table["ns/call, 2 threads / 1"]
         held = int((slower > SLOWER_WITH_THREADS).sum())
         add("The allocation rate is quickly saturated by a few cores: average latency grows with threads",
-            "a chart (not in the seed's text)",
+            "a chart (not in Lawrey's text)",
             f"time per call 2 threads / 1: median {slower.median():.2f}; calls per second 2 / 1: median "
             f"{table['calls/s, 2 threads / 1'].median():.2f}",
             f"holds here on {held} of {len(slower)} JDK and collector pairs (time per call up more than "
@@ -322,8 +322,8 @@ def verdicts(cost: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame
 def show_verdicts(table: pd.DataFrame) -> None:
     if not len(table):
         return
-    show.show_table(table.set_index("the seed's claim"),
-                    caption=f"The seed's claims, {SEED_SOURCE}, checked on this machine")
+    show.show_table(table.set_index("Lawrey's claim"),
+                    caption=f"The claims, {SEED_SOURCE}, checked on this machine")
 
 
 def copy_check(cost: pd.DataFrame) -> pd.DataFrame:
@@ -343,7 +343,7 @@ def sharing_note(echo: pd.DataFrame, cpus: int | None) -> str:
     busy = float(ok["cpus_busy"].median())
     most = int(ok["clients"].max())
     text = (f"The service and its clients run in one process on this machine's {cpus or 'few'} CPUs: with "
-            f"{most} client(s), {most} client threads and {most} service threads (and, with Chronicle's buffered "
+            f"{most} clients, {most} client threads and {most} service threads (and, with Chronicle's buffered "
             f"channels, a writer thread per channel end) share them; the runs kept a median of {busy:.2f} CPUs "
             f"busy" + (", that is, the CPUs were busy nearly all the time." if cpus and busy >= 0.9 * cpus else "."))
     wide = ok.pivot_table(index=["transport", "jdk", "collector", "mode"], columns="clients", values="events_per_s")
@@ -355,7 +355,7 @@ def sharing_note(echo: pd.DataFrame, cpus: int | None) -> str:
     cost = costs(echo)
     at_most = cost[cost["clients"] == most] if len(cost) else cost
     if most > 1 and len(at_most):
-        text += (f" With more threads than CPUs, a client also waits for a core, and the seed's measure of the "
+        text += (f" With more threads than CPUs, a client also waits for a core, and Lawrey's measure of the "
                  f"copy's cost (clients / events per second) counts that wait for every client: at {most} clients "
                  f"it gives a median {at_most['extra_ns_seed'].median():.0f} ns per event, the extra CPU time "
                  f"{at_most['extra_cpu_ns'].median():.0f} ns.")
@@ -373,7 +373,7 @@ def raise_if_failed(echo: pd.DataFrame, allocation: pd.DataFrame, profile: str) 
 def show_seed_figures(figures: pd.DataFrame) -> None:
     table = figures[["claim", "metric", "value", "unit", "benchmark", "machine", "jdk", "clients", "note"]]
     show.show_table(table.set_index(["claim", "metric"]),
-                    caption="The seed's figures (its text; another machine and year): "
+                    caption="Lawrey's figures (his text; another machine and year): "
                             "data/reference/event_echo_reference.csv")
 
 

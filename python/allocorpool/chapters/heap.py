@@ -118,12 +118,13 @@ def overhead_sentence(multiples: pd.DataFrame) -> str:
         parts.append(f"{label}: {at_low['overhead_wall'].median() * 100:.0f} % in wall time"
                      + (f" and {cpu_low * 100:.0f} % in CPU time" if pd.notna(cpu_low) else "")
                      + f" at {low:g}×, {at_high['overhead_wall'].median() * 100:.0f} % at {high:g}×")
-    said = ("The median lower-bound overhead of each collector over the cells measured, against the cheapest "
-            f"configuration of each cell among the {ok['label'].nunique()} solutions measured here (a wider "
-            "selection can only lower that baseline and raise every overhead): " + "; ".join(parts) + ".")
+    said = show.listing(
+        "The median lower-bound overhead of each collector is taken against the cheapest configuration of each cell "
+        f"among the {ok['label'].nunique()} solutions measured here. A wider selection can only lower that baseline "
+        "and raise every overhead", parts)
     if len(spread):
         widest = spread.idxmax()
-        said += (f" The runs of one configuration differ by up to {spread.max() * 100:.0f} percentage points "
+        said += (f"\nThe runs of one configuration differ by up to {spread.max() * 100:.0f} percentage points "
                  f"({widest[0]} {widest[1]} {widest[2]} at {widest[3]:g}×) and by a median "
                  f"{spread.median() * 100:.0f}, so one run's overhead can be off by as much.")
     return said

@@ -22,24 +22,28 @@ SEARCH_COLUMNS = ["label", "strategy_label", "case", "outcome", "interval_ns", "
 
 
 def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
-    """How the searches of this profile run, and the heaps of the chosen solutions."""
+    """How the searches of this profile run, and the heaps of the chosen solutions, as a table."""
     plan = profile.search
     grid = "two significant digits, as the article prints them" if plan.digits > 1 else "one significant digit"
-    heaps = "; ".join(f"{s.label} {s.heap_mb(profile.scale)} MB"
-                      + (f", big heap {s.big_heap_mb(profile.scale)} MB" if s.big_heap_mb(profile.scale) else "")
-                      for s in chosen if s.engine == "java")
-    show.note(f"Search under profile **{profile.name}**: probes of {profile.probe_s:g} s after a "
-              f"{profile.probe_warmup_s:g} s warm-up, from {plan.start_factor:g} x the batch time per packet "
-              f"doubling up to {plan.high_ns} ns (1000 ns taken on the way), then bisection on a grid of {grid} "
-              f"until the loss-free interval is within {plan.resolution:.0%} of a lossy one; "
-              + ("the interval found in a Java cell is confirmed by a probe long enough to hold the cell's slowest "
-                 f"collection twice (at most {plan.longest_probe_s:g} s); " if plan.confirm else "")
-              + "an interval found with no longer probe to confirm it is probed again at the same length. "
-                f"A confirmation or repeat that loses sends the search above it in steps of "
-                f"{1 + plan.resolution:g}, {(1 + plan.resolution) ** 2:.2f}, {(1 + plan.resolution) ** 4:.2f} ... "
-                "times (each the last squared), then bisecting the last step. "
-              + f"The input queue holds {profile.capture_delay_ms:g} ms of ticks. "
-              + (f"Heaps: {heaps}." if heaps else ""))
+    step = 1 + plan.resolution
+    rows = [
+        ("probe", f"{profile.probe_s:g} s measured after a {profile.probe_warmup_s:g} s warm-up"),
+        ("first interval", f"{plan.start_factor:g} x the batch time per packet"),
+        ("upwards", f"doubling up to {plan.high_ns} ns, taking 1000 ns on the way"),
+        ("then", f"bisection on a grid of {grid}, until the loss-free interval is within {plan.resolution:.0%} "
+                 "of a lossy one"),
+        ("confirmation", (f"a probe long enough to hold the cell's slowest collection twice (at most "
+                          f"{plan.longest_probe_s:g} s), in Java cells; elsewhere a repeat of the same length")
+         if plan.confirm else "a repeat of the same length"),
+        ("after a lossy confirmation", f"steps of {step:g}, {step ** 2:.2f}, {step ** 4:.2f} ... times upwards, "
+                                       "then bisection of the last step"),
+        ("input queue", f"{profile.capture_delay_ms:g} ms of ticks"),
+    ]
+    rows += [(f"heap of {s.label}", f"{s.heap_mb(profile.scale)} MB"
+              + (f"; big heap {s.big_heap_mb(profile.scale)} MB" if s.big_heap_mb(profile.scale) else ""))
+             for s in chosen if s.engine == "java"]
+    show.show_table(pd.DataFrame(rows, columns=["step", "how"]).set_index("step"),
+                    f"How a search runs under the {profile.name} profile")
 
 
 def _at_reference(rows: pd.DataFrame, loses: bool) -> Verdict:

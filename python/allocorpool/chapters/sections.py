@@ -82,18 +82,18 @@ def no_collection_sentence(table: pd.DataFrame) -> str | None:
     pending = [r for r in rows if r.get("big_heap_status") == MISSING and len(r.get("big_heap_keys") or []) > 1]
     sentences = []
     if quiet:
-        which = "; ".join(f"{r['label']} {r['strategy_label']} {r['case']} ({r['big_heap_s']:g} s probe, "
-                          f"{reference.format_pct(r['big_heap_loss_pct'])}% lost)" for r in quiet)
-        sentences.append(f"\"{tables.NO_COLLECTION}\": the big-heap probe at 1000 ns ran its whole window without a "
-                         f"collection in {len(quiet)} cell{'s' if len(quiet) > 1 else ''}, so its loss says nothing of "
-                         f"the big heap's pauses: {which}.")
+        which = [f"{r['label']} {r['strategy_label']} {r['case']} ({r['big_heap_s']:g} s probe, "
+                 f"{reference.format_pct(r['big_heap_loss_pct'])}% lost)" for r in quiet]
+        sentences.append(show.listing(
+            f"\"{tables.NO_COLLECTION}\": the big-heap probe at 1000 ns ran its whole window without a collection in "
+            f"{len(quiet)} cell{'s' if len(quiet) > 1 else ''}. Its loss says nothing of the big heap's pauses", which))
     if pending:
-        which = "; ".join(f"{r['label']} {r['strategy_label']} {r['case']}" for r in pending)
-        sentences.append(f"The first big-heap probe of {len(pending)} cell{'s' if len(pending) > 1 else ''} ran its "
-                         "window without a collection (a heap five times larger collects about five times less "
-                         "often), and the longer probe that then measures the big heap is not in the store yet: "
-                         f"{which}.")
-    return " ".join(sentences) or None
+        which = [f"{r['label']} {r['strategy_label']} {r['case']}" for r in pending]
+        sentences.append(show.listing(
+            f"The first big-heap probe of {len(pending)} cell{'s' if len(pending) > 1 else ''} ran its window without "
+            "a collection: a heap five times larger collects about five times less often. The longer probe that then "
+            "measures the big heap has not run yet", which))
+    return "\n".join(sentences) or None
 
 
 def repeat_sentence(probes: pd.DataFrame) -> str | None:
@@ -111,10 +111,10 @@ def repeat_sentence(probes: pd.DataFrame) -> str | None:
             "the interval it found only when a second probe there, its confirmation or this repeat, kept up too. ")
     if not len(lost):
         return text + "Every repeat kept up."
-    which = "; ".join(f"{r.label} {r.strategy_label} {r.case} at {int(r.interval_ns)} ns lost {r.lost_pct:.2g} %"
-                      for r in lost.itertuples())
-    return text + (f"{len(lost)} of the {len(finished)} repeats lost where the first probe had kept up, and the "
-                   f"search went on above: {which}.")
+    which = [f"{r.label} {r.strategy_label} {r.case} at {int(r.interval_ns)} ns lost {r.lost_pct:.2g} %"
+             for r in lost.itertuples()]
+    return text + show.listing(f"{len(lost)} of the {len(finished)} repeats lost where the first probe had kept up, "
+                               "and the search went on above", which)
 
 
 def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:
@@ -170,7 +170,7 @@ def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
             f"{worst['strategy_label']}, case {worst['case']}: {worst['p999_ms']:.3g} ms "
             f"(max {worst['max_ms']:.3g} ms) at {worst['interval_ns']:.0f} ns, with no packet lost.")
     if len(metered) < len(table):
-        text += (f" {len(table) - len(metered)} loss-free interval(s) come from an engine build that did not "
+        text += (f" Loss-free intervals: {len(table) - len(metered)} come from an engine build that did not "
                  "meter latency.")
     show.note(text)
     shown = table.assign(interval_ns=table["interval_ns"].map(lambda v: f"{v:.0f}"))

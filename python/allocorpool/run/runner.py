@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import signal
 import subprocess
 import time
@@ -142,6 +143,12 @@ class Cell:
         parts += [f"k{self.boot}"] if self.boot else []
         parts += [f"b{self.build}"] if self.build else []
         return "_".join(parts)
+
+    @property
+    def configuration(self) -> str:
+        """What a real-time run of this cell measures at any interval, for any length, in any repetition, boot
+        or build: every run of one configuration is a probe of the same solution, strategy, case and sizes."""
+        return configuration_of(self.key)
 
     @property
     def measurement(self) -> str:
@@ -423,3 +430,14 @@ def built_by_another(cell: Cell, run: Run) -> str | None:
         return None
     return (f"the engine that ran was built from sources {built}, not this cell's {cell.build}: rebuild the "
             f"engines (make build) or rerun the cell")
+
+
+# The parts of a key (Cell.key) that vary between the runs of one configuration: the interval of a
+# real-time run, its length and warm-up, a series, the repetition, the boot and the build.
+_VARYING = re.compile(r"(?<=_realtime)_\d+ns|_d[0-9.e+-]+_w[0-9.e+-]+(?=_x)|_series(?=_|$)|_r\d+(?=_|$)"
+                      r"|_k[0-9a-f]{8}(?=_|$)|_b[0-9a-f]{12}(?:-dirty)?$")
+
+
+def configuration_of(key: str) -> str:
+    """Cell.configuration from a stored run's key alone."""
+    return _VARYING.sub("", key)
