@@ -58,3 +58,10 @@ def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disa
     table = summary.reproducibility(batch.assign(label="Parallel 11"))
     assert table.loc[0, "boot b1"].startswith("holds: 0.4") and table.loc[0, "boot b2"].startswith("no difference")
     assert table.loc[0, "boots agree"] == "no: the boots disagree"
+
+
+def test_the_glossary_defines_the_terms_and_every_solution_shown():
+    table = answer.glossary(["parallel-11", "flat-glibc"]).set_index("term")
+    assert {"strategy", "case", "block", "interval", "no difference measured"} <= set(table.index)
+    assert 'Parallel 11, 2019 "CMS"' in table.index and len(table) == len(answer.TERMS) + 2
+    assert not table["meaning"].isna().any()

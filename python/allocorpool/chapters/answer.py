@@ -154,10 +154,25 @@ def boots_of(batch: pd.DataFrame) -> int:
     return len(boots)
 
 
+TERMS = {
+    "strategy": "how the processor gets a packet buffer: allocation (a new one each time), pooling (from a pool "
+                "of a million), mix (a smaller pool, allocating when it runs dry)",
+    "case": "how many packets stay alive: A few, B a realistic number, C nearly as many as the pool holds",
+    "batch": "the source produces as fast as the processor consumes; the figure is the time per packet",
+    "real time": "a clock produces one packet per tick; the figure is the shortest tick interval with no packet lost",
+    "solution": "a runtime and its memory manager: a JDK and collector, or a C++ design and allocator",
+    "block": "the runs one comparison rests on: every strategy of a solution and case, interleaved and repeated in "
+             "one boot of the machine",
+    "interval": "the 95 % bootstrap interval of a median or of a ratio of medians, over a block's repetitions",
+    "no difference measured": "the ratio's interval does not clear parity by the 5 % margin",
+}
+
+
 def glossary(solutions: list[str]) -> pd.DataFrame:
-    """What each shown solution's short label stands for."""
-    rows = [{"solution": s.label, "what it is": s.about or s.label} for s in study.solutions(tuple(solutions))]
-    return pd.DataFrame(rows).set_index("solution")
+    """The few terms a reader needs, then what each shown solution's short label stands for."""
+    rows = [{"term": term, "meaning": meaning} for term, meaning in TERMS.items()]
+    rows += [{"term": s.label, "meaning": s.about or s.label} for s in study.solutions(tuple(solutions))]
+    return pd.DataFrame(rows)
 
 
 def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int) -> None:
@@ -168,3 +183,5 @@ def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: 
     if len(table):
         show.show_table(table, caption="The answer: the best strategy of each solution and case, its margin over "
                                        "the next, and the 2019 article's best")
+    shown = sorted(set(batch["solution"]) | set(searches["solution"]))
+    show.show_details("Terms and solutions", glossary(shown))
