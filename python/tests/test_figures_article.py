@@ -183,7 +183,7 @@ def test_the_latency_table_keeps_the_loss_free_searches_and_says_which_were_not_
     shown = " ".join(notes)
     assert "1 of 2 cells made 99.9 % of their packets within 1 ms" in shown
     assert "G1, Pooling, case A: 8 ms (max 12 ms) at 300 ns" in shown
-    assert "1 loss-free interval(s) come from an engine build that did not meter latency" in shown
+    assert "1 loss-free interval comes from an engine build that did not meter latency" in shown
 
 
 def test_a_chapter_says_which_of_its_solutions_the_selection_or_the_profile_leaves_out(tmp_path, monkeypatch):

@@ -53,3 +53,13 @@ def test_the_caption_speaks_of_ranges_only_where_the_table_shows_them(monkeypatc
     heap.show_overheads(multiples)
     assert [table.loc[("G1", "Pooling", "C"), "1.5×"] for table, _ in shown] == [50, 50]
     assert not any("lowest to highest" in caption for _, caption in shown)
+
+
+def test_every_panel_of_the_cost_figure_has_the_log_axis_its_shared_values_need():
+    # Two panels sharing one y axis: with the log type on the first only, the second drew 393 ns at the
+    # height of 1843 ns.
+    multiples = _multiples({("G1", 1.5): [150.0], ("G1", 6): [100.0]})
+    multiples = pd.concat([multiples, multiples.assign(strategy="alloc", strategy_label="Allocation")])
+    fig = heap.cost_figure(multiples, "ns_per_packet")
+    axes = [name for name in fig.layout.to_plotly_json() if name.startswith("yaxis")]
+    assert len(axes) == 2 and all(fig.layout[name].type == "log" for name in axes)

@@ -43,7 +43,7 @@ def test_cells_the_store_lacks_are_counted_and_failed_ones_listed(monkeypatch):
     table = TABLE.assign(batch_status=["ok", "missing", "error", "ok", "ok", "missing"],
                          probe_status=["ok", "missing", "ok", "timeout", "ok", "ok"], error=None)
     show.show_unfinished(table, ["batch_status", "probe_status"], "cell across the JDKs")
-    assert said == ["2 cell across the JDKs(s) are not measured yet: the store does not hold their runs."]
+    assert said == ["2 cells across the JDKs are not measured yet: the store does not hold their runs."]
     (failed,) = listed
     assert list(failed["collector"]) == ["zgc", "parallel"] and list(failed["error"]) == ["error / ok", "ok / timeout"]
 
@@ -51,3 +51,10 @@ def test_cells_the_store_lacks_are_counted_and_failed_ones_listed(monkeypatch):
 def test_a_batch_time_within_five_percent_is_about_the_same_not_one_times_slower():
     table = pd.DataFrame([_row(11, "serial", 530, False, 3.0), _row(25, "serial", 545, False, 4.0)])
     assert jdks.findings(table)[1] == "In batch, Pooling C: Serial 530 → 545 ns (JDK 11 → 25, about the same)."
+
+
+def test_every_panel_of_the_figure_has_the_log_axis_its_shared_values_need():
+    two = pd.concat([TABLE, TABLE.assign(strategy="alloc", strategy_label="Allocation")], ignore_index=True)
+    fig = jdks.figure(two)
+    axes = [name for name in fig.layout.to_plotly_json() if name.startswith("yaxis")]
+    assert len(axes) >= 2 and all(fig.layout[name].type == "log" for name in axes)

@@ -51,8 +51,16 @@ def show_table(table: pd.DataFrame | Styler, caption: str | None = None, precisi
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
-    """'1 run', '3 runs': a number with its noun, never 'run(s)'."""
-    return f"{n:,} {word if n == 1 else plural or word + 's'}"
+    """'1 run', '3 runs', '2 cells across the JDKs': a number with its noun (the word before a phrase's
+    ' across', ' of' or ' in' takes the plural), never 'run(s)'."""
+    if n == 1:
+        return f"{n:,} {word}"
+    if plural is None:
+        head, sep, rest = next(((word[:i], word[i:i + len(m)], word[i + len(m):]) for m in (" across ", " of ", " in ")
+                                if (i := word.find(m)) > 0), (word, "", ""))
+        plural = (head[:-1] + "ies" if head.endswith("y") and head[-2:-1] not in "aeiou" else
+                  head + "es" if head.endswith(("s", "sh", "ch", "x")) else head + "s") + sep + rest
+    return f"{n:,} {plural}"
 
 
 def listing(intro: str, items: list[str]) -> str:

@@ -63,7 +63,8 @@ def cost_figure(multiples: pd.DataFrame, cost: str) -> go.Figure:
                                      hovertemplate=f"{label}<br>%{{x}}× minimum (%{{customdata}} MB): "
                                                    f"%{{y:.0f}} ns<extra></extra>"), row=1, col=col)
         fig.update_xaxes(title_text="heap / minimum heap", type="log", row=1, col=col)
-    fig.update_yaxes(title_text=COST_LABELS[cost], type="log", tickvals=LOG_TICKS, row=1, col=1)
+    fig.update_yaxes(type="log", tickvals=LOG_TICKS)  # every panel: a shared axis must be log in each
+    fig.update_yaxes(title_text=COST_LABELS[cost], row=1, col=1)
     fig.update_layout(title=f"Batch: {COST_LABELS[cost]} at multiples of the minimum heap", height=420)
     return fig
 

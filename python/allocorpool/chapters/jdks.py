@@ -57,7 +57,8 @@ def figure(table: pd.DataFrame) -> go.Figure:
                                                    "%{customdata}<extra></extra>"), row=1, col=col)
         fig.update_xaxes(type="category", categoryorder="array",
                          categoryarray=[f"JDK {jdk}" for jdk in sorted(table["jdk"].unique())], row=1, col=col)
-    fig.update_yaxes(title_text="batch ns per packet", type="log", tickvals=LOG_TICKS, row=1, col=1)
+    fig.update_yaxes(type="log", tickvals=LOG_TICKS)  # every panel: a shared axis must be log in each
+    fig.update_yaxes(title_text="batch ns per packet", row=1, col=1)
     fig.update_layout(title=f"Batch time per packet by JDK (marker: o keeps up at {interval} ns in real time, "
                             "x loses packets)", height=440)
     return fig

@@ -170,8 +170,9 @@ def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
             f"{worst['strategy_label']}, case {worst['case']}: {worst['p999_ms']:.3g} ms "
             f"(max {worst['max_ms']:.3g} ms) at {worst['interval_ns']:.0f} ns, with no packet lost.")
     if len(metered) < len(table):
-        text += (f" Loss-free intervals: {len(table) - len(metered)} come from an engine build that did not "
-                 "meter latency.")
+        unmetered = len(table) - len(metered)
+        text += (f" {show.count(unmetered, 'loss-free interval')} {'comes' if unmetered == 1 else 'come'} from an "
+                 "engine build that did not meter latency.")
     show.note(text)
     shown = table.assign(interval_ns=table["interval_ns"].map(lambda v: f"{v:.0f}"))
     show.show_table(show.reader_names(shown.set_index(["label", "strategy_label", "case"])),
