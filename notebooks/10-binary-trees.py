@@ -76,7 +76,8 @@ for depth, rows in tables.items():
 # time, ours and the original's.
 
 # %%
-for depth, rows in tables.items():
+drawn = chapter.drawn(tables)
+for depth, rows in drawn.items():
     show.show_figure(chapter.time_figure(rows, depth))
 
 # %% [markdown]
@@ -91,7 +92,7 @@ for depth, rows in tables.items():
 # from this figure, not zero.
 
 # %%
-for depth, rows in tables.items():
+for depth, rows in drawn.items():
     show.show_figure(chapter.pause_figure(rows, depth))
 
 # %% [markdown]
@@ -101,7 +102,7 @@ for depth, rows in tables.items():
 # CPU time than wall time, as far as the machine has cores to give them: above the diagonal.
 
 # %%
-for depth, rows in tables.items():
+for depth, rows in drawn.items():
     show.show_figure(chapter.cpu_figure(rows, depth))
 
 # %% [markdown]

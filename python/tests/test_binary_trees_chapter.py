@@ -75,3 +75,15 @@ def test_runs_the_store_lacks_are_counted_apart_from_failures_and_the_claims_use
         "(of 1 variant, repetitions 4, 5); at depth 21, every run). The figures below are those of the runs it holds.")
     tables = {depth: chapter.with_seed(results.table, chapter.load_seed(), depth) for depth in prof.depths}
     assert chapter.deepest_measured(tables) == 20
+
+
+def test_a_depth_without_a_finished_run_is_left_out_of_the_figures_and_said_so(monkeypatch):
+    # the full article drew three empty figures at depth 21, where the store holds no run
+    said = []
+    monkeypatch.setattr(chapter.show, "note", said.append)
+    measured = table(**{"c-jemalloc": (1.0, 1.0, 0.0, 2.0)})
+    empty = measured.assign(wall_s=float("nan"), status="missing")
+    assert list(chapter.drawn({20: measured, 21: empty})) == [20]
+    assert said == ["No run finished at depth 21 in this store, so the figures below leave it out."]
+    said.clear()
+    assert list(chapter.drawn({20: measured})) == [20] and not said

@@ -113,6 +113,16 @@ def _measured(rows: pd.DataFrame) -> pd.DataFrame:
     return rows[(rows["status"] != "unavailable") & rows["wall_s"].notna()]
 
 
+def drawn(tables: dict[int, pd.DataFrame]) -> dict[int, pd.DataFrame]:
+    """The depths with a finished run, the ones a figure can draw; a sentence says which are left out."""
+    kept = {depth: rows for depth, rows in tables.items() if len(_measured(rows))}
+    left = [str(depth) for depth in tables if depth not in kept]
+    if left:
+        show.note(f"No run finished at depth {' or '.join(left)} in this store, so the figures below leave "
+                  f"{'it' if len(left) == 1 else 'them'} out.")
+    return kept
+
+
 def time_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
     """Wall time (median, bar; spread, whiskers) and user time (marker) per variant, fastest first,
     the seed's times relative to its jemalloc row as markers on a second panel beside ours."""
