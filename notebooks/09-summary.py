@@ -87,7 +87,7 @@ summary.show_conclusions(reference_figures, batch=batch, searches=searches.table
 # %% [markdown]
 # ## Does it hold in another boot?
 #
-# The same machine can run 1.2 to 3.9 times slower after a reboot. Each batch block records the boot it
+# A machine can run at another speed after a reboot. Each batch block records the boot it
 # ran in; where several boots measured the same block, each boot's verdict stands in its own column.
 
 # %%
@@ -97,7 +97,8 @@ summary.show_reproducibility(batch)
 # ## The machine and the runs
 
 # %%
-show.show_table(sweep.machine().set_index("what").rename_axis(None), caption="Where these figures were measured")
+show.show_table(summary.machine_table(sweep.machine()).set_index("what").rename_axis(None),
+                caption="Where these figures were measured")
 show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")
 
 # %% tags=["check"]

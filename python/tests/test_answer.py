@@ -65,3 +65,12 @@ def test_the_glossary_defines_the_terms_and_every_solution_shown():
     assert {"strategy", "case", "block", "interval", "no difference measured"} <= set(table.index)
     assert 'Parallel 11, 2019 "CMS"' in table.index and len(table) == len(answer.TERMS) + 2
     assert not table["meaning"].isna().any()
+
+
+def test_the_machine_table_counts_a_long_commit_list_instead_of_printing_it():
+    from allocorpool.chapters import summary
+    facts = pd.DataFrame([{"what": "commit", "value": ", ".join(f"{i:012x}" for i in range(81))},
+                          {"what": "kernel", "value": "6.18.44-fc-v657"}])
+    table = summary.machine_table(facts).set_index("what")
+    assert table.loc["commit", "value"] == "81 commits (listed in the Methods appendix)"
+    assert table.loc["kernel", "value"] == "6.18.44-fc-v657"

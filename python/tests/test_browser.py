@@ -160,3 +160,18 @@ def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser
         assert raw not in screen.split(), f"the first screen shows {raw!r}"
     link = browser.find_element(By.CSS_SELECTOR, 'a[href="https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html"]')
     assert link.text == '"To allocate or to pool?"' or "allocate or to pool" in link.text
+
+
+def test_the_article_reads_without_long_sentences_internal_names_or_raw_values(browser):
+    """No sentence over 50 words, no cell key, column, file or API name, no True/False/nan in a table, no
+    progress line and no unexplained word, in the page as Chromium lays it out (readability's rules)."""
+    from allocorpool.chapters import readability
+
+    article = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
+    if not article.is_file():
+        pytest.fail(f"{article} is missing: render it first (make test-browser does)")
+    browser.get(article.as_uri())
+    WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "table"))
+    page = browser.execute_script("return document.documentElement.outerHTML;")
+    found = readability.findings(page)
+    assert not found, f"{len(found)} findings:\n" + "\n".join(map(str, found[:40]))

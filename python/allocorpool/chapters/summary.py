@@ -231,6 +231,20 @@ CONCLUSIONS = (
 show_conclusions = verdicts_of(CONCLUSIONS, None, "The article's conclusions on this machine")
 
 
+def machine_table(facts: pd.DataFrame) -> pd.DataFrame:
+    """The machine facts as the reader reads them: a long list (the commits) is counted, not printed, so the
+    table fits the page; the Methods appendix lists them."""
+    if not len(facts):
+        return facts
+
+    def short(row: pd.Series) -> str:
+        values = [v for v in str(row["value"]).split(", ") if v]
+        if row["what"] == "commit" and len(values) > 3:
+            return f"{len(values)} commits (listed in the Methods appendix)"
+        return str(row["value"])
+    return facts.assign(value=facts.apply(short, axis=1))
+
+
 def reproducibility(batch: pd.DataFrame) -> pd.DataFrame:
     """Pooling against allocation in each (solution, case), boot by boot: its outcome and ratio in every boot
     that completed the block, and whether the boots agree."""
