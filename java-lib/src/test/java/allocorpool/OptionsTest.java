@@ -71,8 +71,10 @@ class OptionsTest {
         assertMentions(error("--case", "C", "--strategy", "pool", "--pool-size", "989999"),
                 "989999 < 495000 + 495000");
         Options.parse(new String[] {"--case", "C", "--strategy", "pool", "--pool-size", "990000"});
-        Options.parse(new String[] {"--case", "A", "--strategy", "mix", "--internal-queue-size", "600000",
-            "--stored-count", "600000"});
+        for (String strategy : new String[] {"mix", "netty-pooled-heap", "netty-pooled-direct", "netty-unpooled"}) {
+            Options.parse(new String[] {"--case", "A", "--strategy", strategy, "--internal-queue-size", "600000",
+                "--stored-count", "600000"});
+        }
     }
 
     @Test
@@ -106,7 +108,7 @@ class OptionsTest {
     void badValuesListWhatIsValid() {
         assertMentions(error("--case", "D", "--strategy", "pool"), "--case", "'D'", "A, B, C");
         assertMentions(error("--case", "A", "--strategy", "foo"), "--strategy: 'foo' is not one of dummy, alloc, mix,"
-                + " pool, native-alloc, native-mix, native-pool");
+                + " pool, native-alloc, native-mix, native-pool, netty-pooled-heap, netty-pooled-direct, netty-unpooled");
         assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "live"), "--mode", "batch, realtime");
         assertMentions(error("--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "5"),
                 "--interval-ns", "10..1000000");

@@ -3,8 +3,9 @@ package allocorpool.model;
 import java.nio.ByteBuffer;
 
 /**
- * A captured packet: a 1024-byte buffer (a wrapped heap array, or a slice of one large
- * direct buffer for the native strategies) plus what parsing it produced.
+ * A captured packet: a 1024-byte buffer (a wrapped heap array, a slice of one large direct
+ * buffer for the native strategies, a view of a Netty buffer for the netty ones) plus what
+ * parsing it produced.
  *
  * <p>{@link #reset} forgets the parse results when the packet is freed, so a pooled packet
  * does not keep its old temporaries alive. {@link #live} is the strategies' mark of a
@@ -25,7 +26,7 @@ public final class Packet {
         return new Packet(ByteBuffer.wrap(new byte[BYTES]), -1);
     }
 
-    /** A native packet over {@code buffer}, which is slot number {@code slot} of a slab. */
+    /** A packet over {@code buffer}, which is in slot number {@code slot} of its strategy's table. */
     public Packet(ByteBuffer buffer, int slot) {
         this.buffer = buffer;
         this.slot = slot;
@@ -35,7 +36,7 @@ public final class Packet {
         return buffer;
     }
 
-    /** The slot of the direct buffer this packet covers; -1 for a heap packet. */
+    /** The slot of this packet's memory in its strategy's table (a slab's, or the Netty buffers'); -1 for none. */
     public int slot() {
         return slot;
     }

@@ -8,7 +8,9 @@ package allocorpool.strategy;
  * <p>What is counted: pool and native-pool, the preallocated packets; mix, the packets
  * it currently owns (its pool plus those allocated when it was empty, minus those
  * dropped because they did not fit back); native-alloc and native-mix, the slots of
- * the direct buffer (a free slot is on the free-slot stack or in a pooled packet).
+ * the direct buffer (a free slot is on the free-slot stack or in a pooled packet); the
+ * netty strategies, the buffers allocated over the run (capacity), released (free) and held
+ * (in use), so that the check says every buffer allocated was released or is still held.
  */
 public final class PoolCounts {
     public final long capacity;

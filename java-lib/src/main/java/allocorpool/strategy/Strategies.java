@@ -7,7 +7,8 @@ import java.util.List;
 /** The strategies by their command-line names, sized for a case. */
 public final class Strategies {
     public static final List<String> NAMES = Arrays.asList(
-            "dummy", "alloc", "mix", "pool", "native-alloc", "native-mix", "native-pool");
+            "dummy", "alloc", "mix", "pool", "native-alloc", "native-mix", "native-pool",
+            "netty-pooled-heap", "netty-pooled-direct", "netty-unpooled");
 
     /** The strategies that fail when POOL_SIZE packets (or native slots) are all in use. */
     public static final List<String> BOUNDED_BY_POOL_SIZE = Arrays.asList(
@@ -41,6 +42,10 @@ public final class Strategies {
                 return new StackPoolStrategy(name, new NativeSlab(params.poolSize), params.mixPoolSize, true);
             case "native-pool":
                 return new StackPoolStrategy(name, new NativeSlab(params.poolSize), params.poolSize, false);
+            case "netty-pooled-heap":
+            case "netty-pooled-direct":
+            case "netty-unpooled":
+                return NettyStrategy.create(name);
             default:
                 throw new IllegalArgumentException("no strategy " + name);
         }

@@ -18,12 +18,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The pools keep exact counts: after many packets every packet (or slot) is free or held
- * by the processor, a double release throws, and mix grows past its pool and drops back.
+ * The pools keep exact counts: after many packets every packet (or slot, or Netty buffer) is
+ * free or held by the processor, a double release throws, and mix grows past its pool and
+ * drops back.
  */
 class StrategyAccountingTest {
     @ParameterizedTest
-    @ValueSource(strings = {"mix", "pool", "native-alloc", "native-mix", "native-pool"})
+    @ValueSource(strings = {"mix", "pool", "native-alloc", "native-mix", "native-pool", "netty-pooled-heap",
+        "netty-pooled-direct", "netty-unpooled"})
     void countsBalanceAfterARun(String name) {
         for (String caseName : new String[] {"A", "B", "C"}) {
             for (String source : PacketSource.NAMES) {
@@ -44,7 +46,8 @@ class StrategyAccountingTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mix", "pool", "native-alloc", "native-mix", "native-pool"})
+    @ValueSource(strings = {"mix", "pool", "native-alloc", "native-mix", "native-pool", "netty-pooled-heap",
+        "netty-pooled-direct", "netty-unpooled"})
     void doubleReleaseThrows(String name) {
         BufferStrategy strategy = Strategies.create(name, CaseParams.of("A", 0.001));
         Packet packet = strategy.acquire();
