@@ -10,6 +10,7 @@ import allocorpool.model.PacketSource;
 import allocorpool.queue.TickSource;
 import allocorpool.queue.TickStats;
 import allocorpool.record.RecordWriter;
+import allocorpool.strategy.BufferStrategy;
 import allocorpool.strategy.PoolCounts;
 import allocorpool.strategy.Strategies;
 import allocorpool.Options;
@@ -20,6 +21,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * One run from start to summary: header, model, the fill phase (see {@link FillPhase}),
@@ -47,6 +49,7 @@ public final class Run {
     private final PrintStream human;
     private final RunClock clock;
     private final Integer seriesProbe;
+    private final BiFunction<String, CaseParams, BufferStrategy> strategies;
     private PacketLoop loop;
     private FillPhase fill;
     private PeriodReporter reporter;
@@ -55,7 +58,7 @@ public final class Run {
     private PoolCounts counts;
 
     private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human,
-            RunClock clock, Integer seriesProbe) {
+            RunClock clock, Integer seriesProbe, BiFunction<String, CaseParams, BufferStrategy> strategies) {
         this.config = config;
         this.ticks = ticks;
         this.out = out;
@@ -63,6 +66,7 @@ public final class Run {
         this.human = human;
         this.clock = clock;
         this.seriesProbe = seriesProbe;
+        this.strategies = strategies;
     }
 
     /** Runs and returns the exit status: 0 when every summary says "ok", 1 when one does not, 2 for a bad probe line. */
@@ -73,13 +77,20 @@ public final class Run {
 
     /** As {@link #execute(RunConfig, TickSourceFactory, PrintStream)}, a series' next probes read from probes. */
     static int execute(RunConfig config, TickSourceFactory ticks, PrintStream human, BufferedReader probes) {
+        return execute(config, ticks, human, probes, Strategies::create);
+    }
+
+    /** As above, the strategy made by {@code strategies} from its name and sizes (a test's own variant). */
+    static int execute(RunConfig config, TickSourceFactory ticks, PrintStream human, BufferedReader probes,
+            BiFunction<String, CaseParams, BufferStrategy> strategies) {
         try (GcMonitor gc = new GcMonitor()) {
             RunClock clock = RunClock.start();
             PacketLoop filled = null;
             RunConfig probe = config;
             for (int index = 0; ; index++) {
                 try (RecordWriter out = RecordWriter.open(probe.out)) {
-                    Run run = new Run(probe, ticks, out, gc, human, clock, config.probesFromStdin ? index : null);
+                    Run run = new Run(probe, ticks, out, gc, human, clock, config.probesFromStdin ? index : null,
+                            strategies);
                     int status = run.run(filled);
                     if (status != 0 || !config.probesFromStdin) {
                         return status;
@@ -118,7 +129,7 @@ public final class Run {
         try {
             loop = filled;
             if (loop == null) {
-                loop = new PacketLoop(Strategies.create(config.strategy, params),
+                loop = new PacketLoop(strategies.apply(config.strategy, params),
                         PacketSource.create(config.source, config.seed), params);
                 fill = new FillPhase(loop, params, Strategies.fillsStore(config.strategy));
                 fill.run(loop, System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
