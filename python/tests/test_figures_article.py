@@ -7,7 +7,7 @@ import pytest
 from conftest import FIXTURES
 
 from allocorpool import study
-from allocorpool.chapters import article, display, figures, sections
+from allocorpool.chapters import article, display, figures, methods, sections
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
@@ -117,10 +117,9 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert "205 MB" not in first_screen  # the details are in the Methods appendix, at the end
     methods = page[page.index('id="methods"'):]
     assert "205 MB" in methods and "21.74 ms of ticks" in methods
-    assert "Measured on 1 machine: " in methods and "(1 cells" in methods
-    assert "The cells ran in 1 recorded boot of it (one name, CPU and kernel" in methods
-    assert "No machine check is recorded in the store" in methods
-    assert "The chapters read 1 of the 2 cells the store holds: 0.5 h of engine time" in methods
+    assert "<th>CPU</th>" in methods and "in 1 recorded boot" in methods
+    assert "No block is registered in this store: every figure is a single run." in methods
+    assert "The chapters read 1 of the 2 runs the store holds: 0.5 h of engine time" in methods
     # the chapters' text names every solution: the first screen says which this rendering shows
     every = len(study.solutions(None, study.profile("quick")))
     assert (f"Solutions: <strong>paper</strong> (<code>SOLUTIONS=paper</code>), the article's solutions, as it ran them: "
@@ -129,8 +128,8 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert str(tmp_path) not in page  # no path of the machine that built it
 
 
-def test_the_first_screen_counts_the_cells_other_engine_builds_measured(tmp_path, monkeypatch):
-    monkeypatch.setattr(article.paths, "engine_build", lambda engine: {"cpp": "c0ffee", "java": "beef"}[engine])
+def test_the_methods_appendix_counts_the_cells_other_engine_builds_measured(tmp_path, monkeypatch):
+    monkeypatch.setattr(methods.paths, "engine_build", lambda engine: {"cpp": "c0ffee", "java": "beef"}[engine])
     monkeypatch.setattr(study, "SAME_MEASUREMENT_BUILDS", {"cpp": {"s4me": "a comment changed"}, "java": {}})
     data = tmp_path / "quick"
     run = read_run(FIXTURES / "runs" / "cpp-realtime.jsonl")
@@ -138,16 +137,14 @@ def test_the_first_screen_counts_the_cells_other_engine_builds_measured(tmp_path
                                   ("0ld0ld", "mix", "A"), ("s4me", "pool", "B")):
         Store(data).put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case=case, strategy=strategy,
                                         build=build), "ok", 0, "", 1.0, run))
-    first_screen = article.provenance("quick", str(data))
+    said = methods.builds(Store(data).index)
     # pool A's newer cell is this checkout's: alloc's and mix's are an earlier build's, which a sweep measures
     # again; pool B's a build listed as measuring the same, which a sweep takes as its own
-    assert "**2 of the 4 engine cells shown were measured by other engine builds** than this checkout's (cpp 0ld0ld: 2)" \
-        in first_screen and study.MEASUREMENT_CHANGE in first_screen
-    assert "1 of the 4 engine cells shown were measured by engine builds that measure the same as this checkout's, " \
-           "so a sweep takes them as its own: cpp s4me, 1 cell (what changed after it: a comment changed)." in first_screen
+    assert f"| C++ | 0ld0ld | 2 | measures them again | {study.MEASUREMENT_CHANGE} |" in said
+    assert "| C++ | s4me | 1 | takes them as its own | a comment changed |" in said
     Store(data / "mine").put(CellResult(Cell(engine="cpp", design="flat", allocator="glibc", case="A",
                                              strategy="pool", build="c0ffee"), "ok", 0, "", 1.0, run))
-    assert "other engine builds" not in article.provenance("quick", str(data / "mine"))
+    assert methods.builds(Store(data / "mine").index) == "Every cell shown was measured by this checkout's engine builds."
 
 
 def test_a_timeline_draws_the_metered_latency_under_the_pauses(runs_dir):

@@ -26,9 +26,9 @@ from plotly.offline import get_plotlyjs
 
 from allocorpool import paths, study
 from allocorpool.chapters import answer
-from allocorpool.data import reference
+from allocorpool.chapters.methods import appendix
 from allocorpool.data.store import DEFAULT_PROFILE, Store
-from allocorpool.run import machine, machine_check
+from allocorpool.run import machine
 from allocorpool.run.sweep import READ_CELLS_MIMETYPE
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
@@ -100,81 +100,6 @@ def solutions_sentence(prof: study.Profile, selection: str) -> str:
                    else ".")
 
 
-def provenance(profile_name: str, data_dir: str, read: set[str] | None = None, selection: str | None = None) -> str:
-    """The first screen's account of where the figures come from: the profile and its sizes, the selection of
-    solutions, and the stored cells behind them (read: the keys the chapters read; None: the whole store),
-    their number, engine time and machines."""
-    prof = study.profile(profile_name)
-    root = Path(data_dir) if data_dir else paths.data_dir() / prof.name
-    heap = study.SOLUTIONS_BY_NAME["parallel-11"]
-    native = study.SOLUTIONS_BY_NAME["native-parallel-11"]
-    lines = [f"**Where these figures come from.** Profile **{prof.name}**: {prof.description}. Every count of the "
-             f"model (pool, mix pool, internal queue, store) is {prof.scale:g} x the article's; Java heaps are "
-             f"{heap.heap_mb(prof.scale)} MB (the article's 2 GB x {prof.scale:g}), "
-             f"{native.heap_mb(prof.scale)} MB with native buffers, {heap.big_heap_mb(prof.scale)} MB for the "
-             f"big-heap column; the input queue holds {prof.capture_delay_ms:g} ms of ticks "
-             f"(the article's {study.MAX_CAPTURING_DELAY_MS} ms x "
-             f"{prof.capture_delay_ms / study.MAX_CAPTURING_DELAY_MS:g}, as the pauses scale: chapter 12)."]
-    if selection is not None:
-        lines[0] += " " + solutions_sentence(prof, selection)
-    index = Store(root).index if (root / "cells").is_dir() else pd.DataFrame()
-    if len(index) and read is not None:
-        stored = len(index)
-        index = index[index["key"].isin(read)]
-        lines.append(f"The chapters read {len(index)} of the {stored} cells the store holds: "
-                     f"{index['elapsed_s'].sum() / 3600:.1f} h of engine time (each run's own wall time; the "
-                     f"notebooks' own work is not counted).")
-    if len(index):
-        machines = index.groupby(list(machine.MACHINE_FIELDS), dropna=False)
-        described = [f"{cpu}, {int(cpus)} CPUs, {memory / 2**30:.1f} GB, {kernel} ({len(cells)} cells)"
-                     for (cpu, cpus, memory, kernel), cells in machines]
-        dates = pd.to_datetime(index["stored_utc"])
-        commits = sorted(index["commit"].dropna().astype(str).unique())
-        lines.append(f"Measured on {len(described)} machine{'s' if len(described) > 1 else ''}: "
-                     + "; ".join(described) + f", from {dates.min():%Y-%m-%d} to {dates.max():%Y-%m-%d} (UTC).")
-        lines.append(f"<details><summary>The checkout's commits the runs were made from ({len(commits)})</summary>"
-                     f"\n\n{', '.join(commits)}\n\n</details>")
-        lines += _earlier_builds(index)
-        boots = index["boot_id"].nunique() if "boot_id" in index else 0
-        unrecorded = int(index["boot_id"].isna().sum()) if "boot_id" in index else len(index)
-        lines.append(f"The cells ran in {boots} recorded boot{'s' if boots != 1 else ''} of "
-                     f"{'these machines' if len(described) > 1 else 'it'}"
-                     + (f", {unrecorded} of them before boots were recorded" if unrecorded else "")
-                     + " (one name, CPU and kernel can run at another speed after a reboot). "
-                     + machine_check.last_check(root))
-    else:
-        lines.append("The store holds no cell: nothing was measured.")
-    lines.append(f"The article's own figures (2019: dual Xeon E5-2620 v3, Java 8 and 11) stand beside ours, "
-                 f"labelled \"{reference.REFERENCE}\".")
-    return "\n\n".join(lines)
-
-
-def _earlier_builds(index: pd.DataFrame) -> list[str]:
-    """How many of the cells a replay shows (the newest of each measurement) engine builds other than
-    the ones built here measured: those study.SAME_MEASUREMENT_BUILDS lists as measuring the same, which a
-    sweep takes as its own, and the others, which it measures again; nothing when all are this checkout's."""
-    cells = index[index["build"].fillna("").astype(str) != ""] if "build" in index else index.iloc[:0]
-    cells = cells.sort_values("stored_utc", kind="stable").groupby("measurement").tail(1)
-    counts = cells.groupby(["engine", "build"]).size()
-    listed: dict[tuple[str, str], int] = {}
-    earlier: dict[tuple[str, str], int] = {}
-    for (engine, build), n in counts.items():
-        if build != paths.engine_build(engine):
-            (listed if build in study.SAME_MEASUREMENT_BUILDS.get(engine, {}) else earlier)[(engine, build)] = n
-    lines = []
-    if listed:
-        said = "; ".join(f"{engine} {build}, {n} cell{'s' if n != 1 else ''} (what changed after it: "
-                         f"{study.SAME_MEASUREMENT_BUILDS[engine][build]})" for (engine, build), n in sorted(listed.items()))
-        lines.append(f"{sum(listed.values())} of the {len(cells)} engine cells shown were measured by engine builds "
-                     f"that measure the same as this checkout's, so a sweep takes them as its own: {said}.")
-    if earlier:
-        said = "; ".join(f"{engine} {build}: {n}" for (engine, build), n in sorted(earlier.items()))
-        lines.append(f"**{sum(earlier.values())} of the {len(cells)} engine cells shown were measured by other engine "
-                     f"builds** than this checkout's ({said}). The engines' last change that alters a measurement: "
-                     f"{study.MEASUREMENT_CHANGE}. A sweep measures those cells again.")
-    return lines
-
-
 def summary_line(profile_name: str, data_dir: str, read: set[str] | None, selection: str | None) -> str:
     """The first screen's one line of provenance: profile, solutions, machines, dates and boots; the rest is in
     the Methods appendix."""
@@ -229,7 +154,8 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
             merged.cells.append(cell)
     if answer_cell.outputs:
         merged.cells.insert(1, answer_cell)
-    methods = provenance(profile_name, data_dir, read, selection)
+    said = solutions_sentence(study.profile(profile_name), selection) if selection is not None else ""
+    methods = appendix(profile_name, data_dir, read, selection, said)
     merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="methods"></a>\n\n## Methods: where these figures '
                                                       f"come from\n\n{methods}"))
     return merged

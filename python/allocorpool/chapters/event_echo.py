@@ -372,6 +372,7 @@ def raise_if_failed(echo: pd.DataFrame, allocation: pd.DataFrame, profile: str) 
 
 def show_seed_figures(figures: pd.DataFrame) -> None:
     table = figures[["claim", "metric", "value", "unit", "benchmark", "machine", "jdk", "clients", "note"]]
+    table = table.assign(metric=table["metric"].map(show.reader_name), value=table["value"].map(show.yes_no))
     show.show_table(table.set_index(["claim", "metric"]),
                     caption="Lawrey's figures (his text; another machine and year): "
                             "data/reference/event_echo_reference.csv")
