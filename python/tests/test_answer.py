@@ -70,7 +70,7 @@ def test_the_glossary_defines_the_terms_and_every_solution_shown():
 def test_the_machine_table_counts_a_long_commit_list_instead_of_printing_it():
     from allocorpool.chapters import summary
     facts = pd.DataFrame([{"what": "commit", "value": ", ".join(f"{i:012x}" for i in range(81))},
-                          {"what": "kernel", "value": "6.18.44-fc-v657"}])
+                          {"what": "kernel", "value": "6.18.44-fc-v657"}, {"what": "fewer than 4 CPUs", "value": "True"}])
     table = summary.machine_table(facts).set_index("what")
     assert table.loc["commit", "value"] == "81 commits (listed in the Methods appendix)"
-    assert table.loc["kernel", "value"] == "6.18.44-fc-v657"
+    assert table.loc["kernel", "value"] == "6.18.44-fc-v657" and table.loc["fewer than 4 CPUs", "value"] == "yes"

@@ -241,7 +241,7 @@ def machine_table(facts: pd.DataFrame) -> pd.DataFrame:
         values = [v for v in str(row["value"]).split(", ") if v]
         if row["what"] == "commit" and len(values) > 3:
             return f"{len(values)} commits (listed in the Methods appendix)"
-        return str(row["value"])
+        return ", ".join({"True": "yes", "False": "no"}.get(v, v) for v in values)
     return facts.assign(value=facts.apply(short, axis=1))
 
 
