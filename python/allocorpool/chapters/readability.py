@@ -17,14 +17,14 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 
 MAX_WORDS = 50
-PROSE_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "summary", "figcaption", "caption")
+PROSE_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "summary", "figcaption")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
 _ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "cf.", "approx.", "No.", "Fig.", "et al.")
 _WORD = re.compile(r"[A-Za-z0-9]")
 
 # An underscore joining two words (a cell key, a column or a function name), a call or a module
 # path, a file name, a progress line of the sweep, and words the reader is never told.
-INTERNAL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b\w+\(\w*\)|\b\w+\.(?:py|parquet|jsonl|ipynb|json)\b")
+INTERNAL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[A-Za-z0-9_=]+\b|\b\w+\(\w*\)|\b\w+\.(?:py|parquet|jsonl|ipynb|json|csv)\b")
 PROGRESS_LINE = re.compile(r"\[\w+ \w+ +\d+ s\]|\brunning (?:java|cpp)_")
 RAW_VALUES = {"True", "False", "nan", "NaN", "None"}
 BANNED_WORDS = re.compile(r"\bseeds?\b", re.IGNORECASE)
@@ -51,11 +51,12 @@ def sentences(paragraph: str) -> list[str]:
 
 
 def prose(html: str) -> list[str]:
-    """The text of each prose element of the page, outside tables, innermost elements only."""
+    """The text of each prose element of the page: the tables' captions, then the paragraphs, list items and
+    headings outside tables (innermost elements only)."""
     soup = BeautifulSoup(html, "html.parser")
+    found = [caption.get_text(" ", strip=True) for caption in soup.find_all("caption")]
     for hidden in soup.find_all(["script", "style", "table", "pre", "code"]):
         hidden.decompose()
-    found = []
     for element in soup.find_all(PROSE_TAGS):
         if element.find(PROSE_TAGS):
             continue  # a list item holding paragraphs: its paragraphs are read

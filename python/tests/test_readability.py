@@ -1,0 +1,30 @@
+"""chapters/readability.py: the rules the rendered article is held to, on small pages."""
+
+from allocorpool.chapters import readability
+
+
+def _rules(html):
+    return [finding.rule for finding in readability.findings(html)]
+
+
+def test_a_long_sentence_is_found_and_a_short_one_is_not():
+    long = " ".join(["word"] * 51) + "."
+    assert _rules(f"<p>{long} Short one.</p>") == ["sentence of 51 words"]
+    assert _rules("<p>A sentence, e.g. this one, ends here. 1.5 x is a figure.</p>") == []
+
+
+def test_internal_names_raw_values_progress_lines_and_unexplained_words_are_found():
+    page = ("<p>The cell java_jdk11_g1_A ran. Sweep(profile) said so in store.parquet.</p>"
+            "<p>[full batch   12 s] running cpp_flat</p><p>The seed's figure.</p>"
+            "<table><caption>Read from data/reference/x.csv</caption><tr><th>ns_per_packet</th><td>True</td>"
+            "<td>yes</td></tr></table>")
+    rules = _rules(page)
+    assert "internal name 'java_jdk11_g1_A'" in rules and "internal name 'Sweep(profile)'" in rules
+    assert "internal name 'store.parquet'" in rules and "internal name 'x.csv'" in rules
+    assert any(rule.startswith("progress line") for rule in rules)
+    assert "unexplained word 'seed'" in rules
+    assert "internal name in a table" in rules and "raw value in a table" in rules
+
+
+def test_code_and_scripts_are_not_prose():
+    assert _rules("<script>var a_b = 1;</script><pre>make_study()</pre><p>Fine.</p>") == []
