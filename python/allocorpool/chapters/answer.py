@@ -4,7 +4,7 @@ over the next, and what the 2019 article found.
 Batch: the strategy with the lowest median time per packet; its margin over the next is the ratio of their
 medians with its 95 % interval (effects), and where the interval does not clear parity by the margin the
 cell names both ("no difference measured"). Real time: the strategy that keeps up at the shortest interval
-(a search each: no interval yet). The abstract's sentences are counted from the same table.
+(a search each: no confidence interval yet). The abstract's sentences are counted from the same table.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ import math
 from typing import Any
 
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from allocorpool import effects, study
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import article_data, versus
+from allocorpool.chapters.tables import style
 
 CITATION = ('Pavel Zemtsov, ["To allocate or to pool?"](https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html), '
             "*Experiments in program optimisation*, 17 January 2019")
@@ -46,9 +48,9 @@ def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
         effect = text.split(" x ")[0]
         low_high = text[text.index("(") + 1:text.index(")")] if "(" in text else ""
         saving = _saving(effect, low_high)
-        return best, outcome, f"{NAMES[best].capitalize()}, {saving} under {NAMES[nxt]}{boots}"
+        return best, outcome, f"{NAMES[best].capitalize()}, {saving} less time than {NAMES[nxt]}{boots}"
     if outcome == effects.NO_DIFFERENCE:
-        return best, outcome, f"{NAMES[best].capitalize()} or {NAMES[nxt]}: no difference measured ({text}){boots}"
+        return best, outcome, f"{NAMES[best].capitalize()} = {NAMES[nxt]}: no difference measured ({text}){boots}"
     return best, outcome, f"{NAMES[best].capitalize()}, one run each (not decided)"
 
 
@@ -95,12 +97,12 @@ def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures:
             best_2019 = batch_answer(_by_strategy(theirs["baseline"], name, case))[0] if solution.reference_name \
                 else None
             _, _, words = batch_answer(_by_strategy(batch, name, case))
-            row[f"batch, case {case}"] = words + (f" · 2019: {NAMES[best_2019]}" if best_2019 else "")
+            row[f"batch, case {case}"] = words + (f"; 2019: {NAMES[best_2019]}" if best_2019 else "")
         for case in cases:
             best_2019 = realtime_answer(_by_strategy(theirs["baseline_searches"], name, case))[0] \
                 if solution.reference_name else None
             _, words = realtime_answer(_by_strategy(searches, name, case))
-            row[f"real time, case {case}"] = words + (f" · 2019: {NAMES[best_2019]}" if best_2019 else "")
+            row[f"real time, case {case}"] = words + (f"; 2019: {NAMES[best_2019]}" if best_2019 else "")
         rows.append(row)
     return pd.DataFrame(rows).set_index("solution") if rows else pd.DataFrame()
 
@@ -140,8 +142,8 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     groups = judged.groupby(["solution", "case"]).ngroups
     counted = ", ".join(f"{NAMES[s]} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
     second = (f"**Real time:** of {groups} solution and case pairs searched, {len(found)} strategy searches found "
-              f"a loss-free interval; the shortest was {counted or 'nowhere found'} (one search each, no interval "
-              f"yet).") if groups else "**Real time:** nothing was searched."
+              f"a loss-free interval; the shortest was {counted or 'nowhere found'} (one search each: "
+              f"no confidence interval yet).") if groups else "**Real time:** nothing was searched."
     return f"{first} {second}"
 
 
@@ -175,13 +177,23 @@ def glossary(solutions: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def wrapping(table: pd.DataFrame) -> Styler:
+    """The answer's look: the project's, with words that wrap in columns of a readable width."""
+    return style(table).set_table_styles([{"selector": "td", "props": "white-space: normal; text-align: left; "
+                                                                     "min-width: 12em;"}], overwrite=False)
+
+
 def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int) -> None:
     """The answer: the citation, the abstract and the table (the article moves this to its first screen)."""
     show.note(f"This study measures again, on today's JDKs and C++ allocators, {CITATION}.")
     show.note(abstract(batch, searches, reference_figures, boots))
     table = answer_table(batch, searches, reference_figures)
-    if len(table):
-        show.show_table(table, caption="The answer: the best strategy of each solution and case, its margin over "
-                                       "the next, and the 2019 article's best")
+    for test, words in (("batch", "in batch: its margin over the next in time per packet"),
+                        ("real time", "in real time: the shortest loss-free interval")):
+        part = table[[c for c in table.columns if c.startswith(test + ",")]] if len(table) else table
+        if len(part.columns):
+            part = part.rename(columns=lambda c: c.split(", ")[1])
+            show.show_table(wrapping(part), caption=f"The answer: the best strategy of each solution and case, "
+                                                    f"{words}, and the 2019 article's best")
     shown = sorted(set(batch["solution"]) | set(searches["solution"]))
     show.show_details("Terms and solutions", glossary(shown))
