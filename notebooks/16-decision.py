@@ -24,8 +24,9 @@
 # never easier, and packets that come less often are never harder. So a pair *holds* when it was
 # loss-free with at least your live set at your rate or faster. It *fails* when it lost with at
 # most your live set at your rate or slower. Every stored run of a cell counts, long runs and
-# repeats included. Where a pair's own runs contradict the premises, only its runs at your live
-# set decide, and one loss there outweighs any loss-free run. The margin of a pair that holds is how much faster the packets came
+# repeats included, and a loss outweighs any loss-free run: a loss is a fact, a loss-free run a
+# sample. Where a pair's own runs contradict the premises (a smaller live set lost at a clearly
+# slower rate), only its runs at your live set decide. The margin of a pair that holds is how much faster the packets came
 # in the measurement that proves it. Measurements are at the profile's scale: under the quick profile, the
 # live sets are a tenth of the article's and the input queue is shorter than 100 ms, as the pauses
 # are (the first screen and chapter 12 say by how much).

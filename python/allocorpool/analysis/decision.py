@@ -12,10 +12,13 @@ never easier (more to copy, a longer collection), and a longer interval is never
 solution *holds* at (interval, live set) when a point with at least that live set was loss-free at
 that interval or a shorter one; it *fails* when a point with at most that live set lost at that
 interval or a longer one; otherwise the study has not measured it, and the cell that would decide
-it is listed to run. The facts are a premise, and the store can contradict it: where a pair's own points
-do (a loss at a live set no larger and an interval no longer than a loss-free point's, such as a long
-run that lost where a search's short probes did not), only its points at the question's live set
-decide, and a loss there outweighs any loss-free run. The margin of a solution that holds is the question's interval over the
+it is listed to run. A loss at conditions no harder than the question's outweighs any loss-free
+point: a loss is a fact, a loss-free run only a sample. The facts are a premise, and the store can
+contradict it: a loss with a smaller live set at a clearly longer interval (EDGE: near a cell's edge
+probes lose or keep up by chance) than a loss-free point's. For such a pair only its points at the
+question's live set decide.
+
+The margin of a solution that holds is the question's interval over the
 smallest loss-free interval that proves it: how much faster the messages could come.
 
 A latency budget (`parse_budget`: "p99.9 <= 5 ms") adds the metered latency of the loss-free point:
@@ -79,13 +82,20 @@ MONOTONIC = "any live set"
 SAME_LIVE_SET = "this live set only"
 
 
+# Near the shortest interval a cell keeps up at, probes of one cell both lose and keep up by chance; a loss
+# contradicts the premises only clearly away from that edge: at an interval this much longer (the search's
+# resolution) with a smaller live set.
+EDGE = 0.10
+
+
 def contradictions(part: pd.DataFrame) -> list[tuple[int, int]]:
-    """The (loss-free, lossy) point pairs of one (solution, strategy) that break the two monotonic facts: a
-    loss at a live set no larger and an interval no shorter than a loss-free point's. Index labels."""
+    """The (loss-free, lossy) point pairs of one (solution, strategy) that break the premise that a larger live
+    set is never easier: a loss with a smaller live set at a clearly longer interval (EDGE) than a loss-free
+    point's. Index labels."""
     free = part.dropna(subset=["loss_free_ns"])
     lost = part.dropna(subset=["loses_at_ns"])
     return [(f, lo) for f, fr in free.iterrows() for lo, lr in lost.iterrows()
-            if lr["live_packets"] <= fr["live_packets"] and lr["loses_at_ns"] >= fr["loss_free_ns"]]
+            if lr["live_packets"] < fr["live_packets"] and lr["loses_at_ns"] >= fr["loss_free_ns"] * (1 + EDGE)]
 
 
 def search_points(searches: pd.DataFrame, live_packets: dict[str, int], high_ns: int,
@@ -146,10 +156,10 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int, budget: B
         if monotonic:
             proving = part[(part["live_packets"] >= live_packets) & (part["loss_free_ns"] <= interval)]
             against = part[(part["live_packets"] <= live_packets) & (part["loses_at_ns"] >= interval)]
-        else:  # the pair's own points break the premise: only points at this live set decide, and a loss wins
+        else:  # the pair's own points break the premise: only points at this live set decide
             here = part[part["live_packets"] == live_packets]
             against = here[here["loses_at_ns"] >= interval]
-            proving = here[here["loss_free_ns"] <= interval] if against.empty else here.head(0)
+            proving = here[here["loss_free_ns"] <= interval]
         if budget.field:
             limit_ns = budget.limit_ms * 1e6
             latency = pd.to_numeric(part[budget.field], errors="coerce")
@@ -159,6 +169,8 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int, budget: B
             against = pd.concat([against, too_late])
             against = against[~against.index.duplicated()]
         verdict, margin, proof = UNKNOWN, None, None
+        if len(against):  # a loss at conditions no harder than the question's is a fact; a loss-free run is not
+            proving = proving.head(0)
         if len(proving):
             proof = proving.loc[proving["loss_free_ns"].idxmin()]
             verdict, margin = HOLDS, interval / proof["loss_free_ns"]
