@@ -38,6 +38,7 @@ data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import binary_trees as chapter
+from allocorpool.chapters import binary_trees_claims
 from allocorpool.chapters import display as show
 from allocorpool.run import binary_trees
 
@@ -108,13 +109,17 @@ for depth, rows in drawn.items():
 # %% [markdown]
 # ## The original benchmark's claims, checked here
 #
-# Each claim below is computed from the table at the largest depth of this profile that has
-# results, with the rows that decide it; "cannot be decided" means a deciding row has no results here.
+# Each claim is checked at the largest depth of this profile that has results, on the runs
+# of the variants it names. A comparison is the ratio of two medians over the runs, with its 95 %
+# bootstrap interval. It holds where the interval clears parity by 5 % in the claimed direction,
+# and fails where it clears it the other way. Otherwise it reads "no difference measured"; with
+# fewer than two runs a side, "not measured". A claim over many pairs counts them. The original's
+# figures, one run each on another machine, stand beside as context: a single figure decides nothing.
 
 # %%
 deepest = chapter.deepest_measured(tables)
 show.note(f"Checked at depth {deepest}.")
-chapter.show_claims(chapter.claims(tables[deepest], seed))
+binary_trees_claims.show_claims(binary_trees_claims.claims(tables[deepest], results.runs, seed))
 
 # %% [markdown]
 # ## Failures

@@ -1,14 +1,9 @@
-"""Chapter 10, binary trees across allocators and collectors: the table, the figures, the seed's
-figures beside ours, and the seed's claims checked against this machine's results.
-
-Every claim is a function of the results table: it names the rows that decide it and says
-"holds", "does not hold" or "cannot be decided" (when a deciding row did not run), so no
-sentence of the chapter states what the data does not show.
+"""Chapter 10, binary trees across allocators and collectors: the table, the figures, and the seed's
+figures beside ours. The seed's claims, decided on this machine's runs, are binary_trees_claims's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +12,7 @@ from plotly.subplots import make_subplots
 
 from allocorpool import paths
 from allocorpool.chapters import display as show
-from allocorpool.run.binary_trees import MARKERS, Results
+from allocorpool.run.binary_trees import Results
 
 SEED = "original benchmark (2019, a 6-core Mac)"
 OURS = "this machine"
@@ -109,13 +104,14 @@ def machine_table(results: Results) -> pd.DataFrame:
     return pd.DataFrame({"value": values}).rename_axis("what")
 
 
-def _measured(rows: pd.DataFrame) -> pd.DataFrame:
+def measured(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows with a finished run (a median wall time)."""
     return rows[(rows["status"] != "unavailable") & rows["wall_s"].notna()]
 
 
 def drawn(tables: dict[int, pd.DataFrame]) -> dict[int, pd.DataFrame]:
     """The depths with a finished run, the ones a figure can draw; a sentence says which are left out."""
-    kept = {depth: rows for depth, rows in tables.items() if len(_measured(rows))}
+    kept = {depth: rows for depth, rows in tables.items() if len(measured(rows))}
     left = [str(depth) for depth in tables if depth not in kept]
     if left:
         show.note(f"No run finished at depth {' or '.join(left)} in this store, so the figures below leave "
@@ -126,7 +122,7 @@ def drawn(tables: dict[int, pd.DataFrame]) -> dict[int, pd.DataFrame]:
 def time_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
     """Wall time (median, bar; spread, whiskers) and user time (marker) per variant, fastest first,
     the seed's times relative to its jemalloc row as markers on a second panel beside ours."""
-    data = _measured(rows).sort_values("wall_s")
+    data = measured(rows).sort_values("wall_s")
     fig = make_subplots(rows=1, cols=2, column_widths=[0.62, 0.38], horizontal_spacing=0.03, shared_yaxes=True,
                         subplot_titles=[f"seconds at depth {depth} ({OURS})", "time / jemalloc's time"])
     for memory, colour in MEMORY_COLOURS.items():
@@ -159,7 +155,7 @@ def time_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
 
 def pause_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
     """The longest pause per variant (median over runs; whiskers: spread), log scale, longest first."""
-    data = _measured(rows)
+    data = measured(rows)
     data = data[data["pause_max_ms"].notna()].sort_values("pause_max_ms", ascending=False)
     fig = go.Figure()
     for memory, colour in MEMORY_COLOURS.items():
@@ -183,7 +179,7 @@ def pause_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
 def cpu_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
     """User + sys time against wall time: above the diagonal, more than one core was busy (parallel
     marking, concurrent collection, JIT threads)."""
-    data = _measured(rows)
+    data = measured(rows)
     cpu = data["user_s"] + data["sys_s"]
     fig = go.Figure()
     for memory, colour in MEMORY_COLOURS.items():
@@ -201,198 +197,6 @@ def cpu_figure(rows: pd.DataFrame, depth: int) -> go.Figure:
     fig.update_layout(title=f"Binary trees, depth {depth}: CPU (user + sys) against wall time", height=480,
                       xaxis_title="wall, s", yaxis_title="user + sys, s")
     return fig
-
-
-# ---- The seed's claims ---------------------------------------------------------------------
-@dataclass
-class Verdict:
-    claim: str
-    verdict: str  # "holds", "does not hold", "cannot be decided"
-    detail: str
-    rows: pd.DataFrame
-
-
-def _rows(rows: pd.DataFrame, names: list[str]) -> pd.DataFrame:
-    found = _measured(rows).set_index("variant")
-    columns = ["label", "memory", "wall_s", "user_s", "sys_s", "pause_max_ms", "pause_source"]
-    return found.loc[[n for n in names if n in found.index], columns]
-
-
-def _missing(claim: str, needed: list[str], rows: pd.DataFrame) -> Verdict | None:
-    have = set(_measured(rows)["variant"])
-    lacking = [n for n in needed if n not in have]
-    if lacking:
-        return Verdict(claim, "cannot be decided", f"rows without results here: {', '.join(lacking)}",
-                       _rows(rows, needed))
-    return None
-
-
-def _explicit(rows: pd.DataFrame) -> pd.DataFrame:
-    data = _measured(rows)
-    return data[data["memory"] == "malloc/free"]
-
-
-def claim_bump_allocation(rows: pd.DataFrame) -> Verdict:
-    claim = ("GC'd runtimes with bump allocation (the JVMs, OCaml) beat explicit malloc/free "
-             "(original: OCaml 1.8 s and Java 2.4 s against jemalloc's 8.7 s at depth 20)")
-    data = _measured(rows)
-    bump, explicit = data[data["bump_allocation"].astype(bool)], _explicit(rows)
-    if bump.empty or explicit.empty:
-        return Verdict(claim, "cannot be decided", "no bump-allocating or no malloc/free row has results", data.head(0))
-    slowest_bump, fastest_explicit = bump.loc[bump["wall_s"].idxmax()], explicit.loc[explicit["wall_s"].idxmin()]
-    fastest_bump = bump.loc[bump["wall_s"].idxmin()]
-    median_bump, median_explicit = bump["wall_s"].median(), explicit["wall_s"].median()
-    if slowest_bump["wall_s"] < fastest_explicit["wall_s"]:
-        verdict, how = "holds", "every bump-allocating variant is faster than every malloc/free one"
-    elif fastest_bump["wall_s"] < fastest_explicit["wall_s"] and median_bump < median_explicit:
-        verdict, how = "holds", "for the fastest and the median, though not for every pair"
-    else:
-        verdict, how = "does not hold", "the fastest malloc/free variant is at least as fast as the fastest " \
-                                        "bump-allocating one, or the medians say otherwise"
-    detail = (f"{how}: bump-allocating rows {fastest_bump['wall_s']:.2f}–{slowest_bump['wall_s']:.2f} s "
-              f"(median {median_bump:.2f} s, {len(bump)} rows), malloc/free rows from "
-              f"{fastest_explicit['wall_s']:.2f} s (median {median_explicit:.2f} s, {len(explicit)} rows); "
-              f"fastest bump: {fastest_bump['label']}, slowest bump: {slowest_bump['label']}, "
-              f"fastest malloc/free: {fastest_explicit['label']}.")
-    return Verdict(claim, verdict, detail, _rows(rows, [fastest_bump["variant"], slowest_bump["variant"],
-                                                        fastest_explicit["variant"]]))
-
-
-def claim_explicit_pauses(rows: pd.DataFrame) -> Verdict:
-    claim = ("The largest pauses come from explicit deallocation, not from mark-and-sweep collectors "
-             "(freeing a big tree costs more per object than a collector's sweep)")
-    data = _measured(rows)
-    explicit = _explicit(rows).dropna(subset=["pause_max_ms"])
-    explicit = explicit[explicit["pause_source"].str.contains("deallocation", na=False)]
-    mark_sweep = data[data["mark_sweep"].astype(bool) & data["pause_max_ms"].notna()]
-    others = data[(data["memory"] == "tracing GC") & ~data["mark_sweep"].astype(bool) & data["pause_max_ms"].notna()]
-    if explicit.empty or mark_sweep.empty:
-        return Verdict(claim, "cannot be decided", "no deallocation pauses or no mark-and-sweep pauses were measured",
-                       data.head(0))
-    worst_explicit = explicit.loc[explicit["pause_max_ms"].idxmax()]
-    worst_mark_sweep = mark_sweep.loc[mark_sweep["pause_max_ms"].idxmax()]
-    holds = worst_explicit["pause_max_ms"] > worst_mark_sweep["pause_max_ms"]
-    detail = (f"the longest deallocation, {worst_explicit['pause_max_ms']:.1f} ms ({worst_explicit['label']}), is "
-              f"{'longer' if holds else 'shorter'} than the longest pause of a mark-and-sweep collector, "
-              f"{worst_mark_sweep['pause_max_ms']:.1f} ms ({worst_mark_sweep['label']}); the longest explicit "
-              f"deallocation of each malloc/free row is {explicit['pause_max_ms'].median():.1f} ms at the median "
-              f"({len(explicit)} rows), the longest pause of each mark-and-sweep row "
-              f"{mark_sweep['pause_max_ms'].median():.1f} ms ({len(mark_sweep)} rows).")
-    decided = [worst_explicit["variant"], worst_mark_sweep["variant"]]
-    if len(others):
-        worst_other = others.loc[others["pause_max_ms"].idxmax()]
-        detail += (f" Of the other collectors (the JVMs' generational ones; not in the claim), the longest pause is "
-                   f"{worst_other['pause_max_ms']:.1f} ms ({worst_other['label']}).")
-        decided.append(worst_other["variant"])
-    return Verdict(claim, "holds" if holds else "does not hold", detail, _rows(rows, decided))
-
-
-def claim_parallel_marking(rows: pd.DataFrame) -> Verdict:
-    claim = (f"Parallel marking trades CPU for wall time (Boehm, {MARKERS} markers against 1; original: 4.3 s wall and "
-             f"5.4 s user against 5.1 s and 5.1 s)")
-    one, several = "c-boehm-1", f"c-boehm-{MARKERS}"
-    if (missing := _missing(claim, [one, several], rows)) is not None:
-        return missing
-    decided = _rows(rows, [one, several])
-    a, b = decided.loc[one], decided.loc[several]
-    faster = b["wall_s"] < a["wall_s"]
-    more_cpu = b["user_s"] + b["sys_s"] > a["user_s"] + a["sys_s"]
-    detail = (f"{MARKERS} markers: {b['wall_s']:.2f} s wall, {b['user_s'] + b['sys_s']:.2f} s CPU; 1 marker: "
-              f"{a['wall_s']:.2f} s wall, {a['user_s'] + a['sys_s']:.2f} s CPU: wall time "
-              f"{'lower' if faster else 'not lower'}, CPU time {'higher' if more_cpu else 'not higher'}.")
-    return Verdict(claim, "holds" if faster and more_cpu else "does not hold", detail, decided)
-
-
-def claim_batched_frees(rows: pd.DataFrame) -> Verdict:
-    claim = ("Collectors batch deallocation, explicit free() pays per object: the same Boehm allocator is faster "
-             "when its collector reclaims the trees than when the program frees them (original: 5.1 s against 6.3 s)")
-    collected, freed = "c-boehm-1", "c-boehm-free"
-    if (missing := _missing(claim, [collected, freed], rows)) is not None:
-        return missing
-    decided = _rows(rows, [collected, freed])
-    a, b = decided.loc[collected], decided.loc[freed]
-    holds = a["wall_s"] < b["wall_s"]
-    return Verdict(claim, "holds" if holds else "does not hold",
-                   f"collected: {a['wall_s']:.2f} s, explicitly freed: {b['wall_s']:.2f} s "
-                   f"({b['wall_s'] / a['wall_s']:.2f}×).", decided)
-
-
-def claim_lock(rows: pd.DataFrame, seed: pd.DataFrame) -> Verdict:
-    theirs = seed[seed["depth"] == 20].set_index("seed_label")["real_s"]
-    ratio = theirs["dlmalloc explicit malloc()/free() (threadsafe)"] / \
-        theirs["dlmalloc explicit malloc()/free() (not threadsafe)"]
-    claim = (f"dlmalloc without synchronisation is much faster than behind a lock (original, C dlmalloc: {ratio:.1f}× "
-             f"at depth 20; here, the Rust dlmalloc crate)")
-    unlocked, locked = "rust-dlmalloc", "rust-dlmalloc-locked"
-    if (missing := _missing(claim, [unlocked, locked], rows)) is not None:
-        return missing
-    decided = _rows(rows, [unlocked, locked])
-    ours = decided.loc[locked, "wall_s"] / decided.loc[unlocked, "wall_s"]
-    holds = ours > 1
-    return Verdict(claim, "holds" if holds else "does not hold",
-                   f"behind a lock {decided.loc[locked, 'wall_s']:.2f} s, without {decided.loc[unlocked, 'wall_s']:.2f} s:"
-                   f" the lock costs {ours:.2f}× here against the original's {ratio:.1f}×"
-                   + ("" if ours >= ratio / 2 else ", far less than in the original") + ".", decided)
-
-
-def claim_system_malloc(rows: pd.DataFrame, seed: pd.DataFrame) -> Verdict:
-    theirs = seed[seed["depth"] == 20].set_index("seed_label")["real_s"]
-    ratio = theirs["System malloc()/free()"] / theirs[SEED_REFERENCE]
-    claim = (f"The system malloc is the slowest explicit allocator (the original's, on macOS, took {ratio:.1f}× "
-             f"jemalloc's time; it blamed the Mac)")
-    c_malloc = [name for name in ("c-glibc", "c-jemalloc", "c-mimalloc", "c-tcmalloc")]
-    if (missing := _missing(claim, c_malloc, rows)) is not None:
-        return missing
-    decided = _rows(rows, c_malloc).sort_values("wall_s")
-    slowest = decided.index[-1]
-    ours = decided.loc["c-glibc", "wall_s"] / decided.loc["c-jemalloc", "wall_s"]
-    return Verdict(claim, "holds" if slowest == "c-glibc" else "does not hold",
-                   f"among the C allocators the slowest here is {decided.loc[slowest, 'label']}; glibc takes "
-                   f"{ours:.2f}× jemalloc's time (original, macOS: {ratio:.1f}×).", decided)
-
-
-def claim_ocaml_fastest(rows: pd.DataFrame) -> Verdict:
-    claim = "OCaml is the fastest of all (original: 1.8 s at depth 20, Java next at 2.4 s)"
-    if (missing := _missing(claim, ["ocaml"], rows)) is not None:
-        return missing
-    ranked = _measured(rows).sort_values("wall_s")
-    top = list(ranked["variant"].head(3))
-    rank = list(ranked["variant"]).index("ocaml") + 1
-    return Verdict(claim, "holds" if rank == 1 else "does not hold",
-                   f"OCaml ranks {rank} of {len(ranked)} by wall time; the three fastest: "
-                   + ", ".join(f"{r['label']} ({r['wall_s']:.2f} s)" for _, r in ranked.head(3).iterrows()) + ".",
-                   _rows(rows, list(dict.fromkeys(top + ["ocaml"]))))
-
-
-def claim_incremental_sys(rows: pd.DataFrame) -> Verdict:
-    claim = ("Boehm's incremental mode costs system time (dirty-page tracking through the kernel; original: 2.05 s sys "
-             "against 0.05 s)")
-    incremental, plain = "c-boehm-incremental", f"c-boehm-{MARKERS}"
-    if (missing := _missing(claim, [incremental, plain], rows)) is not None:
-        return missing
-    decided = _rows(rows, [incremental, plain])
-    a, b = decided.loc[incremental], decided.loc[plain]
-    holds = a["sys_s"] > b["sys_s"] and a["wall_s"] > b["wall_s"]
-    return Verdict(claim, "holds" if holds else "does not hold",
-                   f"incremental: {a['sys_s']:.2f} s sys, {a['wall_s']:.2f} s wall; not incremental: "
-                   f"{b['sys_s']:.2f} s sys, {b['wall_s']:.2f} s wall.", decided)
-
-
-def claims(rows: pd.DataFrame, seed: pd.DataFrame) -> list[Verdict]:
-    """The seed's claims, each checked on one depth's rows."""
-    return [claim_bump_allocation(rows), claim_explicit_pauses(rows), claim_parallel_marking(rows),
-            claim_batched_frees(rows), claim_lock(rows, seed), claim_system_malloc(rows, seed),
-            claim_ocaml_fastest(rows), claim_incremental_sys(rows)]
-
-
-def show_claims(verdicts: list[Verdict]) -> None:
-    for v in verdicts:
-        show.note(f"**{v.claim}.**\n\n*{v.verdict[:1].upper() + v.verdict[1:]}.* {v.detail[:1].upper() + v.detail[1:]}")
-        if len(v.rows):
-            show.show_table(v.rows.rename(columns={"label": "variant", "wall_s": "wall, s", "user_s": "user, s",
-                                                   "sys_s": "sys, s", "pause_max_ms": "longest pause, ms",
-                                                   "pause_source": "pause source"}).set_index("variant"),
-                            precision=2)
 
 
 def show_failures(results: Results) -> None:
@@ -424,8 +228,8 @@ def missing_sentence(results: Results) -> str | None:
 
 def deepest_measured(tables: dict[int, pd.DataFrame]) -> int:
     """The largest depth with a finished run (the claims are checked there); the largest depth where none has."""
-    measured = [depth for depth, rows in tables.items() if (rows["runs"] > 0).any()]
-    return max(measured or tables)
+    finished = [depth for depth, rows in tables.items() if (rows["runs"] > 0).any()]
+    return max(finished or tables)
 
 
 def raise_if_failed(results: Results) -> None:
