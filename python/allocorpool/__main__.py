@@ -10,9 +10,9 @@ from pathlib import Path
 import pandas as pd
 
 from allocorpool import paths, study
-from allocorpool.data.store import DEFAULT_PROFILE
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
+from allocorpool.settings import DEFAULT_PROFILE
 
 
 def _parser() -> argparse.ArgumentParser:

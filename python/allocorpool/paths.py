@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import zipfile
 from pathlib import Path
 
+from allocorpool import settings
+
 
 def project_root() -> Path:
     """The checkout: ALLOC_OR_POOL_HOME if set, else two levels above this package."""
-    explicit = os.environ.get("ALLOC_OR_POOL_HOME")
+    explicit = settings.home()
     if explicit:
         return Path(explicit).resolve()
     return Path(__file__).resolve().parents[2]

@@ -7,11 +7,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from allocorpool import study
+from allocorpool import settings, study
 from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.chapters import sections
-from allocorpool.data import store
 from allocorpool.run import calibration, machine_check, probe_series, sweep
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
@@ -126,8 +125,8 @@ def test_an_epsilon_run_that_does_not_fit_its_heap_is_its_answer_not_a_failure(t
 
 
 def test_the_profile_and_data_folder_come_from_the_environment(tmp_path, monkeypatch):
-    monkeypatch.setenv(store.PROFILE_VARIABLE, "ci")
-    monkeypatch.setenv(store.DATA_VARIABLE, str(tmp_path / "data"))
+    monkeypatch.setenv(settings.PROFILE_VARIABLE, "ci")
+    monkeypatch.setenv(settings.DATA_VARIABLE, str(tmp_path / "data"))
     chosen = sweep.Sweep(progress=False)
     assert chosen.profile.name == "ci" and chosen.store.root == tmp_path / "data"
     assert [s.name for s in chosen.solutions("cpp")] == ["cpp-glibc", "flat-glibc", "flat-jemalloc"]

@@ -28,17 +28,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from allocorpool import paths
+from allocorpool import paths, settings
 from allocorpool.data import gclog
 from allocorpool.data.records import COLUMNS, Run
 from allocorpool.run import machine
 from allocorpool.run.runner import Cell, CellResult, run_cell
+from allocorpool.settings import DEFAULT_PROFILE  # noqa: F401  (the chapters import it from here)
 
 _META_KEY = b"allocorpool"
-REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the stores only, never run a cell (make article)
-PROFILE_VARIABLE = "ALLOC_OR_POOL_PROFILE"  # the profile a notebook or sweep runs (make's PROFILE)
-DATA_VARIABLE = "ALLOC_OR_POOL_DATA"  # its store (unset: data/<profile>)
-DEFAULT_PROFILE = "quick"
 # The kinds of cell a store holds, each a frozen dataclass with `kind`, `key` and `params()`: the
 # packet-analyser engines' runs, and the other studies' benchmark programs. A stored cell names its
 # kind; loading it rebuilds the cell from its parameters (imported here lazily, as "module:Class").
@@ -102,8 +99,8 @@ class Store:
 
     @classmethod
     def chosen(cls, profile_name: str, data_dir: str | Path | None = None) -> Store:
-        """A profile's store: data_dir if given, else DATA_VARIABLE's, else data/<profile_name>."""
-        data = data_dir or os.environ.get(DATA_VARIABLE)
+        """A profile's store: data_dir if given, else settings.DATA_VARIABLE's, else data/<profile_name>."""
+        data = data_dir or settings.data_dir()
         return cls(Path(data).resolve()) if data else cls.named(profile_name)
 
     @classmethod
@@ -292,23 +289,13 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def chosen_profile(name: str | None = None) -> str:
-    """The profile asked for: name if given, else PROFILE_VARIABLE's, else the default."""
-    return name or os.environ.get(PROFILE_VARIABLE) or DEFAULT_PROFILE
-
-
-def replaying() -> bool:
-    """Whether this process only reads stores (make article sets REPLAY_VARIABLE)."""
-    return os.environ.get(REPLAY_VARIABLE) == "1"
-
-
 def run_missing(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellResult] | None = None,
                 retry_failed: bool = False, progress: bool = True) -> pd.DataFrame:
     """Runs every cell the store does not have yet (nor, with retry_failed, has only as a failure),
     storing each as soon as it ends; returns the index rows of the given cells. A replay
-    (REPLAY_VARIABLE) runs nothing: a cell the store lacks has no row."""
+    (settings.replaying) runs nothing: a cell the store lacks has no row."""
     runner = run or (lambda cell: run_cell(cell, store.runs_dir, progress=progress))
-    replay = replaying()
+    replay = settings.replaying()
     keys = []
     for cell in cells:
         keys.append(cell.key)

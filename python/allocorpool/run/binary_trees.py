@@ -36,10 +36,10 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from allocorpool import paths
+from allocorpool import paths, settings
 from allocorpool.data import gclog
 from allocorpool.data.records import Run
-from allocorpool.data.store import Store, chosen_profile, replaying, run_missing
+from allocorpool.data.store import Store, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.runner import STDERR_TAIL_CHARS, CellResult
 
@@ -640,11 +640,11 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
           run: Callable[[BinaryTreesCell], CellResult] | None = None) -> Results:
     """Runs every cell of the profile the store lacks (interleaved repetitions) and reads all back (a replay,
     make article, only reads: store.run_missing)."""
-    prof = profile(profile_name or chosen_profile())
+    prof = profile(profile_name or settings.profile_name())
     store = store or Store.chosen(prof.name, data_dir)
     wanted = [variant(name) for name in chosen] if chosen is not None else list(VARIANTS)
     # A replay reads what the store holds, whatever this machine has built: only a fixed reason stands.
-    reasons = {v.name: v.unavailable if replaying() else why_unavailable(v, programs) for v in wanted}
+    reasons = {v.name: v.unavailable if settings.replaying() else why_unavailable(v, programs) for v in wanted}
     runnable = [v for v in wanted if reasons[v.name] is None]
     todo = cells(prof, runnable)
     started, count = time.monotonic(), 0

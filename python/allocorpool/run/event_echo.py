@@ -23,8 +23,8 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from allocorpool import paths
-from allocorpool.data.store import Store, chosen_profile, run_missing
+from allocorpool import paths, settings
+from allocorpool.data.store import Store, run_missing
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import CellResult, run_cell
@@ -257,7 +257,7 @@ class EchoSweep:
 
     def __init__(self, profile_name: str | EchoProfile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False) -> None:
-        self.profile = profile(profile_name or chosen_profile())
+        self.profile = profile(profile_name or settings.profile_name())
         self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
         self.progress = progress

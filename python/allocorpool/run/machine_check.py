@@ -25,7 +25,6 @@ this guest had the use of about 4.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
@@ -34,9 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from allocorpool import paths
+from allocorpool import paths, settings
 from allocorpool.data.store import Store, atomic_write
 from allocorpool.run import machine
+from allocorpool.settings import MACHINE_CHECK_VARIABLE
 
 if TYPE_CHECKING:
     from allocorpool.run.runner import Cell, CellResult
@@ -54,7 +54,6 @@ REFERENCE_CELLS: tuple[tuple[str, str, str], ...] = (
 # the drift the check is for was 1.4 to 3 x.
 TOLERANCE = 1.25
 VALID_HOURS = 6.0
-MACHINE_CHECK_VARIABLE = "ALLOC_OR_POOL_MACHINE_CHECK"
 MODES = ("record", "off")  # check, record and say what differs (never refusing a run), or do not check
 CHECKS_FILE = "machine_checks.parquet"
 # Working sets of the load chase: within the last-level cache of this machine's CPU (an EPYC's 16 MiB or more
@@ -68,7 +67,7 @@ COLUMNS = ["checked_utc", "host", "boot_id", "kernel", "cpu_model", "commit", "k
 
 def mode() -> str:
     """MACHINE_CHECK_VARIABLE's value (record unless set); anything else is refused, naming the valid ones."""
-    value = os.environ.get(MACHINE_CHECK_VARIABLE) or MODES[0]
+    value = settings.machine_check_mode() or MODES[0]
     if value not in MODES:
         raise ValueError(f"{MACHINE_CHECK_VARIABLE}={value!r}: must be one of {', '.join(MODES)}")
     return value

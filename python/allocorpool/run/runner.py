@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import pandas as pd
 from tqdm.auto import tqdm
 
-from allocorpool import paths
+from allocorpool import paths, settings
 from allocorpool.data import gclog
 from allocorpool.data.records import RecordReader, Run
 from allocorpool.run import jdks
@@ -288,7 +288,7 @@ def die_with_parent() -> None:
 
 def engine_environment() -> dict[str, str]:
     """The environment with the commit the engines put in their header (as `make` exports it)."""
-    return {**os.environ, "ALLOC_OR_POOL_COMMIT": os.environ.get("ALLOC_OR_POOL_COMMIT") or paths.source_commit()}
+    return {**os.environ, settings.COMMIT_VARIABLE: settings.commit() or paths.source_commit()}
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

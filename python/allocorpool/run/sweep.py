@@ -18,7 +18,6 @@ order of a local run. Without one, cells run here one at a time.
 from __future__ import annotations
 
 import math
-import os
 import subprocess
 import sys
 import threading
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from allocorpool import paths
+from allocorpool import paths, settings
 from allocorpool.analysis import gctable
 from allocorpool.analysis.blocks import SPREAD_COLUMNS, cell_figures, keeps_up, spread_columns
 from allocorpool.analysis.min_heap import (
@@ -58,7 +57,7 @@ from allocorpool.analysis.search import (
 )
 from allocorpool.data import gclog
 from allocorpool.data.records import Run, read_run
-from allocorpool.data.store import Store, atomic_write, chosen_profile, replaying, run_missing
+from allocorpool.data.store import Store, atomic_write, run_missing
 from allocorpool.run import calibration, jdks, machine, machine_check
 from allocorpool.run.blocks import BlockRunner
 from allocorpool.run.java import JavaRun
@@ -89,14 +88,13 @@ from allocorpool.study import (
     search_s,
     solutions,
 )
+from allocorpool.settings import SCHEDULER_VARIABLE, SOLUTIONS_VARIABLE  # noqa: F401  (the notebooks' names)
 from allocorpool.study import selection as study_selection
 
 if TYPE_CHECKING:
     from allocorpool.run.cluster import Cluster
 
-SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (study.SELECTIONS): make's SOLUTIONS
 WHAT_IF_QUEUE_MS = 1000  # the article's what-if: "if our source queue could contain one second worth of packets"
-SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on its workers (make's SCHEDULER)
 # MISSING (analysis.search): the status of a cell a replay does not find in the store
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 _SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
@@ -281,14 +279,14 @@ class Sweep:
     def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False, replay: bool | None = None,
                  scheduler: str | Cluster | None = None) -> None:
-        self.profile = profile(profile_name or chosen_profile())
+        self.profile = profile(profile_name or settings.profile_name())
         self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
-        self.selection_name = os.environ.get(SOLUTIONS_VARIABLE) or "all"
+        self.selection_name = settings.selection_name()
         self.selection = study_selection(self.selection_name)
         # A replay shows what the store holds (the newest result of each measurement, whichever engine
         # build made it) and runs nothing: the article of a committed store renders anywhere.
-        self.replay = replaying() if replay is None else replay
+        self.replay = settings.replaying() if replay is None else replay
         self._progress = progress
         self._rows = {row["key"]: row for row in self.store.index.to_dict("records")}
         self._run_here: set[str] = set()  # cells run in this session: a failure is retried once at most
@@ -300,7 +298,7 @@ class Sweep:
         self._ran = 0
         self._status = _Status(False, "")
         # A Dask scheduler's address (or a Cluster): cells run on its workers; connected when a cell is to run.
-        self._scheduler = scheduler if scheduler is not None else os.environ.get(SCHEDULER_VARIABLE) or None
+        self._scheduler = scheduler if scheduler is not None else settings.scheduler()
         self._cluster: Cluster | None = None
         self._key_locks: dict[str, threading.Lock] = {}  # one cell is never run by two threads at once
         self._key_locks_guard = threading.Lock()
