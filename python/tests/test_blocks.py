@@ -7,10 +7,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from allocorpool import effects, study
+from allocorpool import effects, machine, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.data.store import Store
-from allocorpool.run import blocks, calibration, machine, machine_check, sweep
+from allocorpool.run import blocks, calibration, machine_check, sweep
 from allocorpool.run.runner import run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # 100 ns per packet, FAKE_* vary it

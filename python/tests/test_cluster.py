@@ -27,10 +27,11 @@ sys.path.insert(0, str(FIXTURES))  # the workers import it too (their PYTHONPATH
 
 from cluster_fake import FakeCommand, runs  # noqa: E402
 
-from allocorpool import paths, study  # noqa: E402
-from allocorpool.data.store import Store, run_missing  # noqa: E402
-from allocorpool.run import machine, sweep  # noqa: E402
+from allocorpool import machine, paths, study  # noqa: E402
+from allocorpool.data.store import Store  # noqa: E402
+from allocorpool.run import sweep  # noqa: E402
 from allocorpool.run.cluster import Cluster, ClusterError  # noqa: E402
+from allocorpool.run.executor import run_missing  # noqa: E402
 from allocorpool.run.runner import Cell, die_with_parent, run_cell  # noqa: E402
 from allocorpool.study import SOLUTIONS_BY_NAME  # noqa: E402
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from allocorpool import study
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
+from allocorpool.machine import host_fingerprint
 from allocorpool.run import sweep
 from allocorpool.run.cluster import Progress
-from allocorpool.run.machine import host_fingerprint
 from allocorpool.run.runner import Cell, CellResult, run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
 

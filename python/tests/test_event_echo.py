@@ -10,9 +10,9 @@ import pytest
 
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
+from allocorpool.machine import fingerprint
 from allocorpool.run import event_echo
 from allocorpool.run.event_echo import CHRONICLE_JDK17_FLAGS, EchoCell, EchoProfile, EchoSweep, result_row
-from allocorpool.run.machine import fingerprint
 from allocorpool.run.runner import CellResult
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -3,7 +3,7 @@
 import platform
 from pathlib import Path
 
-from allocorpool.run.machine import FINGERPRINT_FIELDS, fingerprint, host_fingerprint
+from allocorpool.machine import FINGERPRINT_FIELDS, fingerprint, host_fingerprint
 
 
 def test_host_fingerprint():

@@ -10,8 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from allocorpool import study
-from allocorpool.run import machine, machine_check, sweep
+from allocorpool import machine, study
+from allocorpool.run import machine_check, sweep
 from allocorpool.run.runner import run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # "ok": 100 ns per packet, "slow": 200

@@ -9,8 +9,9 @@ import pytest
 
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
-from allocorpool.data.store import Store, atomic_write, run_missing
-from allocorpool.run.machine import FINGERPRINT_FIELDS
+from allocorpool.data.store import Store, atomic_write
+from allocorpool.machine import FINGERPRINT_FIELDS
+from allocorpool.run.executor import run_missing
 from allocorpool.run.runner import Cell, CellResult, run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"

@@ -1,4 +1,5 @@
-"""Reads a run's JSON Lines records (docs/records.md) into a header, DataFrames and a summary.
+"""Reads a run's JSON Lines records (docs/records.md) into a header, DataFrames and a summary, and
+holds what one run of a cell left (CellResult).
 
 A run is one `header`, then `periodic` and `gc` records (queue-bench: `probe` and `result`),
 then one `summary`. A run without a summary is a failed run: its records are kept. Lines
@@ -63,6 +64,44 @@ class Run:
     @property
     def failed(self) -> bool:
         return self.status != "ok"
+
+
+@dataclass
+class CellResult:
+    """What one run of a cell left: its records, how it ended, its GC log's events. The cell is of any kind
+    the store holds (data.store.CELL_TYPES): an engine's run.runner.Cell, an event echo's, a binary tree's."""
+
+    cell: Any
+    status: str  # "ok", "error" (failed, crashed or said so) or "timeout"
+    exit_code: int | None
+    stderr_tail: str  # the end of its stderr; of its stdout when it failed and said nothing on stderr
+    elapsed_s: float
+    run: Run
+    gc_events: pd.DataFrame | None = None
+    command: list[str] = field(default_factory=list)
+    refusal: str | None = None  # why a run that ended well cannot count (another engine build ran it)
+    # The machine that ran it when that is not this one (a cluster's worker, run.cluster); None: this machine,
+    # with what the run's header says (machine.fingerprint).
+    fingerprint: dict[str, Any] | None = None
+    attempts: int = 1  # the runs it stands for: a cluster stores a cell that failed on two workers as one result
+
+    @property
+    def error(self) -> str | None:
+        """Why the cell failed, in a line (None when it did not)."""
+        if self.status == "ok":
+            return None
+        if self.refusal:
+            return self.refusal
+        if self.status == "timeout":
+            engine = getattr(self.cell, "kind", None) == "engine"  # the engines' runs fill a model first
+            filling = " in its fill phase" if engine and not len(self.run.periodic) else ""
+            return f"timed out after {self.elapsed_s:.0f} s{filling}"
+        if self.run.summary is not None and self.run.summary.get("error"):
+            return str(self.run.summary["error"])
+        if self.exit_code not in (0, None):
+            return f"exit code {self.exit_code}"
+        lines = self.stderr_tail.strip().splitlines()
+        return lines[-1] if lines else f"run {self.run.status}"
 
 
 class RecordReader:

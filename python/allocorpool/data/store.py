@@ -1,4 +1,4 @@
-"""Stores finished cells under data/ as Parquet, and runs sweeps that resume where they stopped.
+"""Stores finished cells under data/ as Parquet. It only stores: run.executor runs what a store lacks.
 
 A store is a folder (Store.named: data/<name>): cells/<key>.parquet holds one finished cell
 (its periodic, gc and GC-log rows, told apart by a `table` column; header, summary, status
@@ -19,7 +19,7 @@ import json
 import os
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -28,11 +28,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from allocorpool import paths, settings
+from allocorpool import machine, paths, settings
 from allocorpool.data import gclog
-from allocorpool.data.records import COLUMNS, Run
-from allocorpool.run import machine
-from allocorpool.run.runner import Cell, CellResult, run_cell
+from allocorpool.data.records import COLUMNS, CellResult, Run
 from allocorpool.settings import DEFAULT_PROFILE  # noqa: F401  (the chapters import it from here)
 
 _META_KEY = b"allocorpool"
@@ -287,22 +285,3 @@ def _index_row(key: str, metadata: dict[str, Any]) -> dict[str, Any]:
     for name, value in (metadata["summary"] or {}).items():
         row[name if name not in row else f"summary_{name}"] = value
     return row
-
-
-def run_missing(cells: Iterable[Cell], store: Store, run: Callable[[Cell], CellResult] | None = None,
-                retry_failed: bool = False, progress: bool = True) -> pd.DataFrame:
-    """Runs every cell the store does not have yet (nor, with retry_failed, has only as a failure),
-    storing each as soon as it ends; returns the index rows of the given cells. A replay
-    (settings.replaying) runs nothing: a cell the store lacks has no row."""
-    runner = run or (lambda cell: run_cell(cell, store.runs_dir, progress=progress))
-    replay = settings.replaying()
-    keys = []
-    for cell in cells:
-        keys.append(cell.key)
-        if replay or store.has(cell.key, ok_only=retry_failed):
-            continue
-        store.put(runner(cell))
-    index = store.index
-    if not len(index):  # an empty store has no columns yet
-        return index
-    return index[index["key"].isin(keys)].reset_index(drop=True)

@@ -39,8 +39,9 @@ import pandas as pd
 from allocorpool import paths, settings
 from allocorpool.data import gclog
 from allocorpool.data.records import Run
-from allocorpool.data.store import Store, run_missing
+from allocorpool.data.store import Store
 from allocorpool.run import jdks
+from allocorpool.run.executor import run_missing
 from allocorpool.run.runner import STDERR_TAIL_CHARS, CellResult
 
 # ---- The selectable lists -------------------------------------------------------------
@@ -639,7 +640,7 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
           programs: Path | None = None, store: Store | None = None,
           run: Callable[[BinaryTreesCell], CellResult] | None = None) -> Results:
     """Runs every cell of the profile the store lacks (interleaved repetitions) and reads all back (a replay,
-    make article, only reads: store.run_missing)."""
+    make article, only reads: run.executor.run_missing)."""
     prof = profile(profile_name or settings.profile_name())
     store = store or Store.chosen(prof.name, data_dir)
     wanted = [variant(name) for name in chosen] if chosen is not None else list(VARIANTS)

@@ -26,8 +26,8 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool import machine
 from allocorpool.data.store import Store
-from allocorpool.run import machine
 from allocorpool.run.runner import Cell, CellResult
 
 BLOCKS_TABLE = "blocks"

@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from allocorpool.run import machine, machine_check
+from allocorpool import machine
+from allocorpool.run import machine_check
 from allocorpool.run.runner import Cell, CellResult
 from allocorpool.study import SOLUTIONS_BY_NAME, Profile, batch_cell
 

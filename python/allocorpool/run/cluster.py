@@ -35,9 +35,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from allocorpool import paths
+from allocorpool import machine, paths
 from allocorpool.data.records import RecordReader
-from allocorpool.run import machine
 from allocorpool.run.runner import Cell, CellResult, CommandBuilder, default_timeout, engine_command, run_cell
 
 MACHINE = "machine"  # the worker resource every cell takes whole: `dask worker --resources machine=1`

@@ -24,8 +24,9 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from allocorpool import paths, settings
-from allocorpool.data.store import Store, run_missing
+from allocorpool.data.store import Store
 from allocorpool.run import jdks
+from allocorpool.run.executor import run_missing
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import CellResult, run_cell
 

@@ -33,9 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from allocorpool import paths, settings
+from allocorpool import machine, paths, settings
 from allocorpool.data.store import Store, atomic_write
-from allocorpool.run import machine
 from allocorpool.settings import MACHINE_CHECK_VARIABLE
 
 if TYPE_CHECKING:

@@ -17,16 +17,15 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-import pandas as pd
 from tqdm.auto import tqdm
 
 from allocorpool import paths, settings
 from allocorpool.data import gclog
-from allocorpool.data.records import RecordReader, Run
+from allocorpool.data.records import CellResult, RecordReader, Run
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 
@@ -198,42 +197,6 @@ def engine_command(cell: Cell, out: Path, gc_log: Path | None) -> list[str]:
 
 
 CommandBuilder = Callable[[Cell, Path, Path | None], list[str]]
-
-
-@dataclass
-class CellResult:
-    """What one run of a cell left: its records, how it ended, its GC log's events."""
-
-    cell: Cell
-    status: str  # "ok", "error" (failed, crashed or said so) or "timeout"
-    exit_code: int | None
-    stderr_tail: str  # the end of its stderr; of its stdout when it failed and said nothing on stderr
-    elapsed_s: float
-    run: Run
-    gc_events: pd.DataFrame | None = None
-    command: list[str] = field(default_factory=list)
-    refusal: str | None = None  # why a run that ended well cannot count (another engine build ran it)
-    # The machine that ran it when that is not this one (a cluster's worker, run.cluster); None: this machine,
-    # with what the run's header says (machine.fingerprint).
-    fingerprint: dict[str, Any] | None = None
-    attempts: int = 1  # the runs it stands for: a cluster stores a cell that failed on two workers as one result
-
-    @property
-    def error(self) -> str | None:
-        """Why the cell failed, in a line (None when it did not)."""
-        if self.status == "ok":
-            return None
-        if self.refusal:
-            return self.refusal
-        if self.status == "timeout":
-            filling = " in its fill phase" if isinstance(self.cell, Cell) and not len(self.run.periodic) else ""
-            return f"timed out after {self.elapsed_s:.0f} s{filling}"
-        if self.run.summary is not None and self.run.summary.get("error"):
-            return str(self.run.summary["error"])
-        if self.exit_code not in (0, None):
-            return f"exit code {self.exit_code}"
-        lines = self.stderr_tail.strip().splitlines()
-        return lines[-1] if lines else f"run {self.run.status}"
 
 
 def default_fill_timeout(cell: Cell) -> float | None:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from allocorpool import paths, settings
+from allocorpool import machine, paths, settings
 from allocorpool.analysis import gctable
 from allocorpool.analysis.blocks import SPREAD_COLUMNS, cell_figures, keeps_up, spread_columns
 from allocorpool.analysis.min_heap import (
@@ -57,9 +57,10 @@ from allocorpool.analysis.search import (
 )
 from allocorpool.data import gclog
 from allocorpool.data.records import Run, read_run
-from allocorpool.data.store import Store, atomic_write, run_missing
-from allocorpool.run import calibration, jdks, machine, machine_check
+from allocorpool.data.store import Store, atomic_write
+from allocorpool.run import calibration, jdks, machine_check
 from allocorpool.run.blocks import BlockRunner
+from allocorpool.run.executor import run_missing
 from allocorpool.run.java import JavaRun
 from allocorpool.run.probe_series import ProbeSeries
 from allocorpool.run.runner import Cell, CellResult, default_timeout, die_with_parent, run_cell
