@@ -39,7 +39,7 @@ public final class JavaTickProducer implements TickProducer {
         DualArrayQueue queue = DualArrayQueue.allocate(queueSize);
         JavaTickProducer producer = new JavaTickProducer(queue, intervalNs, ticks);
         producer.thread.start();
-        return new QueueTickSource(queue, producer, intervalNs);
+        return new QueueTickSource(queue, producer, intervalNs, NanoClock.SYSTEM);
     }
 
     private void run() {

@@ -8,12 +8,19 @@ final class QueueTickSource implements TickSource {
     private final QueueReader reader;
     private final TickProducer producer;
     private final long intervalNs;
+    private final NanoClock clock;
     private TickStats stats;
 
-    QueueTickSource(DualArrayQueue queue, TickProducer producer, long intervalNs) {
+    QueueTickSource(DualArrayQueue queue, TickProducer producer, long intervalNs, NanoClock clock) {
         this.reader = new QueueReader(queue);
         this.producer = producer;
         this.intervalNs = intervalNs;
+        this.clock = clock;
+    }
+
+    @Override
+    public NanoClock clock() {
+        return clock;
     }
 
     @Override
@@ -35,7 +42,7 @@ final class QueueTickSource implements TickSource {
     public void setWindowStart(long startNanos) {
         // Tick k is due k intervals after tick 0. Flat out (interval 0) every tick is due at
         // once: the window starts at the next one taken.
-        long sinceTick0 = producer.latenessNs(0) - (System.nanoTime() - startNanos);
+        long sinceTick0 = producer.latenessNs(0) - (clock.nanoTime() - startNanos);
         long first = intervalNs == 0 ? reader.tracker().covered() : Math.max(0, -Math.floorDiv(-sinceTick0, intervalNs));
         reader.tracker().setWindowStart(first);
     }

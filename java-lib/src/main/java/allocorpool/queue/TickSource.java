@@ -14,8 +14,11 @@ public interface TickSource extends AutoCloseable {
     /** Ticks lost so far (gaps in the sequence seen by the consumer). */
     long lost();
 
+    /** The clock its ticks fall due by; the real-time loop reads the time on it. */
+    NanoClock clock();
+
     /**
-     * Starts the measured window at {@code startNanos} (System.nanoTime): the ticks due from then
+     * Starts the measured window at {@code startNanos} (on {@link #clock}): the ticks due from then
      * on are its ticks, whenever the consumer takes them or finds them missing. Call it once a
      * tick was taken (the producer's schedule starts with its first) and before the window.
      */

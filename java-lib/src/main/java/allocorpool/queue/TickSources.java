@@ -20,6 +20,7 @@ public final class TickSources {
             }
         }
         DualArrayQueue queue = DualArrayQueue.allocate(capacity);
-        return new QueueTickSource(queue, new NativeTickProducer(queue, intervalNs, producerCpu), intervalNs);
+        return new QueueTickSource(queue, new NativeTickProducer(queue, intervalNs, producerCpu), intervalNs,
+                NanoClock.SYSTEM);
     }
 }

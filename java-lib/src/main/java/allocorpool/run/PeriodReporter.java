@@ -109,7 +109,7 @@ final class PeriodReporter {
         if (alloc != null) {
             alloc.bytes();
         }
-        this.start = System.nanoTime();
+        this.start = ticks == null ? System.nanoTime() : ticks.clock().nanoTime();
         this.end = start + Math.round(config.durationS * SECOND);
         this.warmupEnd = start + Math.round(config.warmupS * SECOND);
         this.now = start;
@@ -123,7 +123,8 @@ final class PeriodReporter {
 
     /**
      * Called by the loops with the packets made and ticks lost since the timed phase began,
-     * at {@code now} (System.nanoTime); returns false once the run's duration is over.
+     * at {@code now} (System.nanoTime, or the tick source's clock); returns false once the run's
+     * duration is over.
      */
     boolean check(long now, long timedPackets, long lostTotal) throws IOException {
         this.now = now;

@@ -2,6 +2,7 @@ package allocorpool.run;
 
 import allocorpool.measure.LatencyMeter;
 import allocorpool.model.PacketLoop;
+import allocorpool.queue.NanoClock;
 import allocorpool.queue.TickSource;
 import java.io.IOException;
 
@@ -9,7 +10,8 @@ import java.io.IOException;
  * Real-time mode: one packet per tick of the source, spinning on {@link TickSource#poll}
  * when none is waiting. Ticks that came while the thread was busy (or stopped by the GC)
  * for longer than the input queue holds are lost; the source counts them as gaps. One packet
- * in {@link LatencyMeter#SAMPLE_EVERY} has its lateness metered once it is made.
+ * in {@link LatencyMeter#SAMPLE_EVERY} has its lateness metered once it is made. The time is
+ * read on the source's clock.
  */
 final class RealtimeLoop {
     private static final int POLLS_PER_CHECK = 1024;
@@ -26,6 +28,7 @@ final class RealtimeLoop {
 
     static void run(PacketLoop loop, TickSource source, PeriodReporter reporter, LatencyMeter latency)
             throws IOException {
+        NanoClock clock = source.clock();
         long packets = 0;
         int polls = 0;
         while (true) {
@@ -37,7 +40,7 @@ final class RealtimeLoop {
             }
             if (++polls == POLLS_PER_CHECK) {
                 polls = 0;
-                if (!reporter.check(System.nanoTime(), packets, source.lost())) {
+                if (!reporter.check(clock.nanoTime(), packets, source.lost())) {
                     return;
                 }
             }

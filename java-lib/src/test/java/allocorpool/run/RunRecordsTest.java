@@ -1,22 +1,24 @@
 package allocorpool.run;
 
+import static allocorpool.run.RunFiles.config;
+import static allocorpool.run.RunFiles.periodic;
+import static allocorpool.run.RunFiles.readRun;
+import static allocorpool.run.RunFiles.sum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import allocorpool.Options;
 import allocorpool.measure.GcKind;
 import allocorpool.model.CaseParams;
 import allocorpool.model.PacketLoop;
 import allocorpool.model.PacketSource;
 import allocorpool.strategy.Strategies;
 import allocorpool.queue.JavaTickProducer;
+import allocorpool.queue.NanoClock;
 import allocorpool.queue.TickSource;
 import allocorpool.queue.TickStats;
-import allocorpool.record.JsonLines;
-import allocorpool.record.RecordSchema;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,14 +30,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Short runs in-process, read back from their files: the records follow docs/records.md
  * (one header, periodic and gc records, one summary last, every field present), and a
- * failing run still ends with a summary.
+ * failing run still ends with a summary. Real-time runs on a scripted clock, whose figures follow
+ * from their scripts, are in {@link RealtimeAccountingTest}.
  */
 class RunRecordsTest {
     private static final TickSourceFactory NO_TICKS = (interval, capacity, producer, consumer) -> {
@@ -48,61 +50,9 @@ class RunRecordsTest {
     private final ByteArrayOutputStream humanBytes = new ByteArrayOutputStream();
     private final PrintStream human = new PrintStream(humanBytes, true, StandardCharsets.UTF_8);
 
-    /** A 2-s run with 1 s of warm-up, unpinned, as the command line would ask for it. */
-    private static RunConfig config(String caseName, String strategy, String mode, long intervalNs, double scale,
-            boolean live, Path out, String... more) {
-        List<String> args = new ArrayList<>(List.of("--case", caseName, "--strategy", strategy, "--mode", mode,
-                "--duration-s", "2", "--warmup-s", "1", "--scale", String.valueOf(scale), "--producer-cpu", "-1",
-                "--consumer-cpu", "-1", "--out", out.toString()));
-        if (intervalNs > 0) {
-            args.addAll(List.of("--interval-ns", String.valueOf(intervalNs)));
-        }
-        if (live) {
-            args.add("--live-objects");
-        }
-        args.addAll(List.of(more));
-        return Options.parse(args.toArray(new String[0]));
-    }
-
-    /** Checks the shape every run file has and returns its records. */
-    private static List<Map<String, Object>> readRun(Path file) throws IOException {
-        List<Map<String, Object>> records = JsonLines.read(file);
-        assertTrue(records.size() >= 2, "a header and a summary at least");
-        assertEquals("header", records.get(0).get("type"));
-        assertEquals("summary", records.get(records.size() - 1).get("type"));
-        for (int i = 0; i < records.size(); i++) {
-            Map<String, Object> r = records.get(i);
-            RecordSchema.check(r);
-            if (i > 0 && i < records.size() - 1) {
-                assertTrue(r.get("type").equals("periodic") || r.get("type").equals("gc"), r.toString());
-            }
-        }
-        return records;
-    }
-
-    private static long sum(List<Map<String, Object>> records, String field, boolean measuredOnly) {
-        long total = 0;
-        for (Map<String, Object> r : records) {
-            if (r.get("type").equals("periodic") && (!measuredOnly || r.get("warmup").equals(false))) {
-                total += (Long) r.get(field);
-            }
-        }
-        return total;
-    }
-
     @SuppressWarnings("unchecked")
     private static Map<String, Object> object(Map<String, Object> record, String field) {
         return (Map<String, Object>) record.get(field);
-    }
-
-    private static List<Map<String, Object>> periodic(List<Map<String, Object>> records) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (Map<String, Object> r : records) {
-            if (r.get("type").equals("periodic")) {
-                out.add(r);
-            }
-        }
-        return out;
     }
 
     @Test
@@ -331,130 +281,6 @@ class RunRecordsTest {
                 + " --out"), text);
     }
 
-    /**
-     * A consumer that stops for 50 ms in the measured window, with an input queue that holds
-     * 100 ms: it loses nothing, and the metered latency shows the stall (the packets queued
-     * behind it were late by up to its length), while the median stays that of a consumer
-     * that keeps up.
-     */
-    @Test
-    void theMeteredLatencyShowsAStallThatLosesNothing() throws IOException {
-        Path file = dir.resolve("stall.jsonl");
-        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file),
-                stallingAt(1500, 50, 1), human));
-        List<Map<String, Object>> records = readRun(file);
-        Map<String, Object> summary = records.get(records.size() - 1);
-        assertEquals("ok", summary.get("status"), summary.toString());
-        assertEquals(0L, summary.get("lost_measured"), "100 ms of queue bridges a 50 ms stall: " + summary);
-        long max = (Long) summary.get("latency_max_ns");
-        assertTrue(max >= 45_000_000L && max < 1_000_000_000L, "the stall's 50 ms: " + summary);
-        assertTrue((Long) summary.get("latency_p50_ns") < max / 10, "most packets are not behind the stall: " + summary);
-        assertEquals(64L, summary.get("latency_sample_every"));
-        long samples = (Long) summary.get("latency_samples");
-        long measured = (Long) summary.get("measured_packets");
-        assertTrue(Math.abs(samples - measured / 64) <= 2 * 64 + measured / 100,
-                "one packet in 64 of the window's periods: " + samples + " of " + measured);
-        long periodMax = 0;
-        for (Map<String, Object> r : periodic(records)) {
-            if (r.get("warmup").equals(false)) {
-                periodMax = Math.max(periodMax, (Long) r.get("latency_max_ns"));
-            }
-        }
-        // Every sampled packet of the window was sampled in a measured period; a measured period
-        // may hold more (a stall straddling the warm-up's end, of ticks due before the window).
-        assertTrue(max <= periodMax, "the window's max is within its periods': " + max + " > " + periodMax);
-    }
-
-    /**
-     * A consumer that falls behind in the last 100 ms of the run: the ticks it loses show up
-     * as gaps while it still runs, as gaps the drain at the end finds, and as drops after
-     * the last tick it took. lost_measured counts all of them: it is every drop of the
-     * producer after the window opened.
-     */
-    @Test
-    void lostMeasuredCountsTheDrainGapsAndTheTrailingDrops() throws IOException {
-        Path file = dir.resolve("behind.jsonl");
-        long[] slowFrom = new long[1];
-        TickSourceFactory fallsBehind = (interval, capacity, producer, consumer) -> {
-            // 10 ms of ticks per array, so that 100 ms of a slow consumer overflows it.
-            slowFrom[0] = System.nanoTime() + 1_900_000_000L;
-            return new SlowedSource(JavaTickProducer.start(capacity / 10, interval, Long.MAX_VALUE), () -> {
-                if (System.nanoTime() - slowFrom[0] > 0) {
-                    LockSupport.parkNanos(200_000);
-                }
-            });
-        };
-        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file), fallsBehind,
-                human));
-        List<Map<String, Object>> records = readRun(file);
-        Map<String, Object> summary = records.get(records.size() - 1);
-        assertEquals("ok", summary.get("status"), summary.toString());
-        long dropped = (Long) summary.get("producer_dropped");
-        assertTrue(dropped > 1_000, "the last 100 ms lose most of their 5,000 ticks: " + summary);
-        long lostBeforeWindow = 0;
-        for (Map<String, Object> r : periodic(records)) {
-            if (r.get("warmup").equals(true)) {
-                lostBeforeWindow += (Long) r.get("lost");
-            }
-        }
-        assertEquals(dropped - lostBeforeWindow, summary.get("lost_measured"), summary.toString());
-    }
-
-    /** A source whose consumer stops for {@code stallMs} from {@code startMs} after the source opened. */
-    private static TickSourceFactory stallingAt(long startMs, long stallMs, int capacityShare) {
-        return (interval, capacity, producer, consumer) -> {
-            long[] stallAt = {System.nanoTime() + startMs * 1_000_000L};
-            return new SlowedSource(JavaTickProducer.start(capacity / capacityShare, interval, Long.MAX_VALUE), () -> {
-                if (stallAt[0] != 0 && System.nanoTime() - stallAt[0] > 0) {
-                    stallAt[0] = 0;
-                    LockSupport.parkNanos(stallMs * 1_000_000L);
-                }
-            });
-        };
-    }
-
-    /**
-     * The window is the ticks due in it. A consumer that stops 50 ms before the window opens
-     * and goes on 10 ms into it takes the ticks due before the window late, in the window's
-     * time: their lateness stays out of the window's latency, which sees at most the 10 ms the
-     * stall lasted into it; the periods show the whole stall.
-     */
-    @Test
-    void theWindowsLatencyIsThatOfTheTicksDueInIt() throws IOException {
-        Path file = dir.resolve("straddles-latency.jsonl");
-        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file),
-                stallingAt(950, 60, 1), human));
-        List<Map<String, Object>> records = readRun(file);
-        Map<String, Object> summary = records.get(records.size() - 1);
-        assertEquals(0L, summary.get("lost"), "100 ms of queue bridge a 60 ms stall: " + summary);
-        long periodMax = 0;
-        for (Map<String, Object> r : periodic(records)) {
-            periodMax = Math.max(periodMax, (Long) r.get("latency_max_ns"));
-        }
-        assertTrue(periodMax >= 55_000_000L, "a period shows the 60 ms stall: " + periodMax);
-        assertTrue((Long) summary.get("latency_max_ns") < 40_000_000L,
-                "the window's ticks waited at most the ~10 ms of the stall inside it: " + summary);
-    }
-
-    /**
-     * A consumer that stops 150 ms before the window opens, for 200 ms, behind a queue of 10 ms:
-     * the producer drops most of the stall's ticks, and the consumer finds all the gaps after the
-     * window opened. Only those due in it (about 50 ms of ticks) are the window's loss, though the
-     * consumer checked the clock only after the stall and found the gap before it did.
-     */
-    @Test
-    void theWindowLosesOnlyTheTicksDueInIt() throws IOException {
-        Path file = dir.resolve("straddles-loss.jsonl");
-        assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, file),
-                stallingAt(850, 200, 10), human));
-        List<Map<String, Object>> records = readRun(file);
-        Map<String, Object> summary = records.get(records.size() - 1);
-        long dropped = (Long) summary.get("producer_dropped");
-        long lostMeasured = (Long) summary.get("lost_measured");
-        assertTrue(dropped > 7_000, "200 ms of ticks at 20 us, less the queue's: " + summary);
-        assertTrue(lostMeasured > 500 && lostMeasured < 3_500, "about 50 ms of ticks (2,500): " + summary);
-    }
-
     @Test
     void tickCountsThatDoNotBalanceAreAnError() throws IOException {
         Path file = dir.resolve("unbalanced.jsonl");
@@ -580,6 +406,11 @@ class RunRecordsTest {
         }
 
         @Override
+        public NanoClock clock() {
+            return NanoClock.SYSTEM;
+        }
+
+        @Override
         public void setWindowStart(long startNanos) {}
 
         @Override
@@ -595,58 +426,6 @@ class RunRecordsTest {
         @Override
         public long latenessNs() {
             return 0;
-        }
-    }
-
-    /** The Java clock's ticks, read by a consumer that runs {@code beforePoll} (a stall, a slowdown) first. */
-    private static final class SlowedSource implements TickSource {
-        private final TickSource ticks;
-        private final Runnable beforePoll;
-
-        SlowedSource(TickSource ticks, Runnable beforePoll) {
-            this.ticks = ticks;
-            this.beforePoll = beforePoll;
-        }
-
-        @Override
-        public boolean poll() {
-            beforePoll.run();
-            return ticks.poll();
-        }
-
-        @Override
-        public long received() {
-            return ticks.received();
-        }
-
-        @Override
-        public long lost() {
-            return ticks.lost();
-        }
-
-        @Override
-        public void setWindowStart(long startNanos) {
-            ticks.setWindowStart(startNanos);
-        }
-
-        @Override
-        public long lostInWindow() {
-            return ticks.lostInWindow();
-        }
-
-        @Override
-        public boolean lastInWindow() {
-            return ticks.lastInWindow();
-        }
-
-        @Override
-        public long latenessNs() {
-            return ticks.latenessNs();
-        }
-
-        @Override
-        public TickStats finish() {
-            return ticks.finish();
         }
     }
 }
