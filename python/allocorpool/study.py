@@ -224,7 +224,9 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                              "its own runs as before",
              "0997b85b0112": "the queue benchmark's header has series_probe too (null)",
              "60f6c1cfa87d": "native-queue's tick producer takes its pace clock as a template argument, for tests; "
-                             "the clock thread compiles to the same instructions"},
+                             "the clock thread compiles to the same instructions",
+             "034efef65076": "the real-time loop reads the time on its tick source's clock, System.nanoTime for the "
+                             "engine's sources (a test's is scripted); the per-packet path is unchanged"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
                             "(CMakeLists.txt); the engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "
