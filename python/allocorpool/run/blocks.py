@@ -95,7 +95,7 @@ class BlockRunner:
         self.retry_failed = retry_failed  # a failed run of this boot runs again, once per runner
         self._retried: set[str] = set()
         self.show = show or (lambda text: None)
-        # the keys of other engine builds whose runs measure the same as a run's (study.SAME_MEASUREMENT_BUILDS)
+        # the keys of other engine builds whose runs measure the same as a run's (lists.SAME_MEASUREMENT_BUILDS)
         self.same_as = same_as or (lambda cell: [])
 
     def measure(self, block: Block) -> pd.DataFrame:

@@ -14,9 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from allocorpool import machine
+from allocorpool.lists import SOLUTIONS_BY_NAME
+from allocorpool.profiles import Profile
 from allocorpool.run import machine_check
+from allocorpool.run.cells import batch_cell
 from allocorpool.run.runner import Cell, CellResult
-from allocorpool.study import SOLUTIONS_BY_NAME, Profile, batch_cell
 
 REFERENCE = ("g1", "alloc", "B")
 # The memory's latency takes some 20 s to time: a process times it once per LATENCY_VALID_S in a boot, and

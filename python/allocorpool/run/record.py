@@ -8,27 +8,27 @@ block. What it prints is for the person running it; the chapters compute their o
 
 from __future__ import annotations
 
-from allocorpool import effects, study
+from allocorpool import effects, lists, profiles
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.run.sweep import Sweep
 
 
 def names(profile_name: str, selection: str) -> list[str]:
     """The solutions of a selection that the profile holds, in the study's order."""
-    prof = study.profile(profile_name)
-    return [s.name for s in study.solutions(None, prof, study.selection(selection))]
+    prof = profiles.profile(profile_name)
+    return [s.name for s in profiles.solutions(None, prof, lists.selection(selection))]
 
 
 def record(profile_name: str, solution: str) -> str:
     """Measures the solution's batch blocks in this boot (what the store lacks) and words the result."""
-    if solution not in study.SOLUTIONS_BY_NAME:
-        raise ValueError(f"unknown solution {solution!r}; one of {', '.join(study.SOLUTIONS_BY_NAME)}")
+    if solution not in lists.SOLUTIONS_BY_NAME:
+        raise ValueError(f"unknown solution {solution!r}; one of {', '.join(lists.SOLUTIONS_BY_NAME)}")
     sweep = Sweep(profile_name, progress=True)
-    batch = sweep.batch([study.SOLUTIONS_BY_NAME[solution]])
+    batch = sweep.batch([lists.SOLUTIONS_BY_NAME[solution]])
     lines = []
     for case, part in batch.groupby("case", sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
-        figures = ", ".join(f"{s} {_figure(rows[s])}" for s in study.STRATEGIES if s in rows)
+        figures = ", ".join(f"{s} {_figure(rows[s])}" for s in lists.STRATEGIES if s in rows)
         compared = block_figures.compare(rows["pool"], rows["alloc"]) if "pool" in rows and "alloc" in rows else None
         effect = f"; pooling / allocation {compared.effect.text()}: {compared.outcome()}" if compared else ""
         lines.append(f"{solution} case {case}: {figures} ns per packet{effect}")

@@ -1,0 +1,229 @@
+"""What the study measures: its selectable lists. Edit them to change the study (as in mimalloc-bench).
+
+A solution is what the summary tables call one: an engine with a JDK and a collector (and compact
+object headers), or a C++ design with an allocator. The strategies, cases and allocators, the
+selections of solutions a sweep can be limited to, which chapter runs which solutions, and the cases'
+sizes are here too. How big and how long each run is comes from a profile (profiles.py).
+
+Heaps scale with the profile's --scale so that small runs keep the article's proportions of
+heap to live set: 2 GB x scale for the heap strategies, half of that for the native-buffer ones
+(whose 2 GB of direct memory is a limit, kept as the article's), and five times it for the
+article's "(10 GB)" loss column; MIN_HEAP_MB only keeps the smallest profile above what a JVM
+needs for itself. Epsilon never collects: it gets a fixed heap, touched before the run
+(-XX:+AlwaysPreTouch, so that first touches of fresh pages are not what is measured), and its
+runs end when the heap is 90 % used (--stop-when-heap-full: the window is what the heap holds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+STRATEGIES = ("dummy", "alloc", "mix", "pool")
+STRATEGY_LABELS = {"dummy": "Dummy", "alloc": "Allocation", "mix": "Mix", "pool": "Pooling"}  # the article's
+REALTIME_STRATEGIES = ("alloc", "mix", "pool")  # the dummy strategy only measures the harness
+CASES = ("A", "B", "C")
+ALLOCATORS = ("glibc", "jemalloc", "mimalloc", "tcmalloc")
+SEED_JDK = 11  # the article ran CMS and G1 on Java 8 and ZGC on Java 11; 11 is the oldest here and the last with CMS
+MODERN_JDK = 25
+ARTICLE_HEAP_MB = 2048  # the article's -Xmx2g; its native-buffer runs had half (1 GB)
+BIG_HEAP_FACTOR = 5  # the article's "(10 GB)" column: five times the heap
+MIN_HEAP_MB = 96  # JDK 11's ZGC fails under it at ci's sizes (40 MB will not start, 64 MB runs out with the pool); only ci reaches it
+# The part of a collector's heap that does not shrink with the live set (its pages, the headroom it
+# collects in), which a small profile keeps whole while it scales the rest. It is the fixed term of
+# the collector's minimum heap of case C at two sizes (chapter 13: min heap = fixed + scale x the
+# rest). Scaled whole, quick's heap for JDK 11's ZGC was under that minimum, and the cell lost in
+# quick what kept up at full size (chapter 12); with the fixed part kept, the heap's room above the
+# minimum scales with the live set. Collectors not listed were not measured to need it.
+UNSCALED_HEAP_MB: dict[tuple[int, str], int] = {(SEED_JDK, "zgc"): 80}
+EPSILON_HEAP_MB = 8192
+# Epsilon touches every page of its heap once, before the run, so that the run measures allocation
+# and not the kernel handing out fresh pages.
+EPSILON_OPTIONS = ("-XX:+AlwaysPreTouch",)
+REFERENCE_NS = 1000  # the article's interval for "lost: x%"
+MAX_CAPTURING_DELAY_MS = 100  # the article's input queue, in time
+
+
+@dataclass(frozen=True)
+class Solution:
+    """One row group of the summary tables."""
+
+    name: str
+    label: str
+    engine: str  # "java" or "cpp"
+    reference_name: str | None = None  # its name in data/reference/article_reference.csv (the 2019 article's)
+    jdk: int | None = None
+    collector: str | None = None
+    native_buffers: bool = False  # the native-* strategies: buffers off-heap, 1 GB heap
+    compact_headers: bool = False
+    design: str | None = None  # cpp: "cpp" or "flat"
+    allocator: str | None = None
+    fixed_heap_mb: int | None = None
+    baseline: bool = False  # shown, but never marked best: it cannot run for long
+    vm_options: tuple[str, ...] = ()  # JVM options beyond the collector's own
+    about: str = ""  # what the short label stands for, for the article's glossary ("" : the label says it)
+
+    def engine_strategy(self, strategy: str) -> str:
+        """The engine's name for a strategy (native buffers have their own, except dummy)."""
+        return f"native-{strategy}" if self.native_buffers and strategy != "dummy" else strategy
+
+    def heap_mb(self, scale: float) -> int | None:
+        if self.engine != "java":
+            return None
+        if self.fixed_heap_mb is not None:
+            return self.fixed_heap_mb
+        full = ARTICLE_HEAP_MB / 2 if self.native_buffers else ARTICLE_HEAP_MB
+        kept = UNSCALED_HEAP_MB.get((self.jdk, self.collector), 0) if self.jdk is not None else 0
+        return max(MIN_HEAP_MB, round(kept + (full - kept) * scale))
+
+    @property
+    def filler(self) -> str:
+        """What sets its fill phase's speed (FILL_NS_PER_PACKET): the engine, or a C++ design."""
+        return self.design or self.engine
+
+    def big_heap_mb(self, scale: float) -> int | None:
+        """The heap of the article's "(10 GB)" column; None where it does not apply or equals heap_mb."""
+        if self.engine != "java" or self.native_buffers or self.fixed_heap_mb is not None:
+            return None
+        heap = self.heap_mb(scale)
+        return None if heap is None else BIG_HEAP_FACTOR * heap
+
+
+def _cpp(design: str, allocator: str) -> Solution:
+    title = "C++" if design == "cpp" else "C++ flat"
+    reference = title if allocator == "glibc" else None
+    return Solution(f"{design}-{allocator}", f"{title} ({allocator})", "cpp", reference_name=reference, design=design,
+                    allocator=allocator)
+
+
+# The article ran its G1 rows with an 80 ms pause goal; the rows compared with them do too.
+G1_ARTICLE_GOAL = ("-XX:MaxGCPauseMillis=80",)
+
+SOLUTIONS: tuple[Solution, ...] = (
+    # the article's solutions as it ran them, in its order. Its "CMS" rows passed no collector flag to
+    # Java 8, whose default was Parallel (its logs say "Full GC (Ergonomics)", which only Parallel prints).
+    Solution("parallel-11", "Parallel 11, 2019 \"CMS\"", "java", "CMS", SEED_JDK, "parallel",
+             about="JDK 11, Parallel collector: the 2019 article's \"CMS\" rows passed no collector flag, so ran Parallel"),
+    Solution("g1", "G1 11", "java", "G1", SEED_JDK, "g1", vm_options=G1_ARTICLE_GOAL,
+             about="JDK 11, G1 with the 2019 article's 80 ms pause goal"),
+    Solution("zgc", "ZGC 11", "java", "ZGC", SEED_JDK, "zgc", about="JDK 11, ZGC (experimental then)"),
+    Solution("native-parallel-11", "Native Parallel 11, 2019 \"Native CMS\"", "java",
+             "Native CMS", SEED_JDK, "parallel", native_buffers=True,
+             about="JDK 11, Parallel, buffers in native memory off the heap: the 2019 \"Native CMS\" as it ran"),
+    Solution("native-g1", "Native G1 11", "java", "Native G1", SEED_JDK, "g1", native_buffers=True,
+             vm_options=G1_ARTICLE_GOAL, about="JDK 11, G1 (80 ms goal), buffers in native memory"),
+    Solution("native-zgc", "Native ZGC 11", "java", "Native ZGC", SEED_JDK, "zgc", native_buffers=True,
+             about="JDK 11, ZGC, buffers in native memory"),
+    _cpp("cpp", "glibc"),
+    _cpp("flat", "glibc"),
+    # the collector the article named but did not run
+    Solution("cms", "CMS 11", "java", jdk=SEED_JDK, collector="cms"),
+    Solution("native-cms", "Native CMS 11", "java", jdk=SEED_JDK, collector="cms", native_buffers=True),
+    # today's collectors and allocators
+    Solution("g1-25", "G1 25", "java", jdk=MODERN_JDK, collector="g1"),
+    Solution("g1-25-coh", "G1 25, compact headers", "java", jdk=MODERN_JDK, collector="g1",
+             compact_headers=True),
+    Solution("parallel-25", "Parallel 25", "java", jdk=MODERN_JDK, collector="parallel"),
+    Solution("shenandoah-25", "Shenandoah 25", "java", jdk=MODERN_JDK, collector="shenandoah"),
+    Solution("zgc-gen-25", "Generational ZGC 25", "java", jdk=MODERN_JDK, collector="zgc-gen"),
+    Solution("native-zgc-gen-25", "Native generational ZGC 25", "java", jdk=MODERN_JDK,
+             collector="zgc-gen", native_buffers=True),
+    Solution("epsilon-25", "Epsilon 25 (no GC)", "java", jdk=MODERN_JDK, collector="epsilon",
+             fixed_heap_mb=EPSILON_HEAP_MB, baseline=True, vm_options=EPSILON_OPTIONS),
+    *(_cpp(design, allocator) for design in ("cpp", "flat") for allocator in ALLOCATORS[1:]),
+)
+SOLUTIONS_BY_NAME = {s.name: s for s in SOLUTIONS}
+
+# Selections of solutions a sweep can be limited to (`make sweep SOLUTIONS=paper`): "paper", the
+# article's eight solutions as it ran them; "all", every solution the profile has.
+SELECTIONS: dict[str, tuple[str, ...] | None] = {
+    "all": None,
+    "paper": tuple(s.name for s in SOLUTIONS if s.reference_name),
+}
+SELECTION_TEXTS = {"all": "every solution the profile has", "paper": "the article's solutions, as it ran them"}
+
+# Which chapter (notebook) runs which solutions; the summary shows them all.
+CHAPTERS: dict[str, tuple[str, ...]] = {
+    "batch": ("parallel-11", "cms", "parallel-25", "epsilon-25"),
+    "g1": ("g1", "g1-25", "g1-25-coh"),
+    "zgc": ("zgc", "zgc-gen-25", "shenandoah-25"),
+    "native": ("native-parallel-11", "native-cms", "native-g1", "native-zgc", "native-zgc-gen-25"),
+    "cpp": tuple(s.name for s in SOLUTIONS if s.engine == "cpp"),
+}
+CHAPTERS["realtime"] = CHAPTERS["gclogs"] = CHAPTERS["batch"]
+
+# The solutions the batch chapter also runs with the `random` packet source, to show per cell what
+# the published code's `counter` draws change: the article's "CMS" as run, and flat C++.
+SOURCE_SOLUTIONS = ("parallel-11", "flat-glibc")
+
+# The article's printed real-time runs (solution, strategy, case) at 1000 ns, replayed as timelines.
+TIMELINES = (("parallel-11", "alloc", "A"), ("parallel-11", "pool", "A"), ("native-parallel-11", "pool", "C"))
+
+# The minimum-heap chapter (heap sizes as multiples of each cell's minimum heap, as DaCapo Chopin
+# gives them): the article's collectors as it ran them, and today's on JDK 25.
+HEAP_SOLUTIONS = ("parallel-11", "g1", "zgc", "parallel-25", "g1-25", "zgc-gen-25", "shenandoah-25")
+CHAPTERS["heap"] = HEAP_SOLUTIONS
+
+# The live-set continuum: the internal FIFO and the store sized together, from case A's 1,000 past
+# case C's 495,000, for a handful of collectors and flat C++; and the pool's size alone, up to the
+# article's "ten million buffers" what-if. The pool grows with the live set (it must hold the FIFO
+# and the store, docs/records.md), from the article's POOL_SIZE.
+CONTINUUM_SOLUTIONS = ("parallel-11", "g1", "zgc-gen-25", "shenandoah-25", "flat-glibc")
+CHAPTERS["continuum"] = CONTINUUM_SOLUTIONS
+POOL_SIZE = 1_000_000
+
+# The collectors-across-JDKs chapter: each JDK's collectors as it ships them (no flag but the
+# collector's own; the article's G1 rows add an 80 ms goal, these do not), in the article's heap.
+COLLECTOR_LABELS = {"serial": "Serial", "parallel": "Parallel", "cms": "CMS", "g1": "G1", "zgc": "ZGC",
+                    "zgc-gen": "Generational ZGC", "shenandoah": "Shenandoah",
+                    "shenandoah-gen": "Generational Shenandoah"}
+
+
+# The cells that show whether a small profile is a true miniature of the article's sizes: each
+# (solution, case) with all its strategies, so that their order can be compared too.
+SENTINELS: tuple[tuple[str, str], ...] = (
+    ("parallel-11", "A"), ("parallel-11", "B"), ("parallel-11", "C"), ("g1", "C"), ("zgc", "C"),
+    ("native-parallel-11", "C"), ("flat-glibc", "C"))
+
+
+# The engines' last change that alters what a cell measures (the builds before it are java
+# b63d5051e81b, cpp 3ff949ef812b). The measured window of a real-time run is the ticks due in it, for
+# its loss and its latency (docs/records.md): a pause that straddled the warm-up's end used to lose for
+# the window every tick the consumer found missing after the window opened. And the Java consumer loads
+# no class in the window: its first read of the process's CPU time loaded the OS MXBean (about 200
+# classes) there, and its first window period HdrHistogram's ConcurrentHistogram, which voided the
+# compiled real-time loop.
+MEASUREMENT_CHANGE = ("the measured window became the ticks due in it, and the Java consumer stopped loading "
+                      "classes in it (docs/records.md)")
+
+# Engine builds (tools/source_id.py) whose finished cells a sweep takes as its own build's, so that
+# a long sweep resumes across an engine change that alters no stored figure. Each entry says what
+# changed since; a change that alters what a cell measures must empty the list (MEASUREMENT_CHANGE did).
+SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
+    "java": {"9f24b021cea7": "added the probe series (--probes-from-stdin) and the header's series_probe; a run of "
+                             "its own runs as before",
+             "0997b85b0112": "the queue benchmark's header has series_probe too (null)",
+             "60f6c1cfa87d": "native-queue's tick producer takes its pace clock as a template argument, for tests; "
+                             "the clock thread compiles to the same instructions",
+             "034efef65076": "the real-time loop reads the time on its tick source's clock, System.nanoTime for the "
+                             "engine's sources (a test's is scripted); the per-packet path is unchanged"},
+    "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
+                            "(CMakeLists.txt); the engine's code is unchanged",
+            "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "
+                            "thread compiles to the same instructions, the consumer loop differs in register "
+                            "allocation only"}}
+
+# The engines' case sizes (case A as the published code ran it): the internal FIFO and the store.
+INTERNAL_QUEUE_SIZE = {"A": 1_000, "B": 100_000, "C": 495_000}
+STORED_COUNT = {"A": 1_000, "B": 100_000, "C": 495_000}
+
+
+def live_packets(case: str, scale: float) -> int:
+    """The packets a case holds live at a scale: its internal FIFO and its store."""
+    return round(INTERNAL_QUEUE_SIZE[case] * scale) + round(STORED_COUNT[case] * scale)
+
+
+def selection(name: str) -> tuple[str, ...] | None:
+    """The solutions of a selection (SELECTIONS); a clear error naming the valid ones otherwise."""
+    if name not in SELECTIONS:
+        raise ValueError(f"unknown selection of solutions {name!r}; one of {', '.join(SELECTIONS)}")
+    return SELECTIONS[name]

@@ -1,0 +1,234 @@
+"""How big and how long every run is: the study's three profiles and their plans.
+
+`ci` (seconds per cell, for the notebook tests), `quick` (the whole study at a tenth of the
+article's sizes) and `full` (the article's sizes and durations). A profile's plans say how its
+real-time searches, minimum heaps, continuum, collectors across the JDKs and blocks run. The
+figures behind a plan's estimate constants are the stored runs' (`make plan` checks the model
+against them; chapters 12 and 13 show the sizes' and heaps' own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from allocorpool.analysis.search import RESOLUTION
+from allocorpool.lists import (
+    CASES,
+    COLLECTOR_LABELS,
+    MAX_CAPTURING_DELAY_MS,
+    REFERENCE_NS,
+    SOLUTIONS,
+    SOLUTIONS_BY_NAME,
+    Solution,
+)
+from allocorpool.run import jdks
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """How the real-time search (analysis.search.find_interval) runs under a profile."""
+
+    high_ns: int  # the largest interval probed
+    longest_probe_s: float  # a confirmation's cap: it lasts long enough for two of the slowest collections
+    confirm: bool = True  # confirm the interval found with that longer probe (Java cells)
+    low_ns: int = 20  # the low end where the batch time per packet is unknown
+    start_factor: float = 1.5  # the first probe: this x the batch time per packet
+    digits: int = 2  # the grid: significant digits of the intervals probed (the article's tables: two)
+    resolution: float = RESOLUTION  # the search ends when the loss-free interval is within this share of a lossy one
+    # For the estimate: the probes longer than probe_s a Java search runs on average, and their mean
+    # length as a share of longest_probe_s, as measured. More than one: a confirmation that loses (a rare
+    # collection the short probes missed) makes every later probe as long as it, and the search
+    # brackets and bisects again above (analysis.search.find_interval).
+    long_probes: float = 1.0
+    long_probe_share: float = 1.0
+    # A Java search's probes in one JVM that fills the model once (run.probe_series), not each in its own.
+    series: bool = False
+
+
+@dataclass(frozen=True)
+class HeapPlan:
+    """How the minimum-heap chapter runs under a profile (analysis.min_heap)."""
+
+    factors: tuple[float, ...] = (1.5, 2, 3, 6)  # the heaps measured, as multiples of the minimum heap
+    resolution: float = 0.05  # the bisection ends when a heap that completes is within 5 % of one that does not
+    strategies: tuple[str, ...] = ("alloc", "pool")  # the two ends: mix lies between them
+    cases: tuple[str, ...] | None = None  # None: the profile's
+    floor_mb: int = 16  # the smallest heap tried
+    # The bisection's runs only need to complete: they may be shorter than the profile's batch runs
+    # (None: as long), which measure each multiple. Every run fills its store first.
+    search_s: float | None = None
+    search_warmup_s: float | None = None
+    # Runs at each multiple: a short run holds few collections near the minimum heap, so one run's
+    # overhead can be far off (chapter 13 shows the range of a small profile's repeats).
+    repeats: int = 1
+    # For the estimate: how many times slower than in the solution's heap a bisection run fills its
+    # store near the minimum, where the collector thrashes (`make plan` checks it against the stored runs).
+    near_min_fill_factor: float = 3
+
+
+@dataclass(frozen=True)
+class ContinuumPlan:
+    """How the continuum chapter runs under a profile: the live-set sizes (FIFO = store, before the
+    profile's scale), the strategies, the interval of the real-time probe at each size, and the pool
+    sizes of the pool-size what-if (case B)."""
+
+    sizes: tuple[int, ...] = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
+    strategies: tuple[str, ...] = ("alloc", "mix", "pool")
+    interval_ns: int = REFERENCE_NS
+    pool_sizes: tuple[int, ...] = (1_000_000, 3_000_000, 10_000_000)
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    """How a profile measures a comparison as a block (run.blocks): each repetition a fresh process, the
+    cells of one comparison interleaved. Batch blocks run shorter than the profile's single batch runs:
+    several short runs tell the spread between processes, which one long run cannot."""
+
+    repetitions: int = 5  # 0: no blocks, each batch cell runs once (as on a cluster, where a block cannot run)
+    batch_s: float | None = None  # None: the profile's batch_s
+    batch_warmup_s: float | None = None
+    probe_repetitions: int = 3  # real-time blocks: probes of every strategy at one interval, each this often
+
+
+@dataclass(frozen=True)
+class JdkPlan:
+    """How the collectors-across-JDKs chapter runs under a profile: the JDKs, the collectors (None: every
+    one each JDK has, but Epsilon, which never collects), the strategies and cases (None: the profile's),
+    and the interval of the real-time probe."""
+
+    jdks: tuple[int, ...] = (11, 17, 21, 25)
+    collectors: tuple[str, ...] | None = None
+    strategies: tuple[str, ...] = ("alloc", "mix", "pool")
+    cases: tuple[str, ...] | None = ("C",)  # the case that decides: only there do collectors differ much
+    interval_ns: int = REFERENCE_NS
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str
+    scale: float
+    batch_s: float
+    batch_warmup_s: float
+    probe_s: float
+    probe_warmup_s: float
+    timeline_s: float
+    # A sentinel cell's long run at 1000 ns, where its search kept up there (chapter 12): long enough for
+    # the slowest collections, which short probes can miss (a full collection late in a long run, say).
+    long_run_s: float
+    queue_probe_s: float  # the queue benchmark's probes with 100 ms of ticks per array
+    queue_fixed_probe_s: float  # its probes under the original's fixed capacity (10 s to compare with it)
+    search: SearchPlan
+    cases: tuple[str, ...] = CASES
+    solutions: tuple[str, ...] | None = None  # None: every solution
+    strict: bool = False  # a chapter fails when any of its runs failed or it has no result (the tests' profile)
+    heap: HeapPlan = HeapPlan()
+    continuum: ContinuumPlan = ContinuumPlan()
+    jdks: JdkPlan = JdkPlan()
+    # The input queue's capacity as a share of the article's (None: the scale). A pause does not
+    # shrink in proportion to the live set (a collection has fixed costs), so a small profile's queue
+    # is sized by how its pauses measured against the article's sizes: chapter 12 shows the ratio.
+    queue_scale: float | None = None
+    # The delay a real-time consumer sees beyond its GC pauses whatever the live set (the OS handing
+    # its core to the collector's concurrent threads, the JIT, the machine's own jitter). It does not
+    # shrink, so the queue keeps it whole beside the scaled part: the article's queue bridges a pause
+    # P plus this delay D, and a small profile's must bridge queue_scale x P + D.
+    unscaled_delay_ms: float = 0.0
+    # Before its first run a sweep checks that the machine runs at the speed of the one that measured the
+    # store (run.machine_check): the full profile's, whose committed store grows over sessions and boots;
+    # quick's and the tests' stores are made in one go.
+    machine_check: bool = False
+    blocks: BlockPlan = BlockPlan()
+
+    def selects(self, solution: Solution) -> bool:
+        return self.solutions is None or solution.name in self.solutions
+
+    @property
+    def capture_delay_ms(self) -> float:
+        """The input queue's capacity in time: the article's 100 ms scaled as the pauses are, so that
+        a pause keeps its ratio to what the queue bridges."""
+        return self.queue_ms(MAX_CAPTURING_DELAY_MS)
+
+    def queue_ms(self, article_ms: float) -> float:
+        """An input queue of the article's sizes (article_ms of ticks) in this profile: it loses a packet
+        when a pause P plus the unscaled delay D outlasts it, so article_ms - D scales with the pauses."""
+        share = self.scale if self.queue_scale is None else self.queue_scale
+        return round(article_ms * share + self.unscaled_delay_ms * (1 - share), 3)
+
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (
+    Profile("ci", "seconds per cell, case A, a solution of each kind: for the notebook tests",
+            scale=0.02, batch_s=1, batch_warmup_s=0.5, probe_s=1, probe_warmup_s=0.5, timeline_s=2, long_run_s=2,
+            queue_probe_s=0.2, queue_fixed_probe_s=0.2,
+            search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
+            cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25), blocks=BlockPlan(repetitions=2, probe_repetitions=2),
+            continuum=ContinuumPlan(sizes=(1_000, 30_000, 1_000_000), strategies=("alloc", "pool"),
+                                    pool_sizes=(1_000_000, 10_000_000)),
+            jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),
+            solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
+                       "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
+    Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
+            scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10, long_run_s=12,
+            queue_probe_s=0.5, queue_fixed_probe_s=1,
+            # long_probes: the stored Java sentinel searches' long probes per search
+            search=SearchPlan(high_ns=2000, longest_probe_s=6, long_probes=1.5),
+            heap=HeapPlan(resolution=0.1, cases=("C",), repeats=3),
+            # The longest pause of the Java sentinel cells' batch runs at a tenth of the sizes, over that
+            # at full size (their median, chapter 12): a collection's fixed costs do not shrink. A queue
+            # scaled whole lost packets behind young pauses that a full-size queue bridges.
+            queue_scale=0.14,
+            # How much longer than their longest pause the Java probes of the quick sentinels waited, on
+            # the median, well above their batch time per packet (chapter 12 shows it).
+            unscaled_delay_ms=9),
+    # The article's sizes. Every run fills its store before its warm-up, so the warm-ups need only
+    # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,
+    # and the interval found is confirmed by a probe holding the cell's slowest collection twice.
+    Profile("full", "the article's sizes: batch blocks of three 10 s runs per cell, 8 s probes confirmed by a longer "
+                    "one, a fine search",
+            scale=1.0, batch_s=20, batch_warmup_s=5, probe_s=8, probe_warmup_s=2, timeline_s=60, long_run_s=120,
+            queue_probe_s=2, queue_fixed_probe_s=10,
+            # Searched up to 2000 ns, as quick is: the article's tables print no interval above 2000 ns
+            # (G1's allocation B), and "lost" means no loss-free interval up to twice the reference. Probes
+            # above it took much of a wider search's time, and probes of 30 s cannot show the article's
+            # loss at 10,000 ns anyway (80K packets every 40 s). long_probes and long_probe_share: the
+            # stored Java searches' long probes per search and their mean length (`make plan` checks them).
+            search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=1.6, long_probe_share=0.93),
+            # The bisection runs at full size fill several times slower than the model's fill (the mean of
+            # the stored ones, case C): near the minimum heap they thrash up to the fill limit.
+            heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=6.6),
+            continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True,
+            blocks=BlockPlan(repetitions=3, batch_s=10, batch_warmup_s=3)),
+)}
+
+
+def profile(name: str | Profile) -> Profile:
+    if isinstance(name, Profile):
+        return name
+    if name not in PROFILES:
+        raise ValueError(f"unknown profile {name!r}; one of {', '.join(PROFILES)}")
+    return PROFILES[name]
+
+
+def solutions(names: tuple[str, ...] | list[str] | None = None, profile_: Profile | None = None,
+              selected: tuple[str, ...] | None = None) -> list[Solution]:
+    """The named solutions (all when None) in the study's order, less those the profile leaves out and
+    those a selection (when given) does not hold."""
+    wanted = SOLUTIONS if names is None else tuple(SOLUTIONS_BY_NAME[n] for n in names)
+    wanted = tuple(s for s in wanted if selected is None or s.name in selected)
+    order = {s.name: i for i, s in enumerate(SOLUTIONS)}
+    return sorted((s for s in wanted if profile_ is None or profile_.selects(s)), key=lambda s: order[s.name])
+
+
+
+def jdk_solutions(plan: JdkPlan) -> list[Solution]:
+    """A solution per JDK of the plan and collector it has, JDK by JDK in COLLECTOR_LABELS' order."""
+    return [Solution(f"{collector}-{jdk}", f"{COLLECTOR_LABELS[collector]} (JDK {jdk})", "java", jdk=jdk,
+                     collector=collector)
+            for jdk in plan.jdks for collector in COLLECTOR_LABELS
+            if collector in jdks.collectors_of(jdk) and (plan.collectors is None or collector in plan.collectors)]
+
+
+def in_series(solution: Solution, plan: SearchPlan) -> bool:
+    """Whether a plan runs the solution's searches in series (run.probe_series): Java, but Epsilon, whose
+    probe ends when its heap is full."""
+    return plan.series and solution.engine == "java" and solution.collector != "epsilon"

@@ -1,0 +1,97 @@
+"""The study's cell factories: the engine runs (run.runner.Cell) and blocks (run.blocks.Block) a
+solution, strategy and case make under a profile."""
+
+from __future__ import annotations
+
+from allocorpool import paths
+from allocorpool.lists import MAX_CAPTURING_DELAY_MS, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, Solution
+from allocorpool.profiles import Profile
+from allocorpool.run.blocks import Block
+from allocorpool.run.runner import Cell
+
+
+def heap_text(mb: int) -> str:
+    return f"{mb // 1024}g" if mb % 1024 == 0 else f"{mb}m"
+
+
+def _cell(solution: Solution, strategy: str, case: str, prof: Profile, heap_mb: int | None = None,
+          **run: object) -> Cell:
+    common: dict[str, object] = dict(case=case, strategy=solution.engine_strategy(strategy), scale=prof.scale,
+                                     build=paths.engine_build(solution.engine), **run)
+    if solution.engine == "cpp":
+        return Cell(engine="cpp", design=solution.design, allocator=solution.allocator, **common)  # type: ignore[arg-type]
+    heap = heap_mb or solution.heap_mb(prof.scale)
+    assert heap is not None
+    return Cell(engine="java", jdk=solution.jdk, collector=solution.collector, heap=heap_text(heap),
+                compact_headers=solution.compact_headers, vm_options=solution.vm_options, gc_log=True,
+                stop_when_heap_full=solution.collector == "epsilon", **common)  # type: ignore[arg-type]
+
+
+def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, source: str = "counter",
+               heap_mb: int | None = None, duration_s: float | None = None, warmup_s: float | None = None,
+               fill_limit_s: float | None = None, repetition: int = 0) -> Cell:
+    """A batch run (in the solution's heap and for the profile's time unless told); Java ones log GC
+    and count live objects at the end (the GC table's last columns), except where nothing is ever
+    collected."""
+    live = solution.engine == "java" and not solution.baseline
+    return _cell(solution, strategy, case, prof, heap_mb, mode="batch", fill_limit_s=fill_limit_s, repetition=repetition,
+                 duration_s=prof.batch_s if duration_s is None else duration_s,
+                 warmup_s=prof.batch_warmup_s if warmup_s is None else warmup_s, source=source,
+                 **({"live_objects": True} if live else {}))
+
+
+def batch_block(solution: Solution, case: str, prof: Profile, source: str = "counter") -> Block:
+    """The batch comparison of one solution and case: every strategy's batch run, as a block of the
+    profile's repetitions and run length (BlockPlan)."""
+    plan = prof.blocks
+    cells = tuple(batch_cell(solution, strategy, case, prof, source, duration_s=plan.batch_s, warmup_s=plan.batch_warmup_s)
+                  for strategy in STRATEGIES)
+    return Block(f"batch, {solution.name}, case {case}" + ("" if source == "counter" else f", {source} source"),
+                 cells, plan.repetitions)
+
+
+def probe_block(solution: Solution, case: str, prof: Profile, interval_ns: int = REFERENCE_NS) -> Block:
+    """The real-time comparison of one solution and case at one interval: every real strategy's probe of
+    the profile's length, as a block of BlockPlan.probe_repetitions."""
+    cells = tuple(probe_cell(solution, strategy, case, prof, interval_ns) for strategy in REALTIME_STRATEGIES)
+    return Block(f"real time at {interval_ns} ns, {solution.name}, case {case}", cells, prof.blocks.probe_repetitions)
+
+
+def probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, interval_ns: int,
+               heap_mb: int | None = None, duration_s: float | None = None,
+               capture_delay_ms: float | None = None, repetition: int = 0) -> Cell:
+    """A real-time run at one interval (a search probe or its repeat, a big-heap probe, a timeline, or a
+    what-if with a longer input queue): its input queue holds the profile's capture delay unless told."""
+    return _cell(solution, strategy, case, prof, heap_mb, mode="realtime", interval_ns=interval_ns,
+                 duration_s=duration_s if duration_s is not None else prof.probe_s, warmup_s=prof.probe_warmup_s,
+                 capture_delay_ms=_queue_delay(prof, capture_delay_ms), repetition=repetition)
+
+
+def _queue_delay(prof: Profile, capture_delay_ms: float | None = None) -> float | None:
+    """A probe's input queue in time (the profile's unless told); None where it is the engines' own."""
+    delay = capture_delay_ms if capture_delay_ms is not None else prof.capture_delay_ms
+    return None if delay == MAX_CAPTURING_DELAY_MS else delay
+
+
+def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile,
+                    interval_ns: int | None = None, repetition: int = 0) -> tuple[Cell, Cell]:
+    """The batch run and the real-time probe (at the continuum's interval unless told; its repeat when
+    repetition > 0) of one live-set size (FIFO = store = size x scale), in a case-B run whose sizes are
+    overridden; the pool holds the article's POOL_SIZE or both, if more."""
+    count = max(1, round(size * prof.scale))
+    sizes = dict(internal_queue_size=count, stored_count=count,
+                 pool_size=max(round(POOL_SIZE * prof.scale), 2 * count + 2))
+    batch = _cell(solution, strategy, "B", prof, mode="batch", duration_s=prof.batch_s, warmup_s=prof.batch_warmup_s,
+                  **sizes)
+    probe = _cell(solution, strategy, "B", prof, mode="realtime",
+                  interval_ns=prof.continuum.interval_ns if interval_ns is None else interval_ns,
+                  duration_s=prof.probe_s, warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof),
+                  repetition=repetition, **sizes)
+    return batch, probe
+
+
+def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
+    """A batch run of the pool strategy in case B with a pool of pool_size x scale buffers; a JVM gets
+    the big heap (the article's 10 GB x scale), which ten million buffers need."""
+    return _cell(solution, "pool", "B", prof, solution.big_heap_mb(prof.scale), mode="batch",
+                 duration_s=prof.batch_s, warmup_s=prof.batch_warmup_s, pool_size=max(1, round(pool_size * prof.scale)))
