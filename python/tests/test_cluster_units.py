@@ -11,10 +11,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from allocorpool import study
+from allocorpool.data import tables
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
 from allocorpool.machine import host_fingerprint
-from allocorpool.run import sweep
+from allocorpool.run import executor, sweep
 from allocorpool.run.cluster import Progress
 from allocorpool.run.runner import Cell, CellResult, run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
@@ -101,7 +102,7 @@ def test_one_cell_asked_by_two_threads_runs_once(tmp_path, monkeypatch):
             thread.join()
         return [row["status"] for row in rows]
 
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     cell = study.batch_cell(SOLUTIONS_BY_NAME["flat-glibc"], "pool", "A", TINY)
     assert ask_twice(sweep.Sweep(TINY, tmp_path, progress=False), cell) == ["error", "error"] and runs == [cell.key]
     behaviour[0] = "ok"  # the failure is retried once, not once per thread
@@ -110,14 +111,14 @@ def test_one_cell_asked_by_two_threads_runs_once(tmp_path, monkeypatch):
 
 
 def test_the_tables_name_the_machine_of_each_row(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "run_cell", lambda cell, workdir, **options: run_cell(
+    monkeypatch.setattr(executor, "run_cell", lambda cell, workdir, **options: run_cell(
         cell, workdir, **options, build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)]))
     chapter = sweep.Sweep(TINY, tmp_path, progress=False)
     flat = SOLUTIONS_BY_NAME["flat-glibc"]
     batch, searches = chapter.batch([flat]), chapter.realtime([flat])
     assert batch.columns[-1] == "machine" and set(batch["machine"]) == {"Fake CPU, 2 CPUs"}
     assert set(searches.table["machine"]) == set(searches.probes["machine"]) == {"Fake CPU, 2 CPUs"}
-    assert sweep._machines([{"cpu_model": "A", "cpus": 2}, {"cpu_model": "B", "cpus": 8.0}, {"status": "missing"}]) \
+    assert tables.machine_names([{"cpu_model": "A", "cpus": 2}, {"cpu_model": "B", "cpus": 8.0}, {"status": "missing"}]) \
         == "A, 2 CPUs + B, 8 CPUs"  # a search whose probes ran on two machines says so
     replayed = sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True).batch([flat])
     assert replayed["machine"].isna().all()

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from allocorpool import machine, study
-from allocorpool.run import machine_check, sweep
+from allocorpool.run import executor, machine_check, sweep
 from allocorpool.run.runner import run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # "ok": 100 ns per packet, "slow": 200
@@ -32,7 +32,7 @@ def engine(monkeypatch):
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
 
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     monkeypatch.setattr(machine_check, "REFERENCE_CELLS", (("flat-glibc", "alloc", "A"),))
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict(LOADS))
     monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE, raising=False)

@@ -10,6 +10,7 @@ import pytest
 
 from allocorpool import study
 from allocorpool.run import jdks
+from allocorpool.run import plan as make_plan
 from allocorpool.run.sweep import Sweep
 from allocorpool.study import CHAPTERS, PROFILES, SOLUTIONS, SOLUTIONS_BY_NAME, batch_cell, probe_cell
 
@@ -204,7 +205,7 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
     full = PROFILES["full"]
     replay = Sweep(full, ROOT / "data" / "full", progress=False, replay=True)
     replay.selection = study.selection("paper")
-    check = replay.searches_against_model(replay.replayed_searches())
+    check = make_plan.searches_against_model(full, make_plan.replayed_searches(replay))
     # the article's Java solutions, 3 strategies x 3 cases: 54 searches, less 4 the store lacks a probe of that
     # the plan has asked for since 2026-11-26 (three 30 s big-heap probes after an 8 s one saw no collection;
     # a 30 s probe at 1000 ns where the 8 s one kept up and the search's 30 s probes lost), until a sweep runs them
@@ -219,9 +220,9 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
     # a plan whose probes the store lacks (another probe length) has no search to check
     other = replace(full, probe_s=9)
     other_replay = Sweep(other, ROOT / "data" / "full", progress=False, replay=True)
-    assert other_replay.searches_against_model(other_replay.replayed_searches()).empty
+    assert make_plan.searches_against_model(other, make_plan.replayed_searches(other_replay)).empty
     with pytest.raises(ValueError, match="replay"):
-        Sweep(full, ROOT / "data" / "full", progress=False, replay=False).replayed_searches()
+        make_plan.replayed_searches(Sweep(full, ROOT / "data" / "full", progress=False, replay=False))
 
 
 def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
@@ -229,8 +230,9 @@ def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
     # and minutes, each under the purpose the search ran it for, its fill a part of its time.
     replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True)
     replay.selection = study.selection("paper")
-    replayed = replay.replayed_searches()
-    check, by_purpose = replay.searches_against_model(replayed), replay.search_time_by_purpose(replayed)
+    replayed = make_plan.replayed_searches(replay)
+    check = make_plan.searches_against_model(replay.profile, replayed)
+    by_purpose = make_plan.search_time_by_purpose(replay.profile, replayed)
     assert by_purpose.loc[("all", ""), "probes"] == check.loc["all", "probes"]
     assert by_purpose.loc[("all", ""), "min"] == pytest.approx(check.loc["all", "measured_min"], abs=0.1)
     parts = by_purpose.drop(index=("all", ""))

@@ -7,11 +7,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from allocorpool import settings, study
+from allocorpool import lists, settings, study
 from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.chapters import sections
-from allocorpool.run import calibration, machine_check, probe_series, sweep
+from allocorpool.data import tables
+from allocorpool.run import calibration, executor, machine_check, probe_series, sweep
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
 
@@ -37,7 +38,7 @@ def engine(monkeypatch):
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
 
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 100.0))
     return behaviours, runs
 
@@ -205,7 +206,7 @@ def test_the_minimum_heap_is_bisected_and_its_multiples_measured(tmp_path, monke
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
     crashes = set()
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     prof = replace(study.PROFILES["ci"], name="tiny-heap", solutions=("parallel-11",))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     result = chapter.heap_multiples(chapter.solutions("heap"))
@@ -232,7 +233,7 @@ def test_each_multiple_of_the_minimum_heap_runs_its_repeats_under_keys_of_their_
         heap_mb = int(cell.heap[:-1]) * (1024 if cell.heap.endswith("g") else 1)
         return run_cell(cell, workdir, **options, build=lambda c, out, log: [
             sys.executable, str(FAKE), "ok" if heap_mb >= 70 else "oom", *c.engine_args(out)])
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     ci = study.PROFILES["ci"]
     prof = replace(ci, name="tiny-repeats", solutions=("parallel-11",),
                    heap=replace(ci.heap, strategies=("pool",), repeats=2))
@@ -253,7 +254,7 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
             behaviour = "slow"
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     prof = replace(study.PROFILES["ci"], name="tiny-continuum", solutions=("flat-glibc",))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     measured = chapter.continuum(chapter.solutions("continuum"))
@@ -280,7 +281,7 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
         behaviour = "slow" if cell.mode == "realtime" and cell.strategy == "pool" and losing else "ok"
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     ci = study.PROFILES["ci"]
     prof = replace(ci, name="tiny-repeats", solutions=("flat-glibc",),
                    continuum=replace(ci.continuum, strategies=("alloc", "pool"), pool_sizes=()))
@@ -313,7 +314,7 @@ def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, mo
         behaviour = "oom" if (cell.stored_count or 0) >= 600 else "ok"
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     prof = replace(study.PROFILES["ci"], name="tiny-out-of-heap", solutions=("parallel-11",),
                    continuum=replace(study.PROFILES["ci"].continuum, pool_sizes=()))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
@@ -365,7 +366,7 @@ def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(
     assert len(blocks) == 4 * reps
     monkeypatch.setattr(study.paths, "engine_build", lambda engine: "new")
     behaviours.clear()
-    monkeypatch.setattr(sweep, "SAME_MEASUREMENT_BUILDS", {"cpp": {"old": "a change that measures the same"}})
+    monkeypatch.setattr(lists, "SAME_MEASUREMENT_BUILDS", {"cpp": {"old": "a change that measures the same"}})
     count = len(runs)
     resumed = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
     # a listed build's failure is this build's too (a bisection's out-of-memory): nothing runs again
@@ -374,7 +375,7 @@ def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(
     retried = sweep.Sweep(TINY, tmp_path, progress=False, retry_failed=True).batch([FLAT])
     assert len(runs) == count + reps and {c.strategy for c in runs[count:]} == {"mix"}  # on the new build
     assert retried.set_index("strategy")["key"].str.endswith("_bold").tolist() == [True, True, False, True]
-    monkeypatch.setattr(sweep, "SAME_MEASUREMENT_BUILDS", {})
+    monkeypatch.setattr(lists, "SAME_MEASUREMENT_BUILDS", {})
     sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
     assert len(runs) == count + 4 * reps  # an unlisted build's runs are not this build's: the other three run again
 
@@ -388,7 +389,7 @@ def test_a_bisection_run_that_thrashes_in_its_fill_phase_does_not_fit(tmp_path, 
         behaviour = "oom" if heap_mb < 70 else ("fill_hang" if heap_mb < 90 else "ok")
         return run_cell(cell, workdir, **options, poll_s=0.05,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     monkeypatch.setattr(min_heap, "FILL_LIMIT_FLOOR_S", 1.0)  # the fake engine's fill takes no time
     prof = replace(study.PROFILES["ci"], name="tiny-thrash", solutions=("parallel-11",), heap=replace(
         study.PROFILES["ci"].heap, strategies=("pool",)))
@@ -413,7 +414,7 @@ def test_the_jdks_chapter_runs_each_collector_of_each_jdk_and_a_selection_limits
         behaviour = "slow" if cell.mode == "realtime" and cell.collector == "g1" else "ok"
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     prof = replace(study.PROFILES["ci"], name="tiny-jdks", jdks=study.JdkPlan(
         jdks=(11, 25), collectors=("parallel", "g1"), strategies=("pool",), cases=None))
     table = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
@@ -457,7 +458,7 @@ def test_a_search_whose_repeat_loses_goes_on_above_it(tmp_path, engine):
 
 def test_a_sentinel_search_that_keeps_up_at_1000_ns_gets_one_long_run_there(tmp_path, engine, monkeypatch):
     behaviours, runs = engine
-    monkeypatch.setattr(sweep, "SENTINELS", (("flat-glibc", "A"),))
+    monkeypatch.setattr(lists, "SENTINELS", (("flat-glibc", "A"),))
     long_run = TINY.long_run_s
     behaviours[("alloc", "realtime")] = "slow"  # never keeps up: the search loses at 1000 ns itself
     # pooling's short probes keep up from 437 ns; its long run at 1000 ns falls behind
@@ -538,10 +539,10 @@ def test_a_failed_probe_ends_its_series_and_its_second_attempt_starts_another(tm
 
 def test_a_probes_collections_are_the_engines_pause_and_cycle_counts():
     # the big-heap column reads "no GC" on a count of 0; a C++ or failed run has no count, which is not 0
-    assert sweep._collections({"gc_pause_count": 0.0, "gc_cycle_count": 0.0}) == 0
-    assert sweep._collections({"gc_pause_count": 0.0, "gc_cycle_count": 2.0}) == 2  # ZGC: cycles, no bean pauses
-    assert sweep._collections({"gc_pause_count": float("nan"), "gc_cycle_count": 0.0}) is None
-    assert sweep._collections({}) is None
+    assert tables.window_collections({"gc_pause_count": 0.0, "gc_cycle_count": 0.0}) == 0
+    assert tables.window_collections({"gc_pause_count": 0.0, "gc_cycle_count": 2.0}) == 2  # ZGC: cycles, no bean pauses
+    assert tables.window_collections({"gc_pause_count": float("nan"), "gc_cycle_count": 0.0}) is None
+    assert tables.window_collections({}) is None
 
 
 def test_a_big_heap_probe_that_saw_no_collection_runs_again_as_long_as_a_confirmation(tmp_path, monkeypatch):
@@ -557,7 +558,7 @@ def test_a_big_heap_probe_that_saw_no_collection_runs_again_as_long_as_a_confirm
         monkeypatch.setenv("FAKE_GC_PAUSES", "0" if quiet else "1")
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
-    monkeypatch.setattr(sweep, "run_cell", fake_run)
+    monkeypatch.setattr(executor, "run_cell", fake_run)
     row, _ = sweep.Sweep(prof, tmp_path, progress=False).search(solution, "pool", "A")
     assert row["outcome"] == "lost" and len(row["big_heap_keys"]) == 2
     on_big = [(cell.duration_s, cell.interval_ns) for cell in runs if cell.heap == big]

@@ -18,9 +18,6 @@ import pandas as pd
 from allocorpool import effects
 
 MISSING = "missing"
-# What a cell's row adds to a single run's: its spread over the newest complete boot's repetitions, and
-# every complete boot's repetitions (boot_samples: boot -> figures) for comparisons boot by boot
-SPREAD_COLUMNS = ["ns_low", "ns_high", "runs", "failed_runs", "boots", "boot", "samples", "boot_samples"]
 
 
 def complete_boots(runs: pd.DataFrame) -> list[str]:
@@ -67,7 +64,7 @@ def _standing(runs: pd.DataFrame, value: str, median: float) -> dict[str, Any]:
 
 
 def spread_columns(figures: Mapping[str, Any]) -> dict[str, Any]:
-    """The SPREAD_COLUMNS of one cell's figures (cell_figures' entry)."""
+    """The data.tables.SPREAD_COLUMNS of one cell's figures (cell_figures' entry)."""
     spread: effects.Spread = figures["spread"]
     return {"ns_low": spread.low, "ns_high": spread.high, "runs": spread.n, "failed_runs": len(figures["failed"]),
             "boots": len(figures["boot_samples"]), "boot": figures["boot"],

@@ -49,14 +49,14 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool.data.tables import LATENCY_FIELDS
+
 REFERENCE_NS = 1000
 MIN_STEP_NS = 10
 SIGNIFICANT_DIGITS = 2
 RESOLUTION = 0.1  # the search stops when the loss-free interval is within this share of a lossy one
 OUTCOMES = ("found", "lost", "failed", "missing")  # missing: a replay of a store that lacks a probe
 MISSING = "missing"
-# A real-time run's metered latency (docs/records.md): how late its sampled packets were made, from when due.
-LATENCY_FIELDS = ("latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns")
 PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error",
                  *LATENCY_FIELDS, "purpose", "attempt", "repetition"]
 

@@ -171,6 +171,11 @@ class Store:
             else pd.DataFrame([entry])
         self._write_index()
 
+    def row(self, key: str) -> dict[str, Any] | None:
+        """The index row of a stored cell (None: the store lacks it)."""
+        rows = self._index[self._index["key"] == key] if len(self._index) else self._index
+        return rows.iloc[0].to_dict() if len(rows) else None
+
     def latest(self, measurement: str) -> dict[str, Any] | None:
         """The index row of the newest stored cell that measured this (whichever engine build ran it)."""
         if not len(self._index) or "measurement" not in self._index:

@@ -1,7 +1,7 @@
 """Runs the study's cells on a Dask cluster: one cell per worker machine at a time, every result
 stored by the one client.
 
-How a cell travels. The sweep (run.sweep) calls `Cluster.run(cell)` from one of its threads; it
+How a cell travels. The executor (run.executor) calls `Cluster.run(cell)` from one of its threads; it
 submits `run_on_worker` with the cell to the scheduler under the worker resource `machine=1`.
 Every worker has that resource once (`dask worker ADDRESS --nthreads 1 --resources machine=1`, one
 worker per machine), so a cell takes a machine whole and no two cells share one: a real-time cell
@@ -19,7 +19,7 @@ does. A worker with other engine code refuses the cell, which goes to another wo
 every worker, the cell is a failure that says why. A killed client loses nothing stored: the next
 sweep reads the store and submits what is missing.
 
-Concurrency is the sweep's (Sweep._each): independent cells and searches run from as many threads
+Concurrency is the executor's (Executor._each): independent cells and searches run from as many threads
 as there are machines. Each thread prefers a worker of its own, loosely (the scheduler sends the
 cell elsewhere when that worker is gone), so that a search's probes, which run one after the other,
 run on one machine.
@@ -37,6 +37,8 @@ from typing import Any
 
 from allocorpool import machine, paths
 from allocorpool.data.records import RecordReader
+from allocorpool.data.store import atomic_write
+from allocorpool.run.queue_bench import run_queue_bench
 from allocorpool.run.runner import Cell, CellResult, CommandBuilder, default_timeout, engine_command, run_cell
 
 MACHINE = "machine"  # the worker resource every cell takes whole: `dask worker --resources machine=1`
@@ -88,13 +90,11 @@ def run_on_worker(cell: Cell, task: str, runs_dir: str | None, store_name: str,
 
 def queue_bench_on_worker(pair: str, lengths: list[str], runs_dir: str | None,
                           store_name: str) -> tuple[str | None, str | None, str | None]:
-    """On a worker: one half of the queue benchmark (run.sweep's), as (its JSON Lines, error, stderr tail)."""
-    from allocorpool.run.sweep import _run_queue_bench
-
+    """On a worker: one half of the queue benchmark (run.queue_bench), as (its JSON Lines, error, stderr tail)."""
     folder = Path(runs_dir) if runs_dir else paths.data_dir() / "runs" / store_name
     path = folder / "queue-bench" / f"{pair}.jsonl"
     path.unlink(missing_ok=True)
-    error, stderr = _run_queue_bench(pair, path, lengths)
+    error, stderr = run_queue_bench(pair, path, lengths)
     return (path.read_text(encoding="utf-8") if error is None else None), error, stderr
 
 
@@ -297,8 +297,6 @@ class Cluster:
     # ---- the queue benchmark -----------------------------------------------------------------
     def queue_bench(self, pair: str, path: Path, lengths: list[str]) -> tuple[str | None, str | None]:
         """One half of the queue benchmark on a worker (it takes the machine like a cell), written to path."""
-        from allocorpool.data.store import atomic_write
-
         future = self.client.submit(queue_bench_on_worker, pair, lengths, self.runs_dir, self.store_name,
                                     key=f"queue-bench {pair}", resources={MACHINE: 1}, pure=False)
         from distributed import KilledWorker

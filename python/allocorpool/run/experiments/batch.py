@@ -1,0 +1,102 @@
+"""The batch chapter's experiments (chapters 2, 5-9): every strategy of a solution and case as a block,
+and the real-time blocks of every strategy at one interval."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from allocorpool.analysis.blocks import cell_figures, keeps_up, spread_columns
+from allocorpool.analysis.search import MISSING
+from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, machine_name, value
+from allocorpool.lists import REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, Solution
+from allocorpool.run.cells import batch_block, batch_cell, probe_block
+from allocorpool.run.executor import Executor
+from allocorpool.run.experiments.rows import labels, probe_verdict
+
+
+class BatchExperiments(Executor):
+    def batch(self, chosen: Iterable[Solution], source: str = "counter") -> pd.DataFrame:
+        """Every batch cell of the chosen solutions, measured as blocks (one per solution and case: every
+        strategy, interleaved, repeated; run.blocks): one row per solution, strategy and case, with the
+        median over the newest complete boot's repetitions, its interval (data.tables.SPREAD_COLUMNS),
+        and the status, error and other figures of the repetition nearest the median. A replay of a store
+        that holds no block of a cell shows its single run, with too few runs to compare. The packet source
+        is the published code's `counter` unless asked otherwise."""
+        self._begin("batch" if source == "counter" else f"batch, {source} source")
+        chosen = list(chosen)
+        figures: dict[str, dict[str, Any]] = {}
+        if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
+            # A block needs one machine in one boot: on a cluster (or a profile without blocks) each cell runs
+            # once, wherever the cluster sends it, and the chapters show it as one run
+            if self._on_cluster() is not None:
+                self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source)
+                                           for solution in chosen for strategy in STRATEGIES
+                                           for case in self.profile.cases], "batch cells")
+            chosen, singles = [], chosen
+        else:
+            singles = []
+        for solution in chosen:
+            for case in self.profile.cases:
+                runs = self.blocks.measure(batch_block(solution, case, self.profile, source))
+                rows = runs.to_dict("records")
+                self._saw(rows)
+                for row in rows:
+                    if row.get("stop_when_heap_full"):
+                        self._note_heap_too_small(row["key"], row)  # Epsilon filled its heap: the cell's answer
+                figures.update(cell_figures(runs))
+        table = [self._batch_row(solution, strategy, case, figures, source)
+                 for solution in [*chosen, *singles] for strategy in STRATEGIES for case in self.profile.cases]
+        self._end(f"{len(table)} batch cells")
+        return pd.DataFrame(table, columns=BATCH_COLUMNS)
+
+    def probe_blocks(self, chosen: Iterable[Solution], interval_ns: int = REFERENCE_NS) -> pd.DataFrame:
+        """Every real strategy's probes at one interval, for the chosen solutions and the profile's cases, as
+        blocks (run.cells.probe_block): one row per solution, strategy and case with its probes (all boots), how
+        many lost, their median and largest loss, and whether the cell keeps up there (analysis.blocks.keeps_up:
+        one lossy probe is enough to say it does not)."""
+        self._begin(f"real-time blocks at {interval_ns} ns")
+        rows = []
+        for solution in list(chosen):
+            for case in self.profile.cases:
+                block = probe_block(solution, case, self.profile, interval_ns)
+                runs = self.blocks.measure(block)
+                for strategy, cell in zip(REALTIME_STRATEGIES, block.cells):
+                    mine = [r for r in runs.to_dict("records") if r["cell"] == cell.key and r["status"] != MISSING]
+                    self._saw(mine)
+                    probes = [probe_verdict(r, interval_ns, cell.duration_s) for r in mine]
+                    losses = [p.lost_pct for p in probes if p.lost_pct is not None]
+                    rows.append({**labels(solution, strategy, case),
+                                 "interval_ns": interval_ns, "probes": len(probes),
+                                 "lossy": sum(1 for p in probes if p.status == "ok" and not p.ok),
+                                 "failed": sum(1 for p in probes if p.status != "ok"),
+                                 "loss_pct": float(pd.Series(losses).median()) if losses else None,
+                                 "loss_max_pct": max(losses) if losses else None,
+                                 "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
+                                 "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
+                                 "keys": [r["key"] for r in mine]})
+        self._end(f"{len(rows)} real-time block cells")
+        return pd.DataFrame(rows)
+
+    def _batch_row(self, solution: Solution, strategy: str, case: str,
+                   figures: dict[str, dict[str, Any]] | None = None, source: str = "counter") -> dict[str, Any]:
+        """A batch cell's row: from its block's figures where given (batch), else its single run of the
+        profile's length (run if missing; a replay of a store without the cell's block shows it so)."""
+        found = None
+        if figures:
+            cell = batch_block(solution, case, self.profile, source).cells[STRATEGIES.index(strategy)]
+            found = figures.get(cell.key)
+        if found is None:
+            row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source))
+            spread = {"runs": 1 if row["status"] == "ok" else 0, "failed_runs": int(row["status"] not in ("ok", MISSING)),
+                      "boots": 0, "samples": None, "boot_samples": None}
+        else:
+            row, spread = found["standing"], spread_columns(found)
+        ok = row["status"] == "ok"
+        return {**labels(solution, strategy, case), "source": source, "key": row["key"], "status": row["status"],
+                "error": value(row, "error"), "stderr_tail": value(row, "stderr_tail"),
+                **{name: value(row, name) if ok else None for name in BATCH_FIELDS},
+                **({"ns_per_packet": found["spread"].median} if found is not None and ok else {}),
+                **spread, "machine": machine_name(row)}

@@ -1,0 +1,36 @@
+"""The rows the experiments build from a store's index rows: what a row measured, and a probe's verdict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allocorpool.analysis.search import MISSING, Probe, verdict
+from allocorpool.data.records import CellResult, Run
+from allocorpool.data.tables import LATENCY_FIELDS, value
+from allocorpool.lists import STRATEGY_LABELS, Solution
+from allocorpool.run.runner import Cell
+
+
+def labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
+    """The data.tables.SOLUTION_COLUMNS of a row."""
+    return {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
+            "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
+            "strategy_label": STRATEGY_LABELS[strategy], "case": case}
+
+
+def probe_verdict(row: dict[str, Any], interval_ns: int, duration_s: float) -> Probe:
+    """search.verdict on a real-time cell's index row."""
+    capacity = value(row, "params_input_queue_size")
+    return verdict(row["status"], {name: value(row, name) for name in (
+        "lost_measured", "measured_packets", "measured_ticks_due", "measured_s", *LATENCY_FIELDS)}, interval_ns,
+        duration_s, int(capacity) if capacity is not None else None, value(row, "error"))
+
+
+def latency(probe: Probe) -> dict[str, int | None]:
+    """A probe's metered latency fields."""
+    return {name: getattr(probe, name) for name in LATENCY_FIELDS}
+
+
+def not_measured(cell: Cell, row: dict[str, Any]) -> CellResult:
+    """A cell a replay does not find in the store, as a result that says so (status MISSING)."""
+    return CellResult(cell, MISSING, None, str(row["error"]), 0.0, Run(header=None, tables={}, summary=None))
