@@ -1,27 +1,22 @@
 """The binary-trees shoot-out (seed 002): one program, every allocator and collector, one row each.
 
-The lists and the per-profile sizes come first (as in mimalloc-bench): edit them to change what
-runs. A `Variant` is one row: a program of binary-trees/ (built by `make binary-trees` into
-build/binary-trees/bin), its environment and where its pauses come from. A `BinaryTreesCell` is
-one repetition of one variant at one depth; it goes into the study's store like the engines'
-cells (kind "binary-trees"), so a finished repetition is never rerun and a failed or timed-out one
-is kept with its stderr tail. Repetitions are interleaved (every variant's first, then every
-variant's second, ...) so that a slow spell of the machine does not land on one variant.
+What runs (the lists, profiles, variants and cells) is run.binary_trees_variants's; what each runtime
+reports about its pauses, data.pause_reports's; both are importable from here too. A
+`BinaryTreesCell` is one repetition of one variant at one depth; it goes into the study's store like
+the engines' cells (kind "binary-trees", through run.executor.run_missing), so a finished repetition
+is never rerun and a failed or timed-out one is kept with its stderr tail. Repetitions are
+interleaved (every variant's first, then every variant's second, ...) so that a slow spell of the
+machine does not land on one variant.
 
 Each run is measured from outside: a small launcher (binary-trees/measure) forks the program and
 reports its wall time (monotonic clock) and the user and sys time and peak RSS of the rusage that
 its wait4 returns; the launcher is there because a program forked from this Python process
 would carry the process's peak RSS into its own. Its stdout must be the benchmarks game's
-check lines for the depth, exactly, or the run is an error. Pauses come from what each runtime
-reports (the parsers below, one per report format): the programs' own timing of each tree's
-deallocation (C, C++, Rust), Boehm's GC_PRINT_STATS, the JVM's unified GC log, Go's
-GODEBUG=gctrace=1, D's --DRT-gcopt=profile:1, Nim refc's GC statistics; OCaml 4 and Nim's
-markAndSweep report collections but no pause times, and the row says so.
+check lines for the depth, exactly, or the run is an error.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import signal
@@ -29,398 +24,54 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pandas as pd
 
 from allocorpool import paths, settings
-from allocorpool.data import gclog
+from allocorpool.data.pause_reports import (  # noqa: F401  (the chapter and tests read them here)
+    NO_PAUSES,
+    PAUSE_COLUMNS,
+    PAUSE_PARSERS,
+    Pauses,
+    allocator_line,
+    parse_boehm,
+    parse_boehm_and_deallocation,
+    parse_d,
+    parse_deallocation,
+    parse_gctrace,
+    parse_jvm,
+    parse_nim,
+    parse_ocaml,
+)
 from allocorpool.data.records import Run
 from allocorpool.data.store import Store
-from allocorpool.run import jdks
+from allocorpool.run.binary_trees_variants import (  # noqa: F401  (the chapter and tests read them here)
+    JAVA_LEFT_OUT,
+    JAVA_MAJORS,
+    MARKERS,
+    MIN_DEPTH,
+    NOT_REPRODUCED,
+    PROFILES,
+    REPORT_PREFIX,
+    VARIANTS,
+    VARIANTS_BY_NAME,
+    BinaryTreesCell,
+    BinaryTreesProfile,
+    Variant,
+    bin_dir,
+    cells,
+    command,
+    expected_output,
+    profile,
+    variant,
+    why_unavailable,
+)
 from allocorpool.run.executor import run_missing
 from allocorpool.run.runner import STDERR_TAIL_CHARS, CellResult
-
-# ---- The selectable lists -------------------------------------------------------------
-JAVA_MAJORS = (11, 17, 21, 25)
-# Collectors left out, with the reason the table gives.
-JAVA_LEFT_OUT = {"epsilon": "Epsilon never frees: this program allocates about 7 GB of 24-byte nodes at depth 20 "
-                            "and 15 GB at 21, more than a shared 24 GB machine can give one run"}
-MARKERS = 2  # "several markers": the machine's 2 cores (the seed's Mac used 4)
-# Rows of the seed that are not reproduced here, and why.
-NOT_REPRODUCED = {
-    "dart": ("Dart", "Dart garbage collector",
-             "no Dart SDK in Debian 12 or in a registry this machine reaches (PyPI, crates.io, npm, Maven Central, "
-             "the Go proxy)"),
-    "tiny-gc": ("C", "Tiny GC (w/ dlmalloc as base allocator)",
-                "the seed author's own collector: its code is not published in a package, and others' code is "
-                "not copied into the study"),
-}
-
-
-@dataclass(frozen=True)
-class BinaryTreesProfile:
-    """How big and how often: the depths (the seed ran 20 and 21), repetitions per variant and depth,
-    and the time one run may take before it is stopped and recorded as timed out."""
-
-    name: str
-    description: str
-    depths: tuple[int, ...]
-    repetitions: int
-    timeout_s: float
-
-
-PROFILES: dict[str, BinaryTreesProfile] = {p.name: p for p in (
-    BinaryTreesProfile("ci", "one run of each variant at depth 10 (well under a second each): for the tests",
-                       depths=(10,), repetitions=1, timeout_s=120),
-    BinaryTreesProfile("quick", "five runs of each variant at depth 18 (a quarter of the seed's smaller size)",
-                       depths=(18,), repetitions=5, timeout_s=300),
-    BinaryTreesProfile("full", "the seed's depths, 20 and 21, five runs of each variant",
-                       depths=(20, 21), repetitions=5, timeout_s=1800),
-)}
-
-MIN_DEPTH = 4
-REPORT_PREFIX = "binary-trees: "
-
-
-# ---- Variants ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Variant:
-    """One row of the shoot-out."""
-
-    name: str
-    language: str
-    label: str
-    memory: str  # "malloc/free", "pool/arena", "tracing GC", "reference counting"
-    program: str  # under build/binary-trees/bin ("java/BinaryTrees.class" for the JVM rows)
-    pauses: str | None  # the report format (PAUSE_PARSERS), None: nothing reported
-    env: tuple[tuple[str, str], ...] = ()
-    bump_allocation: bool = False  # allocation is a pointer bump inlined by the compiler (JVM TLABs, OCaml minor heap)
-    mark_sweep: bool = False  # a non-moving mark-and-sweep collector (Boehm, D, Go, Nim's): the seed's "mark and sweep"
-    seed_label: str | None = None  # the seed's row this one reproduces
-    jdk: int | None = None
-    collector: str | None = None
-    unavailable: str | None = None  # a row that cannot be run here, and why
-
-    @property
-    def is_java(self) -> bool:
-        return self.jdk is not None
-
-
-def _boehm_env(markers: int) -> tuple[tuple[str, str], ...]:
-    return (("GC_MARKERS", str(markers)), ("GC_PRINT_STATS", "1"))
-
-
-def _native_variants() -> list[Variant]:
-    malloc = "malloc/free"
-    return [
-        Variant("c-glibc", "C", "C, glibc malloc", malloc, "c-glibc", "deallocation",
-                seed_label="System malloc()/free()"),
-        Variant("c-jemalloc", "C", "C, jemalloc", malloc, "c-jemalloc", "deallocation",
-                seed_label="jemalloc explicit malloc()/free()"),
-        Variant("c-mimalloc", "C", "C, mimalloc", malloc, "c-mimalloc", "deallocation"),
-        Variant("c-tcmalloc", "C", "C, tcmalloc", malloc, "c-tcmalloc", "deallocation"),
-        Variant("c-boehm-1", "C", "C, Boehm GC, 1 marker", "tracing GC", "c-boehm", "boehm", _boehm_env(1),
-                mark_sweep=True, seed_label="Boehm GC with single-threaded marking"),
-        Variant(f"c-boehm-{MARKERS}", "C", f"C, Boehm GC, {MARKERS} markers", "tracing GC", "c-boehm", "boehm",
-                _boehm_env(MARKERS), mark_sweep=True, seed_label="Boehm GC with four parallel marker threads"),
-        Variant("c-boehm-free", "C", "C, Boehm GC, explicit free", malloc, "c-boehm-free", "boehm+deallocation",
-                _boehm_env(1), seed_label="Boehm GC with explicit deallocation"),
-        Variant("c-boehm-incremental", "C", f"C, Boehm GC, incremental, {MARKERS} markers", "tracing GC",
-                "c-boehm-incremental", "boehm", _boehm_env(MARKERS), mark_sweep=True,
-                seed_label="Boehm GC with incremental collection"),
-        Variant("c-arena", "C", "C, arena per tree", "pool/arena", "c-arena", "deallocation"),
-        Variant("cpp-new-delete", "C++", "C++, new/delete", malloc, "cpp-new-delete", "deallocation"),
-        Variant("cpp-pool", "C++", "C++, std::pmr pool", "pool/arena", "cpp-pool", "deallocation"),
-        Variant("rust-system", "Rust", "Rust, system allocator", malloc, "rust-system", "deallocation"),
-        Variant("rust-dlmalloc", "Rust", "Rust, dlmalloc, no lock", malloc, "rust-dlmalloc", "deallocation",
-                seed_label="dlmalloc explicit malloc()/free() (not threadsafe)"),
-        Variant("rust-dlmalloc-locked", "Rust", "Rust, dlmalloc behind a lock", malloc, "rust-dlmalloc-locked",
-                "deallocation", seed_label="dlmalloc explicit malloc()/free() (threadsafe)"),
-        Variant("go", "Go", "Go", "tracing GC", "go", "gctrace", (("GODEBUG", "gctrace=1"),),
-                mark_sweep=True, seed_label="Go garbage collector"),
-        Variant("ocaml", "OCaml", "OCaml", "tracing GC", "ocaml", "ocaml", (("OCAMLRUNPARAM", "v=0x400"),),
-                bump_allocation=True, seed_label="OCaml"),
-        Variant("nim-refc", "Nim", "Nim, refc", "reference counting", "nim-refc", "nim",
-                seed_label="Nim reference counting GC"),
-        Variant("nim-markandsweep", "Nim", "Nim, mark and sweep", "tracing GC", "nim-markAndSweep", "nim",
-                mark_sweep=True, seed_label="Nim mark and sweep GC"),
-        Variant("nim-boehm", "Nim", f"Nim, Boehm GC, {MARKERS} markers", "tracing GC", "nim-boehm", "boehm",
-                _boehm_env(MARKERS), mark_sweep=True, seed_label="Nim with Boehm GC"),
-        Variant("nim-orc", "Nim", "Nim, ORC", "reference counting", "nim-orc", None),
-        Variant("d-classes", "D", "D, classes", "tracing GC", "d-classes", "d", mark_sweep=True,
-                seed_label="D garbage collector (classes)"),
-        Variant("d-structs", "D", "D, structs", "tracing GC", "d-structs", "d", mark_sweep=True,
-                seed_label="D garbage collector (structs)"),
-    ]
-
-
-def _java_variants() -> list[Variant]:
-    out = []
-    for major in JAVA_MAJORS:
-        for collector in jdks.collectors_of(major):
-            description = jdks.COLLECTORS[collector].description.split(" (")[0].split(":")[0]
-            out.append(Variant(f"java{major}-{collector}", "Java", f"Java {major}, {description}", "tracing GC",
-                               "java/BinaryTrees.class", "jvm", bump_allocation=True,
-                               seed_label="Java default garbage collector" if (major, collector) == (11, "g1") else None,
-                               jdk=major, collector=collector, unavailable=JAVA_LEFT_OUT.get(collector)))
-    return out
-
-
-def _not_reproduced() -> list[Variant]:
-    return [Variant(name, language, label, "tracing GC", "", None, seed_label=label, unavailable=reason)
-            for name, (language, label, reason) in NOT_REPRODUCED.items()]
-
-
-VARIANTS: tuple[Variant, ...] = (*_native_variants(), *_java_variants(), *_not_reproduced())
-VARIANTS_BY_NAME = {v.name: v for v in VARIANTS}
-
-
-def variant(name: str) -> Variant:
-    if name not in VARIANTS_BY_NAME:
-        raise ValueError(f"unknown binary-trees variant {name!r}; one of {', '.join(VARIANTS_BY_NAME)}")
-    return VARIANTS_BY_NAME[name]
-
-
-def profile(name: str | BinaryTreesProfile) -> BinaryTreesProfile:
-    if isinstance(name, BinaryTreesProfile):
-        return name
-    if name not in PROFILES:
-        raise ValueError(f"unknown profile {name!r}; one of {', '.join(PROFILES)}")
-    return PROFILES[name]
-
-
-def bin_dir() -> Path:
-    return paths.project_root() / "build" / "binary-trees" / "bin"
-
-
-def why_unavailable(v: Variant, programs: Path | None = None) -> str | None:
-    """Why a variant cannot run here (None when it can): a fixed reason, or what its build said."""
-    if v.unavailable:
-        return v.unavailable
-    programs = programs or bin_dir()
-    explained = programs / f"{v.program}.unavailable"
-    if explained.is_file():
-        return f"not built: {explained.read_text().strip()}"
-    if not (programs / v.program).is_file():
-        return f"not built: {programs / v.program} is missing (run `make binary-trees`)"
-    if v.is_java:
-        try:
-            jdks.java_executable(v.jdk)  # type: ignore[arg-type]
-        except FileNotFoundError as error:
-            return str(error)
-    return None
-
-
-# ---- Cells ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class BinaryTreesCell:
-    """One repetition of one variant at one depth."""
-
-    kind: ClassVar[str] = "binary-trees"  # data.store.CELL_TYPES
-    variant: str
-    depth: int
-    repetition: int
-
-    def __post_init__(self) -> None:
-        variant(self.variant)
-        if not 0 <= self.depth <= 30:
-            raise ValueError(f"depth {self.depth}: an integer from 0 to 30")
-        if self.repetition < 1:
-            raise ValueError(f"repetition {self.repetition}: counted from 1")
-
-    @property
-    def key(self) -> str:
-        return f"binary-trees_{self.variant}_d{self.depth}_r{self.repetition}"
-
-    def params(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def cells(prof: BinaryTreesProfile, chosen: Iterable[Variant] | None = None) -> list[BinaryTreesCell]:
-    """The profile's cells, repetitions interleaved: every variant's first run, then every second, ..."""
-    chosen = list(VARIANTS if chosen is None else chosen)
-    return [BinaryTreesCell(v.name, depth, repetition) for depth in prof.depths
-            for repetition in range(1, prof.repetitions + 1) for v in chosen]
-
-
-def expected_output(depth: int) -> list[str]:
-    """The benchmarks game's check lines for a depth (a tree of depth d has 2^(d+1) - 1 nodes)."""
-    max_depth = max(MIN_DEPTH + 2, depth)
-    lines = [f"stretch tree of depth {max_depth + 1}\t check: {2 ** (max_depth + 2) - 1}"]
-    for d in range(MIN_DEPTH, max_depth + 1, 2):
-        iterations = 1 << (max_depth - d + MIN_DEPTH)
-        lines.append(f"{iterations}\t trees of depth {d}\t check: {iterations * (2 ** (d + 1) - 1)}")
-    lines.append(f"long lived tree of depth {max_depth}\t check: {2 ** (max_depth + 1) - 1}")
-    return lines
-
-
-def command(v: Variant, depth: int, gc_log: Path | None = None, programs: Path | None = None) -> list[str]:
-    """The command line of a variant at a depth."""
-    programs = programs or bin_dir()
-    if v.is_java:
-        flags = list(jdks.collector_flags(v.jdk, v.collector))  # type: ignore[arg-type]
-        if gc_log is not None:
-            # filecount=0: one file, never rotated (the default keeps 5 x 20 MB and drops the oldest)
-            flags.append(f"-Xlog:gc*,safepoint:file={gc_log}:uptime,level,tags:filecount=0")
-        return [str(jdks.java_executable(v.jdk)), *flags, "-cp", str(programs / "java"),  # type: ignore[arg-type]
-                "BinaryTrees", str(depth)]
-    args = [str(programs / v.program), str(depth)]
-    if v.pauses == "d":
-        args.append("--DRT-gcopt=profile:1")  # read by D's runtime, removed from the program's arguments
-    return args
-
-
-# ---- Pause reports: one parser per format --------------------------------------------------
-@dataclass
-class Pauses:
-    """What a run reported about its pauses: each pause where the runtime lists them, else totals."""
-
-    source: str  # what was measured, for the table
-    table: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PAUSE_COLUMNS))
-    count: int | None = None
-    total_ms: float | None = None
-    max_ms: float | None = None
-    collections: int | None = None
-    resolution_ms: float | None = None  # the report's rounding (D and Nim report whole ms)
-
-    @staticmethod
-    def listed(source: str, table: pd.DataFrame, collections: int | None) -> Pauses:
-        durations = table["duration_ms"].astype(float)
-        return Pauses(source, table.reset_index(drop=True), len(table), float(durations.sum()),
-                      float(durations.max()) if len(table) else 0.0, collections)
-
-
-PAUSE_COLUMNS = ["source", "name", "start_s", "duration_ms"]
-_DEALLOCATION = re.compile(r"^binary-trees: deallocation pauses count=(\d+) total_ms=([\d.]+) max_ms=([\d.]+)$",
-                           re.MULTILINE)
-_BOEHM_MARKING = re.compile(r"^--> Marking for collection #(\d+)", re.MULTILINE)
-_BOEHM_STOPPED = re.compile(r"^World-stopped marking took (\d+) ms (\d+) ns")
-_BOEHM_FINALIZE = re.compile(r"^Finalize and initiate sweep took (\d+) ms (\d+) ns \+ (\d+) ms (\d+) ns")
-_GCTRACE = re.compile(r"^gc (\d+) @([\d.]+)s \d+%: ([\d.]+)\+([\d.]+)\+([\d.]+) ms clock", re.MULTILINE)
-_D_COLLECTIONS = re.compile(r"^\s*Number of collections:\s+(\d+)", re.MULTILINE)
-_D_SUMMARY = re.compile(r"^GC summary:.*?(\d+) GC\s+(\d+) ms, Pauses\s+(\d+) ms <\s+(\d+) ms", re.MULTILINE)
-_NIM_STAT = re.compile(r"^\[GC\] ([a-z ]+?)(?: \[ms\])?: (\d+)$", re.MULTILINE)
-_OCAML_STAT = re.compile(r"^(minor_collections|major_collections|compactions|forced_major_collections): (\d+)$",
-                         re.MULTILINE)
-
-
-def parse_deallocation(text: str) -> Pauses:
-    """The programs' own timing of each tree's deallocation (C, C++, Rust): totals only."""
-    found = _DEALLOCATION.findall(text)
-    if not found:
-        raise ValueError("no 'binary-trees: deallocation pauses' line in the program's stderr")
-    count, total, longest = found[-1]
-    return Pauses("deallocation of each tree, timed by the program", count=int(count), total_ms=float(total),
-                  max_ms=float(longest))
-
-
-def parse_boehm(text: str) -> Pauses:
-    """Boehm's GC_PRINT_STATS log: per collection, the world-stopped marking plus the finalization
-    and sweep start that follow it under the collector's lock (the mutator waits for both)."""
-    rows = []
-    number: int | None = None
-    stopped_ms = 0.0
-    for line in text.splitlines():
-        if (match := _BOEHM_MARKING.match(line)) is not None:
-            number, stopped_ms = int(match.group(1)), 0.0
-        elif (match := _BOEHM_STOPPED.match(line)) is not None and number is not None:
-            stopped_ms = int(match.group(1)) + int(match.group(2)) / 1e6
-        elif (match := _BOEHM_FINALIZE.match(line)) is not None and number is not None:
-            a_ms, a_ns, b_ms, b_ns = (int(g) for g in match.groups())
-            rows.append({"source": "collector", "name": f"collection #{number}", "start_s": math.nan,
-                         "duration_ms": stopped_ms + a_ms + a_ns / 1e6 + b_ms + b_ns / 1e6})
-            number = None
-    return Pauses.listed("Boehm GC_PRINT_STATS: world-stopped marking + finalize and sweep start",
-                         pd.DataFrame(rows, columns=PAUSE_COLUMNS), len(rows))
-
-
-def parse_gctrace(text: str) -> Pauses:
-    """GODEBUG=gctrace=1: each cycle's two stop-the-world phases (sweep termination, mark termination)."""
-    rows = []
-    cycles = 0
-    for number, at_s, sweep_term, _, mark_term in _GCTRACE.findall(text):
-        cycles += 1
-        for name, ms in (("sweep termination", sweep_term), ("mark termination", mark_term)):
-            rows.append({"source": "collector", "name": f"gc {number} {name}", "start_s": float(at_s),
-                         "duration_ms": float(ms)})
-    return Pauses.listed("Go gctrace: stop-the-world phases", pd.DataFrame(rows, columns=PAUSE_COLUMNS), cycles)
-
-
-def parse_jvm(log: Path, collector: str | None) -> Pauses:
-    """The unified GC log's pauses. CMS logs a failed young collection's Full GC inside it (both
-    timing one stop), so for CMS each stop is counted once (gclog.outer_pauses); for the others every
-    pause is its own stop: generational ZGC's young and old pauses often share a millisecond of
-    uptime and would look nested."""
-    events = gclog.parse(log, collector)
-    stops = gclog.outer_pauses(events) if collector == "cms" else gclog.pauses(events)
-    table = pd.DataFrame({"source": "collector", "name": stops["name"].astype(str), "start_s": stops["start_s"],
-                          "duration_ms": stops["duration_ms"].astype(float)}, columns=PAUSE_COLUMNS)
-    cycles = events["gc_id"].dropna().nunique() if len(events) else 0
-    return Pauses.listed("JVM unified GC log: pauses", table, int(cycles))
-
-
-def parse_d(text: str) -> Pauses:
-    """D's --DRT-gcopt=profile:1 report: collections, total and longest pause, in whole ms."""
-    summary = _D_SUMMARY.search(text)
-    collections = _D_COLLECTIONS.search(text)
-    if summary is None or collections is None:
-        raise ValueError("no D GC profile ('GC summary:') in the program's output")
-    return Pauses("D GC profile: total and longest pause", count=int(collections.group(1)),
-                  total_ms=float(summary.group(3)), max_ms=float(summary.group(4)),
-                  collections=int(collections.group(1)), resolution_ms=1.0)
-
-
-def parse_nim(text: str) -> Pauses:
-    """Nim's GC_getStatistics: refc reports its longest pause (whole ms) and its stack scans (one per
-    collection); markAndSweep only its collections."""
-    stats = {name: int(value) for name, value in _NIM_STAT.findall(text)}
-    if not stats:
-        raise ValueError("no Nim GC statistics ('[GC] ...') in the program's stderr")
-    if "max pause time" in stats:
-        return Pauses("Nim refc GC statistics: longest pause", max_ms=float(stats["max pause time"]),
-                      collections=stats.get("stack scans"), resolution_ms=1.0)
-    return Pauses("Nim GC statistics: collections only, no pause times", collections=stats.get("collections"))
-
-
-def parse_ocaml(text: str) -> Pauses:
-    """OCAMLRUNPARAM=v=0x400: the GC counters at exit (OCaml 4 reports no pause times)."""
-    stats = {name: int(value) for name, value in _OCAML_STAT.findall(text)}
-    if "minor_collections" not in stats:
-        raise ValueError("no OCaml GC counters ('minor_collections: ...') in the program's stderr")
-    return Pauses("OCaml GC counters: collections only, no pause times",
-                  collections=stats["minor_collections"] + stats.get("major_collections", 0))
-
-
-def parse_boehm_and_deallocation(text: str) -> Pauses:
-    """Boehm with explicit free: the collector's pauses and the timed deallocations, both kept."""
-    collector, freed = parse_boehm(text), parse_deallocation(text)
-    return Pauses("Boehm GC_PRINT_STATS pauses; deallocation of each tree, timed by the program",
-                  collector.table, (collector.count or 0) + (freed.count or 0),
-                  (collector.total_ms or 0) + (freed.total_ms or 0),
-                  max(collector.max_ms or 0, freed.max_ms or 0), collector.collections)
-
-
-PAUSE_PARSERS: dict[str, Callable[[str], Pauses]] = {
-    "deallocation": parse_deallocation,
-    "boehm": parse_boehm,
-    "boehm+deallocation": parse_boehm_and_deallocation,
-    "gctrace": parse_gctrace,
-    "d": parse_d,
-    "nim": parse_nim,
-    "ocaml": parse_ocaml,
-}
-NO_PAUSES = "not reported by this runtime"
-
-
-def allocator_line(text: str) -> str | None:
-    """What the program said it allocates with ('binary-trees: allocator ...')."""
-    found = re.findall(r"^binary-trees: allocator (.+)$", text, re.MULTILINE)
-    return found[-1].strip() if found else None
-
 
 # ---- Versions -----------------------------------------------------------------------------
 _TOOLCHAINS = {
