@@ -13,9 +13,9 @@ The search (`find_interval`), as the article's tables need it:
   that loses at 1000 ns is searched only above it.
 - It bisects (geometrically, on the grid the tables print: two significant digits, never finer
   than 10 ns) until the loss-free interval is within `resolution` (10 %) of a lossy one. Finer is
-  noise: 14 of the article's 72 searches at full size hold a loss-free probe below a lossy one of
-  the same length, up to 1.2 x apart in three quarters of them ("vm", 2026-11-25), and each halving
-  of the resolution below 10 % costs a search one more probe.
+  noise: some of the article's searches at full size hold a loss-free probe below a lossy one of
+  the same length, most of them less than 1.2 x apart, and each halving of the resolution below
+  10 % costs a search one more probe.
 - It confirms the interval found with a longer probe (`confirm_s`: long enough to contain the
   cell's slowest collection at least twice); a confirmation that loses sends the search above it,
   with probes as long as the confirmation (the short ones cannot see what lost). Above an interval
@@ -150,9 +150,8 @@ def slowest_collection_period_s(events: pd.DataFrame, start_s: float, end_s: flo
     the fill phase's collections and those the engine itself forces after the run (the live-object
     count's System.gc() and heap histogram, a few ms apart) are the longest pauses of many runs, and
     gave a period of a tenth of a second to a cell whose real full collections came every 6 s. A window
-    of young collections only says nothing of when the old generation fills: None too (native Parallel's
-    pooling C at a tenth: young pauses in its 1 s batch window, a 50 ms full collection every 5 s at
-    1000 ns; "vm", 2026-11-24)."""
+    of young collections only says nothing of when the old generation fills: None too (a short batch
+    window of young pauses, in a cell whose full collections come every few seconds in real time)."""
     pauses = events[(events["kind"] == "pause") & (events["t_s"] >= start_s) & (events["t_s"] <= end_s)] \
         if len(events) else events
     if not len(pauses):
