@@ -16,7 +16,11 @@ runs end when the heap is 90 % used (--stop-when-heap-full: the window is what t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
+
+_Named = TypeVar("_Named")
 
 STRATEGIES = ("dummy", "alloc", "mix", "pool")
 STRATEGY_LABELS = {"dummy": "Dummy", "alloc": "Allocation", "mix": "Mix", "pool": "Pooling"}  # the article's
@@ -222,8 +226,14 @@ def live_packets(case: str, scale: float) -> int:
     return round(INTERNAL_QUEUE_SIZE[case] * scale) + round(STORED_COUNT[case] * scale)
 
 
+def named(table: Mapping[str, _Named], name: str, what: str) -> _Named:
+    """An entry of a study's table by name (a profile, a selection, a variant); a clear error naming the
+    valid ones otherwise."""
+    if name not in table:
+        raise ValueError(f"unknown {what} {name!r}; one of {', '.join(table)}")
+    return table[name]
+
+
 def selection(name: str) -> tuple[str, ...] | None:
-    """The solutions of a selection (SELECTIONS); a clear error naming the valid ones otherwise."""
-    if name not in SELECTIONS:
-        raise ValueError(f"unknown selection of solutions {name!r}; one of {', '.join(SELECTIONS)}")
-    return SELECTIONS[name]
+    """The solutions of a selection (SELECTIONS)."""
+    return named(SELECTIONS, name, "selection of solutions")

@@ -20,6 +20,7 @@ from allocorpool.lists import (
     SOLUTIONS,
     SOLUTIONS_BY_NAME,
     Solution,
+    named,
 )
 from allocorpool.run import jdks
 
@@ -202,11 +203,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
 
 
 def profile(name: str | Profile) -> Profile:
-    if isinstance(name, Profile):
-        return name
-    if name not in PROFILES:
-        raise ValueError(f"unknown profile {name!r}; one of {', '.join(PROFILES)}")
-    return PROFILES[name]
+    return name if isinstance(name, Profile) else named(PROFILES, name, "profile")
 
 
 def solutions(names: tuple[str, ...] | list[str] | None = None, profile_: Profile | None = None,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from allocorpool import paths
+from allocorpool.lists import named
 from allocorpool.run import jdks
 
 JAVA_MAJORS = (11, 17, 21, 25)
@@ -151,17 +152,11 @@ VARIANTS_BY_NAME = {v.name: v for v in VARIANTS}
 
 
 def variant(name: str) -> Variant:
-    if name not in VARIANTS_BY_NAME:
-        raise ValueError(f"unknown binary-trees variant {name!r}; one of {', '.join(VARIANTS_BY_NAME)}")
-    return VARIANTS_BY_NAME[name]
+    return named(VARIANTS_BY_NAME, name, "binary-trees variant")
 
 
 def profile(name: str | BinaryTreesProfile) -> BinaryTreesProfile:
-    if isinstance(name, BinaryTreesProfile):
-        return name
-    if name not in PROFILES:
-        raise ValueError(f"unknown profile {name!r}; one of {', '.join(PROFILES)}")
-    return PROFILES[name]
+    return name if isinstance(name, BinaryTreesProfile) else named(PROFILES, name, "profile")
 
 
 def bin_dir() -> Path:

@@ -25,6 +25,7 @@ import pandas as pd
 
 from allocorpool import paths, settings
 from allocorpool.data.store import Store
+from allocorpool.lists import named
 from allocorpool.run import jdks
 from allocorpool.run.executor import run_missing
 from allocorpool.run.java import JavaRun
@@ -88,11 +89,7 @@ PROFILES: dict[str, EchoProfile] = {p.name: p for p in (
 
 
 def profile(name: str | EchoProfile) -> EchoProfile:
-    if isinstance(name, EchoProfile):
-        return name
-    if name not in PROFILES:
-        raise ValueError(f"unknown profile {name!r}; one of {', '.join(PROFILES)}")
-    return PROFILES[name]
+    return name if isinstance(name, EchoProfile) else named(PROFILES, name, "profile")
 
 
 # ---- Cells --------------------------------------------------------------------------------

@@ -21,10 +21,9 @@ def names(profile_name: str, selection: str) -> list[str]:
 
 def record(profile_name: str, solution: str) -> str:
     """Measures the solution's batch blocks in this boot (what the store lacks) and words the result."""
-    if solution not in lists.SOLUTIONS_BY_NAME:
-        raise ValueError(f"unknown solution {solution!r}; one of {', '.join(lists.SOLUTIONS_BY_NAME)}")
+    chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     sweep = Sweep(profile_name, progress=True)
-    batch = sweep.batch([lists.SOLUTIONS_BY_NAME[solution]])
+    batch = sweep.batch([chosen])
     lines = []
     for case, part in batch.groupby("case", sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
