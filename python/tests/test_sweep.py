@@ -329,12 +329,17 @@ def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, mo
     assert len(runs) == 3 * len(prof.continuum.strategies) and all(c.stored_count < 600 for c in runs
                                                                       if c.mode == "realtime")
     chapter.finish(curves.rename(columns={"batch_status": "status"}))  # running out of heap is an answer
-    said = []
+    said, shown = [], []
     monkeypatch.setattr(continuum_chapter.show, "note", said.append)
     monkeypatch.setattr(continuum_chapter.show, "show_failures", lambda *args: said.append("failed"))
     monkeypatch.setattr(continuum_chapter.show, "show_figure", lambda figure: None)
+    monkeypatch.setattr(continuum_chapter.show, "show_table", lambda table, **options: shown.append(table))
     continuum_chapter.show_curves(curves)
-    assert len(said) == 1 and "Allocation from 30,000 (1,200 live packets" in said[0], said
+    assert len(said) == 1 and "run out of heap from the size given" in said[0], said  # no failure shown
+    stops = [table for table in shown if "first size that does not fit" in table.columns]
+    assert len(stops) == 1
+    allocation = stops[0].loc[("Parallel 11, 2019 \"CMS\"", "Allocation")]
+    assert (allocation["first size that does not fit"], allocation["live packets there"]) == (30_000, 1_200)
 
 
 def test_the_pool_size_what_if_says_which_pools_did_not_fit(monkeypatch):
