@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from allocorpool.analysis.search import LATENCY_FIELDS, verdict
-from allocorpool.run.runner import configuration_of
+from allocorpool.data.keys import configuration_of
 
 COLUMNS = ["configuration", "key", "interval_ns", "duration_s", "keeps_up", "lost_pct", *LATENCY_FIELDS, "machine"]
 _BUILD = re.compile(r"_b([0-9a-f]{12})(?:-dirty)?$")

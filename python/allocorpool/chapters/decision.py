@@ -15,7 +15,8 @@ from allocorpool.analysis.search import LATENCY_FIELDS
 from allocorpool.analysis.stored_probes import stored_probes
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import STRATEGY_COLOURS
-from allocorpool.run.runner import Cell, configuration_of
+from allocorpool.data.keys import configuration_of
+from allocorpool.run.runner import Cell
 from allocorpool.study import SAME_MEASUREMENT_BUILDS, Profile, Solution, continuum_cells, live_packets
 
 if TYPE_CHECKING:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import re
 import signal
 import subprocess
 import time
@@ -25,6 +24,7 @@ from tqdm.auto import tqdm
 
 from allocorpool import paths, settings
 from allocorpool.data import gclog
+from allocorpool.data.keys import configuration_of
 from allocorpool.data.records import CellResult, RecordReader, Run
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
@@ -393,14 +393,3 @@ def built_by_another(cell: Cell, run: Run) -> str | None:
         return None
     return (f"the engine that ran was built from sources {built}, not this cell's {cell.build}: rebuild the "
             f"engines (make build) or rerun the cell")
-
-
-# The parts of a key (Cell.key) that vary between the runs of one configuration: the interval of a
-# real-time run, its length and warm-up, a series, the repetition, the boot and the build.
-_VARYING = re.compile(r"(?<=_realtime)_\d+ns|_d[0-9.e+-]+_w[0-9.e+-]+(?=_x)|_series(?=_|$)|_r\d+(?=_|$)"
-                      r"|_k[0-9a-f]{8}(?=_|$)|_b[0-9a-f]{12}(?:-dirty)?$")
-
-
-def configuration_of(key: str) -> str:
-    """Cell.configuration from a stored run's key alone."""
-    return _VARYING.sub("", key)
