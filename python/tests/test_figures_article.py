@@ -206,7 +206,7 @@ def test_the_cells_behind_a_verdict_are_named_for_the_reader():
     # the claims' folded tables showed the data's names: label, strategy_label, interval_ns, loss_pct
     table = pd.DataFrame([{"label": "G1 (JDK 11)", "strategy_label": "Pooling", "case": "C", "outcome": "lost",
                            "interval_ns": None, "loss_pct": 33.0, "agrees": True}])
-    assert display.reader_names(table).columns.tolist() == [
+    assert display.readable(table).columns.tolist() == [
         "solution", "strategy", "case", "outcome", "loss-free interval, ns", "lost at 1000 ns, %", "agrees"]
-    indexed = display.reader_names(table.set_index(["label", "strategy_label", "case"]))
+    indexed = display.readable(table.set_index(["label", "strategy_label", "case"]))
     assert list(indexed.index.names) == ["solution", "strategy", "case"]

@@ -49,7 +49,7 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool.data.tables import LATENCY_FIELDS
+from allocorpool.data.tables import LATENCY_FIELDS, value
 
 REFERENCE_NS = 1000
 MIN_STEP_NS = 10
@@ -127,6 +127,14 @@ def verdict(status: str, summary: Mapping[str, Any], interval_ns: int, duration_
     latency = metered_latency(summary) if status == "ok" else {}
     return Probe(interval_ns=interval_ns, duration_s=duration_s, ok=ok, status=status, lost=lost, lost_pct=lost_pct,
                  kept_up=up, error=error, **latency)
+
+
+def probe_verdict(row: Mapping[str, Any], interval_ns: int, duration_s: float) -> Probe:
+    """`verdict` on a real-time cell's index row."""
+    capacity = value(row, "params_input_queue_size")
+    return verdict(row["status"], {name: value(row, name) for name in (
+        "lost_measured", "measured_packets", "measured_ticks_due", "measured_s", *LATENCY_FIELDS)}, interval_ns,
+        duration_s, int(capacity) if capacity is not None else None, value(row, "error"))
 
 
 def step_ns(interval_ns: float, digits: int = SIGNIFICANT_DIGITS) -> int:

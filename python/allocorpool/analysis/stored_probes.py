@@ -8,43 +8,25 @@ says a cell keeps up must not ignore any of them, so the decision chart reads th
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pandas as pd
 
-from allocorpool.analysis.search import LATENCY_FIELDS, verdict
-from allocorpool.data.keys import configuration_of
+from allocorpool.analysis.search import LATENCY_FIELDS, probe_verdict
+from allocorpool.data.keys import build_of, configuration_of
+from allocorpool.data.tables import machine_name, value
 
 COLUMNS = ["configuration", "key", "interval_ns", "duration_s", "keeps_up", "lost_pct", *LATENCY_FIELDS, "machine"]
-_BUILD = re.compile(r"_b([0-9a-f]{12})(?:-dirty)?$")
-
-
-def _value(row: Mapping[str, Any], name: str) -> Any:
-    value = row.get(name)
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
-
-
-def build_of(key: str) -> str | None:
-    match = _BUILD.search(key)
-    return match.group(1) if match else None
 
 
 def judged(row: Mapping[str, Any]) -> dict[str, Any]:
     """One stored real-time run as a probe: kept up (True), lost or fell behind (False), or failed (None)."""
-    interval, duration = int(row["interval_ns"]), float(_value(row, "duration_s") or 0.0)
-    capacity = _value(row, "params_input_queue_size")
-    summary = {name: _value(row, name) for name in
-               ("lost_measured", "measured_packets", "measured_ticks_due", "measured_s", *LATENCY_FIELDS)}
-    probe = verdict(row["status"], summary, interval, duration, int(capacity) if capacity is not None else None,
-                    _value(row, "error"))
-    model, cpus = _value(row, "cpu_model"), _value(row, "cpus")
-    return {"configuration": configuration_of(str(row["key"])), "key": row["key"], "interval_ns": interval,
-            "duration_s": duration, "keeps_up": None if probe.status != "ok" else bool(probe.ok),
+    probe = probe_verdict(row, int(row["interval_ns"]), float(value(row, "duration_s") or 0.0))
+    return {"configuration": configuration_of(str(row["key"])), "key": row["key"], "interval_ns": probe.interval_ns,
+            "duration_s": probe.duration_s, "keeps_up": None if probe.status != "ok" else bool(probe.ok),
             "lost_pct": probe.lost_pct, **{name: getattr(probe, name) for name in LATENCY_FIELDS},
-            "machine": None if model is None or cpus is None else f"{model}, {int(cpus)} CPUs"}
+            "machine": machine_name(dict(row))}
 
 
 def stored_probes(index: pd.DataFrame, probe_keys: Iterable[str], same_builds: Iterable[str] = ()) -> pd.DataFrame:

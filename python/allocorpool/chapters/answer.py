@@ -16,6 +16,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from allocorpool import effects, study
+from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import article_data, versus
 from allocorpool.chapters.tables import style
@@ -42,26 +43,19 @@ def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
     if len(ranked) == 1:
         return best, effects.NOT_MEASURED, f"{NAMES[best].capitalize()} (the others failed)"
     nxt = ranked[1]
-    outcome, text, flips = versus(rows[best], rows[nxt])
-    boots = " (boots disagree)" if flips else ""
+    if "boot_samples" not in rows[best]:  # the 2019 article's figures: one each, judged on the point
+        outcome, text, _ = versus(rows[best], rows[nxt])
+        return best, outcome, f"{NAMES[best].capitalize()} ({text})"
+    comparison = block_figures.compare(rows[best], rows[nxt])
+    outcome, effect = comparison.outcome(), comparison.effect
+    boots = " (boots disagree)" if comparison.flips else ""
     if outcome == effects.HOLDS:
-        effect = text.split(" x ")[0]
-        low_high = text[text.index("(") + 1:text.index(")")] if "(" in text else ""
-        saving = _saving(effect, low_high)
+        saving = f"{100 * (1 - effect.ratio):.0f} % ({100 * (1 - effect.high):.0f}-{100 * (1 - effect.low):.0f} %)"
         return best, outcome, f"{NAMES[best].capitalize()}, {saving} less time than {NAMES[nxt]}{boots}"
     if outcome == effects.NO_DIFFERENCE:
-        return best, outcome, f"{NAMES[best].capitalize()} = {NAMES[nxt]}: no difference measured ({text}){boots}"
+        return best, outcome, (f"{NAMES[best].capitalize()} = {NAMES[nxt]}: no difference measured "
+                               f"({effect.text()}){boots}")
     return best, outcome, f"{NAMES[best].capitalize()}, one run each (not decided)"
-
-
-def _saving(ratio: str, interval: str) -> str:
-    """'0.62', '0.55-0.70' -> '38 % (30-45 %)': the time the best saves against the next."""
-    value = 1 - float(ratio.replace(",", ""))
-    parts = interval.split("-")
-    if len(parts) != 2:
-        return f"{100 * value:.0f} %"
-    high, low = (1 - float(p.replace(",", "")) for p in parts)
-    return f"{100 * value:.0f} % ({100 * low:.0f}-{100 * high:.0f} %)"
 
 
 def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:

@@ -121,20 +121,16 @@ def show_unfinished(frame: pd.DataFrame, statuses: list[str], what: str) -> None
                       what)
 
 
-# The reader's names of the data's columns, where a table shows the rows a computation decided on.
+# The reader's names of the data's columns where reader_name's rule (words, then the unit after a comma)
+# would not give them.
 READER_NAMES = {
     "label": "solution", "strategy_label": "strategy", "interval_ns": "loss-free interval, ns",
-    "loss_pct": "lost at 1000 ns, %", "ns_per_packet": "ns per packet", "batch_ns": "batch, ns per packet",
-    "big_heap": "big heap", "big_heap_status": "big-heap probe", "big_heap_loss_pct": "big heap: lost, %",
-    "big_heap_collections": "big heap: collections in its window", "max_pause_ms": "longest pause, ms",
-    "queue_ms": "input queue, ms", "gc_fraction_pct": "time in GC, %", "keeps_up": "keeps up",
-    "p50_ms": "p50, ms", "p999_ms": "p99.9, ms", "max_ms": "max, ms", "lost_pct": "lost, %",
-    "duration_s": "duration, s", "long_run_s": "long run, s", "gc_time": "time in GC",
-    "gc_pause_pct": "time paused, %", "gc_pause_ms_per_min": "paused, ms per minute",
-    "gc_pause_max_ms": "longest pause, ms", "throughput_drop": "throughput drop",
-    "throughput_drop_pct": "throughput drop, %", "extra_ns": "extra ns", "extra_ns_per_event": "extra ns per event",
-    "event_bytes": "event, bytes", "best_ns": "best, ns", "best_flat_ns": "best flat C++, ns",
-    "allocation_saturates": "allocation saturates", "ns_per_packet_g1": "G1, ns per packet",
+    "loss_pct": "lost at 1000 ns, %", "batch_ns": "batch, ns per packet", "big_heap_status": "big-heap probe",
+    "big_heap_loss_pct": "big heap: lost, %", "big_heap_collections": "big heap: collections in its window",
+    "max_pause_ms": "longest pause, ms", "queue_ms": "input queue, ms", "gc_fraction_pct": "time in GC, %",
+    "p999_ms": "p99.9, ms", "gc_time": "time in GC", "gc_pause_pct": "time paused, %",
+    "gc_pause_ms_per_min": "paused, ms per minute", "gc_pause_max_ms": "longest pause, ms", "extra_ns": "extra ns",
+    "event_bytes": "event, bytes", "best_flat_ns": "best flat C++, ns", "ns_per_packet_g1": "G1, ns per packet",
     "ns_per_packet_flat": "flat C++, ns per packet", "ns_per_packet_cpp": "C++, ns per packet",
 }
 _UNITS = (("_pct", ", %"), ("_ms", ", ms"), ("_ns", ", ns"), ("_s", ", s"))
@@ -142,10 +138,8 @@ _UNITS = (("_pct", ", %"), ("_ms", ", ms"), ("_ns", ", ns"), ("_s", ", s"))
 
 def reader_name(name: Any) -> Any:
     """A column's name for the reader: READER_NAMES, else its words without underscores and its unit after a comma."""
-    if not isinstance(name, str) or "_" not in name:
+    if not isinstance(name, str) or name in READER_NAMES:
         return READER_NAMES.get(name, name) if isinstance(name, str) else name
-    if name in READER_NAMES:
-        return READER_NAMES[name]
     for suffix, unit in _UNITS:
         if name.endswith(suffix):
             return name[: -len(suffix)].replace("_", " ") + unit
@@ -183,12 +177,7 @@ def readable_styler(styler: Styler) -> Styler:
     return styler
 
 
-def reader_names(table: pd.DataFrame) -> pd.DataFrame:
-    """The table with its columns and index levels named for the reader (READER_NAMES, reader_name)."""
-    return readable(table)
-
-
 def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:
     """A table folded under a one-line summary (the cells behind a verdict), its columns named for the reader."""
-    inner = style(reader_names(table)).format(precision=precision, na_rep="—").hide(axis="index").to_html()
+    inner = style(readable(table)).format(precision=precision, na_rep="—").hide(axis="index").to_html()
     display(HTML(f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"))

@@ -11,7 +11,7 @@ import pandas as pd
 from allocorpool import paths, study
 from allocorpool.data import reference
 from allocorpool.data.store import Store
-from allocorpool.run import machine, machine_check
+from allocorpool.run import calibration, machine, machine_check
 
 
 def markdown_table(rows: list[dict[str, object]]) -> str:
@@ -65,8 +65,10 @@ def calibrations(root: Path) -> str:
              "load over 16 MiB, ns": span(part["load_ns_16mib"]), "load over 1 GiB, ns": span(part["load_ns_1024mib"]),
              "reference run, ns per packet": span(part["reference_ns_per_packet"])}
             for boot, part in blocks.groupby("boot", sort=False)]
+    name, strategy, case = calibration.REFERENCE
+    reference_run = f"{study.SOLUTIONS_BY_NAME[name].label}, {study.STRATEGY_LABELS[strategy].lower()}, case {case}"
     return ("Each block records the machine's calibration at its start: a dependent load's latency over 16 MiB "
-            "and 1 GiB, and a short reference run (JDK 11, G1, allocation, case B).\n\n" + markdown_table(rows))
+            f"and 1 GiB, and a short reference run ({reference_run}).\n\n" + markdown_table(rows))
 
 
 def builds(index: pd.DataFrame) -> str:

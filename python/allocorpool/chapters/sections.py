@@ -175,7 +175,7 @@ def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
                  "engine build that did not meter latency.")
     show.note(text)
     shown = table.assign(interval_ns=table["interval_ns"].map(lambda v: f"{v:.0f}"))
-    show.show_table(show.reader_names(shown.set_index(["label", "strategy_label", "case"])),
+    show.show_table(show.readable(shown.set_index(["label", "strategy_label", "case"])),
                     caption="Metered latency at the smallest loss-free interval, ms after each packet was due "
                             "(one packet in 64 timed)", precision=3)
 

@@ -17,3 +17,12 @@ _VARYING = re.compile(r"(?<=_realtime)_\d+ns|_d[0-9.e+-]+_w[0-9.e+-]+(?=_x)|_ser
 def configuration_of(key: str) -> str:
     """A stored run's configuration from its key alone (Cell.configuration)."""
     return _VARYING.sub("", key)
+
+
+_BUILD = re.compile(r"_b([0-9a-f]{12})(?:-dirty)?$")
+
+
+def build_of(key: str) -> str | None:
+    """The engine build a stored run's key names; None where it names none."""
+    match = _BUILD.search(key)
+    return match.group(1) if match else None

@@ -1,12 +1,13 @@
-"""The rows the experiments build from a store's index rows: what a row measured, and a probe's verdict."""
+"""The rows the experiments build from a store's index rows: what a row measured, and a probe's verdict
+(analysis.search.probe_verdict)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from allocorpool.analysis.search import MISSING, Probe, verdict
+from allocorpool.analysis.search import MISSING, Probe, probe_verdict  # noqa: F401 (the experiments' import)
 from allocorpool.data.records import CellResult, Run
-from allocorpool.data.tables import LATENCY_FIELDS, value
+from allocorpool.data.tables import LATENCY_FIELDS
 from allocorpool.lists import STRATEGY_LABELS, Solution
 from allocorpool.run.runner import Cell
 
@@ -16,14 +17,6 @@ def labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
     return {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
             "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
             "strategy_label": STRATEGY_LABELS[strategy], "case": case}
-
-
-def probe_verdict(row: dict[str, Any], interval_ns: int, duration_s: float) -> Probe:
-    """search.verdict on a real-time cell's index row."""
-    capacity = value(row, "params_input_queue_size")
-    return verdict(row["status"], {name: value(row, name) for name in (
-        "lost_measured", "measured_packets", "measured_ticks_due", "measured_s", *LATENCY_FIELDS)}, interval_ns,
-        duration_s, int(capacity) if capacity is not None else None, value(row, "error"))
 
 
 def latency(probe: Probe) -> dict[str, int | None]:
