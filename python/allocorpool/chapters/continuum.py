@@ -178,12 +178,14 @@ def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str
     apart = judged[~judged["can agree"].astype(bool)]
     changing = table[~table["one crossover in both"]]
     show.note(f"{len(judged) - len(apart)} of the {len(judged)} crossovers read at both sizes can be at the same "
-              "size (their brackets overlap)"
-              + (f"; these cannot: {'; '.join(f'{row.solution} {row.what}' for row in apart.itertuples())}. "
-                 f"A line's crossover in {profile_name} says where it lies at the article's sizes only where the "
-                 "two agree." if len(apart) else ".")
-              + (f" Not compared, as a line changes back at one of the two sizes: "
-                 f"{'; '.join(f'{row.solution} {row.what}' for row in changing.itertuples())}." if len(changing) else ""))
+              "size: their brackets overlap."
+              + (f" A line's crossover in {profile_name} says where it lies at the article's sizes only where the "
+                 "two agree." if len(apart) else ""))
+    if len(apart):
+        show.note(show.listing("These cannot", [f"{row.solution} {row.what}" for row in apart.itertuples()]))
+    if len(changing):
+        show.note(show.listing("Not compared, as a line changes back at one of the two sizes",
+                               [f"{row.solution} {row.what}" for row in changing.itertuples()]))
 
 
 def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:

@@ -262,7 +262,7 @@ def show_delays(table: pd.DataFrame, small_name: str, delay_ms: float) -> None:
                                                f"packet waited, in probes at {LOOSE:g} x the batch time or more")
     median = table["beyond the pauses (ms)"].median()
     show.note(f"The median over {len(table)} probes is {median:.2g} ms; profile {small_name} keeps {delay_ms:g} ms "
-              f"of its queue whole for it (Profile.unscaled_delay_ms).")
+              f"of its queue whole for it: the delay that does not shrink with the sizes.")
 
 
 def show_long_runs(long_runs: pd.DataFrame, name: str) -> None:
