@@ -10,6 +10,7 @@ import pytest
 from allocorpool import lists, settings, study
 from allocorpool.analysis import min_heap
 from allocorpool.chapters import continuum as continuum_chapter
+from allocorpool.chapters import readability
 from allocorpool.chapters import sections
 from allocorpool.data import tables
 from allocorpool.run import calibration, executor, machine_check, probe_series, sweep
@@ -296,8 +297,11 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
     table = continuum_chapter.crossovers(curves).set_index("what")
     assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
     said = continuum_chapter.repeat_sentence(curves)
-    assert "2 of the 3 repeats agreed with the first probe; these did not:" in said
-    assert "Pooling at 30,000 (first kept up, then fell behind, losing nothing yet)" in said, said
+    assert "2 of the 3 repeats agreed with the first probe. The repeats that did not:" in said
+    assert "- C++ flat (glibc) Pooling at 30,000: first kept up, then fell behind, losing nothing yet" in said, said
+    many = pd.concat([curves] * 6, ignore_index=True)  # however many repeats differ, no sentence grows with them
+    lines = continuum_chapter.repeat_sentence(many).splitlines()  # each bullet is its own element on the page
+    assert max(readability.words(s) for line in lines for s in readability.sentences(line)) <= readability.MAX_WORDS
     chapter.finish(curves.rename(columns={"batch_status": "status"}))
     replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)  # a replay reads the repeats back
     assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
@@ -356,9 +360,9 @@ def test_the_pool_size_what_if_says_which_pools_did_not_fit(monkeypatch):
                                     "not measured: the store has no such cell"],
                           "ns_per_packet": [200.0, None, 100.0, 80.0, None]})
     continuum_chapter.show_pool_sizes(sizes)
-    assert said == ["From 1,000,000 to 10,000,000 buffers, the time per packet changes by: C++ flat 0.80×. These did "
-                    "not finish: Parallel with 10,000,000 buffers (java.lang.OutOfMemoryError: Java heap space). The "
-                    "article expected ten million buffers to be much worse."]
+    assert said == ["From 1,000,000 to 10,000,000 buffers, the time per packet changes by: C++ flat 0.80×. The "
+                    "article expected ten million buffers to be much worse. These did not finish:\n\n"
+                    "- Parallel with 10,000,000 buffers (out of memory: Java heap space)\n"]
 
 
 def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(tmp_path, engine, monkeypatch):

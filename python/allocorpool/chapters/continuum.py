@@ -121,14 +121,14 @@ def repeat_sentence(curves: pd.DataFrame) -> str | None:
             return "kept up"
         return f"lost {lost_pct:.2g} %" if lost_pct and lost_pct > 0 else "fell behind, losing nothing yet"
     differ = repeated[repeated["repeat_keeps_up"].astype(bool) != repeated["probe_keeps_up"].astype(bool)]
-    text = (f"The probe at each size on either side of a change of a line's verdict ran twice, and a size keeps up "
-            f"only where both did: {len(repeated) - len(differ)} of the {len(repeated)} repeats agreed with the "
+    text = ("The probe at each size on either side of a change of a line's verdict ran twice. A size keeps up "
+            f"only where both did. {len(repeated) - len(differ)} of the {len(repeated)} repeats agreed with the "
             "first probe")
     if differ.empty:
         return text + "."
-    return text + "; these did not: " + "; ".join(
-        f"{row.label} {row.strategy_label} at {int(row.size):,} (first {said(bool(row.probe_keeps_up), row.loss_pct)}, then "
-        f"{said(bool(row.repeat_keeps_up), row.repeat_loss_pct)})" for row in differ.itertuples()) + "."
+    return text + ". " + show.listing("The repeats that did not", [
+        f"{row.label} {row.strategy_label} at {int(row.size):,}: first {said(bool(row.probe_keeps_up), row.loss_pct)}, "
+        f"then {said(bool(row.repeat_keeps_up), row.repeat_loss_pct)}" for row in differ.itertuples()])
 
 
 def loss_sentence(found: list[tuple[str, str, Crossover, str]]) -> str:
@@ -149,7 +149,7 @@ def loss_sentence(found: list[tuple[str, str, Crossover, str]]) -> str:
     back = [f"{label} {strategy} (loses at {change.after:,}, not at {', '.join(f'{s:,}' for s in change.again)})"
             for label, strategy, change in losing if not change.single]
     if back:
-        said += " These change back, so no single size says where they start losing: " + "; ".join(back) + "."
+        said += " " + show.listing("These change back, so no single size says where they start losing", back)
     return said
 
 
@@ -192,8 +192,8 @@ def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
     ok = pool_sizes[pool_sizes["status"] == "ok"]
     unfinished = pool_sizes[~pool_sizes["status"].isin(["ok", MISSING])]  # not measured: no run to speak of
     # a pool that no longer fits the heap is the what-if's answer too (a JVM's ten million buffers in 10 GB)
-    ended = ("" if unfinished.empty else " These did not finish: " + "; ".join(
-        f"{row.label} with {row.pool_size:,} buffers ({row.error})" for row in unfinished.itertuples()) + ".")
+    ended = ("" if unfinished.empty else " " + show.listing("These did not finish", [
+        f"{row.label} with {row.pool_size:,} buffers ({show.error_text(row.error)})" for row in unfinished.itertuples()]))
     if ok.empty:
         show.note("No pool-size run finished." + ended)
         return
@@ -211,4 +211,4 @@ def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
     if ratios or ended:
         show.note((f"From {smallest:,} to {largest:,} buffers, the time per packet changes by: " + ", ".join(ratios)
                    + "." if ratios else "")
-                  + ended + " The article expected ten million buffers to be much worse.")
+                  + " The article expected ten million buffers to be much worse." + ended)
