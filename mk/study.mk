@@ -29,14 +29,17 @@ plan: env
 	@$(PY) -m allocorpool plan --profile $(PROFILE) --solutions $(SOLUTIONS)
 
 # The batch blocks of a selection (every strategy of a solution and case, interleaved and repeated in this
-# boot), a solution at a time, each solution's blocks committed to git as they finish: a session that ends
-# mid-way keeps every finished block, and the next one resumes (in another boot, a block runs again whole).
+# boot), then its real-time blocks (every strategy's probes at 1000 ns), a solution at a time, each
+# solution's blocks committed to git as they finish: a session that ends mid-way keeps every finished
+# block, and the next one resumes (in another boot, a block runs again whole).
 record: env
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for test in batch realtime; do \
 	for name in $$($(PY) -m allocorpool blocks --profile $(PROFILE) --solutions $(SOLUTIONS) --list); do \
-	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name | tee $(BUILD)/record-$$name.txt || exit $$?; \
-	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) batch blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-$$name.txt)" || true; \
-	done
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name $$([ $$test = realtime ] && echo --realtime) \
+	    | tee $(BUILD)/record-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) $$test blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-$$name.txt)" || true; \
+	done; done
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.
 # Results land in data/$(PROFILE)/ (resumable: finished cells are never rerun). With SCHEDULER, the

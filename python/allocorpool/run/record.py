@@ -1,9 +1,10 @@
 """Records a profile's batch blocks, a solution at a time, and prints what each measured.
 
 `python -m allocorpool blocks --profile full --solutions paper --solution g1` measures (or reads back)
-every batch block of one solution (one per case), in this boot; `make record` runs every solution of a
-selection this way and commits the store after each, so that a session that ends keeps every finished
-block. What it prints is for the person running it; the chapters compute their own tables.
+every batch block of one solution (one per case), in this boot; with --realtime, its real-time blocks
+(every strategy's probes at a million packets a second, one block per case). `make record` runs every
+solution of a selection this way and commits the store after each, so that a session that ends keeps
+every finished block. What it prints is for the person running it; the chapters compute their own tables.
 """
 
 from __future__ import annotations
@@ -19,10 +20,16 @@ def names(profile_name: str, selection: str) -> list[str]:
     return [s.name for s in profiles.solutions(None, prof, lists.selection(selection))]
 
 
-def record(profile_name: str, solution: str) -> str:
-    """Measures the solution's batch blocks in this boot (what the store lacks) and words the result."""
+def record(profile_name: str, solution: str, realtime: bool = False) -> str:
+    """Measures the solution's batch (or real-time) blocks in this boot (what the store lacks) and words the
+    result."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     sweep = Sweep(profile_name, progress=True)
+    if realtime:
+        probes = sweep.probe_blocks([chosen])
+        return "\n".join(f"{solution} case {r['case']} {r['strategy']} at {r['interval_ns']} ns: {r['lossy']} of "
+                         f"{r['probes']} probes lost, {r['failed']} failed, median loss {r['loss_pct']}"
+                         for r in probes.to_dict("records"))
     batch = sweep.batch([chosen])
     lines = []
     for case, part in batch.groupby("case", sort=False):
