@@ -16,7 +16,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article study lab test-notebooks test-browser plan record
+.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -72,28 +72,56 @@ article: env notebooks
 	done
 	$(PY) -m allocorpool.chapters.article $(EXECUTED_DIR) $(ARTICLE_HTML)
 
-# From a fresh clone: set up, build, run the sweep and render the article (even when a
-# notebook failed: the article shows where); fails if anything did.
+# From a fresh clone, by default: your machine's answer. Set up what the article's eight solutions
+# need (JDK 11), measure the blocks the article's answer rests on (profile answer), and render them
+# beside the committed full-size verdicts. With PROFILE given (`make study PROFILE=quick`): set up,
+# build, run that profile's whole sweep and render its article (even when a notebook failed: the
+# article shows where). Either fails if anything did.
+STUDY_PROFILE := $(if $(filter command line environment,$(origin PROFILE)),$(PROFILE),answer)
+ANSWER_SOURCE := notebooks/answer/00-your-machine.py
+ANSWER_NOTEBOOK := $(NOTEBOOKS_DIR)/answer/00-your-machine.ipynb
+ANSWER_HTML := $(BUILD)/your-machine.html
+
 study:
+ifeq ($(STUDY_PROFILE),answer)
+	@start=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory env build || exit $$?; \
+	$(PY) -m allocorpool jdks 11 || exit $$?; \
+	$(MAKE) --no-print-directory answer || status=$$?; \
+	echo "make study (answer): wall time $$(( $$(date +%s) - start )) s; page $(ANSWER_HTML)"; \
+	exit $$status
+else
 	@start=$$(date +%s); status=0; \
 	$(MAKE) --no-print-directory env jdks build || exit $$?; \
-	$(MAKE) --no-print-directory sweep PROFILE=$(PROFILE) || status=$$?; \
-	$(MAKE) --no-print-directory article PROFILE=$(PROFILE) || status=$$?; \
-	echo "make study ($(PROFILE)): wall time $$(( $$(date +%s) - start )) s; article $(ARTICLE_HTML):" \
+	$(MAKE) --no-print-directory sweep PROFILE=$(STUDY_PROFILE) || status=$$?; \
+	$(MAKE) --no-print-directory article PROFILE=$(STUDY_PROFILE) || status=$$?; \
+	echo "make study ($(STUDY_PROFILE)): wall time $$(( $$(date +%s) - start )) s; article $(ARTICLE_HTML):" \
 	  "$$(du -h $(ARTICLE_HTML) 2>/dev/null | cut -f1)"; \
 	exit $$status
+endif
+
+$(ANSWER_NOTEBOOK): $(ANSWER_SOURCE) | $(VENV)/.installed
+	@mkdir -p $(@D)
+	$(VENV)/bin/jupytext --quiet --to ipynb --output $@ $<
+
+# Measures (or reads back, from data/answer) your machine's answer and renders it as one page.
+answer: env $(ANSWER_NOTEBOOK)
+	@rm -rf $(BUILD)/executed/answer && mkdir -p $(BUILD)/executed/answer
+	$(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 --log-level WARNING -p profile answer \
+	  $(ANSWER_NOTEBOOK) $(BUILD)/executed/answer/00-your-machine.ipynb
+	$(PY) -m allocorpool.chapters.article $(BUILD)/executed/answer $(ANSWER_HTML) --title "Your machine's answer"
 
 # JupyterLab on the checkout (the text notebooks open as notebooks); the token stays on.
 lab: env notebooks
 	$(VENV)/bin/jupyter lab --notebook-dir=$(ROOT) $(LAB_ROOT_FLAG)
 
 # Every study notebook under the ci profile, into a fresh data folder: a failing cell fails the test.
-test-notebooks: env jdks native java cpp notebooks
+test-notebooks: env jdks native java cpp notebooks $(ANSWER_NOTEBOOK)
 	rm -rf $(TEST_NOTEBOOKS_DIR)
 	mkdir -p $(TEST_NOTEBOOKS_DIR)
 	cd $(NOTEBOOKS_DIR) && ALLOC_OR_POOL_PROFILE=ci ALLOC_OR_POOL_DATA=$(TEST_NOTEBOOKS_DIR)/data \
 	  $(PY) -m pytest -q -p no:cacheprovider --rootdir=$(NOTEBOOKS_DIR) --nbval-lax --nbval-current-env \
-	  --nbval-cell-timeout=900 $(notdir $(STUDY_NOTEBOOKS))
+	  --nbval-cell-timeout=900 $(notdir $(STUDY_NOTEBOOKS)) answer/$(notdir $(ANSWER_NOTEBOOK))
 
 # The study in a real browser (Debian's Chromium): a chapter opened from JupyterLab's file browser
 # runs under ci, and the ci article, rendered from the notebooks executed on the same store, draws.

@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "plan":
             chosen = profiles.profile(args.profile)
+            if chosen.name == "answer":  # make study's default: only the answer's blocks
+                print(cost.answer_estimate(chosen))
+                return 0
             if args.solutions == "all":
                 print(cost.estimate(chosen, title=", every solution"))
             paper = profiles.solutions(None, chosen, lists.selection("paper"))

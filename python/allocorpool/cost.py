@@ -273,3 +273,31 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
              "on the big heap, two where the first saw no collection; cells already stored are skipped)"]
     return Estimate(batch_cells, search_count, probes, timelines, long_runs, heap_runs, continuum_runs, jdk_runs,
                     total, beyond, lines)
+
+
+# A block's calibration (run.calibration): the reference cell's run, and the memory's latency once a process
+LATENCY_S = 20.0
+
+
+def answer_estimate(prof: Profile, chosen: list[Solution] | None = None) -> str:
+    """What `make study` measures under a profile (the answer's blocks: chapter 09's batch and real-time
+    blocks, nothing else) and about how long, calibrations included."""
+    chosen = solutions(None, prof) if chosen is None else [s for s in chosen if prof.selects(s)]
+    plan = prof.blocks
+    batch_strategies = len(STRATEGIES) if plan.dummy else len(REALTIME_STRATEGIES)
+    batch_len = (plan.batch_s or prof.batch_s) + (plan.batch_warmup_s or prof.batch_warmup_s)
+    probe_len = prof.probe_s + prof.probe_warmup_s
+    runs = seconds = 0.0
+    for s in chosen:
+        for case in prof.cases:
+            fill = fill_s(case, prof.scale, s.filler, allocator=s.allocator)
+            runs += (batch_strategies * plan.repetitions + len(REALTIME_STRATEGIES) * plan.probe_repetitions)
+            seconds += batch_strategies * plan.repetitions * run_s(s.filler, batch_len, fill)
+            seconds += len(REALTIME_STRATEGIES) * plan.probe_repetitions * run_s(s.filler, probe_len, fill, False)
+    blocks = 2 * len(chosen) * len(prof.cases)
+    reference = run_s("java", min(batch_len, 5.0), fill_s("B", prof.scale))
+    calibration = blocks * reference + LATENCY_S
+    return (f"profile {prof.name}: {prof.description}\n  {len(chosen)} solutions x {len(prof.cases)} case(s): "
+            f"{blocks} blocks, {runs:.0f} runs ~ {seconds / 60:.1f} min, their calibrations ~ {calibration / 60:.1f} "
+            f"min; estimate: about {(seconds + calibration) / 60:.0f} min of measuring (set-up and building come "
+            "before it)")

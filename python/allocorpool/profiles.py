@@ -9,7 +9,7 @@ against them; chapters 12 and 13 show the sizes' and heaps' own).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from allocorpool.analysis.search import RESOLUTION
 from allocorpool.lists import (
@@ -17,6 +17,7 @@ from allocorpool.lists import (
     COLLECTOR_LABELS,
     MAX_CAPTURING_DELAY_MS,
     REFERENCE_NS,
+    SELECTIONS,
     SOLUTIONS,
     SOLUTIONS_BY_NAME,
     Solution,
@@ -89,6 +90,7 @@ class BlockPlan:
     batch_s: float | None = None  # None: the profile's batch_s
     batch_warmup_s: float | None = None
     probe_repetitions: int = 3  # real-time blocks: probes of every strategy at one interval, each this often
+    dummy: bool = True  # the batch blocks hold the dummy strategy too (it measures the harness, not an answer)
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,16 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True,
             blocks=BlockPlan(repetitions=3, batch_s=10, batch_warmup_s=3)),
 )}
+
+
+# Your machine's answer (`make study`): only the blocks the article's answer table rests on, for the
+# article's eight solutions, at quick's scale (chapter 12 shows it keeps the verdicts), with short runs.
+PROFILES["answer"] = replace(
+    PROFILES["quick"], name="answer",
+    description="the blocks of the article's answer, for its eight solutions, at a tenth of its sizes: three 1 s "
+                "batch runs and three 1.5 s probes per strategy",
+    solutions=SELECTIONS["paper"], blocks=BlockPlan(repetitions=3, batch_s=1, batch_warmup_s=0.5, probe_repetitions=3,
+                                                    dummy=False))
 
 
 def profile(name: str | Profile) -> Profile:

@@ -74,3 +74,78 @@ def test_the_machine_table_counts_a_long_commit_list_instead_of_printing_it():
     table = summary.machine_table(facts).set_index("what")
     assert table.loc["commit", "value"] == "81 commits (listed in the Methods appendix)"
     assert table.loc["kernel", "value"] == "6.18.44-fc-v657" and table.loc["fewer than 4 CPUs", "value"] == "yes"
+
+
+def _probes(losses, case="A"):
+    """Parallel 11's real-time block at 1000 ns from {strategy: [loss % of each probe]}."""
+    return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel 11", "strategy": s, "case": case,
+                          "interval_ns": 1000, "probes": len(values), "losses": values,
+                          "keeps_up": effects.HOLDS if not any(values) else effects.FAILS}
+                         for s, values in losses.items()])
+
+
+def test_a_real_time_block_names_the_strategy_that_loses_least_only_where_its_interval_clears_zero():
+    probes = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.0, 0.01, 0.0], "pool": [0.0, 0.0, 0.0]})
+    best, outcome, words = answer.block_answer({r["strategy"]: r for r in probes.to_dict("records")})
+    assert (best, outcome) == ("pool", effects.NO_DIFFERENCE)  # mix lost in one probe of three: not decided
+    assert words == ("at 1,000 ns (3 probes each): pooling keeps up, mix loses in 1 of 3 probes (up to 0.01 %), "
+                     "allocation loses 0.14 % (0.10-0.30); pooling = mix, no difference measured")
+    rows = {r["strategy"]: r for r in _probes({"alloc": [0.10, 0.14, 0.30], "pool": [0.0, 0.0, 0.0]}).to_dict("records")}
+    best, outcome, words = answer.block_answer(rows)
+    assert (best, outcome) == ("pool", effects.HOLDS)
+    assert words == "at 1,000 ns (3 probes each): pooling keeps up, allocation loses 0.14 % (0.10-0.30)"
+    rows = {r["strategy"]: r for r in _probes({"alloc": [0.0] * 3, "mix": [0.0] * 3, "pool": [0.0] * 3}).to_dict("records")}
+    assert answer.block_answer(rows) == (None, effects.NO_DIFFERENCE, "at 1,000 ns (3 probes each): all keep up")
+    # the other way round: allocation loses less than pooling in every resample
+    outcomes = answer.pooling_against_allocation_in_real_time(_probes({"alloc": [0.0] * 3, "pool": [0.2, 0.3, 0.25]}))
+    assert outcomes == [effects.FAILS]
+
+
+def test_the_answer_shows_the_real_time_block_beside_the_search_and_the_abstract_counts_it():
+    batch = _batch({"alloc": [400, 410, 390], "mix": [100, 104, 98], "pool": [160, 165, 158]})
+    probes = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.0] * 3, "pool": [0.0] * 3})
+    cell = answer.answer_table(batch, SEARCHES, reference.load(), probes).loc["Parallel 11, 2019 \"CMS\"",
+                                                                                "real time, case A"]
+    assert cell == ("Mix at 40 ns; allocation 230; at 1,000 ns (3 probes each): mix and pooling keep up, allocation "
+                    "loses 0.14 % (0.10-0.30); 2019: mix")
+    said = answer.abstract(batch, SEARCHES, reference.load(), 1, probes)
+    assert ("At one packet every 1,000 ns, does pooling lose fewer packets than allocation? It holds in 1 of 1 "
+            "solution and case pairs") in said and "over 3 probes a strategy" in said
+
+
+def test_the_conclusions_read_the_real_time_blocks_where_measured_and_the_searches_elsewhere():
+    from allocorpool.chapters import realtime_blocks, summary
+    probes = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.0, 0.01, 0.0], "pool": [0.0] * 3}).assign(
+        engine="java", baseline=False, strategy_label=lambda f: f["strategy"].map(
+            {"alloc": "Allocation", "mix": "Mix", "pool": "Pooling"}))
+    helps = summary.fewer_allocations_help_java_in_real_time(SEARCHES.assign(engine="java", label="Parallel 11"),
+                                                             probes=probes)
+    assert helps.summary == "holds in 1 of 1 Java solution and case pairs"
+    assert helps.cells.loc[0, "mix or pooling, best"] == "pooling kept up in 3 of 3 probes"
+    keeps = summary.java_keeps_up_in_every_case(SEARCHES, probes=probes)
+    assert keeps.summary == "in 1 of 1 cases" and keeps.cells.loc[0, "cells that kept up in every probe"] == 1
+    losing = probes.assign(losses=[[0.2, 0.1, 0.3]] * 3, keeps_up=effects.FAILS)
+    assert summary.java_keeps_up_in_every_case(SEARCHES, probes=losing).summary == "in 0 of 1 cases"
+    row = realtime_blocks.table(probes).iloc[0]
+    assert row["pooling's loss - allocation's"].startswith("pooling loses less: -0.14 points")
+    # without blocks, the searches decide (as on the 2019 article's figures)
+    searched = summary.java_keeps_up_in_every_case(SEARCHES.assign(engine="java", label="Parallel 11"), probes=None)
+    assert "Java cells that keep up at 1000 ns or less" in searched.cells.columns
+
+
+def test_every_conclusion_says_how_it_is_decided_and_the_blocks_rule_replaces_the_searches():
+    from allocorpool.chapters import summary
+    assert all(claim.rule or claim.check is summary.pooling_beats_allocation_everywhere
+               for claim in summary.CONCLUSIONS)
+    probes = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.0] * 3, "pool": [0.0] * 3}).assign(
+        engine="java", baseline=False, strategy_label=lambda f: f["strategy"].map(
+            {"alloc": "Allocation", "mix": "Mix", "pool": "Pooling"}))
+    searches = SEARCHES.assign(engine="java", label="Parallel 11", strategy_label="Mix")
+    by_blocks = summary.fewer_allocations_help_java_in_real_time(searches, probes=probes)
+    assert by_blocks.rule.startswith("Per Java solution and case, probed repeatedly at 1,000 ns")
+    assert summary.fewer_allocations_help_java_in_real_time(searches, probes=None).rule == ""  # the claim's own
+    batch = _batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}).assign(
+        strategy_label=lambda f: f["strategy"].map({"alloc": "Allocation", "pool": "Pooling"}))
+    both = summary.pooling_beats_allocation_everywhere(batch, searches, probes=probes)
+    assert both.summary == "holds in 2 of 2 solution and case pairs of both tests"
+    assert "Real time: pooling's median loss at 1,000 ns minus allocation's" in both.rule

@@ -147,3 +147,15 @@ def keeps_up(probes: list[dict[str, Any]]) -> str:
     if not judged:
         return effects.NOT_MEASURED
     return effects.HOLDS if all(judged) else effects.FAILS
+
+
+def compare_losses(a: Mapping[str, Any], b: Mapping[str, Any]) -> effects.Difference:
+    """Two cells of a real-time block (rows of probe blocks, with every finished probe's loss in percent):
+    the difference of their median losses with its interval. Its outcome HOLDS where a loses less in
+    every resample; two cells that lost nothing in any probe show no difference."""
+    return effects.difference(_losses(a), _losses(b))
+
+
+def _losses(row: Mapping[str, Any]) -> list[float]:
+    losses = row.get("losses")
+    return [float(v) for v in losses] if isinstance(losses, (list, tuple)) else []

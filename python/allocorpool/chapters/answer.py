@@ -4,7 +4,10 @@ over the next, and what the 2019 article found.
 Batch: the strategy with the lowest median time per packet; its margin over the next is the ratio of their
 medians with its 95 % interval (effects), and where the interval does not clear parity by the margin the
 cell names both ("no difference measured"). Real time: the strategy that keeps up at the shortest interval
-(a search each: no confidence interval yet). The abstract's sentences are counted from the same table.
+(a search each, which has no interval), then, where the profile measured them, the real-time blocks at a
+million packets a second: every strategy probed repeatedly, the best the one with the least median loss,
+and its margin over the next the difference of their median losses with its 95 % interval. The
+abstract's sentences are counted from the same tables.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pandas.io.formats.style import Styler
 from allocorpool import effects, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
+from allocorpool.chapters import realtime_blocks
 from allocorpool.chapters.claims import article_data, versus
 from allocorpool.chapters.tables import style
 
@@ -76,7 +80,34 @@ def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
     return best, words
 
 
-def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame) -> pd.DataFrame:
+def block_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]:
+    """(best strategy, its outcome against the next, words) from one solution and case's real-time block:
+    the strategies ranked by their median loss over the block's probes, the best decided against the next
+    by the difference of their median losses and its interval (analysis.blocks.compare_losses)."""
+    measured = [s for s in REAL if s in rows and rows[s].get("keeps_up") not in (None, effects.NOT_MEASURED)]
+    if not measured:
+        return None, effects.NOT_MEASURED, ""
+    probes = max(int(rows[s].get("probes") or 0) for s in measured)
+    ranked = [str(r["strategy"]) for r in realtime_blocks.rank([rows[s] for s in measured])]
+    keeping = [NAMES[s] for s in ranked if rows[s]["keeps_up"] == effects.HOLDS]
+    parts = [("all keep up" if len(keeping) == len(REAL) else " and ".join(keeping)
+              + (" keeps up" if len(keeping) == 1 else " keep up"))] if keeping else []
+    parts += [f"{NAMES[s]} {realtime_blocks.loss_words(rows[s])}" for s in ranked if rows[s]["keeps_up"] != effects.HOLDS]
+    words = f"at {int(rows[ranked[0]]['interval_ns']):,} ns ({probes} probes each): " + ", ".join(parts)
+    best = ranked[0]
+    if len(ranked) == 1:
+        return best, effects.NOT_MEASURED, words + " (the others failed)"
+    nxt = ranked[1]
+    outcome = block_figures.compare_losses(rows[best], rows[nxt]).outcome()
+    if len(keeping) >= 2:
+        return None, outcome, words
+    if outcome != effects.HOLDS:
+        words += f"; {NAMES[best]} = {NAMES[nxt]}, no difference measured"
+    return best, outcome, words
+
+
+def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame,
+                 probes: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per solution (the 2019 eight first, then the others shown), a column per test and case:
     the best strategy here with its margin, and the 2019 article's best beside it."""
     theirs = article_data(reference_figures)
@@ -95,8 +126,11 @@ def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures:
         for case in cases:
             best_2019 = realtime_answer(_by_strategy(theirs["baseline_searches"], name, case))[0] \
                 if solution.reference_name else None
-            _, words = realtime_answer(_by_strategy(searches, name, case))
-            row[f"real time, case {case}"] = words + (f"; 2019: {NAMES[best_2019]}" if best_2019 else "")
+            searched = _by_strategy(searches, name, case)
+            _, words = realtime_answer(searched)
+            _, _, measured = block_answer(_by_strategy(probes, name, case)) if probes is not None else (0, 0, "")
+            said = "; ".join(part for part in (words if searched or not measured else "", measured) if part)
+            row[f"real time, case {case}"] = said + (f"; 2019: {NAMES[best_2019]}" if best_2019 else "")
         rows.append(row)
     return pd.DataFrame(rows).set_index("solution") if rows else pd.DataFrame()
 
@@ -108,7 +142,32 @@ def _by_strategy(frame: pd.DataFrame, solution: str, case: str) -> dict[str, dic
     return {str(r["strategy"]): r for r in part.to_dict("records")}
 
 
-def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int) -> str:
+def pooling_against_allocation_in_real_time(probes: pd.DataFrame) -> list[str]:
+    """Per solution and case of the real-time blocks: whether pooling loses less than allocation at the
+    blocks' interval (effects outcomes; both keeping up in every probe is no difference)."""
+    outcomes = []
+    for _, part in probes.groupby(["solution", "case"], sort=False):
+        rows = {str(r["strategy"]): r for r in part.to_dict("records")}
+        if "pool" in rows and "alloc" in rows:
+            outcomes.append(block_figures.compare_losses(rows["pool"], rows["alloc"]).outcome())
+    return outcomes
+
+
+def _realtime_blocks_sentence(probes: pd.DataFrame | None) -> str:
+    if probes is None or not len(probes):
+        return ""
+    tally = effects.tally(pooling_against_allocation_in_real_time(probes))
+    if not tally.judged:
+        return ""
+    interval = int(probes["interval_ns"].iloc[0])
+    repeats = int(pd.to_numeric(probes["probes"]).median())
+    return (f" At one packet every {interval:,} ns, does pooling lose fewer packets than allocation? It "
+            f"{tally.text('solution and case pairs')}, judged by the difference of median losses over "
+            f"{repeats} probes a strategy and its 95 % interval.")
+
+
+def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int,
+             probes: pd.DataFrame | None = None) -> str:
     """The first screen's few sentences, each counted from the data."""
     ranked = batch[(batch["strategy"] != "dummy") & ~batch["baseline"].astype(bool)]
     pairs = []
@@ -137,8 +196,8 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     counted = ", ".join(f"{NAMES[s]} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
     second = (f"**Real time:** of {groups} solution and case pairs searched, {len(found)} strategy searches found "
               f"a loss-free interval; the shortest was {counted or 'nowhere found'} (one search each: "
-              f"no confidence interval yet).") if groups else "**Real time:** nothing was searched."
-    return f"{first} {second}"
+              f"no confidence interval).") if groups else "**Real time:** nothing was searched."
+    return f"{first} {second}{_realtime_blocks_sentence(probes)}"
 
 
 def boots_of(batch: pd.DataFrame) -> int:
@@ -155,7 +214,9 @@ TERMS = {
                 "of a million), mix (a smaller pool, allocating when it runs dry)",
     "case": "how many packets stay alive: A few, B a realistic number, C nearly as many as the pool holds",
     "batch": "the source produces as fast as the processor consumes; the figure is the time per packet",
-    "real time": "a clock produces one packet per tick; the figure is the shortest tick interval with no packet lost",
+    "real time": "a clock produces one packet per tick; the figures are the shortest tick interval with no packet "
+                 "lost, and the share of packets lost at a fixed interval",
+    "probe": "one real-time run at a fixed interval; a strategy keeps up there where no probe of it lost a packet",
     "solution": "a runtime and its memory manager: a JDK and collector, or a C++ design and allocator",
     "block": "the runs one comparison rests on: every strategy of a solution and case, interleaved and repeated in "
              "one boot of the machine",
@@ -177,13 +238,17 @@ def wrapping(table: pd.DataFrame) -> Styler:
                                                                      "min-width: 12em;"}], overwrite=False)
 
 
-def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int) -> None:
+def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int,
+                probes: pd.DataFrame | None = None) -> None:
     """The answer: the citation, the abstract and the table (the article moves this to its first screen)."""
     show.note(f"This study measures again, on today's JDKs and C++ allocators, {CITATION}.")
-    show.note(abstract(batch, searches, reference_figures, boots))
-    table = answer_table(batch, searches, reference_figures)
+    show.note(abstract(batch, searches, reference_figures, boots, probes))
+    table = answer_table(batch, searches, reference_figures, probes)
+    realtime = "in real time: the shortest loss-free interval" + (
+        "; then each strategy's loss at one interval, over repeated probes" if probes is not None and len(probes)
+        else "")
     for test, words in (("batch", "in batch: its margin over the next in time per packet"),
-                        ("real time", "in real time: the shortest loss-free interval")):
+                        ("real time", realtime)):
         part = table[[c for c in table.columns if c.startswith(test + ",")]] if len(table) else table
         if len(part.columns):
             part = part.rename(columns=lambda c: c.split(", ")[1])

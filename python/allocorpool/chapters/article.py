@@ -190,9 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m allocorpool.chapters.article", description=__doc__.splitlines()[0])
     parser.add_argument("executed", type=Path, help="folder of executed notebooks")
     parser.add_argument("out", type=Path, help="the HTML file to write")
+    parser.add_argument("--title", default="To allocate or to pool? Measured again", help="the page's title")
     args = parser.parse_args(argv)
     try:
-        size = build(args.executed, args.out)
+        size = build(args.executed, args.out, args.title)
     except FileNotFoundError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

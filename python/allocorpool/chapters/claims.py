@@ -37,6 +37,7 @@ class Verdict:
     verdict: str  # HOLDS, PARTLY, FAILS or UNKNOWN
     summary: str  # "in 16 of 18 cells", "no finished cell", ...
     cells: pd.DataFrame = field(default_factory=pd.DataFrame)  # the rows that decide it; those against it first
+    rule: str = ""  # how it was decided, where the check chose between rules (else the claim's own)
 
     @property
     def holds(self) -> bool | None:
@@ -49,6 +50,7 @@ class Claim:
 
     text: str
     check: Callable[..., Verdict]
+    rule: str = ""  # how the verdict is decided, for the reader: it could come out either way
 
 
 def share(passed: int, total: int, what: str = "cells") -> Verdict:
@@ -276,10 +278,14 @@ def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
     rows = []
     for claim, ours, theirs in checked:
         row = {"the article's claim (our words)": claim.text, "here": ours.verdict, "how often here": ours.summary}
+        if ours.rule or claim.rule:
+            row["decided by"] = ours.rule or claim.rule
         if theirs is not None:
             row.update({"on the article's own figures": theirs.verdict, "how often there": theirs.summary})
         rows.append(row)
     table = pd.DataFrame(rows).set_index("the article's claim (our words)")
+    if "decided by" in table.columns:
+        table["decided by"] = table["decided by"].fillna("")
     colours = {HOLDS: "#8fd98f", PARTLY: "#ffe066", FAILS: "#ff9a9a", UNKNOWN: "#dddddd", NO_DIFFERENCE: "#cfe2f3"}
     verdict_columns = [c for c in ("here", "on the article's own figures") if c in table.columns]
     styler = style(table).map(lambda v: f"background-color: {colours[v]}" if v in colours else "",

@@ -3,6 +3,7 @@ conclusions, each a computed verdict."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -13,7 +14,7 @@ from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import display as show
-from allocorpool.chapters import tables
+from allocorpool.chapters import realtime_blocks, tables
 from allocorpool.chapters.claims import (
     FROM_OUTCOME,
     UNKNOWN,
@@ -47,8 +48,21 @@ def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...
     show.note("\n".join(lines))
 
 
+def show_realtime_blocks(probes: pd.DataFrame) -> None:
+    """The real-time blocks' table, or one sentence where the profile measured none."""
+    blocks = realtime_blocks.measured(probes)
+    if blocks is None:
+        show.note("No strategy was probed repeatedly at one interval here: the real-time answer rests on the "
+                  "searches alone.")
+        return
+    show.show_table(realtime_blocks.table(blocks).set_index(["solution", "case"]),
+                    caption=f"Real time at {int(blocks['interval_ns'].iloc[0]):,} ns: each strategy over its "
+                            "block's probes, and pooling's loss against allocation's")
+
+
 # ---- the article's conclusions ----------------------------------------------------------------
 ZGC_C_LIMIT_NS = 500  # "two million packets per second"
+REF = study.REFERENCE_NS
 
 
 def flat_cpp_best_in_real_time(searches: pd.DataFrame, **_: object) -> Verdict:
@@ -66,10 +80,16 @@ def flat_cpp_best_in_real_time(searches: pd.DataFrame, **_: object) -> Verdict:
                  ["case", "best", "best_ns", "best_flat_ns"], "cases")
 
 
-def java_keeps_up_in_every_case(searches: pd.DataFrame, **_: object) -> Verdict:
+def java_keeps_up_in_every_case(searches: pd.DataFrame, probes: pd.DataFrame | None = None, **_: object) -> Verdict:
     """Conclusion 2: some Java solution keeps up at a million packets a second (the reference interval, or
-    shorter) in every case. A loss-free interval up to the searches' ceiling is not enough: 2000 ns is half the
-    rate the article asked for."""
+    shorter) in every case: in every probe of its real-time block where the blocks were measured, else by its
+    search. A loss-free interval up to the searches' ceiling is not enough: 2000 ns is half the rate the
+    article asked for."""
+    blocks = realtime_blocks.measured(probes)
+    if blocks is not None and (blocks["engine"] == "java").any():
+        return replace(realtime_blocks.keeps_up_somewhere_in_every_case(blocks[blocks["engine"] == "java"]),
+                       rule=f"Per case, every Java solution and strategy probed repeatedly at {REF:,} ns: holds in a "
+                            "case where one of them lost no packet in any probe.")
     java = searched(searches)[lambda f: f["engine"] == "java"]
     rows = [{"case": case, "Java cells that keep up at 1000 ns or less": int(
         ((part["outcome"] == "found") & (part["interval_ns"] <= study.REFERENCE_NS)).sum()), "of": len(part)}
@@ -78,9 +98,19 @@ def java_keeps_up_in_every_case(searches: pd.DataFrame, **_: object) -> Verdict:
                  ["case", "Java cells that keep up at 1000 ns or less", "of"], "cases")
 
 
-def fewer_allocations_help_java_in_real_time(searches: pd.DataFrame, **_: object) -> Verdict:
-    """Conclusion 3: in Java real time, allocating less helps: the better of mix and pooling keeps up at an
-    interval no longer than allocation's (or keeps up where allocation does not), per solution and case."""
+def fewer_allocations_help_java_in_real_time(searches: pd.DataFrame, probes: pd.DataFrame | None = None,
+                                             **_: object) -> Verdict:
+    """Conclusion 3: in Java real time, allocating less helps: where the real-time blocks were measured, the
+    better of mix and pooling loses less than allocation at a million packets a second (the difference of
+    median losses and its interval); else, by the searches, it keeps up at an interval no longer than
+    allocation's (or keeps up where allocation does not), per solution and case."""
+    blocks = realtime_blocks.measured(probes)
+    if blocks is not None and (blocks["engine"] == "java").any():
+        return replace(realtime_blocks.less_loss(blocks[blocks["engine"] == "java"], ("mix", "pool"), "alloc",
+                                                 "Java solution and case pairs"),
+                       rule=f"Per Java solution and case, probed repeatedly at {REF:,} ns: the better of mix and "
+                            "pooling's median loss minus allocation's, with its 95 % interval; holds where the "
+                            "interval lies below zero.")
     java = searched(searches)[lambda f: (f["engine"] == "java") & f["judged"]]
     rows = []
     for (label, case), part in java.groupby(["label", "case"], sort=False):
@@ -102,13 +132,18 @@ def fewer_allocations_help_java_in_real_time(searches: pd.DataFrame, **_: object
 
 
 def gc_is_the_biggest_risk(batch: pd.DataFrame, searches: pd.DataFrame, queue_ms: float | None = None,
-                           **_: object) -> Verdict:
-    """Conclusion 6: where a Java cell loses packets at 1000 ns, a collection pause longer than the input queue
-    (queue_ms of ticks) is there to explain it: the batch run's longest pause outlasts the queue."""
+                           probes: pd.DataFrame | None = None, **_: object) -> Verdict:
+    """Conclusion 6: where a Java cell loses packets at 1000 ns (in some probe of its real-time block, or by
+    its search where no block was measured), a collection pause longer than the input queue (queue_ms of
+    ticks) is there to explain it: the batch run's longest pause outlasts the queue."""
     if queue_ms is None:
         return Verdict(UNKNOWN, "not measured: the article's tables give no pause per cell")
-    java = searched(searches)[lambda f: (f["engine"] == "java") & f["judged"]]
-    lossy = java[(java["outcome"] == "lost") | (java["interval_ns"] > study.REFERENCE_NS)]
+    blocks = realtime_blocks.measured(probes)
+    if blocks is not None and (blocks["engine"] == "java").any():
+        lossy = realtime_blocks.lossy(blocks[blocks["engine"] == "java"])
+    else:
+        java = searched(searches)[lambda f: (f["engine"] == "java") & f["judged"]]
+        lossy = java[(java["outcome"] == "lost") | (java["interval_ns"] > study.REFERENCE_NS)]
     pauses = batch.set_index(["solution", "strategy", "case"])["gc_pause_max_ms"]
     rows = [{"label": r["label"], "strategy_label": r["strategy_label"], "case": r["case"],
              "longest pause, ms": pauses.get((r["solution"], r["strategy"], r["case"])), "queue, ms": queue_ms}
@@ -121,13 +156,19 @@ def gc_is_the_biggest_risk(batch: pd.DataFrame, searches: pd.DataFrame, queue_ms
                  "Java cells that lose at 1000 ns")
 
 
-def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFrame, **_: object) -> Verdict:
-    """Batch: pooling's time per packet below allocation's by the margin over its interval; real time: pooling
-    keeps up at an interval no longer than allocation's. The verdict counts both tests' pairs."""
+def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFrame,
+                                        probes: pd.DataFrame | None = None, **_: object) -> Verdict:
+    """Batch: pooling's time per packet below allocation's by the margin over its interval; real time, where
+    the blocks were measured: pooling loses less than allocation at a million packets a second (the
+    difference of median losses and its interval), else pooling keeps up at an interval no longer than
+    allocation's by the searches. The verdict counts both tests' pairs."""
     in_batch = batch_chapter.pooling_beats_allocation(batch=batch)
-    in_real_time = pooling_keeps_up_as_well_as_allocation(searches=searches)
-    real_time = in_real_time.cells.copy()
-    if len(real_time):
+    blocks = realtime_blocks.measured(probes)
+    if blocks is not None:
+        real_time = realtime_blocks.less_loss(blocks, ("pool",), "alloc", "pairs").cells
+    else:
+        real_time = pooling_keeps_up_as_well_as_allocation(searches=searches).cells.copy()
+    if blocks is None and len(real_time):
         real_time["outcome"] = real_time.pop("agrees").map(
             lambda ok: effects.NOT_MEASURED if ok is None or pd.isna(ok) else effects.HOLDS if ok else effects.FAILS)
         real_time["effect"] = ("loss-free interval: allocation " + real_time.pop("allocation").astype(str)
@@ -136,7 +177,12 @@ def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFr
     if not len(cells):
         return Verdict(UNKNOWN, "no solution and case pairs to check")
     tally = effects.tally(cells["outcome"], int((cells.get("boots") == "disagree").sum()) if "boots" in cells else 0)
-    return Verdict(FROM_OUTCOME[tally.outcome()], tally.text("solution and case pairs of both tests"), cells)
+    real_rule = (f"pooling's median loss at {REF:,} ns minus allocation's, over repeated probes, holds where its "
+                 "95 % interval lies below zero" if blocks is not None else
+                 "pooling keeps up at an interval no longer than allocation's, one search each")
+    return Verdict(FROM_OUTCOME[tally.outcome()], tally.text("solution and case pairs of both tests"), cells,
+                   rule=f"Batch: pooling's median time per packet over allocation's, holds where its 95 % interval "
+                        f"lies {effects.MARGIN:.0%} below parity. Real time: {real_rule}.")
 
 
 def mix_best_when_few_are_kept(batch: pd.DataFrame, **_: object) -> Verdict:
@@ -210,21 +256,37 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
 
 CONCLUSIONS = (
     Claim("For true real time, C or C++ without allocation: flat C++ has the best real-time interval in every case",
-          flat_cpp_best_in_real_time),
+          flat_cpp_best_in_real_time,
+          "Per case, the shortest loss-free interval of flat C++ against the shortest of every solution, one "
+          "search each: holds in a case where flat C++'s is no longer."),
     Claim("Java can approach real time: some Java solution keeps up with a million packets a second in every case",
-          java_keeps_up_in_every_case),
-    Claim("In Java real time too, allocating less helps: mix or pooling keeps up at least as fast as allocation",
-          fewer_allocations_help_java_in_real_time),
+          java_keeps_up_in_every_case,
+          f"Per case, the Java searches: holds in a case where one found a loss-free interval of {REF:,} ns or "
+          "less."),
+    Claim("In Java real time too, allocating less helps: mix or pooling does better than allocation",
+          fewer_allocations_help_java_in_real_time,
+          "Per Java solution and case, one search each: holds where the better of mix and pooling keeps up at an "
+          "interval no longer than allocation's."),
     Claim("To pool: pooling beats allocation in every test, batch (by 5 %, over its interval) and real time",
           pooling_beats_allocation_everywhere),
     Claim("Mix is best when few packets are kept (case A); pooling overtakes it when most are (case C), in Java",
-          mix_best_when_few_are_kept),
+          mix_best_when_few_are_kept,
+          "Per Java solution: mix's median time per packet over pooling's in case A, pooling's over mix's in case "
+          f"C; holds where the ratio's 95 % interval lies {effects.MARGIN:.0%} below parity."),
     Claim("The collector is the biggest risk: where Java loses packets, a pause longer than the input queue explains it",
-          gc_is_the_biggest_risk),
-    Claim(f"ZGC handles even case C, with mix and pooling at {ZGC_C_LIMIT_NS} ns or less", zgc_keeps_up_in_c),
-    Claim("Ten million buffers instead of one million would be much worse", ten_million_buffers),
+          gc_is_the_biggest_risk,
+          f"Each Java cell that lost packets at {REF:,} ns: holds where its batch run's longest pause outlasts the "
+          "input queue."),
+    Claim(f"ZGC handles even case C, with mix and pooling at {ZGC_C_LIMIT_NS} ns or less", zgc_keeps_up_in_c,
+          f"ZGC's mix and pooling in case C, one search each: holds where both keep up at {ZGC_C_LIMIT_NS} ns or "
+          "less."),
+    Claim("Ten million buffers instead of one million would be much worse", ten_million_buffers,
+          f"Java pools on the heap, case B: holds where ten million buffers take at least {MUCH_WORSE:g} times the "
+          "time per packet of one million. A pool that does not fit its heap is not judged."),
     Claim("An input queue holding a second of packets would let pooling keep up even with the article's \"CMS\"",
-          a_longer_queue_lets_pooling_keep_up),
+          a_longer_queue_lets_pooling_keep_up,
+          "The article's \"CMS\" with an input queue of one second of packets: holds where its probes lose no "
+          "packet."),
 )
 
 

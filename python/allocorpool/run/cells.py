@@ -40,12 +40,18 @@ def batch_cell(solution: Solution, strategy: str, case: str, prof: Profile, sour
                  **({"live_objects": True} if live else {}))
 
 
+def batch_strategies(prof: Profile) -> tuple[str, ...]:
+    """The strategies a profile's batch tables hold: every one, or the real ones where its blocks leave out
+    the dummy."""
+    return STRATEGIES if prof.blocks.dummy else REALTIME_STRATEGIES
+
+
 def batch_block(solution: Solution, case: str, prof: Profile, source: str = "counter") -> Block:
     """The batch comparison of one solution and case: every strategy's batch run, as a block of the
     profile's repetitions and run length (BlockPlan)."""
     plan = prof.blocks
     cells = tuple(batch_cell(solution, strategy, case, prof, source, duration_s=plan.batch_s, warmup_s=plan.batch_warmup_s)
-                  for strategy in STRATEGIES)
+                  for strategy in batch_strategies(prof))
     return Block(f"batch, {solution.name}, case {case}" + ("" if source == "counter" else f", {source} source"),
                  cells, plan.repetitions)
 

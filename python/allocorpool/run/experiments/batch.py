@@ -10,9 +10,9 @@ import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, keeps_up, spread_columns
 from allocorpool.analysis.search import MISSING
-from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, machine_name, value
-from allocorpool.lists import REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, Solution
-from allocorpool.run.cells import batch_block, batch_cell, probe_block
+from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, machine_name, value
+from allocorpool.lists import REALTIME_STRATEGIES, REFERENCE_NS, Solution
+from allocorpool.run.cells import batch_block, batch_cell, batch_strategies, probe_block
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import labels, probe_verdict
 
@@ -33,7 +33,7 @@ class BatchExperiments(Executor):
             # once, wherever the cluster sends it, and the chapters show it as one run
             if self._on_cluster() is not None:
                 self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source)
-                                           for solution in chosen for strategy in STRATEGIES
+                                           for solution in chosen for strategy in batch_strategies(self.profile)
                                            for case in self.profile.cases], "batch cells")
             chosen, singles = [], chosen
         else:
@@ -48,7 +48,8 @@ class BatchExperiments(Executor):
                         self._note_heap_too_small(row["key"], row)  # Epsilon filled its heap: the cell's answer
                 figures.update(cell_figures(runs))
         table = [self._batch_row(solution, strategy, case, figures, source)
-                 for solution in [*chosen, *singles] for strategy in STRATEGIES for case in self.profile.cases]
+                 for solution in [*chosen, *singles] for strategy in batch_strategies(self.profile)
+                 for case in self.profile.cases]
         self._end(f"{len(table)} batch cells")
         return pd.DataFrame(table, columns=BATCH_COLUMNS)
 
@@ -74,11 +75,12 @@ class BatchExperiments(Executor):
                                  "failed": sum(1 for p in probes if p.status != "ok"),
                                  "loss_pct": float(pd.Series(losses).median()) if losses else None,
                                  "loss_max_pct": max(losses) if losses else None,
+                                 "losses": [p.lost_pct or 0.0 for p in probes if p.status == "ok"],
                                  "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
                                  "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
                                  "keys": [r["key"] for r in mine]})
         self._end(f"{len(rows)} real-time block cells")
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=PROBE_BLOCK_COLUMNS)
 
     def _batch_row(self, solution: Solution, strategy: str, case: str,
                    figures: dict[str, dict[str, Any]] | None = None, source: str = "counter") -> dict[str, Any]:
@@ -86,7 +88,8 @@ class BatchExperiments(Executor):
         profile's length (run if missing; a replay of a store without the cell's block shows it so)."""
         found = None
         if figures:
-            cell = batch_block(solution, case, self.profile, source).cells[STRATEGIES.index(strategy)]
+            cell = next(c for c in batch_block(solution, case, self.profile, source).cells
+                        if c.strategy == solution.engine_strategy(strategy))
             found = figures.get(cell.key)
         if found is None:
             row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source))
