@@ -149,3 +149,15 @@ def test_every_conclusion_says_how_it_is_decided_and_the_blocks_rule_replaces_th
     both = summary.pooling_beats_allocation_everywhere(batch, searches, probes=probes)
     assert both.summary == "holds in 2 of 2 solution and case pairs of both tests"
     assert "Real time: pooling's median loss at 1,000 ns minus allocation's" in both.rule
+
+
+def test_a_claim_at_1000_ns_reads_the_repeated_probes_over_the_search():
+    from allocorpool.chapters import realtime
+    searches = SEARCHES.assign(label="Parallel 11", strategy_label=SEARCHES["strategy"].map(
+        {"alloc": "Allocation", "mix": "Mix", "pool": "Pooling"}), loss_pct=None)
+    by_search = realtime.mix_keeps_up_in_a_and_b(searches)  # the search kept up at 40 ns, so at 1000 ns too
+    assert by_search.summary == "in 1 of 1 cells" and by_search.cells.loc[0, "decided by"] == "its search"
+    probes = _probes({"alloc": [0.0] * 3, "mix": [2.1, 2.4, 2.6], "pool": [14.0] * 3}).assign(baseline=False)
+    by_block = realtime.mix_keeps_up_in_a_and_b(searches, probes=probes)  # its three probes there all lost
+    assert by_block.summary == "in 0 of 1 cells" and by_block.cells.loc[0, "decided by"] == "repeated probes at 1000 ns"
+    assert by_block.rule.startswith("Each cell at 1000 ns: by its repeated probes")

@@ -4,18 +4,21 @@ timelines of the article's printed runs, and the article's real-time claims chec
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pandas as pd
 
+from allocorpool import effects
 from allocorpool.analysis.search import loses_at_reference
 from allocorpool.chapters import display as show
-from allocorpool.chapters.tables import saw_no_collection
+from allocorpool.chapters import realtime_blocks
 from allocorpool.chapters.claims import (
     Claim,
     Verdict,
     every,
     verdicts_of,
 )
+from allocorpool.chapters.tables import saw_no_collection
 from allocorpool.study import Profile, Solution
 
 SEARCH_COLUMNS = ["label", "strategy_label", "case", "outcome", "interval_ns", "loss_pct"]
@@ -46,17 +49,30 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
                     f"How a search runs under the {profile.name} profile")
 
 
-def _at_reference(rows: pd.DataFrame, loses: bool) -> Verdict:
-    """Each cell's verdict at 1000 ns, where the article's claims judge real time (a cell that keeps up
-    only at a longer interval loses there)."""
+def _at_reference(rows: pd.DataFrame, loses: bool, probes: pd.DataFrame | None = None) -> Verdict:
+    """Each cell's verdict at 1000 ns, where the article's claims judge real time: by its real-time block's
+    repeated probes where they were measured (one lossy probe says it loses), else by its search (a cell
+    that keeps up only at a longer interval loses there)."""
+    blocks = realtime_blocks.measured(probes)
+    by_block = {} if blocks is None else {(r["solution"], r["strategy"], r["case"]): r["keeps_up"]
+                                          for r in blocks.to_dict("records")}
+
+    def key(row: dict) -> tuple:
+        return row.get("solution"), row.get("strategy"), row.get("case")
+
     def agrees(row: dict) -> bool | None:
-        lost = loses_at_reference(row)
+        block = by_block.get(key(row))
+        lost = (block == effects.FAILS) if block is not None else loses_at_reference(row)
         return None if lost is None else lost == loses
-    return every(rows, agrees, SEARCH_COLUMNS)
+    rows = rows.assign(**{"decided by": ["repeated probes at 1000 ns" if key(r) in by_block else "its search"
+                                         for r in rows.to_dict("records")]})
+    verdict = every(rows, agrees, [*SEARCH_COLUMNS, "decided by"])
+    return replace(verdict, rule="Each cell at 1000 ns: by its repeated probes there where they were measured "
+                                 "(one lossy probe says it loses), else by its search.")
 
 
-def pooling_loses_everywhere(searches: pd.DataFrame, **_: object) -> Verdict:
-    return _at_reference(_ranked(searches)[lambda f: f["strategy"] == "pool"], loses=True)
+def pooling_loses_everywhere(searches: pd.DataFrame, probes: pd.DataFrame | None = None, **_: object) -> Verdict:
+    return _at_reference(_ranked(searches)[lambda f: f["strategy"] == "pool"], loses=True, probes=probes)
 
 
 def allocation_keeps_up_in_a_near_its_batch_speed(searches: pd.DataFrame, batch: pd.DataFrame,
@@ -72,13 +88,13 @@ def allocation_keeps_up_in_a_near_its_batch_speed(searches: pd.DataFrame, batch:
     return every(rows, near, SEARCH_COLUMNS + ["batch_ns"])
 
 
-def mix_keeps_up_in_a_and_b(searches: pd.DataFrame, **_: object) -> Verdict:
+def mix_keeps_up_in_a_and_b(searches: pd.DataFrame, probes: pd.DataFrame | None = None, **_: object) -> Verdict:
     return _at_reference(_ranked(searches)[lambda f: (f["strategy"] == "mix") & f["case"].isin(["A", "B"])],
-                         loses=False)
+                         loses=False, probes=probes)
 
 
-def nothing_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
-    return _at_reference(_ranked(searches)[lambda f: f["case"] == "C"], loses=True)
+def nothing_keeps_up_in_c(searches: pd.DataFrame, probes: pd.DataFrame | None = None, **_: object) -> Verdict:
+    return _at_reference(_ranked(searches)[lambda f: f["case"] == "C"], loses=True, probes=probes)
 
 
 def a_bigger_heap_cuts_the_loss(searches: pd.DataFrame, **_: object) -> Verdict:
