@@ -7,6 +7,9 @@ PROFILE ?= quick
 SOLUTIONS ?= all
 # A Dask scheduler's address (tcp://host:8786): `make sweep` runs the cells on its workers, one per machine.
 SCHEDULER ?= $(ALLOC_OR_POOL_SCHEDULER)
+# How many blocks `make sweep`, `make record` and `make study` run side by side here (run/slots.py; empty: a
+# block per two CPUs from 4 CPUs up, else one at a time; 1: one at a time).
+SLOTS ?= $(ALLOC_OR_POOL_SLOTS)
 STUDY_SOURCES := $(sort $(wildcard notebooks/[0-9][0-9]-*.py))
 NOTEBOOKS_DIR := $(BUILD)/notebooks
 STUDY_NOTEBOOKS := $(patsubst notebooks/%.py,$(NOTEBOOKS_DIR)/%.ipynb,$(STUDY_SOURCES))
@@ -36,7 +39,7 @@ record: env
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for test in batch realtime; do \
 	for name in $$($(PY) -m allocorpool blocks --profile $(PROFILE) --solutions $(SOLUTIONS) --list); do \
-	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name $$([ $$test = realtime ] && echo --realtime) \
+	  ALLOC_OR_POOL_SLOTS=$(SLOTS) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name $$([ $$test = realtime ] && echo --realtime) \
 	    | tee $(BUILD)/record-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) $$test blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-$$name.txt)" || true; \
 	done; done
@@ -54,7 +57,7 @@ sweep: notebooks
 	start=$$(date +%s); failed=""; \
 	for notebook in $(STUDY_NOTEBOOKS); do \
 	  name=$$(basename $$notebook); echo "== $$name (profile $(PROFILE))"; \
-	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) ALLOC_OR_POOL_SOLUTIONS=$(SOLUTIONS) $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 -p profile $(PROFILE) \
+	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) ALLOC_OR_POOL_SLOTS=$(SLOTS) ALLOC_OR_POOL_SOLUTIONS=$(SOLUTIONS) $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 -p profile $(PROFILE) \
 	    $$notebook $(EXECUTED_DIR)/$$name || failed="$$failed $$name"; \
 	done; \
 	echo "sweep $(PROFILE): $$(( $$(date +%s) - start )) s, executed notebooks in $(EXECUTED_DIR)"; \
@@ -107,7 +110,7 @@ $(ANSWER_NOTEBOOK): $(ANSWER_SOURCE) | $(VENV)/.installed
 # Measures (or reads back, from data/answer) your machine's answer and renders it as one page.
 answer: env $(ANSWER_NOTEBOOK)
 	@rm -rf $(BUILD)/executed/answer && mkdir -p $(BUILD)/executed/answer
-	$(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 --log-level WARNING -p profile answer \
+	ALLOC_OR_POOL_SLOTS=$(SLOTS) $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 --log-level WARNING -p profile answer \
 	  $(ANSWER_NOTEBOOK) $(BUILD)/executed/answer/00-your-machine.ipynb
 	$(PY) -m allocorpool.chapters.article $(BUILD)/executed/answer $(ANSWER_HTML) --title "Your machine's answer"
 

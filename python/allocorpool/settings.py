@@ -15,6 +15,7 @@ DATA_VARIABLE = "ALLOC_OR_POOL_DATA"  # its store (unset: data/<profile>)
 REPLAY_VARIABLE = "ALLOC_OR_POOL_REPLAY"  # "1": read the stores only, never run a cell (make article)
 SOLUTIONS_VARIABLE = "ALLOC_OR_POOL_SOLUTIONS"  # a selection of solutions (lists.SELECTIONS): make's SOLUTIONS
 SCHEDULER_VARIABLE = "ALLOC_OR_POOL_SCHEDULER"  # a Dask scheduler: cells run on its workers (make's SCHEDULER)
+SLOTS_VARIABLE = "ALLOC_OR_POOL_SLOTS"  # how many blocks run side by side here (run.slots; make's SLOTS)
 MACHINE_CHECK_VARIABLE = "ALLOC_OR_POOL_MACHINE_CHECK"  # run.machine_check.MODES
 COMMIT_VARIABLE = "ALLOC_OR_POOL_COMMIT"  # the commit the engines put in their header (make exports it)
 DEFAULT_PROFILE = "quick"
@@ -53,6 +54,17 @@ def selection_name() -> str:
 def scheduler() -> str | None:
     """The Dask scheduler's address the cells run on (None: they run here)."""
     return _value(SCHEDULER_VARIABLE)
+
+
+def slots() -> int | None:
+    """The number of CPU slots SLOTS_VARIABLE forces (None: run.slots.cpu_slots's rule)."""
+    text = _value(SLOTS_VARIABLE)
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{SLOTS_VARIABLE}={text!r}: a number of slots, 1 or more") from None
 
 
 def machine_check_mode() -> str | None:

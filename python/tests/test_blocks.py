@@ -1,6 +1,7 @@
 """Blocks: interleaved, repeated, one boot each; figures with intervals; verdicts that need the interval."""
 
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -153,3 +154,41 @@ def test_a_real_time_block_keeps_up_only_where_no_probe_of_it_lost(tmp_path, mon
     assert (lossy["keeps_up"] == effects.FAILS).all() and (lossy["lossy"] == 3).all()
     assert block_figures.keeps_up([{"ok": True}, {"ok": False}, {"ok": None}]) == effects.FAILS  # one is enough
     assert block_figures.keeps_up([{"ok": None}]) == effects.NOT_MEASURED
+
+
+
+def test_blocks_in_lanes_run_at_once_each_whole_in_one_lane_and_store_what_one_after_the_other_stores(tmp_path):
+    first, second = _block(repetitions=2), blocks.Block("batch, flat-glibc, case B", tuple(
+        study.batch_cell(FLAT, s, "B", PROFILE) for s in ("alloc", "pool")), 2)
+    placed: list = []  # (lane, key) of every run that ended
+
+    def lanes(fail_at=None, at_once=True):
+        both_running = threading.Barrier(2, timeout=60)  # broken unless the lanes' first runs overlap
+
+        def lane(name):
+            mine: list = []
+
+            def run(cell):
+                if not mine and at_once:
+                    both_running.wait()
+                if name == "two" and len(mine) == fail_at:
+                    raise RuntimeError("lane two broke")
+                mine.append(cell.key)
+                placed.append((name, cell.key))
+                return _fake(cell, tmp_path / "runs")
+            return blocks.Lane(name, run, calibrate=lambda: {"reference_ns_per_packet": 1.0})
+        return [lane("one"), lane("two")]
+    side = _runner(Store(tmp_path / "side"), "b00t").measure_all([first, second], lanes())
+    serial = _runner(Store(tmp_path / "serial"), "b00t").measure_all([first, second])
+    assert [len(frame) for frame in side] == [4, 4] and all(frame["complete"].all() for frame in side)
+    for frame, alone in zip(side, serial):
+        assert frame[["key", "status", "cell", "repetition"]].equals(alone[["key", "status", "cell", "repetition"]])
+    used = [{lane for lane, key in placed if key in set(frame["key"])} for frame in side]
+    assert all(len(lane) == 1 for lane in used) and used[0] != used[1]  # each block whole in one lane
+    placed.clear()
+    store = Store(tmp_path / "stopped")
+    with pytest.raises(RuntimeError, match="lane two broke"):  # the other lane stops before its next run
+        _runner(store, "b00t").measure_all([first, second], lanes(fail_at=2))
+    assert len(store.index) == len(placed) and sum(lane == "two" for lane, _ in placed) == 2  # every run kept
+    _runner(store, "b00t").measure_all([first, second], lanes(at_once=False))  # a lane may have nothing left
+    assert len(placed) == len({key for _, key in placed}) == 8  # resumed: nothing ran twice

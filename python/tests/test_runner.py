@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from allocorpool import paths
-from allocorpool.run import jdks
+from allocorpool.run import jdks, runner
 from allocorpool.run.runner import Cell, engine_command, run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
@@ -52,6 +52,7 @@ def test_engine_commands(tmp_path, monkeypatch):
     monkeypatch.setattr(paths, "java_jar", lambda: jar)
     monkeypatch.setattr(paths, "cpp_engine", lambda: engine)
     monkeypatch.setattr(jdks, "java_executable", lambda major: Path(f"/jdks/{major}/bin/java"))
+    monkeypatch.setattr(runner.os, "sched_getaffinity", lambda pid: {6, 4, 5})  # a slot of run.slots, say
     cell = Cell(engine="java", jdk=17, collector="g1", heap="1g", case="C", strategy="native-pool",
                 mode="realtime", interval_ns=700, duration_s=20, warmup_s=4, scale=0.5, live_objects=True, gc_log=True)
     command = engine_command(cell, tmp_path / "out.jsonl", tmp_path / "gc.log")
@@ -61,7 +62,9 @@ def test_engine_commands(tmp_path, monkeypatch):
     assert command[command.index("-jar") + 2:] == [
         "--case", "C", "--strategy", "native-pool", "--mode", "realtime", "--interval-ns", "700",
         "--duration-s", "20", "--warmup-s", "4", "--scale", "0.5", "--source", "counter", "--live-objects",
-        "--out", str(tmp_path / "out.jsonl")]
+        "--out", str(tmp_path / "out.jsonl"), "--producer-cpu", "4", "--consumer-cpu", "5"]  # its first two CPUs
+    monkeypatch.setattr(runner.os, "sched_getaffinity", lambda pid: {3})  # one CPU: neither pinned
+    assert engine_command(cell, tmp_path / "out.jsonl", None)[-4:] == ["--producer-cpu", "-1", "--consumer-cpu", "-1"]
     assert engine_command(Cell(**CPP), tmp_path / "o.jsonl", None) == [
         str(engine), "--design", "flat", "--allocator", "glibc", "--case", "A", "--strategy", "pool",
         "--mode", "batch", "--duration-s", "0.5", "--warmup-s", "0.1", "--scale", "1", "--source", "counter",

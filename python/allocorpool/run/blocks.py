@@ -12,14 +12,20 @@ are, a replicate at the boot level (complete or not). In the boot it started in,
 it stopped. Each block's start in a boot is registered in the store's `blocks` table with the machine's
 calibration (BlockRunner's calibrate hook: the memory's latency and a reference cell): it explains a
 block's figures beside another boot's, it never stops a block.
+
+Blocks run one after the other, or side by side in lanes (BlockRunner.measure_all; a lane is a CPU slot
+of run.slots): each lane runs one block at a time, whole, its runs and its calibration in that lane, and
+every result is stored as soon as it comes back. The rules above hold for each block as they do alone.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import queue
 import random
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
@@ -79,9 +85,20 @@ class Block:
 Calibrate = Callable[[], dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class Lane:
+    """Where one block at a time runs beside other lanes' (a CPU slot, run.slots): how a run goes there and
+    how a block's start there is calibrated."""
+
+    name: str  # for the progress line: "CPUs 2,3"
+    run: Callable[[Cell], CellResult]
+    calibrate: Calibrate | None = None
+
+
 class BlockRunner:
     """Measures blocks into a store: runs the runs of this boot that the store lacks (one at a time,
-    through `run`), registers the block with its calibration, and reads back every boot's runs."""
+    through `run`, or a block per lane at once: measure_all), registers the block with its calibration, and
+    reads back every boot's runs. Its store is written from the calling thread, or from the lanes' threads."""
 
     def __init__(self, store: Store, run: Callable[[Cell], CellResult], *, calibrate: Calibrate | None = None,
                  boot_id: Callable[[], str | None] | None = None, replay: bool = False,
@@ -105,29 +122,90 @@ class BlockRunner:
             self._complete_here(block)
         return self.read(block)
 
-    def _complete_here(self, block: Block) -> None:
+    def measure_all(self, blocks: Sequence[Block], lanes: Sequence[Lane] = ()) -> list[pd.DataFrame]:
+        """Every block's runs (see measure), in the blocks' order. Without lanes they run one after the other;
+        with lanes, side by side: a thread per lane takes the next block no lane has taken and runs what this
+        boot lacks of it, whole, in its lane. Interrupted, the runs under way end and are stored, and no other
+        starts: the blocks resume where they stopped."""
+        if self.replay or not lanes:
+            return [self.measure(block) for block in blocks]
+        waiting: queue.SimpleQueue[Block] = queue.SimpleQueue()
+        for block in blocks:
+            waiting.put(block)
+        stop = threading.Event()
+        errors: list[BaseException] = []
+
+        def work(lane: Lane) -> None:
+            try:
+                while not stop.is_set():
+                    try:
+                        block = waiting.get_nowait()
+                    except queue.Empty:
+                        return
+                    self._complete_here(block, lane, stop)
+            except BaseException as error:  # noqa: BLE001 - raised by the calling thread
+                errors.append(error)
+                stop.set()
+        threads = [threading.Thread(target=work, args=(lane,), name=f"blocks on {lane.name}", daemon=True)
+                   for lane in lanes]
+        for thread in threads:
+            thread.start()
+        try:
+            for thread in threads:
+                thread.join()
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join()
+        if errors:
+            raise errors[0]
+        return [self.read(block) for block in blocks]
+
+    def _complete_here(self, block: Block, lane: Lane | None = None, stop: threading.Event | None = None) -> None:
+        """Runs what this boot lacks of the block (in the lane, when given) and registers it; a set stop ends
+        it before its next run, unfinished."""
+        run, calibrate = (lane.run, lane.calibrate) if lane is not None else (self.run, self.calibrate)
+        where = f" ({lane.name})" if lane is not None else ""
         boot_id = self.boot_id()
         boot = short_boot(boot_id)
         runs = block.runs(boot)
         stored = self._stored()
-        missing = [cell for cell in runs if (row := self._row(cell, stored)) is None or (
-            self.retry_failed and cell.key not in self._retried and row["status"] != "ok")]
+        missing = [cell for cell in runs if self._to_run(cell, stored)]
         self._retried.update(cell.key for cell in missing)
         registered = self._register(block).get(boot)
         if not missing and registered is not None and _given(registered.get("finished_utc")):
             return
         self.store.lock_for_runs()
         if registered is None:
-            self.show(f"{block.name}: calibrating this boot ({boot})")
-            registered = {**_boot_row(block, boot, boot_id), **(self.calibrate() if self.calibrate else {})}
+            self.show(f"{block.name}{where}: calibrating this boot ({boot})")
+            registered = {**_boot_row(block, boot, boot_id), **(calibrate() if calibrate else {})}
             self.store.upsert(BLOCKS_TABLE, registered, ("block", "boot"))
         for done, cell in enumerate(missing, 1):
-            self.show(f"{block.name}: run {len(runs) - len(missing) + done} of {len(runs)} ({cell.strategy}, "
+            if stop is not None and stop.is_set():
+                return
+            self.show(f"{block.name}{where}: run {len(runs) - len(missing) + done} of {len(runs)} ({cell.strategy}, "
                       f"repetition {cell.repetition + 1})")
-            self.store.put(self.run(cell))
+            self.store.put(run(cell))
         registered = {**registered, "repetitions": max(block.repetitions, int(registered.get("repetitions") or 0)),
                       "finished_utc": _now()}
         self.store.upsert(BLOCKS_TABLE, registered, ("block", "boot"))
+
+    def pending(self, block: Block) -> bool:
+        """Whether measuring the block would run anything in this boot, or finish its registration (never in a
+        replay)."""
+        if self.replay:
+            return False
+        boot = short_boot(self.boot_id())
+        stored = self._stored()
+        registered = self._register(block).get(boot)
+        return registered is None or not _given(registered.get("finished_utc")) or any(
+            self._to_run(cell, stored) for cell in block.runs(boot))
+
+    def _to_run(self, cell: Cell, stored: dict[str, dict[str, Any]]) -> bool:
+        """A run of this boot the store lacks, or (retrying failures) holds as failed and this runner has not
+        retried yet."""
+        row = self._row(cell, stored)
+        return row is None or (self.retry_failed and cell.key not in self._retried and row["status"] != "ok")
 
     def _stored(self) -> dict[str, dict[str, Any]]:
         index = self.store.index

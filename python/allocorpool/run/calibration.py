@@ -37,11 +37,11 @@ def reference_cell(prof: Profile) -> Cell:
 
 
 def calibrate(prof: Profile, run: Callable[[Cell], CellResult],
-              latency: Callable[[], dict[str, float | None]] = machine_check.memory_latency) -> dict[str, Any]:
-    """This boot's calibration now (COLUMNS): the memory's latency and the reference cell's time per packet,
-    run by `run` and not stored as a cell (None where a figure could not be measured: the reference's status
-    says why)."""
-    loads = _recent_latency(latency)
+              latency: Callable[[], dict[str, float | None]] | None = None) -> dict[str, Any]:
+    """This boot's calibration now (COLUMNS): the memory's latency (machine_check.memory_latency unless told)
+    and the reference cell's time per packet, run by `run` and not stored as a cell (None where a figure could
+    not be measured: the reference's status says why)."""
+    loads = _recent_latency(latency or machine_check.memory_latency)
     cell = reference_cell(prof)
     result = run(cell)
     summary = (result.run.summary or {}) if result.status == "ok" else {}

@@ -7,12 +7,14 @@ cell runs through one of three backends: the local runner (run.runner.run_cell),
 (run.probe_series: a search's probes in one JVM) or a Dask cluster's workers (run.cluster), and
 always under the store's lock (Store.lock_for_runs) after the machine check of this boot
 (run.machine_check). Blocks (run.blocks) run through the same runner, with the calibration hook
-(run.calibration) at each block's start in a boot.
+(run.calibration) at each block's start in a boot, or side by side on a machine of several CPU slots
+(run.slots), a block per slot at a time (measure_blocks).
 
 Given a Dask scheduler's address (settings.SCHEDULER_VARIABLE, make's SCHEDULER), the cells run on
 that cluster's workers, one per machine, and this process stores them: independent cells and
 searches go from as many threads as there are machines (Executor._each), and every table keeps the
-order of a local run. Without one, cells run here one at a time.
+order of a local run. Without one, cells run here one at a time, and blocks one at a time or, on a
+machine of several CPU slots, side by side.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from allocorpool.data.tables import value
 from allocorpool.lists import Solution
 from allocorpool.profiles import Profile, in_series, profile, solutions
 from allocorpool.run import calibration, machine_check
-from allocorpool.run.blocks import BlockRunner
+from allocorpool.run.blocks import Block, BlockRunner, Lane
 from allocorpool.run.cells import batch_cell
 from allocorpool.run.probe_series import ProbeSeries
 from allocorpool.run.progress import Status, fail_if_strict, show_cells_read
@@ -45,6 +47,7 @@ from allocorpool.run.runner import Cell, default_timeout, run_cell
 
 if TYPE_CHECKING:
     from allocorpool.run.cluster import Cluster
+    from allocorpool.run.slots import Slots
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -76,7 +79,7 @@ class Executor:
 
     def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False, replay: bool | None = None,
-                 scheduler: str | Cluster | None = None) -> None:
+                 scheduler: str | Cluster | None = None, slots: int | Slots | None = None) -> None:
         self.profile = profile(profile_name or settings.profile_name())
         self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
@@ -102,6 +105,9 @@ class Executor:
         self._key_locks_guard = threading.Lock()
         self._machine_checked = False
         self._blocks: BlockRunner | None = None
+        # How many blocks run side by side here (None: settings.SLOTS_VARIABLE's, else run.slots.cpu_slots's
+        # rule), or the running slots themselves
+        self._slots = slots
 
     # ---- the solutions shown ----------------------------------------------------------
     def solutions(self, chapter: str | None = None) -> list[Solution]:
@@ -263,6 +269,45 @@ class Executor:
                                        retry_failed=self.retry_failed, show=lambda text: self._status.show(text),
                                        same_as=self._same_as)
         return self._blocks
+
+    def measure_blocks(self, blocks: Sequence[Block]) -> list[pd.DataFrame]:
+        """Each block's runs (BlockRunner.measure), in the blocks' order. Where this machine has several CPU
+        slots (run.slots) and more than one block has runs to make, they run side by side, a block per slot
+        at a time, on a local Dask cluster started for them and stopped after; else one after the other
+        here. Not with a Dask scheduler (settings.SCHEDULER_VARIABLE), whose blocks run here, as always."""
+        pending = (block for block in blocks if self.blocks.pending(block))
+        if self._scheduler is not None or next(pending, None) is None or next(pending, None) is None:
+            return [self.blocks.measure(block) for block in blocks]
+        from allocorpool.run import slots
+
+        if self._slots is not None and not isinstance(self._slots, int):  # slots already running (a test's)
+            return self.blocks.measure_all(blocks, self._lanes(self._slots))
+        cpus = slots.cpu_slots(self._slots)
+        if len(cpus) < 2:
+            return [self.blocks.measure(block) for block in blocks]
+        self._status.show(f"starting {len(cpus)} CPU slots: {'; '.join(map(slots.cpus_text, cpus))}")
+        with slots.Slots(cpus) as running:
+            return self.blocks.measure_all(blocks, self._lanes(running))
+
+    def _lanes(self, running: Slots) -> list[Lane]:
+        """A lane per slot: its runs go to the slot's worker; its calibration's reference cell too, and the
+        memory's latency is timed from the lane's thread held to the slot's CPUs."""
+        from allocorpool.run.slots import cpus_text, hold_thread_to
+
+        def lane(slot: int) -> Lane:
+            def run(cell: Cell) -> CellResult:
+                self._status.show(f"running {cell.key} on {cpus_text(running.cpus[slot])}")
+                result = running.run(cell, slot, self.store.runs_dir)
+                with self._key_locks_guard:
+                    self._ran += 1
+                return result
+
+            def calibrate() -> dict[str, Any]:
+                hold_thread_to(running.cpus[slot])
+                return calibration.calibrate(self.profile, lambda cell: running.run(
+                    cell, slot, self.store.runs_dir / "calibration"))
+            return Lane(cpus_text(running.cpus[slot]), run, calibrate)
+        return [lane(slot) for slot in range(len(running))]
 
     def _check_machine(self) -> None:
         """The machine check (run.machine_check) before this sweep's first run: it records how fast this boot

@@ -183,17 +183,29 @@ class Cell:
         return args + ["--out", str(out)]
 
 
+def cpu_pins(cell: Cell) -> list[str]:
+    """Where a real-time engine pins its clock and its consumer: the first two CPUs this thread may run on
+    (the engine inherits its affinity: the whole machine, or a slot's CPUs, run.slots); neither pinned where
+    it may run on one CPU only. How it runs, not what it measures: not in the key. Nothing for batch."""
+    if cell.mode != "realtime":
+        return []
+    cpus = sorted(os.sched_getaffinity(0))
+    producer, consumer = cpus[:2] if len(cpus) > 1 else (-1, -1)
+    return ["--producer-cpu", str(producer), "--consumer-cpu", str(consumer)]
+
+
 def engine_command(cell: Cell, out: Path, gc_log: Path | None) -> list[str]:
     """The command line of a cell's engine (java via JavaRun, cpp via build/cpp-lib/cpp_engine)."""
+    args = [*cell.engine_args(out), *cpu_pins(cell)]
     if cell.engine == "java":
         assert cell.jdk is not None and cell.collector is not None
         run = JavaRun(jdk=cell.jdk, collector=cell.collector, heap=cell.heap, gc_log=gc_log,
                       compact_headers=cell.compact_headers, vm_options=cell.vm_options)
-        return run.command(cell.engine_args(out))
+        return run.command(args)
     engine = paths.cpp_engine()
     if not engine.is_file():
         raise FileNotFoundError(f"{engine} is missing; build cpp-lib first")
-    return [str(engine), "--design", str(cell.design), "--allocator", str(cell.allocator), *cell.engine_args(out)]
+    return [str(engine), "--design", str(cell.design), "--allocator", str(cell.allocator), *args]
 
 
 CommandBuilder = Callable[[Cell, Path, Path | None], list[str]]

@@ -29,8 +29,8 @@ class BatchExperiments(Executor):
         chosen = list(chosen)
         figures: dict[str, dict[str, Any]] = {}
         if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
-            # A block needs one machine in one boot: on a cluster (or a profile without blocks) each cell runs
-            # once, wherever the cluster sends it, and the chapters show it as one run
+            # A block needs one machine in one boot: on a Dask scheduler's cluster (or a profile without blocks)
+            # each cell runs once, wherever the cluster sends it, and the chapters show it as one run
             if self._on_cluster() is not None:
                 self._each(self.cell_row, [batch_cell(solution, strategy, case, self.profile, source)
                                            for solution in chosen for strategy in batch_strategies(self.profile)
@@ -38,15 +38,15 @@ class BatchExperiments(Executor):
             chosen, singles = [], chosen
         else:
             singles = []
-        for solution in chosen:
-            for case in self.profile.cases:
-                runs = self.blocks.measure(batch_block(solution, case, self.profile, source))
-                rows = runs.to_dict("records")
-                self._saw(rows)
-                for row in rows:
-                    if row.get("stop_when_heap_full"):
-                        self._note_heap_too_small(row["key"], row)  # Epsilon filled its heap: the cell's answer
-                figures.update(cell_figures(runs))
+        blocks = [batch_block(solution, case, self.profile, source)
+                  for solution in chosen for case in self.profile.cases]
+        for runs in self.measure_blocks(blocks):  # side by side where this machine has CPU slots for them
+            rows = runs.to_dict("records")
+            self._saw(rows)
+            for row in rows:
+                if row.get("stop_when_heap_full"):
+                    self._note_heap_too_small(row["key"], row)  # Epsilon filled its heap: the cell's answer
+            figures.update(cell_figures(runs))
         table = [self._batch_row(solution, strategy, case, figures, source)
                  for solution in [*chosen, *singles] for strategy in batch_strategies(self.profile)
                  for case in self.profile.cases]
@@ -60,25 +60,25 @@ class BatchExperiments(Executor):
         one lossy probe is enough to say it does not)."""
         self._begin(f"real-time blocks at {interval_ns} ns")
         rows = []
-        for solution in list(chosen):
-            for case in self.profile.cases:
-                block = probe_block(solution, case, self.profile, interval_ns)
-                runs = self.blocks.measure(block)
-                for strategy, cell in zip(REALTIME_STRATEGIES, block.cells):
-                    mine = [r for r in runs.to_dict("records") if r["cell"] == cell.key and r["status"] != MISSING]
-                    self._saw(mine)
-                    probes = [probe_verdict(r, interval_ns, cell.duration_s) for r in mine]
-                    losses = [p.lost_pct for p in probes if p.lost_pct is not None]
-                    rows.append({**labels(solution, strategy, case),
-                                 "interval_ns": interval_ns, "probes": len(probes),
-                                 "lossy": sum(1 for p in probes if p.status == "ok" and not p.ok),
-                                 "failed": sum(1 for p in probes if p.status != "ok"),
-                                 "loss_pct": float(pd.Series(losses).median()) if losses else None,
-                                 "loss_max_pct": max(losses) if losses else None,
-                                 "losses": [p.lost_pct or 0.0 for p in probes if p.status == "ok"],
-                                 "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
-                                 "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
-                                 "keys": [r["key"] for r in mine]})
+        jobs = [(solution, case, probe_block(solution, case, self.profile, interval_ns))
+                for solution in list(chosen) for case in self.profile.cases]
+        # side by side where this machine has CPU slots for them (each slot's clock and consumer on its own CPUs)
+        for (solution, case, block), runs in zip(jobs, self.measure_blocks([block for *_, block in jobs])):
+            for strategy, cell in zip(REALTIME_STRATEGIES, block.cells):
+                mine = [r for r in runs.to_dict("records") if r["cell"] == cell.key and r["status"] != MISSING]
+                self._saw(mine)
+                probes = [probe_verdict(r, interval_ns, cell.duration_s) for r in mine]
+                losses = [p.lost_pct for p in probes if p.lost_pct is not None]
+                rows.append({**labels(solution, strategy, case),
+                             "interval_ns": interval_ns, "probes": len(probes),
+                             "lossy": sum(1 for p in probes if p.status == "ok" and not p.ok),
+                             "failed": sum(1 for p in probes if p.status != "ok"),
+                             "loss_pct": float(pd.Series(losses).median()) if losses else None,
+                             "loss_max_pct": max(losses) if losses else None,
+                             "losses": [p.lost_pct or 0.0 for p in probes if p.status == "ok"],
+                             "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
+                             "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
+                             "keys": [r["key"] for r in mine]})
         self._end(f"{len(rows)} real-time block cells")
         return pd.DataFrame(rows, columns=PROBE_BLOCK_COLUMNS)
 
