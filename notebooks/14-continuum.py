@@ -30,7 +30,10 @@
 #
 # Last, the article's what-if "much worse with ten million buffers": pooling in case B with pools
 # of one to ten million buffers (times the scale), each JVM in the big heap (the article's 10 GB
-# times the scale), which ten million buffers need.
+# times the scale). Ten million pooled buffers of 1 KiB cannot fit a 10 GB heap. Where a pool on the
+# heap runs out of it, a bisection finds the largest pool that fits, and its time per packet is
+# set beside one million's. The native-buffer solutions keep their buffers off the heap, in direct
+# memory sized for them, and run the smallest and the largest pool.
 
 # %% tags=["parameters"]
 import os
@@ -47,7 +50,8 @@ sweep = Sweep(profile, data_dir or None)
 plan = sweep.profile.continuum
 show.note(f"Profile {sweep.profile.name}: sizes {', '.join(f'{s:,}' for s in plan.sizes)} (× scale "
           f"{sweep.profile.scale:g}); strategies {', '.join(plan.strategies)}; real-time probes at "
-          f"{plan.interval_ns} ns; pools of {', '.join(f'{s:,}' for s in plan.pool_sizes)} buffers (× scale).")
+          f"{plan.interval_ns} ns; pools of {', '.join(f'{s:,}' for s in plan.pool_sizes)} buffers (× scale), the "
+          f"largest that fits the heap found to within {plan.pool_resolution:,}.")
 
 # %% tags=["progress"]
 measured = sweep.continuum(sweep.solutions("continuum"))

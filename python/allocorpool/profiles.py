@@ -78,6 +78,12 @@ class ContinuumPlan:
     strategies: tuple[str, ...] = ("alloc", "mix", "pool")
     interval_ns: int = REFERENCE_NS
     pool_sizes: tuple[int, ...] = (1_000_000, 3_000_000, 10_000_000)
+    # Where a heap pool's largest size ran out of heap: the bisection between the largest size that fitted and
+    # the smallest that did not ends when they are this many buffers apart (before the scale).
+    pool_resolution: int = 500_000
+    # The same what-if off the heap (buffers in direct memory), at the smallest and largest pool sizes: the
+    # native-buffer solutions of the article, whichever of them the profile and the selection hold.
+    off_heap: tuple[str, ...] = ("native-parallel-11", "native-g1", "native-zgc")
 
 
 @dataclass(frozen=True)
@@ -166,7 +172,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             search=SearchPlan(high_ns=1000, longest_probe_s=2, confirm=False, digits=1),
             cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.25), blocks=BlockPlan(repetitions=2, probe_repetitions=2),
             continuum=ContinuumPlan(sizes=(1_000, 30_000, 1_000_000), strategies=("alloc", "pool"),
-                                    pool_sizes=(1_000_000, 10_000_000)),
+                                    pool_sizes=(1_000_000, 10_000_000), pool_resolution=3_000_000,
+                                    off_heap=("native-parallel-11",)),
             jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "native-g1", "native-zgc", "cpp-glibc",
                        "flat-glibc", "g1-25-coh", "zgc-gen-25", "epsilon-25", "flat-jemalloc")),
@@ -176,6 +183,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # long_probes: the stored Java sentinel searches' long probes per search
             search=SearchPlan(high_ns=2000, longest_probe_s=6, long_probes=1.5),
             heap=HeapPlan(resolution=0.1, cases=("C",), repeats=3),
+            continuum=ContinuumPlan(pool_resolution=1_000_000),  # three bisection runs, not four, between 3 and 10 M
             # The longest pause of the Java sentinel cells' batch runs at a tenth of the sizes, over that
             # at full size (their median, chapter 12): a collection's fixed costs do not shrink. A queue
             # scaled whole lost packets behind young pauses that a full-size queue bridges.

@@ -365,38 +365,6 @@ def test_the_long_runs_of_the_full_profile_say_how_many_lost(monkeypatch):
     assert notes[-1].startswith("No sentinel search of profile full kept up at 1000 ns")
 
 
-def test_ten_million_buffers_are_judged_on_the_pool_sizes_of_the_heap_pools():
-    from allocorpool.chapters import summary
-
-    def pools(label_status_ns):
-        rows = []
-        for solution, label, by_size in label_status_ns:
-            for size, (status, ns, error) in by_size.items():
-                rows.append({"solution": solution, "label": label, "strategy_label": "Pooling", "case": "B",
-                             "pool_size": size, "status": status, "ns_per_packet": ns, "error": error})
-        return pd.DataFrame(rows)
-    measured = pools([  # as at full size on "vm": both JVMs out of their heaps with ten million, flat C++ faster
-        ("parallel-11", "Parallel", {1_000_000: ("ok", 700.0, None), 10_000_000: (
-            "error", None, "java.lang.OutOfMemoryError: GC overhead limit exceeded")}),
-        ("g1", "G1", {1_000_000: ("ok", 900.0, None), 10_000_000: ("ok", 1200.0, None)}),
-        ("zgc-gen-25", "ZGC", {1_000_000: ("ok", 800.0, None),
-                               10_000_000: ("error", None, "SIGSEGV in the collector")}),
-        ("flat-glibc", "C++ flat", {1_000_000: ("ok", 120.0, None), 10_000_000: ("ok", 100.0, None)})])
-    verdict = summary.ten_million_buffers(pool_sizes=measured)
-    # out of heap: a fact of size, not judged; 1.33 x: not much worse; a crash is no answer; C++ is shown
-    assert verdict.verdict == FAILS and verdict.summary == (
-        "in 0 of 1 Java solutions with pools on the heap (2 could not be judged); in 1 the ten million buffers did "
-        "not fit the heap at all (a fact of their size, which says nothing of speed)")
-    assert list(verdict.cells["agrees"])[:1] == [False] and verdict.cells.iloc[0]["label"] == "G1"
-    flat = verdict.cells[verdict.cells["label"] == "C++ flat"].iloc[0]
-    assert flat["ratio"] == 100 / 120 and flat["agrees"] is None
-    # a store without chapter 14's runs: not measured yet, said so
-    missing = measured.assign(status="missing")
-    assert summary.ten_million_buffers(pool_sizes=missing).verdict == UNKNOWN
-    assert summary.ten_million_buffers(pool_sizes=measured.iloc[:0]).summary.startswith("not measured yet")
-    assert summary.ten_million_buffers().verdict == UNKNOWN  # the article's own figures have none
-
-
 def test_the_miniatures_share_of_time_paused_is_computed_from_both_stores():
     # chapter 12's prose stated "a median 2.1 x full size's over 15 Java cells", typed in; it is computed now
     from allocorpool.chapters import miniature
@@ -444,14 +412,3 @@ def test_the_collector_is_the_risk_where_a_pause_outlasts_the_queue():
     # allocation lost behind a 450 ms pause; pooling lost at 1000 ns with none longer than 40 ms
     assert verdict.verdict == PARTLY and verdict.summary == "in 1 of 2 Java cells that lose at 1000 ns"
     assert verdict.cells.iloc[0]["strategy_label"] == "Pool"
-
-
-def test_ten_million_buffers_that_do_not_fit_the_heap_are_a_fact_of_size_not_a_verdict():
-    from allocorpool.chapters import summary
-    sizes = pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "pool_size": n, "status": st,
-                           "ns_per_packet": ns, "error": err} for n, st, ns, err in (
-        (1_000_000, "ok", 100.0, None),
-        (10_000_000, "error", None, "java.lang.OutOfMemoryError: Java heap space"))])
-    verdict = summary.ten_million_buffers(pool_sizes=sizes)
-    assert verdict.verdict == UNKNOWN  # it used to hold: an out-of-memory error a 10 GB heap makes certain
-    assert "did not fit the heap at all (a fact of their size" in verdict.summary

@@ -9,8 +9,6 @@ import pytest
 
 from allocorpool import lists, settings, study
 from allocorpool.analysis import min_heap
-from allocorpool.chapters import continuum as continuum_chapter
-from allocorpool.chapters import readability
 from allocorpool.chapters import sections
 from allocorpool.data import tables
 from allocorpool.run import calibration, executor, machine_check, probe_series, sweep
@@ -246,123 +244,6 @@ def test_each_multiple_of_the_minimum_heap_runs_its_repeats_under_keys_of_their_
     assert not first["key"].str.contains("_r").any()  # the first run keeps the key a single run always had
     assert (again["key"].to_numpy() == first["key"].str.replace(r"^(.*?)(_b[0-9a-f]+)?$", r"\1_r1\2", regex=True).to_numpy()).all()
     assert multiples["overhead_wall"].notna().all()
-
-
-def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeypatch):
-    def fake_run(cell, workdir, **options):  # pooling loses in real time from a store of 600 up
-        behaviour = "ok"
-        if cell.mode == "realtime" and cell.strategy == "pool" and cell.stored_count >= 600:
-            behaviour = "slow"
-        return run_cell(cell, workdir, **options,
-                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(executor, "run_cell", fake_run)
-    prof = replace(study.PROFILES["ci"], name="tiny-continuum", solutions=("flat-glibc",))
-    chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    measured = chapter.continuum(chapter.solutions("continuum"))
-    curves = measured.curves
-    plan = prof.continuum
-    assert len(curves) == len(plan.strategies) * len(plan.sizes) and set(curves["batch_status"]) == {"ok"}
-    assert sorted(set(curves["live_packets"])) == [2 * max(1, round(s * prof.scale)) for s in plan.sizes]
-    pool = curves[curves["strategy"] == "pool"].set_index("size")["keeps_up"]
-    assert pool.tolist() == [True, False, False]  # 20, 600 and 20,000 packets in FIFO and store
-    table = continuum_chapter.crossovers(curves).set_index("what")
-    assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
-    assert table.loc["Allocation loses nothing at 1000 ns", "reading"] == "loss-free at every size measured"
-    assert list(measured.pool_sizes["pool_size"]) == list(plan.pool_sizes)
-    assert set(measured.pool_sizes["status"]) == {"ok"}
-    chapter.finish(curves.rename(columns={"batch_status": "status"}), measured.pool_sizes)
-
-
-def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monkeypatch):
-    runs = []
-
-    def fake_run(cell, workdir, **options):  # pooling loses from a store of 20,000 up; its repeat at 600 loses too
-        runs.append(cell)
-        losing = cell.stored_count >= 20_000 or (cell.stored_count == 600 and cell.repetition == 1)
-        behaviour = "slow" if cell.mode == "realtime" and cell.strategy == "pool" and losing else "ok"
-        return run_cell(cell, workdir, **options,
-                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(executor, "run_cell", fake_run)
-    ci = study.PROFILES["ci"]
-    prof = replace(ci, name="tiny-repeats", solutions=("flat-glibc",),
-                   continuum=replace(ci.continuum, strategies=("alloc", "pool"), pool_sizes=()))
-    chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    curves = chapter.continuum(chapter.solutions("continuum")).curves
-    pool = curves[curves["strategy"] == "pool"]
-    assert pool["probe_keeps_up"].tolist() == [True, True, False]  # 20, 600 and 20,000 packets, first probes
-    # 600 and 20,000 are repeated; 600's repeat loses, which moves the change down: 20 is repeated in turn
-    assert pool["repeat_keeps_up"].tolist() == [True, False, False] and pool["keeps_up"].tolist() == [True, False, False]
-    assert curves.loc[curves["strategy"] == "alloc", "repeat_status"].isna().all()  # no change, nothing repeated
-    assert sorted(c.stored_count for c in runs if c.repetition == 1) == [20, 600, 20_000]
-    table = continuum_chapter.crossovers(curves).set_index("what")
-    assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
-    said = continuum_chapter.repeat_sentence(curves)
-    assert "2 of the 3 repeats agreed with the first probe. The repeats that did not:" in said
-    assert "- C++ flat (glibc) Pooling at 30,000: first kept up, then fell behind, losing nothing yet" in said, said
-    many = pd.concat([curves] * 6, ignore_index=True)  # however many repeats differ, no sentence grows with them
-    lines = continuum_chapter.repeat_sentence(many).splitlines()  # each bullet is its own element on the page
-    assert max(readability.words(s) for line in lines for s in readability.sentences(line)) <= readability.MAX_WORDS
-    chapter.finish(curves.rename(columns={"batch_status": "status"}))
-    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)  # a replay reads the repeats back
-    assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
-    monkeypatch.setattr(study.paths, "engine_build", lambda engine: "another")  # the store is another build's
-    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)
-    assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
-
-
-def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, monkeypatch):
-    runs = []
-
-    def fake_run(cell, workdir, **options):  # a JVM out of heap from a store of 600 up
-        runs.append(cell)
-        behaviour = "oom" if (cell.stored_count or 0) >= 600 else "ok"
-        return run_cell(cell, workdir, **options,
-                        build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
-    monkeypatch.setattr(executor, "run_cell", fake_run)
-    prof = replace(study.PROFILES["ci"], name="tiny-out-of-heap", solutions=("parallel-11",),
-                   continuum=replace(study.PROFILES["ci"].continuum, pool_sizes=()))
-    chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    curves = chapter.continuum(chapter.solutions("continuum")).curves
-    sizes = sorted(prof.continuum.sizes)
-    assert len(sizes) == 3 and len(curves) == 3 * len(prof.continuum.strategies)
-    for _, line in curves.groupby("strategy"):
-        assert line["batch_status"].tolist() == ["ok", sweep.NOT_FITTING, sweep.NOT_FITTING]
-        assert line["probe_status"].tolist() == ["ok", sweep.NOT_FITTING, sweep.NOT_FITTING]
-        assert line["batch_key"].notna().tolist() == [True, True, False]  # the largest size is not run
-    # each line: the smallest size's batch and probe, the next size's batch (out of heap), nothing more
-    assert len(runs) == 3 * len(prof.continuum.strategies) and all(c.stored_count < 600 for c in runs
-                                                                      if c.mode == "realtime")
-    chapter.finish(curves.rename(columns={"batch_status": "status"}))  # running out of heap is an answer
-    said, shown = [], []
-    monkeypatch.setattr(continuum_chapter.show, "note", said.append)
-    monkeypatch.setattr(continuum_chapter.show, "show_failures", lambda *args: said.append("failed"))
-    monkeypatch.setattr(continuum_chapter.show, "show_figure", lambda figure: None)
-    monkeypatch.setattr(continuum_chapter.show, "show_table", lambda table, **options: shown.append(table))
-    continuum_chapter.show_curves(curves)
-    assert len(said) == 1 and "run out of heap from the size given" in said[0], said  # no failure shown
-    stops = [table for table in shown if "first size that does not fit" in table.columns]
-    assert len(stops) == 1
-    allocation = stops[0].loc[("Parallel 11, 2019 \"CMS\"", "Allocation")]
-    assert (allocation["first size that does not fit"], allocation["live packets there"]) == (30_000, 1_200)
-
-
-def test_the_pool_size_what_if_says_which_pools_did_not_fit(monkeypatch):
-    # At full size both JVMs ran out of their 10 GB with ten million buffers; the chapter once gave only
-    # the ratio of the runs that finished (flat C++'s) and said nothing of them.
-    said = []
-    monkeypatch.setattr(continuum_chapter.show, "note", said.append)
-    monkeypatch.setattr(continuum_chapter.show, "show_table", lambda *args, **kwargs: None)
-    # a solution the store has no run of (a replay of another selection) did not run: it is not named
-    sizes = pd.DataFrame({"label": ["Parallel", "Parallel", "C++ flat", "C++ flat", "ZGC"],
-                          "pool_size": [1_000_000, 10_000_000, 1_000_000, 10_000_000, 1_000_000],
-                          "status": ["ok", "error", "ok", "ok", "missing"],
-                          "error": [None, "java.lang.OutOfMemoryError: Java heap space", None, None,
-                                    "not measured: the store has no such cell"],
-                          "ns_per_packet": [200.0, None, 100.0, 80.0, None]})
-    continuum_chapter.show_pool_sizes(sizes)
-    assert said == ["From 1,000,000 to 10,000,000 buffers, the time per packet changes by: C++ flat 0.80×. The "
-                    "article expected ten million buffers to be much worse. These did not finish:\n\n"
-                    "- Parallel with 10,000,000 buffers (out of memory: Java heap space)\n"]
 
 
 def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(tmp_path, engine, monkeypatch):

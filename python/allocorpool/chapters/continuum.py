@@ -4,14 +4,17 @@ here from the chapter's tables."""
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import plotly.graph_objects as go
 
 from allocorpool.analysis.crossover import Crossover, beats, first_change
-from allocorpool.analysis.min_heap import NOT_FITTING
+from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
+from allocorpool.run.experiments.continuum import ALL_FIT, FOUND, NONE_FIT, ON_HEAP, PLAN, SEARCH
 
 CROSSOVER_COLUMNS = ["solution", "what", "last size before", "first size after", "crossover at about", "reading"]
 
@@ -188,27 +191,103 @@ def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str
                                [f"{row.solution} {row.what}" for row in changing.itertuples()]))
 
 
+TEN_MILLION = 10_000_000
+# Why ten million pooled buffers ran out of a 10 GB heap: what they take, not how fast anything ran. Each holds a
+# 1 KiB array (16 bytes of header), its packet object and a ByteBuffer over it: about 1.1 KiB on the heap.
+FACT_OF_SIZE = (" That is a fact of size, not a measure of speed: 10 M pooled buffers of 1 KiB, about 1.1 KiB each "
+                "with their objects, cannot fit a 10 GB heap. A small profile scales both alike.")
+FITS_MEANS = ("A size fits where its run finished. It does not where the run ran out of memory, or where its fill "
+              "took ten times as long as that of a size that fitted, the collector thrashing.")
+
+
+def reason(error: object, status: str = "error") -> str:
+    """Why a run did not finish, for the reader: its first line, without the exception's class name."""
+    if status == "timeout":
+        return "timed out"
+    lines = [line.strip() for line in str(error or "").splitlines() if line.strip()]
+    text = _EXCEPTION.sub("", show.error_text(lines[0])).strip() if lines else ""
+    return text[:160] or "no reason given"
+
+
+_EXCEPTION = re.compile(r'(?:Exception in thread "[^"]*"\s*)?\b(?:[a-z_$][\w$]*\.)*[A-Z][\w$]*(?:Exception|Error)\b:?\s*')
+
+
+def _ns_at(part: pd.DataFrame, size: float | None) -> float | None:
+    """The median time per packet of a solution's finished runs at one pool size (None: none finished)."""
+    found = part.loc[(part["pool_size"] == size) & (part["status"] == "ok"), "ns_per_packet"]
+    return float(found.median()) if len(found) else None
+
+
+def _size(size: float | None) -> str:
+    return "—" if size is None or pd.isna(size) else f"{int(size):,}"
+
+
+def fit_rows(pool_sizes: pd.DataFrame) -> pd.DataFrame:
+    """Per pool on the heap whose largest size did not fit: the largest size that fits, the smallest that does
+    not, the time per packet at the first and with the plan's smallest pool, and how its bisection ended."""
+    rows = []
+    heap = pool_sizes[(pool_sizes["pool"] == ON_HEAP) & pool_sizes["search"].notna()
+                      & (pool_sizes["search"] != ALL_FIT)]
+    for label, part in heap.groupby("label", sort=False):
+        if not ((part["step"] == PLAN) & (part["fits"] == TOO_SMALL)).any():
+            continue  # no size of the plan ran out of heap (its largest failed, or is not measured): nothing searched
+        search, largest = part["search"].iloc[0], part["largest_fitting"].iloc[0]
+        largest = None if pd.isna(largest) else int(largest)
+        smallest = int(part.loc[part["step"] == PLAN, "pool_size"].min())
+        out = part.loc[part["fits"] == TOO_SMALL, "pool_size"]
+        above = out[out > largest] if largest is not None else out
+        beyond = int(above.min()) if len(above) else None
+        stopped = part[(part["step"] == SEARCH) & ~part["fits"].isin([FITS, TOO_SMALL])]
+        how = {FOUND: f"to within {beyond - largest:,} buffers" if beyond and largest else "found",
+               NONE_FIT: "no size of the plan fits", MISSING: "stopped: a run is not measured",
+               FAILED: "stopped: a run failed"
+               + (f" ({reason(stopped['error'].iloc[0], stopped['status'].iloc[0])})" if len(stopped) else "")
+               }.get(search, str(search))
+        there, base = _ns_at(part, largest), _ns_at(part, smallest)
+        rows.append({"solution": label, "largest pool that fits": _size(largest),
+                     "smallest that does not": _size(beyond), "bisection": how,
+                     "ns per packet there": there, f"ns per packet with {smallest:,}": base,
+                     f"there / with {smallest:,}": f"{there / base:.2f}×" if there and base else "—"})
+    return pd.DataFrame(rows)
+
+
 def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
-    ok = pool_sizes[pool_sizes["status"] == "ok"]
-    unfinished = pool_sizes[~pool_sizes["status"].isin(["ok", MISSING])]  # not measured: no run to speak of
-    # a pool that no longer fits the heap is the what-if's answer too (a JVM's ten million buffers in 10 GB)
+    """The pool-size what-if: time per packet by the plan's pool sizes, where a pool on the heap ran out of it
+    and the largest that fits, and the runs that did not finish otherwise."""
+    plan = pool_sizes[pool_sizes["step"] == PLAN]
+    ok = plan[plan["status"] == "ok"]
+    out_of_heap = plan[(plan["pool"] == ON_HEAP) & (plan["fits"] == TOO_SMALL)]
+    unfinished = plan[~plan["status"].isin(["ok", MISSING]) & ~plan.index.isin(out_of_heap.index)]
     ended = ("" if unfinished.empty else " " + show.listing("These did not finish", [
-        f"{row.label} with {row.pool_size:,} buffers ({show.error_text(row.error)})" for row in unfinished.itertuples()]))
-    if ok.empty:
+        f"{row.label} with {row.pool_size:,} buffers ({reason(row.error, row.status)})"
+        for row in unfinished.itertuples()]))
+    if ok.empty and out_of_heap.empty:
         show.note("No pool-size run finished." + ended)
         return
-    table = ok.pivot_table(index="label", columns="pool_size", values="ns_per_packet", sort=False)
-    table.columns = [f"{size:,} buffers" for size in table.columns]
-    show.show_table(table.rename_axis("solution"),
-                    "Pooling, case B: ns per packet by the pool's size (before the profile's scale)", precision=0)
-    smallest, largest = ok["pool_size"].min(), ok["pool_size"].max()
+    if len(ok):
+        table = ok.pivot_table(index=["label", "pool"], columns="pool_size", values="ns_per_packet", sort=False)
+        table.columns = [f"{size:,} buffers" for size in table.columns]
+        show.show_table(table.rename_axis(["solution", "buffers kept"]),
+                        "Pooling, case B: ns per packet by the pool's size (before the profile's scale)", precision=0)
+    smallest, largest = plan["pool_size"].min(), plan["pool_size"].max()
     ratios = []
     for label, rows in ok.groupby("label", sort=False):
         low = rows.loc[rows["pool_size"] == smallest, "ns_per_packet"]
         high = rows.loc[rows["pool_size"] == largest, "ns_per_packet"]
         if len(low) and len(high):
-            ratios.append(f"{label} {high.iloc[0] / low.iloc[0]:.2f}×")
-    if ratios or ended:
-        show.note((f"From {smallest:,} to {largest:,} buffers, the time per packet changes by: " + ", ".join(ratios)
-                   + "." if ratios else "")
-                  + " The article expected ten million buffers to be much worse." + ended)
+            ratios.append(f"{label}: {high.median() / low.median():.2f}×")
+    said = [show.listing(f"From {smallest:,} to {largest:,} buffers, the time per packet changes by", ratios)] \
+        if ratios else []
+    if len(out_of_heap):
+        heap_pools = plan.loc[(plan["pool"] == ON_HEAP) & (plan["status"] != MISSING), "label"].nunique()
+        at_largest = out_of_heap[out_of_heap["pool_size"] == largest]
+        said.append((f"With {largest:,} buffers, {at_largest['label'].nunique()} of the {heap_pools} Java pools on "
+                     "the heap did not fit in it." + (FACT_OF_SIZE if largest >= TEN_MILLION else "")
+                     if len(at_largest) else f"{out_of_heap['label'].nunique()} of the {heap_pools} Java pools on "
+                     "the heap did not fit in it at a size of the plan.") + " " + FITS_MEANS)
+    said.append("The article expected ten million buffers to be much worse." + ended)
+    show.note("\n\n".join(said))
+    fits = fit_rows(pool_sizes)
+    if len(fits):
+        show.show_table(fits.set_index("solution"), "Pools on the heap: the largest that fits, found by bisection "
+                        "(buffers before the profile's scale)", precision=0)

@@ -3,6 +3,9 @@ solution, strategy and case make under a profile."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 from allocorpool import paths
 from allocorpool.lists import MAX_CAPTURING_DELAY_MS, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, Solution
 from allocorpool.profiles import Profile
@@ -96,8 +99,28 @@ def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile,
     return batch, probe
 
 
-def pool_size_cell(solution: Solution, pool_size: int, prof: Profile) -> Cell:
-    """A batch run of the pool strategy in case B with a pool of pool_size x scale buffers; a JVM gets
-    the big heap (the article's 10 GB x scale), which ten million buffers need."""
-    return _cell(solution, "pool", "B", prof, solution.big_heap_mb(prof.scale), mode="batch",
-                 duration_s=prof.batch_s, warmup_s=prof.batch_warmup_s, pool_size=max(1, round(pool_size * prof.scale)))
+PACKET_BYTES = 1024  # one packet buffer (both engines' Packet)
+# The JVM's direct memory unless a cell asks for more (run.java.JavaRun's -XX:MaxDirectMemorySize), and the room an
+# off-heap pool gets above its buffers when it needs more than that.
+DIRECT_MEMORY_MB = 2048
+DIRECT_ROOM_MB = 256
+
+
+def direct_memory_option(buffers: int) -> tuple[str, ...]:
+    """The JVM option that lets an off-heap pool of `buffers` packet buffers fit its direct memory, in whole GiB;
+    none where the JVM's own limit holds it with room (the cell and its key stay as they were)."""
+    need_mb = buffers * PACKET_BYTES / 2**20 + DIRECT_ROOM_MB
+    return () if need_mb <= DIRECT_MEMORY_MB else (f"-XX:MaxDirectMemorySize={math.ceil(need_mb / 1024)}g",)
+
+
+def pool_size_cell(solution: Solution, pool_size: int, prof: Profile, fill_limit_s: float | None = None) -> Cell:
+    """A batch run of the pool strategy in case B with a pool of pool_size x scale buffers; a JVM gets the
+    big heap of the heap strategies (the article's 10 GB x scale), which ten million buffers need, and an
+    off-heap pool the direct memory its buffers need (the packet objects stay on the heap). fill_limit_s: a
+    bisection's limit on the fill phase (not in the key)."""
+    buffers = max(1, round(pool_size * prof.scale))
+    heap = replace(solution, native_buffers=False).big_heap_mb(prof.scale)
+    if solution.native_buffers:
+        solution = replace(solution, vm_options=solution.vm_options + direct_memory_option(buffers))
+    return _cell(solution, "pool", "B", prof, heap, mode="batch", duration_s=prof.batch_s,
+                 warmup_s=prof.batch_warmup_s, pool_size=buffers, fill_limit_s=fill_limit_s)

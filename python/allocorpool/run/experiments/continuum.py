@@ -3,24 +3,37 @@ real-time probe at each size, and the pool-size what-if."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Callable, Iterable
+from itertools import pairwise
 from typing import Any
 
 import pandas as pd
 
-from allocorpool.analysis.min_heap import NOT_FITTING, TOO_SMALL
+from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL, fill_limit_s, heap_verdict
 from allocorpool.data.tables import CONTINUUM_COLUMNS, POOL_SIZE_COLUMNS, Continuum, machine_name, machine_names, value
 from allocorpool.lists import Solution
 from allocorpool.run.cells import continuum_cells, pool_size_cell
 from allocorpool.run.executor import Executor
-from allocorpool.run.experiments.rows import labels, latency, probe_verdict
+from allocorpool.run.experiments.rows import MISSING, labels, latency, probe_verdict
+
+# The pool-size what-if's rows (ContinuumExperiments.pool_sizes): beyond a run's own columns, where the pool keeps
+# its buffers, the run's heap verdict (analysis.min_heap, or MISSING), whether it is a size of the plan or a step of
+# the bisection, and the bisection's outcome and largest size that fits (the same on every row of a solution).
+POOL_WHAT_IF_COLUMNS = POOL_SIZE_COLUMNS + ["pool", "fits", "step", "search", "largest_fitting"]
+ON_HEAP, OFF_HEAP, NO_HEAP = "Java heap", "direct memory", "C++ memory"  # where the buffers are kept
+PLAN, SEARCH = "plan", "search"
+# The bisection's outcomes: the plan's largest size fits (nothing to search); the largest size that fits found to
+# the plan's resolution; no size of the plan fits; or the verdict of the run it stopped at (FAILED, MISSING).
+ALL_FIT, FOUND, NONE_FIT = "fits", "found", "none"
+SEARCH_OUTCOMES = (ALL_FIT, FOUND, NONE_FIT, FAILED, MISSING)
 
 
 def around_changes(line: list[dict[str, Any]]) -> set[int]:
     """The positions in a continuum line (by size) of the sizes on either side of a change of verdict,
     sizes with no verdict (not run, failed) skipped."""
     known = [i for i, row in enumerate(line) if row.get("keeps_up") is not None]
-    return {i for a, b in zip(known, known[1:]) if bool(line[a]["keeps_up"]) != bool(line[b]["keeps_up"])
+    return {i for a, b in pairwise(known) if bool(line[a]["keeps_up"]) != bool(line[b]["keeps_up"])
             for i in (a, b)}
 
 
@@ -92,14 +105,95 @@ class ContinuumExperiments(Executor):
                 "machine": machine_names([self._seen[batch_cell_.key], self._seen[first_cell.key], probe])}
 
     def pool_sizes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        """The pool-size what-if of the continuum plan (case B's pooling batch run with each of its pool
-        sizes, before the profile's scale): one row per solution and pool size."""
-        rows = []
-        for solution in chosen:
-            for pool_size in self.profile.continuum.pool_sizes:
-                row = self.cell_row(pool_size_cell(solution, pool_size, self.profile))
-                rows.append({**labels(solution, "pool", "B"), "pool_size": pool_size, "status": row["status"],
-                             "error": value(row, "error"),
-                             "ns_per_packet": value(row, "ns_per_packet") if row["status"] == "ok" else None,
-                             "key": row["key"], "machine": machine_name(row)})
-        return pd.DataFrame(rows, columns=POOL_SIZE_COLUMNS)
+        """The pool-size what-if of the continuum plan (case B's pooling batch run with each of its pool sizes,
+        before the profile's scale), for the chosen solutions and the plan's off-heap ones (only their smallest
+        and largest sizes): one row per solution and pool size run (POOL_WHAT_IF_COLUMNS). Where a pool on the
+        heap ran out of it at the largest size, a bisection finds the largest that fits (bisect_pool)."""
+        shown = list(chosen)
+        names = {s.name for s in shown}
+        shown += [s for s in self.solutions_named(self.profile.continuum.off_heap)
+                  if s.native_buffers and s.name not in names]
+        lines = self._each(self._pool_line, shown, "pool sizes")
+        return pd.DataFrame([row for line in lines for row in line], columns=POOL_WHAT_IF_COLUMNS)
+
+    def _pool_line(self, solution: Solution) -> list[dict[str, Any]]:
+        """One solution's pool sizes, then (a pool on the heap whose largest size ran out of it) the bisection's
+        runs; every row carries the bisection's outcome and the largest size that fits (None: not searched)."""
+        plan = self.profile.continuum
+        where = pool_place(solution)
+        sizes = plan.pool_sizes if where != OFF_HEAP or not plan.pool_sizes else \
+            tuple(sorted({min(plan.pool_sizes), max(plan.pool_sizes)}))
+        rows = [self._pool_run(solution, size, PLAN) for size in sizes]
+        outcome, largest = None, None
+        if where == ON_HEAP and rows:
+            outcome, largest, steps = self._largest_pool(solution, rows)
+            rows += steps
+        return [{**row, "search": outcome, "largest_fitting": largest} for row in rows]
+
+    def _pool_run(self, solution: Solution, size: int, step: str, limit_s: float | None = None) -> dict[str, Any]:
+        """One pool size's batch run (through the store: a replay reads it, or shows it not measured) as a row,
+        with its heap verdict; a pool on the heap that ran out of it is an answer of the what-if, not a failure."""
+        cell = pool_size_cell(solution, size, self.profile, fill_limit_s=limit_s)
+        row = self.cell_row(cell)
+        where = pool_place(solution)
+        if row["status"] == MISSING:
+            fits = MISSING
+        elif where == ON_HEAP:
+            fits = self._note_heap_too_small(cell.key, row)
+        else:
+            fits = heap_verdict(row["status"], value(row, "error"), value(row, "stderr_tail"))
+        return {**labels(solution, "pool", "B"), "pool_size": size, "status": row["status"],
+                "error": value(row, "error"), "ns_per_packet": value(row, "ns_per_packet") if row["status"] == "ok"
+                else None, "key": row["key"], "machine": machine_name(row), "pool": where, "fits": fits,
+                "step": step, "fill_s": value(row, "fill_s")}
+
+    def _largest_pool(self, solution: Solution, rows: list[dict[str, Any]]
+                      ) -> tuple[str, int | None, list[dict[str, Any]]]:
+        """The bisection of a pool on the heap: its outcome (SEARCH_OUTCOMES), the largest size known to fit
+        (None: none), and its runs. It runs only where the plan's largest size ran out of heap, between the
+        largest size below it that fitted and the smallest that did not; each run's fill phase is limited as
+        the minimum-heap bisection's are (analysis.min_heap.fill_limit_s), from the fill of that size."""
+        verdicts = {row["pool_size"]: row["fits"] for row in rows}
+        largest = max(verdicts)
+        if verdicts[largest] == FITS:
+            return ALL_FIT, largest, []
+        if verdicts[largest] != TOO_SMALL:  # failed, or not measured: whether it fits is not known
+            return verdicts[largest], None, []
+        too_small = min(size for size, verdict in verdicts.items() if verdict == TOO_SMALL)
+        fitting = [row for row in rows if row["fits"] == FITS and row["pool_size"] < too_small]
+        if not fitting:
+            return NONE_FIT, None, []
+        fitted = max(fitting, key=lambda row: row["pool_size"])
+        limit = fill_limit_s(fitted["fill_s"])
+        steps: list[dict[str, Any]] = []
+
+        def run(size: int) -> str:
+            steps.append(self._pool_run(solution, size, SEARCH, limit))
+            return str(steps[-1]["fits"])
+        outcome, found = bisect_pool(run, fitted["pool_size"], too_small, self.profile.continuum.pool_resolution)
+        return outcome, found, steps
+
+
+def pool_place(solution: Solution) -> str:
+    """Where a solution's pool keeps its buffers: the Java heap, direct memory (native buffers), or C++'s."""
+    return NO_HEAP if solution.engine != "java" else OFF_HEAP if solution.native_buffers else ON_HEAP
+
+
+def bisect_pool(run: Callable[[int], str], fits: int, too_small: int, resolution: int) -> tuple[str, int]:
+    """The largest pool size that fits, between a size that fits and a larger one that does not. run(size)
+    gives a size's heap verdict (analysis.min_heap: FITS, TOO_SMALL or FAILED; MISSING where a replay's store
+    lacks the run). Each step halves the bracket, on a grid of `resolution` from the size that fits; the
+    search ends as FOUND when the two are at most `resolution` apart, else at a run that neither fits nor
+    runs out of heap, with its verdict. Either way: the largest size known to fit."""
+    if not (0 < fits < too_small and resolution > 0):
+        raise ValueError(f"need 0 < fits < too_small and resolution > 0; got {fits}, {too_small}, {resolution}")
+    while too_small - fits > resolution:
+        middle = fits + math.ceil((too_small - fits) / resolution) // 2 * resolution
+        verdict = run(middle)
+        if verdict == FITS:
+            fits = middle
+        elif verdict == TOO_SMALL:
+            too_small = middle
+        else:
+            return (MISSING if verdict == MISSING else FAILED), fits
+    return FOUND, fits
