@@ -13,7 +13,7 @@
 # %% [markdown]
 # # Your machine's answer
 #
-# The study's answer, measured again on this machine in a few minutes, beside the same answer at
+# The study's answer, measured again on this machine in about half an hour, beside the same answer at
 # the 2019 article's sizes (measured over hours and committed with the study). Both ask one question
 # per solution and case: does pooling beat allocation? In batch, the answer is the ratio of the two
 # strategies' median times per packet with its 95 % interval; pooling wins only where the interval
