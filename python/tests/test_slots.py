@@ -18,7 +18,7 @@ sys.path.insert(0, str(FIXTURES))  # the workers import it too (they get this pr
 
 from cluster_fake import FakeCommand, placed  # noqa: E402
 
-from allocorpool import machine, settings, study  # noqa: E402
+from allocorpool import effects, machine, settings, study  # noqa: E402
 from allocorpool.data.store import Store  # noqa: E402
 from allocorpool.run import blocks, calibration, executor, interference, machine_check, slots, sweep  # noqa: E402
 from allocorpool.run.runner import run_cell  # noqa: E402
@@ -101,6 +101,9 @@ def test_the_interference_measurement_sets_each_cell_side_by_side_beside_itself_
         two[1].name] * 2
     assert (table["ratio"] == 1.0).all() and (table["alone_ns"] == 100.0).all()  # the fake engine has no neighbours
     assert set(table["runs"]) == {"2 alone, 2 beside"} and len(placed(tmp_path / "runs.log")) == 16
+    verdicts = interference.verdicts(two, tmp_path / "interference")  # read back from the stores: nothing runs
+    assert list(verdicts["comparison"]) == ["pool / alloc"] * 2 and len(placed(tmp_path / "runs.log")) == 16
+    assert verdicts["same"].all() and set(verdicts["outcome_alone"]) == {effects.NO_DIFFERENCE}
 
 
 @pytest.fixture(scope="module")
