@@ -211,7 +211,10 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
              "034efef65076": "the real-time loop reads the time on its tick source's clock, System.nanoTime for the "
                              "engine's sources (a test's is scripted); the per-packet path is unchanged",
              "15abe37b387a": "Netty's allocators joined as strategies of their own (the others' code is unchanged and "
-                             "loads no Netty class), and the real-time loop's clock seam as for 034efef65076"},
+                             "loads no Netty class), and the real-time loop's clock seam as for 034efef65076",
+             "326d64668008": "the off-heap slab is cut into direct buffers of 1 GiB, so that ten million slots fit; "
+                             "up to a million slots it is one buffer, as before, reached by one more array load "
+                             "(an A/B of native pooling found no difference)"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
                             "(CMakeLists.txt); the engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "

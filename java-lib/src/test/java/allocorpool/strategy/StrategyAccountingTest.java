@@ -126,6 +126,29 @@ class StrategyAccountingTest {
     }
 
     @Test
+    void aSlabLargerThanOneDirectBufferIsCutIntoChunks() {
+        NativeSlab slab = new NativeSlab(5, 2);  // chunks of 2 slots: 2 + 2 + 1
+        assertEquals(3, slab.chunks());
+        Packet[] packets = new Packet[5];
+        for (int i = 0; i < packets.length; i++) {
+            packets[i] = slab.create();
+            assertEquals(i, packets[i].slot());
+            assertEquals(Packet.BYTES, packets[i].buffer().capacity());
+            packets[i].buffer().put(0, (byte) (i + 1));
+            packets[i].buffer().put(Packet.BYTES - 1, (byte) (i + 1));
+        }
+        for (int i = 0; i < packets.length; i++) {
+            assertEquals(i + 1, packets[i].buffer().get(0), "slots do not overlap across chunks");
+            assertEquals(i + 1, packets[i].buffer().get(Packet.BYTES - 1));
+        }
+        assertThrows(IllegalStateException.class, slab::create);
+        slab.destroy(packets[4]);
+        assertEquals(4, slab.create().slot(), "the last chunk's slot comes back");
+        assertEquals(1, new NativeSlab(NativeSlab.CHUNK_SLOTS).chunks());
+        assertThrows(IllegalArgumentException.class, () -> new NativeSlab(4, 3));
+    }
+
+    @Test
     void dummyAndAllocHaveNoPool() {
         CaseParams params = CaseParams.of("A", 0.001);
         BufferStrategy dummy = Strategies.create("dummy", params);
