@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from allocorpool import study
+from allocorpool import effects, study
 from allocorpool.analysis.min_heap import FAILED, FITS, TOO_SMALL
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.chapters import readability, summary
@@ -158,7 +158,8 @@ def test_the_bisection_halves_the_bracket_on_the_grid_of_the_resolution():
 
 def test_the_largest_heap_pool_that_fits_is_found_through_the_store_and_replayed(tmp_path, runs):
     ran = sweep.Sweep(POOLS, tmp_path, progress=False)
-    table = ran.pool_sizes(ran.solutions("continuum"))
+    measured = ran.pool_sizes(ran.solutions("continuum"))
+    table = measured[measured["step"] != experiments.BLOCK]
     heap = table[table["solution"] == "parallel-11"]
     assert heap["pool_size"].tolist() == [1_000_000, 3_000_000, 10_000_000, 6_500_000, 8_000_000, 7_000_000, 7_500_000]
     assert heap["step"].tolist() == ["plan"] * 3 + ["search"] * 4
@@ -169,20 +170,32 @@ def test_the_largest_heap_pool_that_fits_is_found_through_the_store_and_replayed
     native = table[table["solution"] == "native-parallel-11"]
     assert native["pool_size"].tolist() == [1_000_000, 10_000_000] and set(native["status"]) == {"ok"}
     assert set(native["pool"]) == {experiments.OFF_HEAP} and native["search"].isna().all()
-    assert len(runs) == 9 and {c.strategy for c in runs} == {"pool", "native-pool"}
-    ran.finish(table)  # ci is strict: a pool that ran out of its heap is the what-if's answer, not a failure
+    assert {c.strategy for c in runs[:9]} == {"pool", "native-pool"} and all(not c.boot for c in runs[:9])
+    # then each Java pool's comparison, the smallest size against the largest that fits, runs again as a block:
+    # both sizes interleaved, the profile's repetitions each, in this boot
+    blocks = measured[measured["step"] == experiments.BLOCK]
+    repetitions = POOLS.blocks.repetitions
+    in_blocks = [c for c in runs[9:] if c.boot]  # the others: each block's calibration, a reference cell
+    assert len(in_blocks) == 2 * 2 * repetitions and {c.pool_size for c in in_blocks} == {20_000, 140_000, 200_000}
+    made = len(runs)
+    assert sorted(blocks.groupby("solution")["pool_size"].unique().map(list).to_dict().items()) == [
+        ("native-parallel-11", [1_000_000, 10_000_000]), ("parallel-11", [1_000_000, 7_000_000])]
+    assert (blocks.groupby(["solution", "pool_size"]).size() == repetitions).all()
+    assert set(blocks["status"]) == {"ok"} and set(blocks["fits"]) == {FITS}
+    assert continuum_chapter.block_rows(measured)["runs"].tolist() == [f"{repetitions} and {repetitions}"] * 2
+    ran.finish(measured)  # ci is strict: a pool that ran out of its heap is the what-if's answer, not a failure
     # a replay reads every run back and runs nothing
     again = sweep.Sweep(POOLS, tmp_path, progress=False, replay=True)
     replayed = again.pool_sizes(again.solutions("continuum"))
-    assert len(runs) == 9
-    assert replayed[["key", "status", "fits", "search", "largest_fitting"]].equals(
-        table[["key", "status", "fits", "search", "largest_fitting"]])
+    assert len(runs) == made
+    assert replayed[["key", "status", "fits", "search", "largest_fitting", "step"]].equals(
+        measured[["key", "status", "fits", "search", "largest_fitting", "step"]])
     # a replay whose store lacks a bisection's run (another resolution's steps) says so, and runs nothing
     coarser = replace(POOLS, continuum=replace(POOLS.continuum, pool_resolution=1_000_000))
     other = sweep.Sweep(coarser, tmp_path, progress=False, replay=True)
     missing = other.pool_sizes(other.solutions("continuum"))
-    assert len(runs) == 9
-    stopped = missing[missing["solution"] == "parallel-11"]
+    assert len(runs) == made
+    stopped = missing[(missing["solution"] == "parallel-11") & (missing["step"] != experiments.BLOCK)]
     assert stopped["status"].tolist()[-1] == "missing" and set(stopped["search"]) == {"missing"}
     assert continuum_chapter.fit_rows(missing)["bisection"].tolist() == ["stopped: a run is not measured"]
 
@@ -282,6 +295,20 @@ def test_ten_million_buffers_use_the_interval_where_several_runs_were_made():
         1_000_000: ("plan", "ok", 200.0, None), 10_000_000: ("plan", "ok", 300.0, None)})])
     assert summary.ten_million_buffers(pool_sizes=even).verdict == "no difference measured"  # 1.5 x: within the margin
     assert summary.ten_million_buffers(pool_sizes=even.assign(ns_per_packet=[200.0, 210.0])).verdict == FAILS
+
+
+def test_ten_million_buffers_read_the_block_where_the_comparison_was_repeated():
+    # one run each says 1.05 x (fails: not much worse); the block's three runs a side say about 2 x: it holds
+    single = _pools([(("native-g1", "Native G1", OFF, None, None), {
+        1_000_000: ("plan", "ok", 200.0, None), 10_000_000: ("plan", "ok", 210.0, None)})])
+    block = _pools([(("native-g1", "Native G1", OFF, None, None), {
+        1_000_000: ("block", "ok", [200.0, 205.0, 210.0], None), 10_000_000: ("block", "ok", [400.0, 405.0, 410.0], None)})])
+    assert summary.ten_million_buffers(pool_sizes=single).verdict == FAILS
+    verdict = summary.ten_million_buffers(pool_sizes=pd.concat([single, block], ignore_index=True))
+    assert verdict.verdict == HOLDS and "95 % interval" in verdict.rule
+    assert verdict.cells.iloc[0]["1,000,000 buffers, ns"] == 205.0
+    shown = continuum_chapter.block_rows(pd.concat([single, block], ignore_index=True))
+    assert shown["larger / smaller"].tolist() == [effects.ratio([400.0, 405.0, 410.0], [200.0, 205.0, 210.0]).text()]
 
 
 def test_the_chapter_states_the_pools_that_do_not_fit_as_a_fact_and_shows_the_largest_that_fits(monkeypatch):

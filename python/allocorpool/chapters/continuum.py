@@ -9,12 +9,13 @@ import re
 import pandas as pd
 import plotly.graph_objects as go
 
+from allocorpool import effects
 from allocorpool.analysis.crossover import Crossover, beats, first_change
 from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
-from allocorpool.run.experiments.continuum import ALL_FIT, FOUND, NONE_FIT, ON_HEAP, PLAN, SEARCH
+from allocorpool.run.experiments.continuum import ALL_FIT, BLOCK, FOUND, NONE_FIT, ON_HEAP, PLAN, SEARCH
 
 CROSSOVER_COLUMNS = ["solution", "what", "last size before", "first size after", "crossover at about", "reading"]
 
@@ -213,8 +214,12 @@ _EXCEPTION = re.compile(r'(?:Exception in thread "[^"]*"\s*)?\b(?:[a-z_$][\w$]*\
 
 
 def _ns_at(part: pd.DataFrame, size: float | None) -> float | None:
-    """The median time per packet of a solution's finished runs at one pool size (None: none finished)."""
-    found = part.loc[(part["pool_size"] == size) & (part["status"] == "ok"), "ns_per_packet"]
+    """The median time per packet of a solution's finished runs at one pool size (None: none finished): those
+    of its block where the comparison was repeated as one, else its single run."""
+    at = part[part["pool_size"] == size]
+    repeated = at[at["step"] == BLOCK]
+    found = (repeated if len(repeated) else at)
+    found = found.loc[found["status"] == "ok", "ns_per_packet"]
     return float(found.median()) if len(found) else None
 
 
@@ -276,8 +281,8 @@ def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
         high = rows.loc[rows["pool_size"] == largest, "ns_per_packet"]
         if len(low) and len(high):
             ratios.append(f"{label}: {high.median() / low.median():.2f}×")
-    said = [show.listing(f"From {smallest:,} to {largest:,} buffers, the time per packet changes by", ratios)] \
-        if ratios else []
+    said = [show.listing(f"From {smallest:,} to {largest:,} buffers, one run each, the time per packet changes by",
+                         ratios)] if ratios else []
     if len(out_of_heap):
         heap_pools = plan.loc[(plan["pool"] == ON_HEAP) & (plan["status"] != MISSING), "label"].nunique()
         at_largest = out_of_heap[out_of_heap["pool_size"] == largest]
@@ -291,3 +296,25 @@ def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
     if len(fits):
         show.show_table(fits.set_index("solution"), "Pools on the heap: the largest that fits, found by bisection "
                         "(buffers before the profile's scale)", precision=0)
+    repeated = block_rows(pool_sizes)
+    if len(repeated):
+        show.show_table(repeated.set_index("solution"), "Repeated as a block: the smallest pool against the largest "
+                        "that fits, interleaved (median ns per packet, 95 % interval)")
+
+
+def block_rows(pool_sizes: pd.DataFrame) -> pd.DataFrame:
+    """Per solution whose pool-size comparison was repeated as a block: both sizes' spreads and their ratio
+    (larger over smaller) with its interval."""
+    rows = []
+    for label, part in pool_sizes[pool_sizes["step"] == BLOCK].groupby("label", sort=False):
+        sizes = sorted(part["pool_size"].unique())
+        if len(sizes) != 2:
+            continue
+        small, large = ([float(v) for v in part.loc[(part["pool_size"] == size) & (part["status"] == "ok"),
+                                                    "ns_per_packet"]] for size in sizes)
+        rows.append({"solution": label, "buffers kept": part["pool"].iloc[0],
+                     "smaller pool": f"{int(sizes[0]):,}: {effects.spread(small).text()}",
+                     "larger pool": f"{int(sizes[1]):,}: {effects.spread(large).text()}",
+                     "larger / smaller": effects.ratio(large, small).text(),
+                     "runs": f"{len(small)} and {len(large)}"})
+    return pd.DataFrame(rows)

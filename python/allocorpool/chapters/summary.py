@@ -242,7 +242,7 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
     slowness. A pool off the heap is compared at ten million. C++ is shown beside them, not judged."""
     from allocorpool.chapters.claims import tallied
     from allocorpool.chapters.continuum import reason
-    from allocorpool.run.experiments.continuum import FOUND, NO_HEAP, ON_HEAP, PLAN, pool_place
+    from allocorpool.run.experiments.continuum import BLOCK, FOUND, NO_HEAP, ON_HEAP, PLAN, pool_place
 
     if pool_sizes is None:
         return Verdict(UNKNOWN, "not measured: the article gave no figure")
@@ -265,7 +265,13 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
                 compared, at = int(largest), f"{int(largest):,}, the largest that fits"
 
         def ns(size: int | None, rows: pd.DataFrame = part) -> list[float]:
-            return rows.loc[(rows["pool_size"] == size) & (rows["status"] == "ok"), "ns_per_packet"].tolist()
+            """The runs at a size: its block's where the comparison was repeated as a block, else its one run."""
+            at = rows[rows["pool_size"] == size]
+            if "step" in at and (at["step"] == BLOCK).any():
+                at = at[at["step"] == BLOCK]
+            elif "step" in at:
+                at = at[at["step"] != BLOCK]
+            return at.loc[at["status"] == "ok", "ns_per_packet"].tolist()
         larger, base = ns(compared), ns(one)
         outcome, effect, interval = _much_worse(larger, base) if larger and base else \
             (effects.NOT_MEASURED, "not measured", False)

@@ -113,14 +113,26 @@ def direct_memory_option(buffers: int) -> tuple[str, ...]:
     return () if need_mb <= DIRECT_MEMORY_MB else (f"-XX:MaxDirectMemorySize={math.ceil(need_mb / 1024)}g",)
 
 
-def pool_size_cell(solution: Solution, pool_size: int, prof: Profile, fill_limit_s: float | None = None) -> Cell:
+def pool_size_cell(solution: Solution, pool_size: int, prof: Profile, fill_limit_s: float | None = None,
+                   duration_s: float | None = None, warmup_s: float | None = None) -> Cell:
     """A batch run of the pool strategy in case B with a pool of pool_size x scale buffers; a JVM gets the
     big heap of the heap strategies (the article's 10 GB x scale), which ten million buffers need, and an
     off-heap pool the direct memory its buffers need (the packet objects stay on the heap). fill_limit_s: a
-    bisection's limit on the fill phase (not in the key)."""
+    bisection's limit on the fill phase (not in the key). The run lasts the profile's batch run unless told."""
     buffers = max(1, round(pool_size * prof.scale))
     heap = replace(solution, native_buffers=False).big_heap_mb(prof.scale)
     if solution.native_buffers:
         solution = replace(solution, vm_options=solution.vm_options + direct_memory_option(buffers))
-    return _cell(solution, "pool", "B", prof, heap, mode="batch", duration_s=prof.batch_s,
-                 warmup_s=prof.batch_warmup_s, pool_size=buffers, fill_limit_s=fill_limit_s)
+    return _cell(solution, "pool", "B", prof, heap, mode="batch",
+                 duration_s=prof.batch_s if duration_s is None else duration_s,
+                 warmup_s=prof.batch_warmup_s if warmup_s is None else warmup_s, pool_size=buffers,
+                 fill_limit_s=fill_limit_s)
+
+
+def pool_size_block(solution: Solution, sizes: tuple[int, int], prof: Profile) -> Block:
+    """The pool-size comparison of one solution: pooling in case B with the smaller and the larger pool
+    (sizes before the profile's scale), as a block of the profile's repetitions and batch-block length."""
+    plan = prof.blocks
+    cells = tuple(pool_size_cell(solution, size, prof, duration_s=plan.batch_s, warmup_s=plan.batch_warmup_s)
+                  for size in sizes)
+    return Block(f"pool sizes {sizes[0]:,} and {sizes[1]:,}, {solution.name}, case B", cells, plan.repetitions)

@@ -10,10 +10,11 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool.analysis.blocks import complete_boots
 from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL, fill_limit_s, heap_verdict
 from allocorpool.data.tables import CONTINUUM_COLUMNS, POOL_SIZE_COLUMNS, Continuum, machine_name, machine_names, value
 from allocorpool.lists import Solution
-from allocorpool.run.cells import continuum_cells, pool_size_cell
+from allocorpool.run.cells import continuum_cells, pool_size_block, pool_size_cell
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import MISSING, labels, latency, probe_verdict
 
@@ -22,7 +23,9 @@ from allocorpool.run.experiments.rows import MISSING, labels, latency, probe_ver
 # the bisection, and the bisection's outcome and largest size that fits (the same on every row of a solution).
 POOL_WHAT_IF_COLUMNS = POOL_SIZE_COLUMNS + ["pool", "fits", "step", "search", "largest_fitting"]
 ON_HEAP, OFF_HEAP, NO_HEAP = "Java heap", "direct memory", "C++ memory"  # where the buffers are kept
-PLAN, SEARCH = "plan", "search"
+# A row's step: a size of the plan, a step of the bisection, or a run of the block that repeats the comparison
+# (the smallest size against the largest that fits: ContinuumExperiments.pool_blocks)
+PLAN, SEARCH, BLOCK = "plan", "search", "block"
 # The bisection's outcomes: the plan's largest size fits (nothing to search); the largest size that fits found to
 # the plan's resolution; no size of the plan fits; or the verdict of the run it stopped at (FAILED, MISSING).
 ALL_FIT, FOUND, NONE_FIT = "fits", "found", "none"
@@ -114,7 +117,35 @@ class ContinuumExperiments(Executor):
         shown += [s for s in self.solutions_named(self.profile.continuum.off_heap)
                   if s.native_buffers and s.name not in names]
         lines = self._each(self._pool_line, shown, "pool sizes")
-        return pd.DataFrame([row for line in lines for row in line], columns=POOL_WHAT_IF_COLUMNS)
+        rows = [row for line in lines for row in line] + self.pool_blocks(shown, lines)
+        return pd.DataFrame(rows, columns=POOL_WHAT_IF_COLUMNS)
+
+    def pool_blocks(self, solutions: list[Solution], lines: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        """For each Java solution whose pool fits at a size above the plan's smallest, the comparison of the
+        smallest size with the largest that fits (compared_pool_sizes), measured again as a block (run.blocks:
+        both interleaved, repeated): a row per run of its newest complete boot, step BLOCK. None on a cluster
+        or under a profile without blocks, where the plan's single runs stand alone."""
+        if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
+            return []
+        jobs = [(solution, line, sizes) for solution, line in zip(solutions, lines)
+                if solution.engine == "java" and (sizes := compared_pool_sizes(line)) is not None]
+        blocks = [pool_size_block(solution, sizes, self.profile) for solution, _, sizes in jobs]
+        out = []
+        for (solution, line, sizes), block, runs in zip(jobs, blocks, self.measure_blocks(blocks)):
+            boots = complete_boots(runs)
+            if not boots:
+                continue  # no boot completed the block: the plan's runs stand alone
+            newest = runs[runs["boot"] == boots[-1]]
+            for cell, size in zip(block.cells, sizes):
+                for run in newest[newest["cell"] == cell.key].to_dict("records"):
+                    ok = run["status"] == "ok"
+                    out.append({**labels(solution, "pool", "B"), "pool_size": size, "status": run["status"],
+                                "error": value(run, "error"), "ns_per_packet": value(run, "ns_per_packet") if ok
+                                else None, "key": run["key"], "machine": machine_name(run), "pool": line[0]["pool"],
+                                "fits": FITS if ok else MISSING if run["status"] == MISSING else FAILED,
+                                "step": BLOCK, "fill_s": value(run, "fill_s"), "search": line[0]["search"],
+                                "largest_fitting": line[0]["largest_fitting"]})
+        return out
 
     def _pool_line(self, solution: Solution) -> list[dict[str, Any]]:
         """One solution's pool sizes, then (a pool on the heap whose largest size ran out of it) the bisection's
@@ -172,6 +203,16 @@ class ContinuumExperiments(Executor):
             return str(steps[-1]["fits"])
         outcome, found = bisect_pool(run, fitted["pool_size"], too_small, self.profile.continuum.pool_resolution)
         return outcome, found, steps
+
+
+def compared_pool_sizes(line: list[dict[str, Any]]) -> tuple[int, int] | None:
+    """The sizes a solution's pool-size comparison rests on: the plan's smallest and the largest size whose
+    run fitted (of the plan or the bisection); None where no size above the smallest fitted."""
+    plan = [row["pool_size"] for row in line if row["step"] == PLAN]
+    fitted = [row["pool_size"] for row in line if row["fits"] == FITS]
+    if not plan or not fitted or max(fitted) <= min(plan):
+        return None
+    return int(min(plan)), int(max(fitted))
 
 
 def pool_place(solution: Solution) -> str:
