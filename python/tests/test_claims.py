@@ -412,3 +412,35 @@ def test_the_collector_is_the_risk_where_a_pause_outlasts_the_queue():
     # allocation lost behind a 450 ms pause; pooling lost at 1000 ns with none longer than 40 ms
     assert verdict.verdict == PARTLY and verdict.summary == "in 1 of 2 Java cells that lose at 1000 ns"
     assert verdict.cells.iloc[0]["strategy_label"] == "Pool"
+
+
+def test_every_claim_of_every_chapter_says_how_it_is_decided_in_short_sentences():
+    from allocorpool.chapters import batch, cpp, g1, gc_logs, native_buffers, readability, realtime, summary, zgc
+    for module in (batch, cpp, g1, gc_logs, native_buffers, realtime, zgc, summary):
+        for claim in getattr(module, "CLAIMS", None) or module.CONCLUSIONS:
+            assert claim.rule, (module.__name__, claim.text)
+            assert max(readability.words(s) for s in readability.sentences(claim.rule)) <= readability.MAX_WORDS
+            assert not readability.INTERNAL_NAME.search(claim.rule), claim.rule
+
+
+def test_the_flat_design_is_faster_only_where_the_interval_says_so():
+    from allocorpool.chapters import cpp
+
+    def designs(flat, allocating):
+        rows = []
+        for design, values in (("flat", flat), ("cpp", allocating)):
+            for strategy, label, runs in zip(("dummy", "pool"), ("Dummy", "Pooling"), values):
+                rows.append({"solution": f"{design}-glibc", "label": design, "baseline": False, "strategy": strategy,
+                             "strategy_label": label, "case": "B", "status": "ok",
+                             "ns_per_packet": sorted(runs)[len(runs) // 2], "boot_samples": {"b00t": runs}})
+        return pd.DataFrame(rows)
+    # one run each once read "faster" from 40 against 45 ns; one run of ours decides nothing now
+    single = designs(([10.0], [40.0]), ([35.0], [45.0]))
+    assert cpp.flat_faster_than_allocating(single).verdict == UNKNOWN
+    noisy = designs(([10.0, 11, 9], [40.0, 52, 33]), ([35.0, 36, 34], [45.0, 38, 50]))
+    assert cpp.flat_faster_than_allocating(noisy).summary.startswith("no difference measured in 1")
+    clear = designs(([8.0, 8.5, 7.5], [30.0, 31, 29]), ([35.0, 36, 34], [45.0, 46, 44]))
+    assert cpp.flat_faster_than_allocating(clear).verdict == HOLDS
+    assert cpp.allocating_harness_costs_several_times_flat(clear).verdict == HOLDS  # 8 against 35 ns: under 1/3
+    assert cpp.allocating_harness_costs_several_times_flat(noisy.assign(
+        boot_samples=[{"b00t": [20.0, 21, 19]}] + list(noisy["boot_samples"][1:]))).verdict == FAILS

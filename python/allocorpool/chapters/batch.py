@@ -9,6 +9,7 @@ from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
 from allocorpool import effects
 from allocorpool.chapters.claims import (
+    ratio_rule,
     Claim,
     Verdict,
     cheapest,
@@ -124,12 +125,17 @@ def _ranked(batch: pd.DataFrame) -> pd.DataFrame:
 ARTICLE_SOLUTIONS = ("parallel-11",)  # the article's solutions this chapter's claims were made of
 
 CLAIMS = (
-    Claim("Allocation is the slowest strategy in every case", allocation_slowest),
+    Claim("Allocation is the slowest strategy in every case", allocation_slowest,
+          ratio_rule("Per solution and case", "mix's time over allocation's, and pooling's")),
     Claim(f"In case C allocation is awful: at least {SLOW_FACTOR:g} times the cheapest strategy",
-          allocation_awful_in_c),
-    Claim("Mix is the fastest strategy in cases A and B", mix_fastest_in_a_and_b),
-    Claim(f"In case C mix is only a little slower than the fastest (within {CLOSE - 1:.0%})", mix_close_in_c),
-    Claim("Pooling beats allocation in every batch cell", pooling_beats_allocation),
+          allocation_awful_in_c,
+          ratio_rule("Per solution in case C", "the cheaper of mix and pooling over allocation", f"1/{SLOW_FACTOR:g}")),
+    Claim("Mix is the fastest strategy in cases A and B", mix_fastest_in_a_and_b,
+          ratio_rule("Per solution in cases A and B", "mix's time over allocation's, and over pooling's")),
+    Claim(f"In case C mix is only a little slower than the fastest (within {CLOSE - 1:.0%})", mix_close_in_c,
+          ratio_rule("Per solution in case C", "mix's time over the cheaper of allocation and pooling", f"{CLOSE:g}")),
+    Claim("Pooling beats allocation in every batch cell", pooling_beats_allocation,
+          ratio_rule("Per solution and case", "pooling's time over allocation's")),
 )
 
 

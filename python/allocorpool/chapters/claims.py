@@ -53,6 +53,17 @@ class Claim:
     rule: str = ""  # how the verdict is decided, for the reader: it could come out either way
 
 
+def ratio_rule(scope: str, ratio: str, bound: str = "parity") -> str:
+    """How a claim decided by a ratio of medians (versus, across, per_group_effect) reads for the reader."""
+    return (f"{scope}: {ratio}, as a ratio of median times per packet with its 95 % interval. It holds where the "
+            f"interval lies below {bound} by the {effects.MARGIN:.0%} margin and fails where it lies above it.")
+
+
+def search_rule(scope: str, holds: str = "its search found an interval with no loss") -> str:
+    """How a claim decided by real-time searches reads for the reader."""
+    return f"{scope}, one search each. It holds where {holds}."
+
+
 def share(passed: int, total: int, what: str = "cells") -> Verdict:
     """The verdict of a condition that held in `passed` of `total` cases."""
     if total == 0:
@@ -177,6 +188,10 @@ def searched(frame: pd.DataFrame) -> pd.DataFrame:
     """Search rows a claim can judge: not a baseline, not failed, not missing from a replayed store."""
     ranked = frame[~frame["baseline"].astype(bool)]
     return ranked.assign(judged=ranked["outcome"].isin(["found", "lost"]))
+
+
+POOLING_AS_WELL_RULE = search_rule("Per solution and case", "allocation found no loss-free interval, or pooling "
+                                   "found one no longer than allocation's")
 
 
 def pooling_keeps_up_as_well_as_allocation(searches: pd.DataFrame, **_: object) -> Verdict:

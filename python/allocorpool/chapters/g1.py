@@ -7,6 +7,9 @@ import pandas as pd
 
 from allocorpool import study
 from allocorpool.chapters.claims import (
+    search_rule,
+    ratio_rule,
+    POOLING_AS_WELL_RULE,
     Claim,
     Verdict,
     across,
@@ -59,12 +62,17 @@ def still_loses_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
 ARTICLE_SOLUTIONS = (ARTICLE_G1,)  # the article's solutions this chapter's claims were made of
 
 CLAIMS = (
-    Claim("G1 is slower than the article's \"CMS\" in batch (often, not always)", slower_than_cms_in_most_batch_cells),
-    Claim("... except pooling, which G1 makes faster in cases A and B", pooling_faster_than_cms_in_a_and_b),
-    Claim("In real time G1 keeps up in more cells than the article's \"CMS\"", keeps_up_in_more_cells_than_cms),
-    Claim("G1 still finds no loss-free interval in case C", still_loses_in_c),
+    Claim("G1 is slower than the article's \"CMS\" in batch (often, not always)", slower_than_cms_in_most_batch_cells,
+          ratio_rule("Per strategy and case", "the time of the article's \"CMS\" as run over G1's")),
+    Claim("... except pooling, which G1 makes faster in cases A and B", pooling_faster_than_cms_in_a_and_b,
+          ratio_rule("Pooling in cases A and B", "G1's time over that of the article's \"CMS\" as run")),
+    Claim("In real time G1 keeps up in more cells than the article's \"CMS\"", keeps_up_in_more_cells_than_cms,
+          search_rule("The cells whose search found no loss, counted for G1 and for the article's \"CMS\"",
+                      "G1's count is the larger")),
+    Claim("G1 still finds no loss-free interval in case C", still_loses_in_c,
+          search_rule("G1's strategies in case C", "its search found no interval without loss")),
     Claim("Pooling keeps up wherever allocation does, at an interval no longer",
-          pooling_keeps_up_as_well_as_allocation),
+          pooling_keeps_up_as_well_as_allocation, POOLING_AS_WELL_RULE),
 )
 
 

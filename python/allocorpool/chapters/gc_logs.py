@@ -41,6 +41,7 @@ def show_cross_check(gc_runs: Iterable[tuple[dict[str, Any], Any]]) -> None:
 
 
 # ---- the article's claims -----------------------------------------------------------------
+LOG_RULE = "From the GC log of the run that stands for each cell (its block's run nearest the median)"  # what the claims below read
 GC_COLUMNS = ["label", "strategy_label", "case", "max_pause_ms", "avg_pause_ms", "gc_fraction_pct", "live_objects_mil"]
 ARTICLE_SOLUTIONS = ("parallel-11",)  # its GC table is of its "CMS", as it ran: Parallel
 
@@ -96,12 +97,22 @@ def more_live_objects_longer_pauses(gc: pd.DataFrame, **_: object) -> Verdict:
 
 
 CLAIMS = (
-    Claim("Pooling's longest pauses outlast the input queue in every case", pooling_outlasts_the_queue),
-    Claim("In case C every strategy's longest pause outlasts the input queue", case_c_outlasts_the_queue),
-    Claim("Allocation in case C spends the largest share of its time in GC", allocation_c_spends_the_most_in_gc),
-    Claim("Pooling spends more of its time in GC in case A than in B and C", pooling_a_spends_more_than_b_and_c),
+    Claim("Pooling's longest pauses outlast the input queue in every case", pooling_outlasts_the_queue,
+          f"{LOG_RULE}, pooling in each case: holds where its longest pause lasts longer than the input queue holds "
+          "packets."),
+    Claim("In case C every strategy's longest pause outlasts the input queue", case_c_outlasts_the_queue,
+          f"{LOG_RULE}, each strategy in case C: holds where its longest pause lasts longer than the input queue "
+          "holds packets."),
+    Claim("Allocation in case C spends the largest share of its time in GC", allocation_c_spends_the_most_in_gc,
+          f"{LOG_RULE}, per solution: holds where allocation in case C has the largest share of time in GC of "
+          "its cells."),
+    Claim("Pooling spends more of its time in GC in case A than in B and C", pooling_a_spends_more_than_b_and_c,
+          f"{LOG_RULE}, per solution: holds where pooling's share of time in GC is larger in case A than in B "
+          "and in C."),
     Claim("More live objects, longer pauses (the average pause rises with the live objects)",
-          more_live_objects_longer_pauses),
+          more_live_objects_longer_pauses,
+          f"{LOG_RULE}, per solution with three cells or more: holds where the rank correlation of live objects "
+          "and average pause is above zero."),
 )
 
 

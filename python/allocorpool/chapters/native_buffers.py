@@ -6,6 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from allocorpool.chapters.claims import (
+    search_rule,
+    ratio_rule,
     Claim,
     Verdict,
     across,
@@ -60,11 +62,16 @@ ARTICLE_SOLUTIONS = tuple(TWINS)  # the article's solutions this chapter's claim
 
 CLAIMS = (
     Claim("Native buffers make the strategies faster than heap buffers under the same collector, almost everywhere",
-          faster_than_heap_buffers),
+          faster_than_heap_buffers, ratio_rule("Per native solution, strategy and case", "its time over its heap "
+                                               "twin's under the same collector")),
     Claim(f"With native buffers the article's \"CMS\" loses little with mix and pooling in cases B and C "
-          f"(under {SMALL_LOSS_PCT:g} % at 1000 ns)", native_cms_loses_little),
-    Claim("Native G1 keeps up with pooling in every case", native_g1_pool_keeps_up_everywhere),
-    Claim("Native ZGC keeps up in every case with every strategy", native_zgc_keeps_up_everywhere),
+          f"(under {SMALL_LOSS_PCT:g} % at 1000 ns)", native_cms_loses_little,
+          search_rule("Native Parallel 11's mix and pooling in cases B and C", "its search found no loss, or "
+                      f"lost under {SMALL_LOSS_PCT:g} % of the packets at 1000 ns")),
+    Claim("Native G1 keeps up with pooling in every case", native_g1_pool_keeps_up_everywhere,
+          search_rule("Native G1's pooling in every case")),
+    Claim("Native ZGC keeps up in every case with every strategy", native_zgc_keeps_up_everywhere,
+          search_rule("Native ZGC's strategies in every case")),
 )
 
 

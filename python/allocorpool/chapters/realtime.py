@@ -13,6 +13,7 @@ from allocorpool.analysis.search import loses_at_reference
 from allocorpool.chapters import display as show
 from allocorpool.chapters import realtime_blocks
 from allocorpool.chapters.claims import (
+    search_rule,
     Claim,
     Verdict,
     every,
@@ -49,6 +50,9 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
                     f"How a search runs under the {profile.name} profile")
 
 
+AT_REFERENCE_RULE = "Each cell at 1000 ns: by its repeated probes there where they were measured (one lossy probe says it loses), else by its search."
+
+
 def _at_reference(rows: pd.DataFrame, loses: bool, probes: pd.DataFrame | None = None) -> Verdict:
     """Each cell's verdict at 1000 ns, where the article's claims judge real time: by its real-time block's
     repeated probes where they were measured (one lossy probe says it loses), else by its search (a cell
@@ -67,8 +71,7 @@ def _at_reference(rows: pd.DataFrame, loses: bool, probes: pd.DataFrame | None =
     rows = rows.assign(**{"decided by": ["repeated probes at 1000 ns" if key(r) in by_block else "its search"
                                          for r in rows.to_dict("records")]})
     verdict = every(rows, agrees, [*SEARCH_COLUMNS, "decided by"])
-    return replace(verdict, rule="Each cell at 1000 ns: by its repeated probes there where they were measured "
-                                 "(one lossy probe says it loses), else by its search.")
+    return replace(verdict, rule=AT_REFERENCE_RULE)
 
 
 def pooling_loses_everywhere(searches: pd.DataFrame, probes: pd.DataFrame | None = None, **_: object) -> Verdict:
@@ -122,12 +125,16 @@ ARTICLE_SOLUTIONS = ("parallel-11",)  # the article's solutions this chapter's c
 
 CLAIMS = (
     Claim("Pooling loses packets at 1000 ns in every case: its pauses outlast the input queue",
-          pooling_loses_everywhere),
+          pooling_loses_everywhere, AT_REFERENCE_RULE),
     Claim("Allocation keeps up in case A, at an interval within twice its batch time per packet",
-          allocation_keeps_up_in_a_near_its_batch_speed),
-    Claim("Mix keeps up at 1000 ns in cases A and B", mix_keeps_up_in_a_and_b),
-    Claim("No strategy keeps up at 1000 ns in case C", nothing_keeps_up_in_c),
-    Claim("A heap five times larger cuts the loss where packets are lost", a_bigger_heap_cuts_the_loss),
+          allocation_keeps_up_in_a_near_its_batch_speed,
+          search_rule("Allocation in case A", "its search found no loss at an interval of at most twice its "
+                      "batch time per packet")),
+    Claim("Mix keeps up at 1000 ns in cases A and B", mix_keeps_up_in_a_and_b, AT_REFERENCE_RULE),
+    Claim("No strategy keeps up at 1000 ns in case C", nothing_keeps_up_in_c, AT_REFERENCE_RULE),
+    Claim("A heap five times larger cuts the loss where packets are lost", a_bigger_heap_cuts_the_loss,
+          "Each cell whose search lost packets, probed again at the same interval with a heap five times larger: "
+          "holds where that probe lost less. A probe that saw no collection cannot tell."),
 )
 
 
