@@ -103,6 +103,15 @@ summary.show_conclusions(reference_figures, batch=batch, searches=searches.table
 summary.show_reproducibility(batch)
 
 # %% [markdown]
+# ## Does one configuration read the same everywhere?
+#
+# Some configurations were measured more than once: by a block, by another chapter's run, or in
+# another boot. Where their figures differ, the table names them.
+
+# %%
+summary.show_consistency(sweep.store.index)
+
+# %% [markdown]
 # ## The machine and the runs
 
 # %%

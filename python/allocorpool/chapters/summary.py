@@ -382,6 +382,31 @@ def reproducibility(batch: pd.DataFrame) -> pd.DataFrame:
     return block_figures.boot_table(compared)
 
 
+SHOWN_CONFIGURATIONS = 30  # the longest table of configurations whose figures differ that the chapter prints
+
+
+def show_consistency(index: pd.DataFrame) -> None:
+    """How the configurations measured more than once agree (analysis.consistency), and those that do not."""
+    from allocorpool.analysis import consistency as same
+
+    table = same.consistency(index)
+    if not len(table):
+        show.note("No configuration was measured more than once: there is nothing to compare.")
+        return
+    count = table["outcome"].value_counts()
+    show.note(f"{len(table)} configurations were measured more than once. Their figures agree in "
+              f"{count.get(same.AGREE, 0)}, depend on the boot in {count.get(same.BOOTS_DISAGREE, 0)} and differ "
+              f"between the runs of one boot in {count.get(same.RUNS_DISAGREE, 0)}; "
+              f"{count.get(same.CANNOT_TELL, 0)} have one run in each place and cannot tell. Figures agree where "
+              "each place's median, with its 95 % interval, overlaps every other's.")
+    differ = table[table["outcome"].isin([same.BOOTS_DISAGREE, same.RUNS_DISAGREE])]
+    if len(differ):
+        shown = differ.head(SHOWN_CONFIGURATIONS)
+        cut = f" (the first {len(shown)} of {len(differ)})" if len(shown) < len(differ) else ""
+        show.show_table(shown.set_index("configuration"),
+                        f"Configurations whose figures differ, each boot's median ns per packet{cut}")
+
+
 def show_reproducibility(batch: pd.DataFrame) -> None:
     """The reproducibility table, or one sentence where no block was measured or one boot measured them all."""
     table = reproducibility(batch)

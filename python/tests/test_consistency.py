@@ -1,0 +1,65 @@
+"""analysis/consistency.py: one configuration's figures wherever the study measured it agree, or say where not."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from allocorpool.analysis import consistency as same
+from allocorpool.chapters import readability, summary
+from allocorpool.data.store import Store
+
+FULL = Path(__file__).resolve().parents[2] / "data" / "full"
+
+
+def _run(ns, boot="aaaaaaaa-1", measurement="java_b_pool_d10", strategy="pool", stored=1000, key=None):
+    return {"key": key or f"{measurement}_{boot}_{ns}", "measurement": measurement, "mode": "batch", "status": "ok",
+            "ns_per_packet": ns, "boot_id": boot, "kernel": "6.18", "engine": "java", "jdk": 11,
+            "collector": "parallel", "heap": "2g", "vm_options": "[]", "compact_headers": False, "design": None,
+            "allocator": None, "strategy": strategy, "source": "counter", "scale": 1.0, "params_pool_size": 1000000,
+            "params_mix_pool_size": 200000, "params_internal_queue_size": 1000, "params_stored_count": stored}
+
+
+def test_boots_that_do_not_overlap_make_a_configuration_boot_dependent():
+    index = pd.DataFrame([_run(v) for v in (100, 104, 98)] + [_run(v, boot="bbbbbbbb-2") for v in (210, 205, 215)]
+                         + [_run(v, strategy="alloc") for v in (300, 310, 290)]  # one place only: not listed
+                         + [_run(v, boot="bbbbbbbb-2", stored=5) for v in (50, 52, 49)]
+                         + [_run(51, stored=5, measurement="java_b_pool_d20")])  # a single run within the interval
+    table = same.consistency(index).set_index("configuration")
+    assert len(table) == 2
+    pooled = table.loc[[c for c in table.index if "store 1,000" in c][0]]
+    assert pooled["outcome"] == same.BOOTS_DISAGREE and pooled["boots"] == 2 and pooled["runs"] == 6
+    assert pooled["figures"] == "aaaaaaaa: 100.0 ns (98.0-104.0); bbbbbbbb: 210.0 ns (205.0-215.0)"
+    small = table.loc[[c for c in table.index if "store 5" in c][0]]
+    assert small["outcome"] == same.AGREE  # 51 lies within the other boot's 49-52
+    assert list(table.index)[0] == "Java 11, parallel, 2g heap, pooling, queue 1,000 and store 1,000, pool " \
+                                    "1,000,000, scale 1.0"
+
+
+def test_a_single_run_outside_its_boots_block_disagrees_and_one_run_each_cannot_tell():
+    block = [_run(v) for v in (100, 102, 98)]
+    outside = pd.DataFrame(block + [_run(160, measurement="java_b_pool_d20")])
+    assert same.consistency(outside)["outcome"].tolist() == [same.RUNS_DISAGREE]
+    within = pd.DataFrame(block + [_run(101, measurement="java_b_pool_d20")])
+    assert same.consistency(within)["outcome"].tolist() == [same.AGREE]
+    single = pd.DataFrame([_run(100), _run(200, boot="bbbbbbbb-2")])
+    assert same.consistency(single)["outcome"].tolist() == [same.CANNOT_TELL]
+    failed = pd.DataFrame(block + [{**_run(900, boot="bbbbbbbb-2"), "status": "error"}])
+    assert same.consistency(failed).empty  # a failed run is no figure
+
+
+def test_in_the_full_store_every_configuration_agrees_or_the_summary_names_it(monkeypatch):
+    said, shown = [], []
+    monkeypatch.setattr(summary.show, "note", said.append)
+    monkeypatch.setattr(summary.show, "show_table", lambda table, *a, **k: shown.append(table))
+    index = Store(FULL).index
+    table = same.consistency(index)
+    assert len(table) and set(table["outcome"]) <= {same.AGREE, same.BOOTS_DISAGREE, same.RUNS_DISAGREE,
+                                                    same.CANNOT_TELL}
+    summary.show_consistency(index)
+    differ = table[table["outcome"].isin([same.BOOTS_DISAGREE, same.RUNS_DISAGREE])]
+    named = set(shown[0].index) if shown else set()
+    assert set(differ["configuration"].head(summary.SHOWN_CONFIGURATIONS)) == named
+    assert f"{len(table)} configurations were measured more than once" in said[0]
+    for sentence in readability.sentences(said[0]):
+        assert readability.words(sentence) <= readability.MAX_WORDS
+    assert not any(readability.INTERNAL_NAME.search(c) for c in table["configuration"])
