@@ -73,14 +73,21 @@ test-cpp: cpp cpp-asan
 test-native: native
 	ctest --test-dir $(BUILD)/native-queue --output-on-failure
 
-test-java:
-	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -Dengine.source=$(JAVA_SOURCE) -Dnativequeue.dir=$(BUILD)/native-queue package
+# The unit tests only (the test phase): the jar the other suites run stays as `make java` built it.
+test-java: native java
+	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -Dengine.source=$(JAVA_SOURCE) -Dnativequeue.dir=$(BUILD)/native-queue test
 
 # Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC).
 test-python: env jdks java
 	cd python && $(PY) -m pytest -q -m "not browser and not cluster" tests
 
-test: test-native test-java test-cpp test-python test-binary-trees test-cluster test-notebooks test-browser test-kernels
+# Every suite, TEST_JOBS at a time (the longest first): no test asserts on time, so a suite beside another checks
+# what it checks alone. The builds they need run first, once. TEST_JOBS=1 runs them one after the other.
+TEST_JOBS ?= 2
+TEST_SUITES = test-notebooks test-python test-browser test-cluster test-cpp test-java test-kernels test-native \
+  test-binary-trees
+test:
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_SUITES)
 
 # The queue benchmark: C++ to C++ and C++ to Java, shortest loss-free interval on this machine.
 queue-bench: native java jdks

@@ -11,8 +11,8 @@ event-echo:
 
 # JUnit (every event back intact, counts balanced, bad options refused), then the driver's tests
 # (sample records, a fake program: failures, timeouts, resume; test-python runs them too, in 4 s).
-test-event-echo: env
-	cd event-echo && $(MVN) package
+test-event-echo: env event-echo
+	cd event-echo && $(MVN) test
 	cd python && $(PY) -m pytest -q tests/test_event_echo*.py
 
 clean-event-echo:
@@ -20,6 +20,6 @@ clean-event-echo:
 
 build: event-echo
 clean: clean-event-echo
-test: test-event-echo
+TEST_SUITES += test-event-echo
 # Notebook 11 runs the echo under the ci profile.
 test-notebooks: event-echo

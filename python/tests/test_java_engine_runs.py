@@ -30,12 +30,14 @@ def run_engine(run: JavaRun, args: list[str], timeout: float = 120) -> tuple[lis
 
 @pytest.mark.parametrize("jdk,collector", REFERENCE_JVMS, ids=[f"jdk{j}-{c}" for j, c in REFERENCE_JVMS])
 def test_batch_every_strategy_and_case(jdk: int, collector: str, tmp_path: Path) -> None:
+    # Every case on the first JVM; the others run every strategy in case B (a case only changes the counts, which
+    # the first JVM's runs check: a second JDK's would check the same thing again).
     run = JavaRun(jdk=jdk, collector=collector, heap="1g")
     for strategy in STRATEGIES:
-        for case in CASES:
+        for case in CASES if (jdk, collector) == REFERENCE_JVMS[0] else ["B"]:
             out = tmp_path / f"{strategy}-{case}.jsonl"
             records, done = run_engine(run, ["--case", case, "--strategy", strategy, "--mode", "batch",
-                                             "--duration-s", "2", "--warmup-s", "1", "--scale", "0.01",
+                                             "--duration-s", "1", "--warmup-s", "0.5", "--scale", "0.01",
                                              "--out", str(out)])
             assert done.returncode == 0, f"{strategy} {case}: {done.stderr[-2000:]}"
             header, summary = records[0], records[-1]
