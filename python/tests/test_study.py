@@ -91,10 +91,12 @@ def test_the_estimate_counts_cells():
     # at each of 4 multiples
     assert estimate.heap_runs == len(study.HEAP_SOLUTIONS) * 2 * (study.expected_heap_runs(quick.heap) + 4 * 3)
     # the continuum: a batch run and a probe per strategy and size, the repeats around a line's change of
-    # verdict, and the pool-size what-if, per solution
+    # verdict, and the pool-size what-if, per solution; and each Java pool's two sizes again as a block
     plan = quick.continuum
+    java = [name for name in study.CONTINUUM_SOLUTIONS if study.SOLUTIONS_BY_NAME[name].engine == "java"]
     assert estimate.continuum_runs == len(study.CONTINUUM_SOLUTIONS) * (
-        3 * (len(plan.sizes) * 2 + study.CONTINUUM_REPEATS) + len(plan.pool_sizes))
+        3 * (len(plan.sizes) * 2 + study.CONTINUUM_REPEATS) + len(plan.pool_sizes)) \
+        + len(java) * 2 * quick.blocks.repetitions
     assert 60 * 60 < estimate.seconds < 4 * 60 * 60
     # `make study SOLUTIONS=paper` from a clean clone took longer than the estimate once said: the bounds
     # hold the estimate near what that sweep took
