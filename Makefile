@@ -81,9 +81,10 @@ test-java: native java
 test-python: env jdks java
 	cd python && $(PY) -m pytest -q -m "not browser and not cluster" tests
 
-# Every suite, TEST_JOBS at a time (the longest first): no test asserts on time, so a suite beside another checks
-# what it checks alone. The builds they need run first, once. TEST_JOBS=1 runs them one after the other.
-TEST_JOBS ?= 2
+# Every suite, TEST_JOBS at a time: no test asserts on time, so a suite beside another checks what it checks alone.
+# Two at a time from 4 CPUs up; on fewer, one after the other (their engines already keep two CPUs busy, and two
+# suites side by side took longer there than one after the other).
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -ge 4 ] && echo 2 || echo 1)
 TEST_SUITES = test-notebooks test-python test-browser test-cluster test-cpp test-java test-kernels test-native \
   test-binary-trees
 test:
