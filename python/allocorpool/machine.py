@@ -61,6 +61,11 @@ def boot_id() -> str | None:
         return None
 
 
+def short_boot(boot_id: str | None) -> str:
+    """A boot's tag in keys: the first 8 hex digits of its boot id ('noboot' where the host has none)."""
+    return (boot_id or "").replace("-", "")[:8] or "noboot"
+
+
 def host_fingerprint() -> dict[str, Any]:
     """This machine, with every fingerprint field present (None where the host cannot tell)."""
     count = cpus()

@@ -26,12 +26,12 @@ def test_boots_that_do_not_overlap_make_a_configuration_boot_dependent():
                          + [_run(51, stored=5, measurement="java_b_pool_d20")])  # a single run within the interval
     table = same.consistency(index).set_index("configuration")
     assert len(table) == 2
-    pooled = table.loc[[c for c in table.index if "store 1,000" in c][0]]
+    pooled = table.loc[next(c for c in table.index if "store 1,000" in c)]
     assert pooled["outcome"] == same.BOOTS_DISAGREE and pooled["boots"] == 2 and pooled["runs"] == 6
     assert pooled["figures"] == "aaaaaaaa: 100.0 ns (98.0-104.0); bbbbbbbb: 210.0 ns (205.0-215.0)"
-    small = table.loc[[c for c in table.index if "store 5" in c][0]]
+    small = table.loc[next(c for c in table.index if "store 5" in c)]
     assert small["outcome"] == same.AGREE  # 51 lies within the other boot's 49-52
-    assert list(table.index)[0] == "Java 11, parallel, 2g heap, pooling, queue 1,000 and store 1,000, pool " \
+    assert next(iter(table.index)) == "Java 11, parallel, 2g heap, pooling, queue 1,000 and store 1,000, pool " \
                                     "1,000,000, scale 1.0"
 
 

@@ -138,7 +138,7 @@ def serial(tmp_path_factory):
 def assert_side_by_side(log: Path, measured: list[blocks.Block], running: slots.Slots) -> None:
     """Each block's runs all in one slot (one worker, one set of CPUs), the slots' CPUs apart, and the blocks
     at the same time: each one's first run started before the other's last."""
-    boot = blocks.short_boot(machine.boot_id())
+    boot = machine.short_boot(machine.boot_id())
     runs = placed(log)
     where, starts = [], []
     for block in measured:
@@ -178,7 +178,7 @@ def test_blocks_side_by_side_run_at_once_each_in_its_own_slot_and_store_what_one
 def test_a_worker_that_dies_mid_block_loses_nothing_and_the_block_goes_on_in_its_slot(two_slots, serial, tmp_path):
     running, folder = two_slots
     serial_store, serial_batch, _ = serial
-    boot = blocks.short_boot(machine.boot_id())
+    boot = machine.short_boot(machine.boot_id())
     second = batch_blocks()[1]
     victim = next(cell for cell in second.runs(boot)[3:] if cell.strategy == "pool").key  # mid-block
     log = fresh(folder, {**PLAN, victim: ["kill-worker", "ok"]})

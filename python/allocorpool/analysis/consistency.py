@@ -18,7 +18,8 @@ from itertools import combinations
 
 import pandas as pd
 
-from allocorpool import effects
+from allocorpool import effects, machine
+from allocorpool.lists import STRATEGY_LABELS
 
 # What a configuration is: the index's columns that say what a batch run measured (not how long, when or by
 # which build)
@@ -29,14 +30,13 @@ AGREE, BOOTS_DISAGREE, RUNS_DISAGREE, CANNOT_TELL = (
     "agree", "boot-dependent", "differs within a boot", "cannot tell: one run in each place")
 COLUMNS = ["configuration", "boots", "runs", "figures", "outcome"]
 DESIGN_WORDS = {"cpp": "allocating design", "flat": "flat design"}
-STRATEGY_WORDS = {"dummy": "dummy", "alloc": "allocation", "mix": "mix", "pool": "pooling"}
 
 
 def boot_of(row: pd.Series) -> str:
     """A run's boot: its boot id's first 8 digits, or (a run recorded before boots were) its kernel."""
     boot_id = row.get("boot_id")
     if isinstance(boot_id, str) and boot_id:
-        return boot_id.replace("-", "")[:8]
+        return machine.short_boot(boot_id)
     return f"kernel {row.get('kernel') or 'unknown'}"
 
 
@@ -50,8 +50,8 @@ def label(config: dict) -> str:
                                    config.get("allocator")) if v)
     options = " ".join(o.strip(" '\"") for o in str(config.get("vm_options", "")).strip("[]()").split(",") if o.strip(" '\""))
     strategy = str(config["strategy"])
-    words = ("native " if strategy.startswith("native-") else "") + STRATEGY_WORDS.get(
-        strategy.removeprefix("native-"), strategy)
+    base = strategy.removeprefix("native-")
+    words = ("native " if base != strategy else "") + STRATEGY_LABELS.get(base, base).lower()
     pool = f", pool {number('params_pool_size')}" if strategy.endswith(("pool", "mix")) and number(
         "params_pool_size") else ""
     return (f"{runtime}{', ' + options if options else ''}, {words}, queue {number('params_internal_queue_size')} "
@@ -69,9 +69,10 @@ def consistency(index: pd.DataFrame) -> pd.DataFrame:
                          **{c: batch[c].astype(str).replace({"None": "", "nan": ""}) for c in present})
     rows = []
     for values, part in keyed.groupby(present, sort=True, dropna=False):
-        boots = {boot: pd.to_numeric(runs["ns_per_packet"]).tolist() for boot, runs in part.groupby("_boot")}
+        by_boot = dict(list(part.groupby("_boot")))
+        boots = {boot: pd.to_numeric(runs["ns_per_packet"]).tolist() for boot, runs in by_boot.items()}
         kinds = {boot: [pd.to_numeric(m["ns_per_packet"]).tolist() for _, m in runs.groupby("measurement")]
-                 for boot, runs in part.groupby("_boot")}
+                 for boot, runs in by_boot.items()}
         if len(boots) < 2 and part["measurement"].nunique() < 2:
             continue  # measured by one kind of run, in one boot: its own interval says how it spreads
         outcome = _outcome(boots, kinds)

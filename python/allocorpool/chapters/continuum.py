@@ -213,14 +213,20 @@ def reason(error: object, status: str = "error") -> str:
 _EXCEPTION = re.compile(r'(?:Exception in thread "[^"]*"\s*)?\b(?:[a-z_$][\w$]*\.)*[A-Z][\w$]*(?:Exception|Error)\b:?\s*')
 
 
-def _ns_at(part: pd.DataFrame, size: float | None) -> float | None:
-    """The median time per packet of a solution's finished runs at one pool size (None: none finished): those
-    of its block where the comparison was repeated as one, else its single run."""
+def figures_at(part: pd.DataFrame, size: float | None) -> list[float]:
+    """A solution's finished times per packet at one pool size: its block's where the comparison was repeated
+    as one, else its single run (of the plan or the bisection)."""
     at = part[part["pool_size"] == size]
-    repeated = at[at["step"] == BLOCK]
-    found = (repeated if len(repeated) else at)
-    found = found.loc[found["status"] == "ok", "ns_per_packet"]
-    return float(found.median()) if len(found) else None
+    if "step" in at:
+        repeated = at["step"] == BLOCK
+        at = at[repeated] if repeated.any() else at[~repeated]
+    return at.loc[at["status"] == "ok", "ns_per_packet"].tolist()
+
+
+def _ns_at(part: pd.DataFrame, size: float | None) -> float | None:
+    """The median of figures_at (None: no run finished)."""
+    found = figures_at(part, size)
+    return float(pd.Series(found).median()) if found else None
 
 
 def _size(size: float | None) -> str:
@@ -310,8 +316,7 @@ def block_rows(pool_sizes: pd.DataFrame) -> pd.DataFrame:
         sizes = sorted(part["pool_size"].unique())
         if len(sizes) != 2:
             continue
-        small, large = ([float(v) for v in part.loc[(part["pool_size"] == size) & (part["status"] == "ok"),
-                                                    "ns_per_packet"]] for size in sizes)
+        small, large = (figures_at(part, size) for size in sizes)
         rows.append({"solution": label, "buffers kept": part["pool"].iloc[0],
                      "smaller pool": f"{int(sizes[0]):,}: {effects.spread(small).text()}",
                      "larger pool": f"{int(sizes[1]):,}: {effects.spread(large).text()}",

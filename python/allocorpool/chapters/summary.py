@@ -10,6 +10,7 @@ import pandas as pd
 
 from allocorpool import effects, study
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.analysis import consistency as same
 from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import batch as batch_chapter
@@ -241,8 +242,8 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
     million buffers of 1 KiB cannot fit a 10 GB heap: a fact of size, stated beside the verdict, not a
     slowness. A pool off the heap is compared at ten million. C++ is shown beside them, not judged."""
     from allocorpool.chapters.claims import tallied
-    from allocorpool.chapters.continuum import reason
-    from allocorpool.run.experiments.continuum import BLOCK, FOUND, NO_HEAP, ON_HEAP, PLAN, pool_place
+    from allocorpool.chapters.continuum import figures_at, reason
+    from allocorpool.run.experiments.continuum import FOUND, NO_HEAP, ON_HEAP, PLAN, pool_place
 
     if pool_sizes is None:
         return Verdict(UNKNOWN, "not measured: the article gave no figure")
@@ -264,15 +265,7 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
             if out and "search" in part and part["search"].iloc[0] == FOUND and pd.notna(largest) and largest > one:
                 compared, at = int(largest), f"{int(largest):,}, the largest that fits"
 
-        def ns(size: int | None, rows: pd.DataFrame = part) -> list[float]:
-            """The runs at a size: its block's where the comparison was repeated as a block, else its one run."""
-            at = rows[rows["pool_size"] == size]
-            if "step" in at and (at["step"] == BLOCK).any():
-                at = at[at["step"] == BLOCK]
-            elif "step" in at:
-                at = at[at["step"] != BLOCK]
-            return at.loc[at["status"] == "ok", "ns_per_packet"].tolist()
-        larger, base = ns(compared), ns(one)
+        larger, base = figures_at(part, compared), figures_at(part, one)
         outcome, effect, interval = _much_worse(larger, base) if larger and base else \
             (effects.NOT_MEASURED, "not measured", False)
         row = {"label": label, "buffers kept": where,
@@ -387,8 +380,6 @@ SHOWN_CONFIGURATIONS = 30  # the longest table of configurations whose figures d
 
 def show_consistency(index: pd.DataFrame) -> None:
     """How the configurations measured more than once agree (analysis.consistency), and those that do not."""
-    from allocorpool.analysis import consistency as same
-
     table = same.consistency(index)
     if not len(table):
         show.note("No configuration was measured more than once: there is nothing to compare.")

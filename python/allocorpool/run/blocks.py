@@ -43,11 +43,6 @@ REGISTER_COLUMNS = ["block", "name", "boot", "boot_id", "kernel", "host", "cpu_m
                     "repetitions", "cells", "started_utc", "finished_utc"]
 
 
-def short_boot(boot_id: str | None) -> str:
-    """A boot's tag in keys: the first 8 hex digits of its boot id ('noboot' where the host has none)."""
-    return (boot_id or "").replace("-", "")[:8] or "noboot"
-
-
 @dataclass(frozen=True)
 class Block:
     """The cells of one comparison and the repetitions each takes in a boot."""
@@ -167,7 +162,7 @@ class BlockRunner:
         run, calibrate = (lane.run, lane.calibrate) if lane is not None else (self.run, self.calibrate)
         where = f" ({lane.name})" if lane is not None else ""
         boot_id = self.boot_id()
-        boot = short_boot(boot_id)
+        boot = machine.short_boot(boot_id)
         runs = block.runs(boot)
         stored = self._stored()
         missing = [cell for cell in runs if self._to_run(cell, stored)]
@@ -195,7 +190,7 @@ class BlockRunner:
         replay)."""
         if self.replay:
             return False
-        boot = short_boot(self.boot_id())
+        boot = machine.short_boot(self.boot_id())
         stored = self._stored()
         registered = self._register(block).get(boot)
         return registered is None or not _given(registered.get("finished_utc")) or any(

@@ -89,8 +89,10 @@ def verdicts(blocks: Sequence[Block], folder: Path) -> pd.DataFrame:
     for block, first, second in _figures(blocks, folder):
         base = next((cell for cell in block.cells if cell.strategy == BASELINE), None)
         for cell in block.cells:
-            if base is None or cell is base or cell.strategy == HARNESS or any(cell.key not in f or base.key not in f for f in (first, second)):
+            if base is None or cell is base or cell.strategy == HARNESS:
                 continue
+            if any(cell.key not in f or base.key not in f for f in (first, second)):
+                continue  # a block that did not complete in its boot
             alone, beside = (effects.ratio(_samples(f, cell.key), _samples(f, base.key)) for f in (first, second))
             rows.append({"block": block.name, "comparison": f"{cell.strategy} / {BASELINE}", "alone": alone.text(),
                          "side_by_side": beside.text(), "outcome_alone": alone.outcome(),

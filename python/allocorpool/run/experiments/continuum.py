@@ -138,12 +138,8 @@ class ContinuumExperiments(Executor):
             newest = runs[runs["boot"] == boots[-1]]
             for cell, size in zip(block.cells, sizes):
                 for run in newest[newest["cell"] == cell.key].to_dict("records"):
-                    ok = run["status"] == "ok"
-                    out.append({**labels(solution, "pool", "B"), "pool_size": size, "status": run["status"],
-                                "error": value(run, "error"), "ns_per_packet": value(run, "ns_per_packet") if ok
-                                else None, "key": run["key"], "machine": machine_name(run), "pool": line[0]["pool"],
-                                "fits": FITS if ok else MISSING if run["status"] == MISSING else FAILED,
-                                "step": BLOCK, "fill_s": value(run, "fill_s"), "search": line[0]["search"],
+                    fits = FITS if run["status"] == "ok" else MISSING if run["status"] == MISSING else FAILED
+                    out.append({**pool_row(solution, size, run, fits, BLOCK), "search": line[0]["search"],
                                 "largest_fitting": line[0]["largest_fitting"]})
         return out
 
@@ -173,10 +169,7 @@ class ContinuumExperiments(Executor):
             fits = self._note_heap_too_small(cell.key, row)
         else:
             fits = heap_verdict(row["status"], value(row, "error"), value(row, "stderr_tail"))
-        return {**labels(solution, "pool", "B"), "pool_size": size, "status": row["status"],
-                "error": value(row, "error"), "ns_per_packet": value(row, "ns_per_packet") if row["status"] == "ok"
-                else None, "key": row["key"], "machine": machine_name(row), "pool": where, "fits": fits,
-                "step": step, "fill_s": value(row, "fill_s")}
+        return pool_row(solution, size, row, fits, step)
 
     def _largest_pool(self, solution: Solution, rows: list[dict[str, Any]]
                       ) -> tuple[str, int | None, list[dict[str, Any]]]:
@@ -203,6 +196,14 @@ class ContinuumExperiments(Executor):
             return str(steps[-1]["fits"])
         outcome, found = bisect_pool(run, fitted["pool_size"], too_small, self.profile.continuum.pool_resolution)
         return outcome, found, steps
+
+
+def pool_row(solution: Solution, size: int, run: dict[str, Any], fits: str, step: str) -> dict[str, Any]:
+    """A what-if row of one pool-size run (a stored run's index row), without the bisection's columns."""
+    return {**labels(solution, "pool", "B"), "pool_size": size, "status": run["status"], "error": value(run, "error"),
+            "ns_per_packet": value(run, "ns_per_packet") if run["status"] == "ok" else None, "key": run["key"],
+            "machine": machine_name(run), "pool": pool_place(solution), "fits": fits, "step": step,
+            "fill_s": value(run, "fill_s")}
 
 
 def compared_pool_sizes(line: list[dict[str, Any]]) -> tuple[int, int] | None:
