@@ -77,18 +77,24 @@ test-native: native
 test-java: native java
 	cd java-lib && $(MVN) -Dgit.commit=$(COMMIT) -Dengine.source=$(JAVA_SOURCE) -Dnativequeue.dir=$(BUILD)/native-queue test
 
-# Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC).
+# Python tests include the engine smoke runs on JDK 11 (CMS), 17 (G1) and 25 (generational ZGC). They run
+# PYTEST_WORKERS at a time (pytest-xdist): most of a test's time is spent waiting on the processes it starts, and no
+# test asserts on time. Two per CPU, at most eight.
+PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( 2 * n < 8 ? 2 * n : 8 )))
 test-python: env jdks java
-	cd python && $(PY) -m pytest -q -m "not browser and not cluster" tests
+	cd python && $(PY) -m pytest -q -n $(PYTEST_WORKERS) -m "not browser and not cluster" tests
 
-# Every suite, TEST_JOBS at a time: no test asserts on time, so a suite beside another checks what it checks alone.
-# Two at a time from 4 CPUs up; on fewer, one after the other (their engines already keep two CPUs busy, and two
-# suites side by side took longer there than one after the other).
-TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -ge 4 ] && echo 2 || echo 1)
-TEST_SUITES = test-notebooks test-python test-browser test-cluster test-cpp test-java test-kernels test-native \
+# Every suite, TEST_JOBS at a time (two by default): no test asserts on time, so a suite beside another checks what
+# it checks alone. The notebooks come first: theirs is the longest chain (the browser test reads what they executed),
+# and their engine runs last as long as they are told, busy machine or not, while the other suites fill the second slot.
+TEST_JOBS ?= 2
+TEST_SUITES = test-notebooks test-browser test-python test-cpp test-cluster test-kernels test-java test-native \
   test-binary-trees
 test:
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_SUITES)
+	@start=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_SUITES) || status=$$?; \
+	echo "make test: $$(( $$(date +%s) - start )) s, $(TEST_JOBS) suites at a time on $$(nproc) CPUs, exit $$status"; \
+	exit $$status
 
 # The queue benchmark: C++ to C++ and C++ to Java, shortest loss-free interval on this machine.
 queue-bench: native java jdks

@@ -24,6 +24,8 @@ from allocorpool.study import SOLUTIONS_BY_NAME
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
 CI = study.PROFILES["ci"]
+# Three live-set sizes (20, 600 and 20,000 packets in FIFO and store at ci's scale): a change between two of them
+THREE_SIZES = replace(CI.continuum, sizes=(1_000, 30_000, 1_000_000))
 # Parallel's heap pool and its native twin, the pool sizes of the full profile at ci's scale (0.02), bisected to 0.5 M
 POOLS = replace(CI, name="tiny-pools", solutions=("parallel-11", "native-parallel-11"),
                 continuum=replace(CI.continuum, pool_sizes=(1_000_000, 3_000_000, 10_000_000), pool_resolution=500_000))
@@ -52,7 +54,7 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
     monkeypatch.setattr(executor, "run_cell", fake_run)
-    prof = replace(study.PROFILES["ci"], name="tiny-continuum", solutions=("flat-glibc",))
+    prof = replace(CI, name="tiny-continuum", solutions=("flat-glibc",), continuum=THREE_SIZES)
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     measured = chapter.continuum(chapter.solutions("continuum"))
     curves = measured.curves
@@ -81,7 +83,7 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
     monkeypatch.setattr(executor, "run_cell", fake_run)
     ci = study.PROFILES["ci"]
     prof = replace(ci, name="tiny-repeats", solutions=("flat-glibc",),
-                   continuum=replace(ci.continuum, strategies=("alloc", "pool"), pool_sizes=()))
+                   continuum=replace(THREE_SIZES, strategies=("alloc", "pool"), pool_sizes=()))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     curves = chapter.continuum(chapter.solutions("continuum")).curves
     pool = curves[curves["strategy"] == "pool"]
@@ -116,7 +118,7 @@ def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, mo
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
     monkeypatch.setattr(executor, "run_cell", fake_run)
     prof = replace(study.PROFILES["ci"], name="tiny-out-of-heap", solutions=("parallel-11",),
-                   continuum=replace(study.PROFILES["ci"].continuum, pool_sizes=()))
+                   continuum=replace(THREE_SIZES, pool_sizes=()))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     curves = chapter.continuum(chapter.solutions("continuum")).curves
     sizes = sorted(prof.continuum.sizes)

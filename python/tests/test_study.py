@@ -73,7 +73,7 @@ def test_cells_of_each_kind():
 def test_profiles_select_solutions_and_cases():
     ci = PROFILES["ci"]
     assert ci.cases == ("A",) and len(study.solutions(None, ci)) == len(ci.solutions)
-    assert [s.name for s in study.solutions(CHAPTERS["g1"], ci)] == ["g1", "g1-25-coh"]
+    assert [s.name for s in study.solutions(CHAPTERS["g1"], ci)] == ["g1"]
     assert len(study.solutions(None, PROFILES["quick"])) == len(SOLUTIONS)
     assert study.profile("full") is PROFILES["full"]
     with pytest.raises(ValueError, match="unknown profile"):

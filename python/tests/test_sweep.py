@@ -282,7 +282,7 @@ def test_a_bisection_run_that_thrashes_in_its_fill_phase_does_not_fit(tmp_path, 
     monkeypatch.setattr(executor, "run_cell", fake_run)
     monkeypatch.setattr(min_heap, "FILL_LIMIT_FLOOR_S", 1.0)  # the fake engine's fill takes no time
     prof = replace(study.PROFILES["ci"], name="tiny-thrash", solutions=("parallel-11",), heap=replace(
-        study.PROFILES["ci"].heap, strategies=("pool",)))
+        study.PROFILES["ci"].heap, strategies=("pool",), resolution=0.25))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     (solution,) = chapter.solutions_named(["parallel-11"])
     row, runs = chapter.min_heap(solution, "pool", "C")

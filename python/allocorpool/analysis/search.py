@@ -224,105 +224,128 @@ def find_interval(probe: ProbeFn, *, probe_s: float, high_ns: int, batch_ns: flo
     digits, within `resolution` of a lossy one."""
     if not 0 < low_ns < high_ns or probe_s <= 0 or start_factor <= 1 or resolution <= 0:
         raise ValueError("need 0 < low_ns < high_ns, probe_s > 0, start_factor > 1 and resolution > 0")
-    log: list[dict[str, Any]] = []
-    results: dict[tuple[int, float, int], Probe] = {}
+    search = _Search(probe, probe_s=probe_s, high_ns=high_ns, confirm_s=confirm_s,
+                     reference_ns=reference_ns, digits=digits, resolution=resolution)
+    floor = max(low_ns, math.floor(batch_ns)) if batch_ns else low_ns  # known not to keep up
+    try:
+        lossy, good = search.bracket(floor, on_grid(min(max(floor * start_factor, low_ns), high_ns), digits))
+        lossy, good = search.refine(lossy, good)
+        if good is not None:
+            return SearchResult("found", good, reference_ns, None, search.frame())
+        return SearchResult("lost", None, reference_ns, search.lossy_at_reference(), search.frame())
+    except _ProbeFailed as failure:
+        outcome = MISSING if failure.probe.status == MISSING else "failed"
+        return SearchResult(outcome, None, reference_ns, None, search.frame(),
+                            error=failure.probe.error or f"probe at {failure.probe.interval_ns} ns: "
+                                                         f"{failure.probe.status}")
 
-    def run(interval: int, duration: float, purpose: str, repetition: int = 0) -> Probe:
-        if (interval, duration, repetition) in results:
-            return results[(interval, duration, repetition)]
+
+class _Search:
+    """One search's probes, as find_interval's phases ask for them: each (interval, length, repetition) runs
+    once, a failed run is retried once, and every attempt is logged with its purpose."""
+
+    def __init__(self, probe: ProbeFn, *, probe_s: float, high_ns: int,
+                 confirm_s: Callable[[int], float] | None, reference_ns: int, digits: int, resolution: float) -> None:
+        self.probe, self.probe_s, self.high_ns = probe, probe_s, high_ns
+        self.confirm_s, self.reference_ns, self.digits, self.resolution = confirm_s, reference_ns, digits, resolution
+        self.log: list[dict[str, Any]] = []
+        self.results: dict[tuple[int, float, int], Probe] = {}
+        self.duration = probe_s  # a failed confirmation makes every later probe as long as it
+        self.strict = False  # after a repeat lost: a loss-free probe counts only once its repeat is loss-free too
+
+    def run(self, interval: int, duration: float, purpose: str, repetition: int = 0) -> Probe:
+        if (interval, duration, repetition) in self.results:
+            return self.results[(interval, duration, repetition)]
         for attempt in (1, 2):
-            result = probe(interval, duration, repetition)
-            log.append({**asdict(result), "purpose": purpose, "attempt": attempt, "repetition": repetition})
+            result = self.probe(interval, duration, repetition)
+            self.log.append({**asdict(result), "purpose": purpose, "attempt": attempt, "repetition": repetition})
             if result.status == "ok":
-                results[(interval, duration, repetition)] = result
+                self.results[(interval, duration, repetition)] = result
                 return result
             if result.status == MISSING:
                 break
         raise _ProbeFailed(result)
 
-    strict = False  # after a repeat lost: the search believes a loss-free probe only once its repeat is too
+    def frame(self) -> pd.DataFrame:
+        return _frame(self.log)
 
-    def lossy_at_reference(duration: float) -> float | None:
+    def keeps_up(self, interval: int, purpose: str) -> bool:
+        if not self.run(interval, self.duration, purpose).ok:
+            return False
+        return not self.strict or self.run(interval, self.duration, "repeat", repetition=1).ok
+
+    def bracket(self, lossy: int, guess: int) -> tuple[int, int | None]:
+        """Doubling from the first guess, taking the reference interval on the way, until a probe keeps up
+        or the largest interval loses."""
+        while True:
+            if lossy < self.reference_ns < guess and (self.reference_ns, self.probe_s, 0) not in self.results:
+                guess = self.reference_ns
+            purpose = "reference" if guess == self.reference_ns else "bracket"
+            if self.run(guess, self.probe_s, purpose).ok:
+                return lossy, guess
+            if guess >= self.high_ns:
+                return lossy, None
+            lossy, guess = guess, on_grid(min(guess * 2, self.high_ns), self.digits)
+
+    def refine(self, lossy: int, good: int | None) -> tuple[int, int | None]:
+        """Bisect to the resolution, then prove the interval found by a confirmation or a repeat; where
+        that loses, bracket again above it and go on."""
+        while good is not None:
+            lossy, good = self.bisect(lossy, good)
+            long_s = max(self.duration, self.confirm_s(good)) if self.confirm_s is not None else self.duration
+            if long_s > self.duration:
+                if self.run(good, long_s, "confirm").ok:
+                    break
+                self.duration = long_s  # a rare long collection lost packets: search above with long probes
+            elif self.run(good, self.duration, "repeat", repetition=1).ok:
+                break
+            else:
+                self.strict = True
+            lossy, good = self.above(good)
+        return lossy, good
+
+    def bisect(self, lossy: int, good: int) -> tuple[int, int]:
+        """Geometric bisection on the grid until the loss-free interval is within the resolution of a lossy one."""
+        while good > lossy * (1 + self.resolution) + 1e-9 and good - lossy > step_ns(lossy, self.digits):
+            middle = on_grid(math.sqrt(lossy * good), self.digits)
+            if not lossy < middle < good:
+                break
+            if self.keeps_up(middle, "bisect"):
+                good = middle
+            else:
+                lossy = middle
+        return lossy, good
+
+    def above(self, lossy: int) -> tuple[int, int | None]:
+        """The bracket above an interval found lossy again: galloping by the resolution's step, squared
+        each time, up to the largest interval."""
+        ratio = 1 + self.resolution
+        while True:
+            guess = on_grid(min(lossy * ratio, self.high_ns), self.digits)
+            if guess <= lossy:
+                return lossy, None
+            if self.keeps_up(guess, "bracket"):
+                return lossy, guess
+            lossy, ratio = guess, ratio * ratio
+            if guess >= self.high_ns:
+                return lossy, None
+
+    def lossy_at_reference(self) -> float | None:
         """The loss at the reference interval of a search that found no interval: its first probe's, unless
         that probe kept up where the search's later probes were longer (a failed confirmation) or repeated
         (a lossy repeat). Then the loss is measured as they were, so that a figure of 0 % never stands for
         a cell that loses: at their length (None where a replayed store lacks that probe), or repeated."""
-        first = run(reference_ns, probe_s, "reference")
-        if first.ok and duration > probe_s:
+        first = self.run(self.reference_ns, self.probe_s, "reference")
+        if first.ok and self.duration > self.probe_s:
             try:
-                return run(reference_ns, duration, "reference").lost_pct
+                return self.run(self.reference_ns, self.duration, "reference").lost_pct
             except _ProbeFailed as failure:
                 if failure.probe.status != MISSING:
                     raise
                 return None
-        if first.ok and strict:  # a loss-free probe that a lossy repeat may contradict
-            return run(reference_ns, probe_s, "repeat", repetition=1).lost_pct
+        if first.ok and self.strict:  # a loss-free probe that a lossy repeat may contradict
+            return self.run(self.reference_ns, self.probe_s, "repeat", repetition=1).lost_pct
         return first.lost_pct
-
-    def keeps_up(interval: int, duration: float, purpose: str) -> bool:
-        if not run(interval, duration, purpose).ok:
-            return False
-        return not strict or run(interval, duration, "repeat", repetition=1).ok
-
-    def above(lossy: int, duration: float) -> tuple[int, int | None]:
-        """The bracket above an interval found lossy again: galloping by the resolution's step, squared
-        each time, up to high_ns."""
-        ratio = 1 + resolution
-        while True:
-            guess = on_grid(min(lossy * ratio, high_ns), digits)
-            if guess <= lossy:
-                return lossy, None
-            if keeps_up(guess, duration, "bracket"):
-                return lossy, guess
-            lossy, ratio = guess, ratio * ratio
-            if guess >= high_ns:
-                return lossy, None
-
-    def finer(lossy: int, good: int) -> bool:
-        return good > lossy * (1 + resolution) + 1e-9 and good - lossy > step_ns(lossy, digits)
-
-    floor = max(low_ns, math.floor(batch_ns)) if batch_ns else low_ns  # known not to keep up
-    try:
-        lossy, good = floor, None
-        guess = on_grid(min(max(floor * start_factor, low_ns), high_ns), digits)
-        while good is None:  # bracket by doubling, taking the reference interval on the way
-            if lossy < reference_ns < guess and (reference_ns, probe_s, 0) not in results:
-                guess = reference_ns
-            result = run(guess, probe_s, "reference" if guess == reference_ns else "bracket")
-            if result.ok:
-                good = guess
-            elif guess >= high_ns:
-                break
-            else:
-                lossy, guess = guess, on_grid(min(guess * 2, high_ns), digits)
-        duration = probe_s  # a failed confirmation makes every later probe as long as it
-        while good is not None:
-            while finer(lossy, good):  # bisect to the resolution
-                middle = on_grid(math.sqrt(lossy * good), digits)
-                if not lossy < middle < good:
-                    break
-                if keeps_up(middle, duration, "bisect"):
-                    good = middle
-                else:
-                    lossy = middle
-            long_s = max(duration, confirm_s(good)) if confirm_s is not None else duration
-            if long_s > duration:
-                if run(good, long_s, "confirm").ok:
-                    break
-                duration = long_s  # a rare long collection lost packets: search above with long probes
-            elif run(good, duration, "repeat", repetition=1).ok:
-                break
-            else:
-                strict = True
-            lossy, good = above(good, duration)
-        if good is not None:
-            return SearchResult("found", good, reference_ns, None, _frame(log))
-        return SearchResult("lost", None, reference_ns, lossy_at_reference(duration), _frame(log))
-    except _ProbeFailed as failure:
-        outcome = MISSING if failure.probe.status == MISSING else "failed"
-        return SearchResult(outcome, None, reference_ns, None, _frame(log),
-                            error=failure.probe.error or f"probe at {failure.probe.interval_ns} ns: "
-                                                         f"{failure.probe.status}")
 
 
 def _frame(log: list[dict[str, Any]]) -> pd.DataFrame:
