@@ -85,14 +85,20 @@ test-python: env jdks java
 	cd python && $(PY) -m pytest -q -n $(PYTEST_WORKERS) -m "not browser and not cluster" tests
 
 # Every suite, TEST_JOBS at a time (two by default): no test asserts on time, so a suite beside another checks what
-# it checks alone. The notebooks come first: theirs is the longest chain (the browser test reads what they executed),
-# and their engine runs last as long as they are told, busy machine or not, while the other suites fill the second slot.
+# it checks alone. First everything the suites run is built (TEST_BUILDS); then the suites start with those marked as
+# built (make -o), so that two suites never build one thing at once nor rewrite an engine another one runs. The
+# notebooks start first: theirs is the longest chain (the browser test reads what they executed), and the other suites
+# take the second slot one after the other.
 TEST_JOBS ?= 2
 TEST_SUITES = test-notebooks test-browser test-python test-cpp test-cluster test-kernels test-java test-native \
   test-binary-trees
+TEST_BUILDS = env jdks native java cpp cpp-asan notebooks kernels
+TEST_BUILT_FILES = $(ANSWER_NOTEBOOK) $(EXPLORE_NOTEBOOKS) $(KERNEL_NOTEBOOKS_DIR)/conftest.py
 test:
 	@start=$$(date +%s); status=0; \
-	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(TEST_SUITES) || status=$$?; \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) $(TEST_BUILDS) $(TEST_BUILT_FILES) && \
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target $(addprefix -o ,$(TEST_BUILDS)) $(TEST_SUITES) \
+	  || status=$$?; \
 	echo "make test: $$(( $$(date +%s) - start )) s, $(TEST_JOBS) suites at a time on $$(nproc) CPUs, exit $$status"; \
 	exit $$status
 

@@ -22,3 +22,4 @@ binary-trees-sweep: binary-trees env jdks
 # The chapter's notebook runs every variant, and the driver's tests run a fake program through the
 # launcher (binary-trees/measure): the study's notebook and Python test targets need them built.
 test-python test-notebooks sweep: binary-trees
+TEST_BUILDS += binary-trees

@@ -23,3 +23,4 @@ clean: clean-event-echo
 TEST_SUITES += test-event-echo
 # Notebook 11 runs the echo under the ci profile.
 test-notebooks: event-echo
+TEST_BUILDS += event-echo

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -26,6 +26,29 @@ RESAMPLES = 4999
 SEED = 2019  # the bootstrap's random state: pinned, so a replay prints the same intervals
 HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED = "holds", "fails", "no difference measured", "not measured"
 OUTCOMES = (HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED)
+MIXED = "mixed"  # a claim over several comparisons that came out both ways (Tally.outcome)
+# How a verdict reads in a chapter's claims table.
+WORDS = {HOLDS: "holds", FAILS: "does not hold", NO_DIFFERENCE: NO_DIFFERENCE, NOT_MEASURED: "cannot tell",
+         MIXED: "partly"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What this machine's data says of a claim, in every chapter and side study."""
+
+    outcome: str  # one of OUTCOMES, or MIXED
+    summary: str  # "in 16 of 18 cells", "holds in 3, fails in 1 of 4 pairs", the effect with its interval ...
+    cells: pd.DataFrame = field(default_factory=pd.DataFrame)  # the rows that decide it; those against it first
+    rule: str = ""  # how it was decided, where the check chose between rules (else the claim's own)
+    claim: str = ""  # the claim itself, where the verdict is shown without a Claim beside it
+
+    @property
+    def holds(self) -> bool | None:
+        return None if self.outcome == NOT_MEASURED else self.outcome == HOLDS
+
+    @property
+    def words(self) -> str:
+        return WORDS[self.outcome]
 BELOW = 1 / (1 + MARGIN)  # a ratio wholly under this: the numerator is faster by the margin
 ABOVE = 1 + MARGIN  # wholly over this: the denominator is faster by the margin
 
@@ -259,7 +282,7 @@ class Tally:
             return FAILS
         if self.no_difference == self.judged:
             return NO_DIFFERENCE
-        return "mixed"
+        return MIXED
 
     def text(self, what: str = "cells") -> str:
         """'holds in 14, fails in 3, no difference measured in 7 of 24 cells (2 not measured)'."""

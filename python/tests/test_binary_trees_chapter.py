@@ -108,8 +108,8 @@ def test_longest_pauses_whose_runs_overlap_read_no_difference_where_the_medians_
     assert medians["c-boehm-free"] > medians["nim-boehm"]
     verdict = claims.claim_explicit_pauses(data, SEED)
     assert verdict.outcome == effects.NO_DIFFERENCE
-    assert "1.06 x (0.95-1.16)" in verdict.detail and "Java 11, Concurrent Mark Sweep" in verdict.detail
-    assert set(verdict.comparisons["second"]) == {"Nim, Boehm GC, 2 markers", "D, classes"}  # the JVM is no part
+    assert "1.06 x (0.95-1.16)" in verdict.summary and "Java 11, Concurrent Mark Sweep" in verdict.summary
+    assert set(verdict.cells["second"]) == {"Nim, Boehm GC, 2 markers", "D, classes"}  # the JVM is no part
 
 
 @pytest.mark.parametrize("explicit, collector, outcome", [
@@ -130,7 +130,7 @@ def test_parallel_marking_needs_lower_wall_and_higher_cpu_time_each_beyond_the_m
     # the old chapter: one figure each, 1.5 s against 2.0 s wall, 2.5 s against 2.0 s CPU: "holds"
     single, _ = runs_of(**{one: walls(2.0), several: walls(1.5, cpu=2.5)})
     verdict = claims.claim_parallel_marking(single, SEED)
-    assert verdict.outcome == effects.NOT_MEASURED and "Fewer than two finished runs here" in verdict.detail
+    assert verdict.outcome == effects.NOT_MEASURED and "Fewer than two finished runs here" in verdict.summary
     # medians 1.7 s against 2.0 s, but the runs overlap
     overlapping, _ = runs_of(**{one: walls(1.6, 2.4), several: walls(1.4, 2.0, cpu=2.5)})
     assert claims.claim_parallel_marking(overlapping, SEED).outcome == effects.NO_DIFFERENCE
@@ -140,13 +140,13 @@ def test_bump_allocation_counts_its_pairs_where_the_old_chapter_took_the_fastest
     clear, _ = runs_of(ocaml=walls(0.5, 0.52), **{"java17-g1": walls(0.7, 0.71), "c-jemalloc": walls(0.8, 0.82),
                                                   "c-glibc": walls(1.2, 1.22)})
     verdict = claims.claim_bump_allocation(clear, SEED)
-    assert verdict.outcome == effects.HOLDS and "holds in 4 of 4 pairs" in verdict.detail
+    assert verdict.outcome == effects.HOLDS and "holds in 4 of 4 pairs" in verdict.summary
     # the old chapter: the fastest and the median bump-allocating runtime beat the fastest and median explicit: "holds"
     mixed, _ = runs_of(ocaml=walls(0.5, 0.52), **{"java17-g1": walls(1.0, 1.02), "c-jemalloc": walls(0.8, 0.82),
                                                   "c-glibc": walls(1.5, 1.52)})
     verdict = claims.claim_bump_allocation(mixed, SEED)
-    assert verdict.outcome == "mixed" and "holds in 3, fails in 1 of 4 pairs" in verdict.detail
-    assert verdict.comparisons["verdict"].iloc[0] == effects.FAILS  # the pair against it first
+    assert verdict.outcome == "mixed" and "holds in 3, fails in 1 of 4 pairs" in verdict.summary
+    assert verdict.cells["verdict"].iloc[0] == effects.FAILS  # the pair against it first
 
 
 def test_ocaml_is_fastest_only_where_it_beats_every_other_variant_beyond_the_margin():
@@ -154,7 +154,7 @@ def test_ocaml_is_fastest_only_where_it_beats_every_other_variant_beyond_the_mar
     close, _ = runs_of(ocaml=walls(1.0, 1.4), **{"java11-serial": walls(1.1, 1.5), "c-glibc": walls(3.0, 3.1)})
     verdict = claims.claim_ocaml_fastest(close, SEED)
     assert verdict.outcome == effects.NO_DIFFERENCE
-    assert "holds in 1, no difference measured in 1 of 2 variants" in verdict.detail
+    assert "holds in 1, no difference measured in 1 of 2 variants" in verdict.summary
     beaten, _ = runs_of(ocaml=walls(1.0, 1.02), **{"c-arena": walls(0.5, 0.51), "c-glibc": walls(3.0, 3.1)})
     assert claims.claim_ocaml_fastest(beaten, SEED).outcome == effects.FAILS
 
@@ -166,12 +166,12 @@ def test_two_variant_claims_read_no_difference_where_the_runs_overlap_and_the_or
     locked, _ = runs_of(**{"rust-dlmalloc": walls(1.0, 1.1), "rust-dlmalloc-locked": walls(1.02, 1.12)})
     verdict = claims.claim_lock(locked, SEED)
     assert verdict.outcome == effects.NO_DIFFERENCE  # though the original's single runs took 3.82 s and 13.60 s
-    assert "3.82 s" in verdict.detail and "13.60 s" in verdict.detail and "Context only" in verdict.detail
+    assert "3.82 s" in verdict.summary and "13.60 s" in verdict.summary and "Context only" in verdict.summary
     system, _ = runs_of(**{"c-glibc": walls(3.0, 3.1), "c-jemalloc": walls(1.0, 1.05), "c-mimalloc": walls(1.0, 1.1),
                            "c-tcmalloc": walls(2.9, 3.05)})
     verdict = claims.claim_system_malloc(system, SEED)
-    assert verdict.outcome == effects.NO_DIFFERENCE and "C, tcmalloc" in verdict.detail
-    assert "macOS" in verdict.detail  # the original's system allocator is no glibc
+    assert verdict.outcome == effects.NO_DIFFERENCE and "C, tcmalloc" in verdict.summary
+    assert "macOS" in verdict.summary  # the original's system allocator is no glibc
     incremental, _ = runs_of(**{"c-boehm-incremental": walls(2.0, 2.4, sys_=1.0),
                                 f"c-boehm-{bt.MARKERS}": walls(1.9, 2.3, sys_=0.05)})
     assert claims.claim_incremental_sys(incremental, SEED).outcome == effects.NO_DIFFERENCE
@@ -189,9 +189,9 @@ def test_the_claims_read_in_short_sentences_without_internal_names(monkeypatch):
     verdicts = claims.claims(rows, data.runs, SEED)
     assert len(verdicts) == len(claims.CLAIMS)
     for verdict in verdicts:
-        assert verdict.outcome in (*effects.OUTCOMES, "mixed")
+        assert verdict.outcome in (*effects.OUTCOMES, effects.MIXED)
         text = claims.text(verdict)
-        assert f"*{verdict.outcome[:1].upper()}" in text and "Rule:" in text
+        assert f"*{verdict.words[:1].upper()}{verdict.words[1:]}.*" in text and "Rule:" in text
         for sentence in re.split(r"(?<=[.:])\s+", text):
             assert len(sentence.split()) < 50, sentence
         assert not re.search(r"free\(\)|_s\b|_ms\b|c-boehm|rust-dl|java11-", text), text

@@ -14,7 +14,7 @@ from allocorpool import effects, study
 from allocorpool.analysis.min_heap import FAILED, FITS, TOO_SMALL
 from allocorpool.chapters import continuum as continuum_chapter
 from allocorpool.chapters import readability, summary
-from allocorpool.chapters.claims import FAILS, HOLDS, PARTLY, UNKNOWN
+from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED
 from allocorpool.run import executor, sweep
 from allocorpool.run.cells import pool_size_cell
 from allocorpool.run.experiments import continuum as experiments
@@ -262,7 +262,7 @@ MEASURED = _pools([
 def test_ten_million_buffers_are_judged_at_the_largest_heap_pool_that_fits_and_off_the_heap_at_ten_million():
     verdict = summary.ten_million_buffers(pool_sizes=MEASURED)
     # it used to leave both heap pools unjudged (out of heap) and show the off-heap one beside, unjudged
-    assert verdict.verdict == PARTLY and verdict.summary == (
+    assert verdict.outcome == MIXED and verdict.summary == (
         "holds in 1, fails in 2 of 3 Java solutions' pools; 2 of the 2 pools on the heap did not fit it with "
         "10,000,000 buffers: 10 M buffers of 1 KiB, about 1.1 KiB each with their objects, cannot fit a 10 GB heap")
     cells = verdict.cells.set_index("label")
@@ -283,20 +283,20 @@ def test_ten_million_buffers_use_the_interval_where_several_runs_were_made():
     repeated = _pools([(("native-g1", "Native G1", OFF, None, None), {
         1_000_000: ("plan", "ok", [200.0, 202.0, 204.0], None), 10_000_000: ("plan", "ok", [400.0, 404.0, 408.0], None)})])
     verdict = summary.ten_million_buffers(pool_sizes=repeated)
-    assert verdict.verdict == HOLDS and "95 % interval" in verdict.rule and "one run each" not in verdict.rule
+    assert verdict.outcome == HOLDS and "95 % interval" in verdict.rule and "one run each" not in verdict.rule
     assert re.fullmatch(r"2\.0+ x \(1\.9\d*-2\.0\d*\)", verdict.cells.iloc[0]["effect"]), verdict.cells.iloc[0]["effect"]
     # a search cut short judges nothing, and the fact of size is still said
     close = summary.ten_million_buffers(pool_sizes=_pools([(("parallel-11", "Parallel", HEAP, "failed", 3_000_000), {
         1_000_000: ("plan", "ok", 300.0, None), 3_000_000: ("plan", "ok", 450.0, None),
         10_000_000: ("plan", "error", None, OOM)})]))
-    assert close.verdict == UNKNOWN and "did not fit it with 10,000,000 buffers" in close.summary
-    assert summary.ten_million_buffers(pool_sizes=MEASURED[MEASURED["solution"] == "flat-glibc"]).verdict == UNKNOWN
-    assert summary.ten_million_buffers().verdict == UNKNOWN  # the article's own figures have none
+    assert close.outcome == NOT_MEASURED and "did not fit it with 10,000,000 buffers" in close.summary
+    assert summary.ten_million_buffers(pool_sizes=MEASURED[MEASURED["solution"] == "flat-glibc"]).outcome == NOT_MEASURED
+    assert summary.ten_million_buffers().outcome == NOT_MEASURED  # the article's own figures have none
     assert summary.ten_million_buffers(pool_sizes=MEASURED.iloc[:0]).summary.startswith("not measured yet")
     even = _pools([(("native-g1", "Native G1", OFF, None, None), {
         1_000_000: ("plan", "ok", 200.0, None), 10_000_000: ("plan", "ok", 300.0, None)})])
-    assert summary.ten_million_buffers(pool_sizes=even).verdict == "no difference measured"  # 1.5 x: within the margin
-    assert summary.ten_million_buffers(pool_sizes=even.assign(ns_per_packet=[200.0, 210.0])).verdict == FAILS
+    assert summary.ten_million_buffers(pool_sizes=even).outcome == "no difference measured"  # 1.5 x: within the margin
+    assert summary.ten_million_buffers(pool_sizes=even.assign(ns_per_packet=[200.0, 210.0])).outcome == FAILS
 
 
 def test_ten_million_buffers_read_the_block_where_the_comparison_was_repeated():
@@ -305,9 +305,9 @@ def test_ten_million_buffers_read_the_block_where_the_comparison_was_repeated():
         1_000_000: ("plan", "ok", 200.0, None), 10_000_000: ("plan", "ok", 210.0, None)})])
     block = _pools([(("native-g1", "Native G1", OFF, None, None), {
         1_000_000: ("block", "ok", [200.0, 205.0, 210.0], None), 10_000_000: ("block", "ok", [400.0, 405.0, 410.0], None)})])
-    assert summary.ten_million_buffers(pool_sizes=single).verdict == FAILS
+    assert summary.ten_million_buffers(pool_sizes=single).outcome == FAILS
     verdict = summary.ten_million_buffers(pool_sizes=pd.concat([single, block], ignore_index=True))
-    assert verdict.verdict == HOLDS and "95 % interval" in verdict.rule
+    assert verdict.outcome == HOLDS and "95 % interval" in verdict.rule
     assert verdict.cells.iloc[0]["1,000,000 buffers, ns"] == 205.0
     shown = continuum_chapter.block_rows(pd.concat([single, block], ignore_index=True))
     assert shown["larger / smaller"].tolist() == [effects.ratio([400.0, 405.0, 410.0], [200.0, 205.0, 210.0]).text()]

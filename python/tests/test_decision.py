@@ -45,12 +45,12 @@ def test_a_pair_holds_with_a_larger_live_set_at_a_faster_rate_and_fails_with_a_s
     assert answer.loc[("flat-glibc", "pool"), "margin"] == pytest.approx(1000 / 150)  # proved by case C's search
     assert answer.loc[("parallel-11", "alloc"), "verdict"] == decision.HOLDS  # the probe with 20,000 live
     assert answer.loc[("parallel-11", "alloc"), "proof_key"] == "probe-20k"
-    assert answer.loc[("parallel-11", "pool"), "verdict"] == decision.UNKNOWN  # between case A's 2,000 and C's loss
+    assert answer.loc[("parallel-11", "pool"), "verdict"] == decision.NOT_MEASURED  # between case A's 2,000 and C's loss
     big = decision.decide(POINTS, rate_per_s=1_000_000, live_packets=990_000).set_index(["solution", "strategy"])
     assert big.loc[("parallel-11", "pool"), "verdict"] == decision.FAILS
-    assert big.loc[("parallel-11", "alloc"), "verdict"] == decision.UNKNOWN  # its case C search failed
+    assert big.loc[("parallel-11", "alloc"), "verdict"] == decision.NOT_MEASURED  # its case C search failed
     order = decision.decide(POINTS, 1_000_000, 10_000)["verdict"].tolist()
-    assert order == sorted(order, key=[decision.HOLDS, decision.UNKNOWN, decision.FAILS].index)
+    assert order == sorted(order, key=[decision.HOLDS, decision.NOT_MEASURED, decision.FAILS].index)
 
 
 def test_a_search_that_found_an_interval_also_fails_where_its_probes_lost():
@@ -66,7 +66,7 @@ def test_a_search_that_found_an_interval_also_fails_where_its_probes_lost():
     answer = decision.decide(points, rate_per_s=1_000_000, live_packets=990_000).iloc[0]
     assert answer["verdict"] == decision.FAILS and answer["proof_key"] == "probe-1500-ok"
     without = decision.decide(decision.search_points(searches, LIVE, high_ns=2000), 1_000_000, 990_000).iloc[0]
-    assert without["verdict"] == decision.UNKNOWN
+    assert without["verdict"] == decision.NOT_MEASURED
 
 
 def test_a_question_out_of_range_is_refused_naming_what_is_valid():
@@ -87,7 +87,7 @@ def test_a_latency_budget_holds_only_on_metered_points_within_it_and_fails_on_on
     assert answer.loc[("flat-glibc", "pool"), "verdict"] == decision.HOLDS  # case C: loss-free, 0.02 ms late
     assert "p99.9 0.02 ms late" in answer.loc[("flat-glibc", "pool"), "proof"]
     # The probe with 20,000 live kept up but metered no latency (an older engine build): it proves nothing.
-    assert answer.loc[("parallel-11", "alloc"), "verdict"] == decision.UNKNOWN
+    assert answer.loc[("parallel-11", "alloc"), "verdict"] == decision.NOT_MEASURED
     # Loss-free in case A at 300 ns but 40 ms late at p99.9: packets every 250 ns are no easier, so it fails
     # there; at 1000 ns (slower) that point decides nothing.
     fast = decision.decide(POINTS, rate_per_s=4_000_000, live_packets=2_000, budget=budget).set_index(
@@ -96,7 +96,7 @@ def test_a_latency_budget_holds_only_on_metered_points_within_it_and_fails_on_on
     assert fast.loc[("parallel-11", "pool"), "proof_key"] == "parallel-11-pool-A"
     slow = decision.decide(POINTS, rate_per_s=1_000_000, live_packets=2_000, budget=budget).set_index(
         ["solution", "strategy"])
-    assert slow.loc[("parallel-11", "pool"), "verdict"] == decision.UNKNOWN
+    assert slow.loc[("parallel-11", "pool"), "verdict"] == decision.NOT_MEASURED
     loose = decision.decide(POINTS, 1_000_000, 2_000, decision.parse_budget("p99.9 <= 50 ms")).set_index(
         ["solution", "strategy"])
     assert loose.loc[("parallel-11", "pool"), "verdict"] == decision.HOLDS
@@ -144,7 +144,7 @@ def test_a_premise_the_store_contradicts_decides_nothing_away_from_the_measured_
     within_edge = points.assign(loses_at_ns=[None, 1050])  # within the search's resolution: chance, not a contradiction
     assert decision.contradictions(within_edge) == []
     answer = decision.decide(points, rate_per_s=1_000_000, live_packets=200_000).iloc[0]
-    assert answer["verdict"] == decision.UNKNOWN and answer["rule"] == decision.SAME_LIVE_SET
+    assert answer["verdict"] == decision.NOT_MEASURED and answer["rule"] == decision.SAME_LIVE_SET
     at_small = decision.decide(points, rate_per_s=1_000_000 / 1.5, live_packets=100_000).iloc[0]
     assert at_small["verdict"] == decision.FAILS
     # without the contradiction the premise decides, as before

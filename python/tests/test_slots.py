@@ -172,6 +172,9 @@ def test_blocks_side_by_side_run_at_once_each_in_its_own_slot_and_store_what_one
     register = chapter.store.table(blocks.BLOCKS_TABLE)  # every block registered, calibrated in its slot, finished
     assert len(register) == 4 and register["finished_utc"].notna().all()
     assert (register["reference_status"] == "ok").all() and (register["load_ns_16mib"] == 150.0).all()
+    # the lanes' reference runs, made at once, never share a file (one lane's run once removed the other's output)
+    calibrations = chapter.store.runs_dir / "calibration"
+    assert sorted(p.name for p in calibrations.iterdir()) == ["slot-0", "slot-1"]
 
 
 @pytest.mark.cluster

@@ -36,9 +36,10 @@ from dataclasses import dataclass
 import pandas as pd
 
 from allocorpool.analysis.search import LATENCY_FIELDS
+from allocorpool.effects import FAILS, HOLDS, NOT_MEASURED
 
-HOLDS, FAILS, UNKNOWN = "holds", "fails", "not measured"
-VERDICTS = (HOLDS, FAILS, UNKNOWN)
+# A point of the chart: loss-free at the interval asked for, losing there, or not measured.
+VERDICTS = (HOLDS, FAILS, NOT_MEASURED)
 POINT_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "live_packets", "loss_free_ns",
                  "loses_at_ns", *LATENCY_FIELDS, "source", "key", "machine"]
 # The percentiles a latency budget may name, and the point's field that holds each.
@@ -168,7 +169,7 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int, budget: B
                             & (latency > limit_ns)]
             against = pd.concat([against, too_late])
             against = against[~against.index.duplicated()]
-        verdict, margin, proof = UNKNOWN, None, None
+        verdict, margin, proof = NOT_MEASURED, None, None
         if len(against):  # a loss at conditions no harder than the question's is a fact; a loss-free run is not
             proving = proving.head(0)
         if len(proving):
@@ -184,7 +185,7 @@ def decide(points: pd.DataFrame, rate_per_s: float, live_packets: int, budget: B
                      "proof_live_packets": None if proof is None else proof["live_packets"],
                      "proof_key": None if proof is None else proof["key"]})
     answer = pd.DataFrame(rows, columns=ANSWER_COLUMNS)
-    order = answer["verdict"].map({HOLDS: 0, UNKNOWN: 1, FAILS: 2})
+    order = answer["verdict"].map({HOLDS: 0, NOT_MEASURED: 1, FAILS: 2})
     return answer.assign(_order=order, _margin=-answer["margin"].fillna(0)).sort_values(
         ["_order", "_margin"], kind="stable").drop(columns=["_order", "_margin"]).reset_index(drop=True)
 

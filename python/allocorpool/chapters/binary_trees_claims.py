@@ -17,6 +17,7 @@ import pandas as pd
 from allocorpool import effects
 from allocorpool.chapters import display as show
 from allocorpool.chapters.binary_trees import measured, seed_depth
+from allocorpool.effects import Verdict
 from allocorpool.run.binary_trees import MARKERS, variant
 
 PERCENT = f"{effects.MARGIN * 100:.0f} %"
@@ -93,20 +94,13 @@ def compare(data: Runs, first: str, second: str, figure: str = "wall_s", smaller
                       effects.ratio(data.values(first, figure), data.values(second, figure)))
 
 
-@dataclass(frozen=True)
-class Verdict:
-    claim: str  # the original's conclusion, in our words
-    rule: str  # how the runs decide it
-    outcome: str  # one of effects.OUTCOMES; "mixed" for a count of pairs that went both ways
-    detail: str  # the effects with their intervals; the original's figures as context
-    comparisons: pd.DataFrame  # every comparison made, those against the claim first
-
-
 def verdict(claim: str, rule: str, outcome: str, detail: str, comparisons: list[Comparison], data: Runs) -> Verdict:
+    """The claim's verdict: its outcome (effects.OUTCOMES, or MIXED for pairs that went both ways), the effects
+    with their intervals and the seed's figures as context, and every comparison made, those against it first."""
     table = pd.DataFrame([c.row(data) for c in comparisons])
     if len(table):
         table = table.sort_values("verdict", key=lambda s: s.map(_ORDER), kind="stable").reset_index(drop=True)
-    return Verdict(claim, rule, outcome, detail, table)
+    return Verdict(outcome, detail, table, rule, claim)
 
 
 def rule_one(first: str, second: str, figure: str, smaller: bool = True) -> str:
@@ -277,13 +271,13 @@ def claims(rows: pd.DataFrame, runs: pd.DataFrame, seed: pd.DataFrame) -> list[V
 
 def text(v: Verdict) -> str:
     """The claim, its verdict, its rule and its effects, as the chapter prints them."""
-    return f"**{v.claim}.**\n\n*{v.outcome[:1].upper() + v.outcome[1:]}.* {v.rule} {v.detail}"
+    return f"**{v.claim}.**\n\n*{v.words[:1].upper() + v.words[1:]}.* {v.rule} {v.summary}"
 
 
 def show_claims(verdicts: list[Verdict]) -> None:
     for v in verdicts:
         show.note(text(v))
-        if len(v.comparisons):
-            n = len(v.comparisons)
+        if len(v.cells):
+            n = len(v.cells)
             show.show_details("The comparison behind it" if n == 1 else
-                              f"The {n} comparisons behind it, those against the claim first", v.comparisons)
+                              f"The {n} comparisons behind it, those against the claim first", v.cells)

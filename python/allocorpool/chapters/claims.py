@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -23,25 +23,7 @@ from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters.tables import style
 from allocorpool.data import reference
-
-HOLDS, PARTLY, FAILS, UNKNOWN = "holds", "partly", "does not hold", "cannot tell"
-NO_DIFFERENCE = effects.NO_DIFFERENCE  # a comparison whose interval does not clear parity by the margin
-FROM_OUTCOME = {effects.HOLDS: HOLDS, effects.FAILS: FAILS, effects.NO_DIFFERENCE: NO_DIFFERENCE,
-                 effects.NOT_MEASURED: UNKNOWN, "mixed": PARTLY}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What this machine's data says of a claim."""
-
-    verdict: str  # HOLDS, PARTLY, FAILS or UNKNOWN
-    summary: str  # "in 16 of 18 cells", "no finished cell", ...
-    cells: pd.DataFrame = field(default_factory=pd.DataFrame)  # the rows that decide it; those against it first
-    rule: str = ""  # how it was decided, where the check chose between rules (else the claim's own)
-
-    @property
-    def holds(self) -> bool | None:
-        return None if self.verdict == UNKNOWN else self.verdict == HOLDS
+from allocorpool.effects import Verdict
 
 
 @dataclass(frozen=True)
@@ -67,9 +49,9 @@ def search_rule(scope: str, holds: str = "its search found an interval with no l
 def share(passed: int, total: int, what: str = "cells") -> Verdict:
     """The verdict of a condition that held in `passed` of `total` cases."""
     if total == 0:
-        return Verdict(UNKNOWN, f"no {what} to check")
-    verdict = HOLDS if passed == total else FAILS if passed == 0 else PARTLY
-    return Verdict(verdict, f"in {passed} of {total} {what}")
+        return Verdict(effects.NOT_MEASURED, f"no {what} to check")
+    outcome = effects.HOLDS if passed == total else effects.FAILS if passed == 0 else effects.MIXED
+    return Verdict(outcome, f"in {passed} of {total} {what}")
 
 
 def every(rows: pd.DataFrame, condition: Callable[[dict[str, Any]], bool | None], columns: list[str],
@@ -83,7 +65,7 @@ def every(rows: pd.DataFrame, condition: Callable[[dict[str, Any]], bool | None]
     cells = pd.DataFrame([{**{c: row.get(c) for c in columns}, "agrees": ok} for row, ok in judged])
     if len(cells):
         cells = cells.sort_values("agrees", key=lambda s: s.map({False: 0, None: 1, True: 2}), kind="stable")
-    return Verdict(base.verdict, summary, cells.reset_index(drop=True))
+    return Verdict(base.outcome, summary, cells.reset_index(drop=True))
 
 
 def per_group(frame: pd.DataFrame, value: str, condition: Callable[[dict[str, float]], bool | None],
@@ -97,7 +79,7 @@ def per_group(frame: pd.DataFrame, value: str, condition: Callable[[dict[str, fl
                      **{f"{k}": v for k, v in figures.items()}, "_figures": figures})
     table = pd.DataFrame(rows)
     if not len(table):
-        return Verdict(UNKNOWN, f"no {what} to check")
+        return Verdict(effects.NOT_MEASURED, f"no {what} to check")
     return every(table, lambda r: condition(r["_figures"]),
                  [c for c in table.columns if c != "_figures"], what)
 
@@ -149,11 +131,11 @@ def tallied(table: pd.DataFrame, what: str) -> Verdict:
     """The verdict of comparisons (rows with outcome, and boots where they disagree): the counts of each
     outcome; the rows against it first."""
     if not len(table):
-        return Verdict(UNKNOWN, f"no {what} to check")
+        return Verdict(effects.NOT_MEASURED, f"no {what} to check")
     tally = effects.tally(table["outcome"], int((table.get("boots") == "disagree").sum()) if "boots" in table else 0)
     order = {effects.FAILS: 0, effects.NO_DIFFERENCE: 1, effects.NOT_MEASURED: 2, effects.HOLDS: 3}
     table = table.sort_values("outcome", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
-    return Verdict(FROM_OUTCOME[tally.outcome()], tally.text(what), table)
+    return Verdict(tally.outcome(), tally.text(what), table)
 
 
 def across(left: pd.DataFrame, right: pd.DataFrame, columns: list[str], threshold: float = 1.0,
@@ -214,7 +196,7 @@ def pooling_keeps_up_as_well_as_allocation(searches: pd.DataFrame, **_: object) 
         return pool["outcome"] == "found" and pool["interval_ns"] <= alloc["interval_ns"]
     table = pd.DataFrame(rows)
     if not len(table):
-        return Verdict(UNKNOWN, "no solution and case pairs to check")
+        return Verdict(effects.NOT_MEASURED, "no solution and case pairs to check")
     return every(table, as_well, ["label", "case", "allocation", "pooling"], "solution and case pairs")
 
 
@@ -292,16 +274,18 @@ def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
         return
     rows = []
     for claim, ours, theirs in checked:
-        row = {"the article's claim (our words)": claim.text, "here": ours.verdict, "how often here": ours.summary}
+        row = {"the article's claim (our words)": claim.text, "here": ours.words, "how often here": ours.summary}
         if ours.rule or claim.rule:
             row["decided by"] = ours.rule or claim.rule
         if theirs is not None:
-            row.update({"on the article's own figures": theirs.verdict, "how often there": theirs.summary})
+            row.update({"on the article's own figures": theirs.words, "how often there": theirs.summary})
         rows.append(row)
     table = pd.DataFrame(rows).set_index("the article's claim (our words)")
     if "decided by" in table.columns:
         table["decided by"] = table["decided by"].fillna("")
-    colours = {HOLDS: "#8fd98f", PARTLY: "#ffe066", FAILS: "#ff9a9a", UNKNOWN: "#dddddd", NO_DIFFERENCE: "#cfe2f3"}
+    colours = {effects.WORDS[outcome]: colour for outcome, colour in (
+        (effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"), (effects.FAILS, "#ff9a9a"),
+        (effects.NOT_MEASURED, "#dddddd"), (effects.NO_DIFFERENCE, "#cfe2f3"))}
     verdict_columns = [c for c in ("here", "on the article's own figures") if c in table.columns]
     styler = style(table).map(lambda v: f"background-color: {colours[v]}" if v in colours else "",
                               subset=verdict_columns)

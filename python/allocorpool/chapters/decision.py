@@ -10,12 +10,13 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from allocorpool.analysis import decision
-from allocorpool.analysis.decision import FAILS, HOLDS, UNKNOWN, Budget
+from allocorpool.analysis.decision import Budget
 from allocorpool.analysis.search import LATENCY_FIELDS
 from allocorpool.analysis.stored_probes import stored_probes
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import STRATEGY_COLOURS
 from allocorpool.data.keys import configuration_of
+from allocorpool.effects import FAILS, HOLDS, NOT_MEASURED
 from allocorpool.run.runner import Cell
 from allocorpool.study import SAME_MEASUREMENT_BUILDS, Profile, Solution, continuum_cells, live_packets
 
@@ -64,7 +65,7 @@ def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budg
     interval = 1e9 / rate_per_s
     holding = answer[answer["verdict"] == HOLDS]
     counts = answer["verdict"].value_counts()
-    unknown = counts.get(UNKNOWN, 0)
+    unknown = counts.get(NOT_MEASURED, 0)
     head = (f"The question: {rate_per_s:,.0f} packets per second (one every {interval:,.0f} ns), {live_packets:,} "
             f"packets live, {budget}. Of {show.count(len(answer), 'solution and strategy', 'solutions and strategies')}, "
             f"{counts.get(HOLDS, 0)} hold, {counts.get(FAILS, 0)} fail and {unknown} "
@@ -91,7 +92,7 @@ def cells_to_run(answer: pd.DataFrame, solutions: dict[str, Solution], rate_per_
     interval = max(1, round(1e9 / rate_per_s))
     size = live_packets / 2 / prof.scale  # continuum_cells scales its size
     return [continuum_cells(solutions[row.solution], row.strategy, round(size), prof, interval_ns=interval)[1]
-            for row in answer[answer["verdict"] == UNKNOWN].itertuples()]
+            for row in answer[answer["verdict"] == NOT_MEASURED].itertuples()]
 
 
 def show_cells_to_run(cells: list[Cell]) -> None:

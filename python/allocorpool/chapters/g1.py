@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from allocorpool import study
+from allocorpool import effects, study
 from allocorpool.chapters.claims import (
     search_rule,
     ratio_rule,
@@ -46,12 +46,12 @@ def keeps_up_in_more_cells_than_cms(searches: pd.DataFrame, baseline_searches: p
     ours = searched(searches[searches["solution"] == ARTICLE_G1])
     theirs = searched(baseline_searches[baseline_searches["solution"] == AS_RUN])
     if not ours["judged"].any() or not theirs["judged"].any():
-        return Verdict("cannot tell", "no finished search on one side")
+        return Verdict(effects.NOT_MEASURED, "no finished search on one side")
     g1, cms = int((ours["outcome"] == "found").sum()), int((theirs["outcome"] == "found").sum())
     verdict = share(1 if g1 > cms else 0, 1, "comparisons")
     cells = pd.DataFrame([{"solution": study.SOLUTIONS_BY_NAME["g1"].label, "cells that keep up": g1},
                           {"solution": study.SOLUTIONS_BY_NAME["parallel-11"].label, "cells that keep up": cms}])
-    return Verdict(verdict.verdict, f"{g1} against {cms} of {len(ours)}", cells)
+    return Verdict(verdict.outcome, f"{g1} against {cms} of {len(ours)}", cells)
 
 
 def still_loses_in_c(searches: pd.DataFrame, **_: object) -> Verdict:

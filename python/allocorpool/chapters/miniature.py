@@ -18,9 +18,10 @@ from itertools import combinations
 
 import pandas as pd
 
+from allocorpool import effects
 from allocorpool.analysis.search import REFERENCE_NS, RESOLUTION, loses_at_reference
 from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import HOLDS, Verdict, every, show_claims
+from allocorpool.chapters.claims import Verdict, every, show_claims
 from allocorpool.chapters.claims import Claim as Check
 
 FACTOR = 2.0
@@ -294,7 +295,7 @@ def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str, pa
                     caption=f"Sentinel cells: profile {small_name} against the article's sizes (profile full)")
     checked = [(check, check.check(table=table, pauses=pause_table), None) for check in CHECKS]
     show_claims(checked, f"Is profile {small_name} a true miniature?")
-    holds = [v.verdict == HOLDS for _, v, _ in checked]
+    holds = [v.outcome == effects.HOLDS for _, v, _ in checked]
     show.note(f"{sum(holds)} of {len(holds)} checks hold: profile {small_name} "
               + ("keeps what decides the outcome on these cells." if all(holds) else
                  "does not keep everything that decides the outcome; the cells against it are listed above."))

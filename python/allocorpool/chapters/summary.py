@@ -17,8 +17,6 @@ from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import display as show
 from allocorpool.chapters import realtime_blocks, tables
 from allocorpool.chapters.claims import (
-    FROM_OUTCOME,
-    UNKNOWN,
     Claim,
     Verdict,
     every,
@@ -138,7 +136,7 @@ def gc_is_the_biggest_risk(batch: pd.DataFrame, searches: pd.DataFrame, queue_ms
     its search where no block was measured), a collection pause longer than the input queue (queue_ms of
     ticks) is there to explain it: the batch run's longest pause outlasts the queue."""
     if queue_ms is None:
-        return Verdict(UNKNOWN, "not measured: the article's tables give no pause per cell")
+        return Verdict(effects.NOT_MEASURED, "not measured: the article's tables give no pause per cell")
     blocks = realtime_blocks.measured(probes)
     if blocks is not None and (blocks["engine"] == "java").any():
         lossy = realtime_blocks.lossy(blocks[blocks["engine"] == "java"])
@@ -176,12 +174,12 @@ def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFr
                                + ", pooling " + real_time.pop("pooling").astype(str))
     cells = pd.concat([in_batch.cells.assign(test="batch"), real_time.assign(test="real time")], ignore_index=True)
     if not len(cells):
-        return Verdict(UNKNOWN, "no solution and case pairs to check")
+        return Verdict(effects.NOT_MEASURED, "no solution and case pairs to check")
     tally = effects.tally(cells["outcome"], int((cells.get("boots") == "disagree").sum()) if "boots" in cells else 0)
     real_rule = (f"pooling's median loss at {REF:,} ns minus allocation's, over repeated probes, holds where its "
                  "95 % interval lies below zero" if blocks is not None else
                  "pooling keeps up at an interval no longer than allocation's, one search each")
-    return Verdict(FROM_OUTCOME[tally.outcome()], tally.text("solution and case pairs of both tests"), cells,
+    return Verdict(tally.outcome(), tally.text("solution and case pairs of both tests"), cells,
                    rule=f"Batch: pooling's median time per packet over allocation's, holds where its 95 % interval "
                         f"lies {effects.MARGIN:.0%} below parity. Real time: {real_rule}.")
 
@@ -208,7 +206,7 @@ def zgc_keeps_up_in_c(searches: pd.DataFrame, **_: object) -> Verdict:
 
 def a_longer_queue_lets_pooling_keep_up(what_if: pd.DataFrame | None = None, **_: object) -> Verdict:
     if what_if is None:
-        return Verdict(UNKNOWN, "not measured: the article did not try it")
+        return Verdict(effects.NOT_MEASURED, "not measured: the article did not try it")
     rows = what_if[what_if["solution"] == "parallel-11"]
     return every(rows, lambda r: r["keeps_up"] if r["status"] == "ok" else None,
                  ["label", "strategy_label", "case", "queue_ms", "keeps_up", "loss_pct"])
@@ -246,7 +244,7 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
     from allocorpool.run.experiments.continuum import FOUND, NO_HEAP, ON_HEAP, PLAN, pool_place
 
     if pool_sizes is None:
-        return Verdict(UNKNOWN, "not measured: the article gave no figure")
+        return Verdict(effects.NOT_MEASURED, "not measured: the article gave no figure")
     one, ten = ONE_MILLION, TEN_MILLION
     judged_rows, beside, did_not_fit, heap_pools, intervals = [], [], 0, 0, []
     for (solution, label), part in pool_sizes.groupby(["solution", "label"], sort=False):
@@ -280,7 +278,7 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
             judged_rows.append(row)
             intervals.append(interval)
     if not judged_rows and not beside:
-        return Verdict(UNKNOWN, "not measured yet: chapter 14 runs the pool sizes")
+        return Verdict(effects.NOT_MEASURED, "not measured yet: chapter 14 runs the pool sizes")
     judged = tallied(pd.DataFrame(judged_rows), "Java solutions' pools")
     summary = judged.summary + (
         f"; {did_not_fit} of the {heap_pools} pools on the heap did not fit it with {ten:,} buffers: 10 M buffers of "

@@ -302,10 +302,10 @@ class Executor:
                     self._ran += 1
                 return result
 
-            def calibrate() -> dict[str, Any]:
+            def calibrate() -> dict[str, Any]:  # each lane's reference run in its own folder: they run at once
                 hold_thread_to(running.cpus[slot])
                 return calibration.calibrate(self.profile, lambda cell: running.run(
-                    cell, slot, self.store.runs_dir / "calibration"))
+                    cell, slot, self.store.runs_dir / "calibration" / f"slot-{slot}"))
             return Lane(cpus_text(running.cpus[slot]), run, calibrate)
         return [lane(slot) for slot in range(len(running))]
 
