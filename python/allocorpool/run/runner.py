@@ -328,7 +328,10 @@ def follow(process: subprocess.Popen[bytes], tail: Tail, reader: RecordReader, *
             over = now - started > (timeout_s if fill_timeout_s is None else fill_timeout_s)
         if over:
             return True
-        time.sleep(poll_s)
+        try:  # back at once when the process ends: a run of a fraction of a second waits no poll out
+            process.wait(timeout=poll_s)
+        except subprocess.TimeoutExpired:
+            pass
 
 
 def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progress: bool = True,
