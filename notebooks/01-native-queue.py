@@ -27,10 +27,10 @@
 # it loses nothing, from C++ to C++ and from C++ to Java, by bisection over short probes.
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool import paths

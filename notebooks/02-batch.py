@@ -51,10 +51,10 @@
 # | measuring starts when the model is full | the queue is full and 99 % of the store's slots hold a packet before the warm-up |
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool import study

@@ -44,10 +44,10 @@
 # | Stalls, Stall time, Longest stall | ZGC's allocation and relocation stalls: one thread waits for memory while the others run, so a stall is not a pause; a GC worker's stall is left out |
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import display as show

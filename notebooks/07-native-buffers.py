@@ -24,10 +24,10 @@
 # Rows: the article's three collectors on JDK 11, and generational ZGC on JDK 25.
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import native_buffers, sections

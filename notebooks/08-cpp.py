@@ -21,10 +21,10 @@
 # jemalloc, mimalloc and tcmalloc, since allocation is exactly what the strategies differ in.
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import cpp, sections

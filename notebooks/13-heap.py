@@ -28,10 +28,10 @@
 # It is a lower bound because the cheapest configuration also pays for its memory management.
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import display as show

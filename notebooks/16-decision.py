@@ -38,10 +38,10 @@
 # slower, that was later than the limit makes the pair fail.
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "quick")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 rate_per_s = 1_000_000  # messages per second (the article's 1000 ns interval)
 live_packets = 0  # messages held live; 0: the live set of the profile's largest case (the article's case C)
 budget = "no loss"  # or a metered-latency limit as well: "p99.9 <= 5 ms" (p50, p99, p99.9, max)

@@ -25,10 +25,10 @@
 # chapter on small runs shows where that holds.
 
 # %% tags=["parameters"]
-import os
+from allocorpool import settings
 
-profile = os.environ.get("ALLOC_OR_POOL_PROFILE", "answer")
-data_dir = os.environ.get("ALLOC_OR_POOL_DATA", "")  # empty: data/<profile>
+profile = settings.profile_name(default="answer")
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
 full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
 
 # %%

@@ -31,9 +31,9 @@ def home() -> str | None:
     return _value(HOME_VARIABLE)
 
 
-def profile_name(name: str | None = None) -> str:
+def profile_name(name: str | None = None, default: str = DEFAULT_PROFILE) -> str:
     """The profile asked for: name if given, else PROFILE_VARIABLE's, else the default."""
-    return name or _value(PROFILE_VARIABLE) or DEFAULT_PROFILE
+    return name or _value(PROFILE_VARIABLE) or default
 
 
 def data_dir() -> str | None:
