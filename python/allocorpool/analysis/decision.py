@@ -38,8 +38,6 @@ import pandas as pd
 from allocorpool.analysis.search import LATENCY_FIELDS
 from allocorpool.effects import FAILS, HOLDS, NOT_MEASURED
 
-# A point of the chart: loss-free at the interval asked for, losing there, or not measured.
-VERDICTS = (HOLDS, FAILS, NOT_MEASURED)
 POINT_COLUMNS = ["solution", "label", "engine", "strategy", "strategy_label", "live_packets", "loss_free_ns",
                  "loses_at_ns", *LATENCY_FIELDS, "source", "key", "machine"]
 # The percentiles a latency budget may name, and the point's field that holds each.
