@@ -142,6 +142,31 @@ def test_a_sweep_in_a_boot_three_times_slower_runs_records_and_shows_both_boots(
     assert isinstance(block_figures.boot_table([({"case": "A"}, comparison)]), pd.DataFrame)
 
 
+def test_the_memory_latency_is_timed_once_per_boot_for_every_process_of_a_store(tmp_path, monkeypatch):
+    timings = []
+
+    def latency():
+        timings.append(1)
+        return dict.fromkeys(machine_check.LATENCY_COLUMNS, 100.0 + len(timings))
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(calibration.time, "time", lambda: clock[0])
+    monkeypatch.setattr(machine, "boot_id", lambda: "boot-one")
+    folder = tmp_path / "calibration"
+    for process in range(3):  # a notebook each: nothing in memory, the store's folder shared
+        monkeypatch.setattr(calibration, "_latency_cache", {})
+        assert calibration._recent_latency(latency, folder)["load_ns_16mib"] == 101.0
+    assert len(timings) == 1
+    clock[0] += calibration.LATENCY_VALID_S + 1  # too old: timed again, and kept for the next process
+    assert calibration._recent_latency(latency, folder)["load_ns_16mib"] == 102.0
+    monkeypatch.setattr(calibration, "_latency_cache", {})
+    monkeypatch.setattr(machine, "boot_id", lambda: "boot-two")  # another boot never takes this one's figures
+    assert calibration._recent_latency(latency, folder)["load_ns_16mib"] == 103.0
+    monkeypatch.setattr(calibration, "_latency_cache", {})
+    (folder / calibration.LATENCY_FILE).write_text("{not json")  # a damaged file is timed again, not an error
+    assert calibration._recent_latency(latency, folder)["load_ns_16mib"] == 104.0 and len(timings) == 4
+
+
 def test_a_real_time_block_keeps_up_only_where_no_probe_of_it_lost(tmp_path, monkeypatch):
     monkeypatch.setattr(executor, "run_cell", _fake)
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))

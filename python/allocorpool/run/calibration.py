@@ -9,8 +9,10 @@ slower measured the boot, not the code.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from allocorpool import machine
@@ -21,9 +23,12 @@ from allocorpool.run.cells import batch_cell
 from allocorpool.run.runner import Cell, CellResult
 
 REFERENCE = ("g1", "alloc", "B")
-# The memory's latency takes some 20 s to time: a process times it once per LATENCY_VALID_S in a boot, and
-# every block started within that time records the same figures (the reference cell runs for each block)
+# The memory's latency takes some 20 s to time: it is timed once per LATENCY_VALID_S in a boot, and every
+# block started within that time records the same figures (the reference cell runs for each block). A store
+# keeps the last timing in LATENCY_FILE of its calibration folder, so that the processes of one sweep (a
+# notebook each) share it; a process without a folder keeps it in memory.
 LATENCY_VALID_S = 1800.0
+LATENCY_FILE = "memory-latency.json"
 _latency_cache: dict[str, tuple[float, dict[str, float | None]]] = {}
 REFERENCE_MAX_S = 5.0  # the reference run's length: the block's batch runs', at most this
 COLUMNS = [*machine_check.LATENCY_COLUMNS, "reference_key", "reference_status", "reference_ns_per_packet"]
@@ -37,11 +42,11 @@ def reference_cell(prof: Profile) -> Cell:
 
 
 def calibrate(prof: Profile, run: Callable[[Cell], CellResult],
-              latency: Callable[[], dict[str, float | None]] | None = None) -> dict[str, Any]:
-    """This boot's calibration now (COLUMNS): the memory's latency (machine_check.memory_latency unless told)
-    and the reference cell's time per packet, run by `run` and not stored as a cell (None where a figure could
-    not be measured: the reference's status says why)."""
-    loads = _recent_latency(latency or machine_check.memory_latency)
+              latency: Callable[[], dict[str, float | None]] | None = None, folder: Path | None = None) -> dict[str, Any]:
+    """This boot's calibration now (COLUMNS): the memory's latency (machine_check.memory_latency unless told;
+    shared through `folder` when given) and the reference cell's time per packet, run by `run` and not stored
+    as a cell (None where a figure could not be measured: the reference's status says why)."""
+    loads = _recent_latency(latency or machine_check.memory_latency, folder)
     cell = reference_cell(prof)
     result = run(cell)
     summary = (result.run.summary or {}) if result.status == "ok" else {}
@@ -49,11 +54,28 @@ def calibrate(prof: Profile, run: Callable[[Cell], CellResult],
             "reference_ns_per_packet": summary.get("ns_per_packet")}
 
 
-def _recent_latency(latency: Callable[[], dict[str, float | None]]) -> dict[str, float | None]:
+def _recent_latency(latency: Callable[[], dict[str, float | None]], folder: Path | None) -> dict[str, float | None]:
     boot = machine.boot_id() or ""
-    now = time.monotonic()
-    cached = _latency_cache.get(boot)
-    if cached is None or now - cached[0] > LATENCY_VALID_S or cached[1] is None:
+    now = time.time()
+    kept = [c for c in (_latency_cache.get(boot), _read_latency(folder / LATENCY_FILE, boot) if folder else None) if c]
+    cached = max(kept, key=lambda c: c[0]) if kept else None
+    if cached is None or not 0 <= now - cached[0] <= LATENCY_VALID_S:
         cached = (now, latency())
-        _latency_cache[boot] = cached
+        if folder is not None and any(value is not None for value in cached[1].values()):
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary = folder / f".{LATENCY_FILE}.{time.monotonic_ns()}"
+            temporary.write_text(json.dumps({"boot_id": boot, "timed_at": now, "figures": cached[1]}))
+            temporary.replace(folder / LATENCY_FILE)
+    _latency_cache[boot] = cached
     return dict(cached[1])
+
+
+def _read_latency(path: Path, boot: str) -> tuple[float, dict[str, float | None]] | None:
+    """The timing a store's folder keeps, when it is this boot's (else None: timed again)."""
+    try:
+        kept = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(kept, dict) or kept.get("boot_id") != boot or not isinstance(kept.get("figures"), dict):
+        return None
+    return float(kept["timed_at"]), {column: kept["figures"].get(column) for column in machine_check.LATENCY_COLUMNS}

@@ -264,7 +264,8 @@ class Executor:
 
             def calibrate() -> dict[str, Any]:
                 return calibration.calibrate(self.profile, lambda cell: run_cell(
-                    cell, self.store.runs_dir / "calibration", timeout_s=default_timeout(cell), progress=False))
+                    cell, self.store.runs_dir / "calibration", timeout_s=default_timeout(cell), progress=False),
+                    folder=self.store.runs_dir / "calibration")
             self._blocks = BlockRunner(self.store, run, calibrate=calibrate, replay=self.replay,
                                        retry_failed=self.retry_failed, show=lambda text: self._status.show(text),
                                        same_as=self._same_as)
@@ -305,7 +306,8 @@ class Executor:
             def calibrate() -> dict[str, Any]:  # each lane's reference run in its own folder: they run at once
                 hold_thread_to(running.cpus[slot])
                 return calibration.calibrate(self.profile, lambda cell: running.run(
-                    cell, slot, self.store.runs_dir / "calibration" / f"slot-{slot}"))
+                    cell, slot, self.store.runs_dir / "calibration" / f"slot-{slot}"),
+                    folder=self.store.runs_dir / "calibration")
             return Lane(cpus_text(running.cpus[slot]), run, calibrate)
         return [lane(slot) for slot in range(len(running))]
 
