@@ -108,7 +108,7 @@ show.note(chapter.sharing_note(echo, cpus()))
 
 # %%
 chapter.show_seed_figures(seed_figures)
-chapter.show_verdicts(chapter.verdicts(cost, allocation, seed_figures))
+chapter.show_verdicts(chapter.verdicts(echo, allocation, seed_figures))
 
 # %% [markdown]
 # ## Where these figures were measured

@@ -33,7 +33,7 @@ std::vector<std::string> pass_arguments(const Options& options) {
                                   "--strategy", options.strategy, "--source",    options.source,
                                   "--allocator", options.allocator, "--scale",   number_text(options.scale),
                                   "--seed",     std::to_string(options.seed),  "--mode", "batch",
-                                  "--duration-s", number_text(counting_pass_s), "--warmup-s", "0",
+                                  "--duration-s", number_text(counting_pass_seconds(options)), "--warmup-s", "0",
                                   "--out",      "-"};
     for (const auto& [name, value] : {std::pair{"--internal-queue-size", options.sizes.internal_queue_size},
                                       std::pair{"--stored-count", options.sizes.stored_count},

@@ -1,9 +1,9 @@
 // The allocation-counting pass of the timed build: allocs_per_packet without counting
 // in the timed run. It runs the counting build that sits beside this executable
 // (cpp_engine_counting) on the same model (design, strategy, source, case, sizes, seed,
-// allocator), in batch mode: its fill phase, then counting_pass_s seconds measured, and
-// reads allocations per packet from its summary. The count is a property of the model's
-// steps, the same in batch and real time.
+// allocator), in batch mode: its fill phase, then counting_pass_seconds(options) measured,
+// and reads allocations per packet from its summary. The count is a property of the model's
+// steps, the same in batch and real time, and over any window past the fill.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,12 @@
 namespace cpp_engine {
 
 inline constexpr double counting_pass_s = 1.0;
+
+// The pass's measured seconds: counting_pass_s, or the timed run's own duration where shorter (a
+// test's run of a fraction of a second is not followed by a pass of a second).
+inline double counting_pass_seconds(const Options& options) {
+    return options.duration_s < counting_pass_s ? options.duration_s : counting_pass_s;
+}
 inline constexpr const char* counting_build_name = "cpp_engine_counting";
 
 struct AllocationCount {

@@ -61,6 +61,78 @@ std::vector<std::string> arguments(int argc, char** argv) {
     return args;
 }
 
+// Builds the model, fills it and runs it (batch or real time) into summary; the model outlives the summary,
+// tearing it down comes after the last record.
+std::unique_ptr<AnyModel> measure(const Options& options, const RunDescription& description,
+                                  Clock::time_point origin, RunTimeline& timeline, SummaryInputs& summary) {
+    const bool realtime = options.mode == Mode::realtime;
+    summary.interval_ns = realtime ? options.interval_ns : std::nullopt;
+    std::unique_ptr<AnyModel> model;
+    try {
+        model = make_model(options.design, options.strategy, options.source, description.params,
+                           static_cast<std::uint64_t>(options.seed));
+        const Clock::time_point fill_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                                       std::chrono::duration<double>(
+                                                                               options.duration_s + fill_grace_s));
+        summary.fill = model->fill(origin, fill_deadline);
+        std::fprintf(stderr, "cpp_engine: fill phase: %llu packets in %.3f s\n",
+                     static_cast<unsigned long long>(summary.fill->packets), summary.fill->seconds);
+        if (realtime) {
+            summary.ticks = model->run_realtime(
+                    {*options.interval_ns, options.producer_cpu, options.consumer_cpu, description.input_queue_size},
+                    timeline);
+            if (!summary.ticks->balanced()) {
+                summary.error = "tick accounting does not balance: " + summary.ticks->describe();
+            }
+        } else {
+            model->run_batch(timeline);
+        }
+        if (const auto broken = model->conservation_error(); broken && !summary.error) {
+            summary.error = *broken;
+        }
+    } catch (const std::exception& error) {
+        summary.error = error.what();
+    }
+    return model;
+}
+
+// Allocations per measured packet: counted in this run by the counting build, else by its separate pass.
+void count_allocations_into(const Options& options, SummaryInputs& summary) {
+    if (!options.count_allocations || summary.error) {
+        return;
+    }
+    if (alloc_counter::counting()) {
+        if (summary.totals.measured_packets != 0) {
+            summary.allocations = AllocationCount{static_cast<double>(summary.totals.measured_allocations) /
+                                                          static_cast<double>(summary.totals.measured_packets),
+                                                  summary.totals.measured_packets};
+        }
+        return;
+    }
+    try {
+        summary.allocations = count_allocations(options);
+    } catch (const std::exception& error) {
+        summary.error = error.what();
+    }
+}
+
+// The run's last human lines on standard error.
+void report(const SummaryInputs& summary) {
+    const RunTotals& totals = summary.totals;
+    const auto measured = static_cast<double>(totals.measured_packets);
+    const double ns = measured != 0 ? totals.measured_s * 1e9 / measured : 0;
+    const std::string allocations =
+            summary.allocations ? std::to_string(summary.allocations->per_packet) + " allocations/packet" : "not counted";
+    std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %s%s%s\n",
+                 summary.error ? "error" : "ok", static_cast<unsigned long long>(totals.measured_packets),
+                 totals.measured_s, ns, allocations.c_str(), summary.error ? ": " : "",
+                 summary.error ? summary.error->c_str() : "");
+    if (summary.ticks) {
+        std::fprintf(stderr, "cpp_engine: ticks: %s; %s\n", summary.ticks->describe().c_str(),
+                     summary.ticks->balanced() ? "balanced" : "NOT BALANCED");
+    }
+}
+
 }  // namespace
 
 int run_engine(int argc, char** argv) {
@@ -123,34 +195,8 @@ int run_engine(int argc, char** argv) {
     EngineObserver observer(writer, realtime);
     RunTimeline timeline(options.duration_s, options.warmup_s, observer, origin);
     SummaryInputs summary;
-    summary.interval_ns = realtime ? options.interval_ns : std::nullopt;
     // Outlives the summary: tearing the model down comes after the last record.
-    std::unique_ptr<AnyModel> model;
-    try {
-        model = make_model(options.design, options.strategy, options.source, params,
-                           static_cast<std::uint64_t>(options.seed));
-        const Clock::time_point fill_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                                       std::chrono::duration<double>(
-                                                                               options.duration_s + fill_grace_s));
-        summary.fill = model->fill(origin, fill_deadline);
-        std::fprintf(stderr, "cpp_engine: fill phase: %llu packets in %.3f s\n",
-                     static_cast<unsigned long long>(summary.fill->packets), summary.fill->seconds);
-        if (realtime) {
-            summary.ticks = model->run_realtime(
-                    {*options.interval_ns, options.producer_cpu, options.consumer_cpu, description.input_queue_size},
-                    timeline);
-            if (!summary.ticks->balanced()) {
-                summary.error = "tick accounting does not balance: " + summary.ticks->describe();
-            }
-        } else {
-            model->run_batch(timeline);
-        }
-        if (const auto broken = model->conservation_error(); broken && !summary.error) {
-            summary.error = *broken;
-        }
-    } catch (const std::exception& error) {
-        summary.error = error.what();
-    }
+    const std::unique_ptr<AnyModel> model = measure(options, description, origin, timeline, summary);
     if (model && model->is_pool()) {
         summary.pool = model->counts();
     }
@@ -158,37 +204,11 @@ int run_engine(int argc, char** argv) {
     if (summary.totals.stop_signal != 0 && !summary.error) {
         summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
     }
-    if (options.count_allocations && !summary.error) {
-        if (alloc_counter::counting()) {
-            if (summary.totals.measured_packets != 0) {
-                summary.allocations = AllocationCount{static_cast<double>(summary.totals.measured_allocations) /
-                                                              static_cast<double>(summary.totals.measured_packets),
-                                                      summary.totals.measured_packets};
-            }
-        } else {
-            try {
-                summary.allocations = count_allocations(options);
-            } catch (const std::exception& error) {
-                summary.error = error.what();
-            }
-        }
-    }
+    count_allocations_into(options, summary);
     summary.peak_rss_bytes = peak_rss_bytes();
     writer.write(summary_record(summary));
 
-    const RunTotals& totals = summary.totals;
-    const auto measured = static_cast<double>(totals.measured_packets);
-    const double ns = measured != 0 ? totals.measured_s * 1e9 / measured : 0;
-    const std::string allocations =
-            summary.allocations ? std::to_string(summary.allocations->per_packet) + " allocations/packet" : "not counted";
-    std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %s%s%s\n",
-                 summary.error ? "error" : "ok", static_cast<unsigned long long>(totals.measured_packets),
-                 totals.measured_s, ns, allocations.c_str(), summary.error ? ": " : "",
-                 summary.error ? summary.error->c_str() : "");
-    if (summary.ticks) {
-        std::fprintf(stderr, "cpp_engine: ticks: %s; %s\n", summary.ticks->describe().c_str(),
-                     summary.ticks->balanced() ? "balanced" : "NOT BALANCED");
-    }
+    report(summary);
     return summary.error ? exit_failed : 0;
 }
 

@@ -88,7 +88,9 @@ std::vector<std::string> allocator_list() {
     return names;
 }
 
-Options parse(const std::vector<std::string>& args, bool& help) {
+// The options as given, by name: each known, none twice, each with a value (--name value or --name=value);
+// help is set by --help or -h.
+std::map<std::string, std::string> given_options(const std::vector<std::string>& args, bool& help) {
     std::map<std::string, std::string> given;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
@@ -117,69 +119,66 @@ Options parse(const std::vector<std::string>& args, bool& help) {
             throw BadOption(name + " is given twice");
         }
     }
-    if (help) {
-        return {};
-    }
-    for (const char* required : {"--design", "--case", "--strategy"}) {
-        if (!given.contains(required)) {
-            throw BadOption(std::string(required) + " is required; --help lists the options");
-        }
-    }
+    return given;
+}
 
-    Options options;
-    for (const auto& [name, value] : given) {
-        if (name == "--design") {
-            options.design = choice(name, value, {"cpp", "flat"});
-        } else if (name == "--allocator") {
-            options.allocator = choice(name, value, allocator_list());
-        } else if (name == "--case") {
-            std::string upper = value;
-            std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
-            options.case_name = choice(name, upper, {"A", "B", "C"});
-        } else if (name == "--strategy") {
-            options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool"});
-        } else if (name == "--source") {
-            options.source = choice(name, value, {"counter", "random"});
-        } else if (name == "--internal-queue-size") {
-            options.sizes.internal_queue_size = count(name, value);
-        } else if (name == "--stored-count") {
-            options.sizes.stored_count = count(name, value);
-        } else if (name == "--pool-size") {
-            options.sizes.pool_size = count(name, value);
-        } else if (name == "--mode") {
-            options.mode = choice(name, value, {"batch", "realtime"}) == "batch" ? Mode::batch : Mode::realtime;
-        } else if (name == "--interval-ns") {
-            options.interval_ns = integer<std::uint64_t>(name, value, min_interval_ns, max_interval_ns,
-                                                         std::to_string(min_interval_ns) + ".." +
-                                                                 std::to_string(max_interval_ns));
-        } else if (name == "--capture-delay-ms") {
-            options.capture_delay_ms = number(name, value, [](double ms) { return ms > 0 && ms <= max_capture_delay_ms; },
-                                              "a number of milliseconds in (0, 10000] (default 100, the article's "
-                                              "MAX_CAPTURING_DELAY_MS)");
-        } else if (name == "--duration-s") {
-            options.duration_s = number(name, value, [](double s) { return s > 0 && s <= max_duration_s; },
-                                        "a number of seconds in (0, 86400]");
-        } else if (name == "--warmup-s") {
-            options.warmup_s = number(name, value, [](double s) { return s >= 0 && s <= max_duration_s; },
-                                      "a number of seconds in [0, duration-s)");
-        } else if (name == "--scale") {
-            options.scale = number(name, value, [](double s) { return s > 0 && s <= 1; }, "a number in (0, 1]");
-        } else if (name == "--producer-cpu") {
-            options.producer_cpu = cpu(name, value);
-        } else if (name == "--consumer-cpu") {
-            options.consumer_cpu = cpu(name, value);
-        } else if (name == "--count-allocations") {
-            options.count_allocations = choice(name, value, {"yes", "no"}) == "yes";
-        } else if (name == "--seed") {
-            options.seed = integer<std::int64_t>(name, value, INT64_MIN, INT64_MAX, "any 64-bit integer");
-        } else if (name == "--out") {
-            if (value.empty()) {
-                throw BadOption("--out: '' is not valid; valid: a file path or - for standard output");
-            }
-            options.out = value;
+// One option's value, checked, into options.
+void apply(Options& options, const std::string& name, const std::string& value) {
+    if (name == "--design") {
+        options.design = choice(name, value, {"cpp", "flat"});
+    } else if (name == "--allocator") {
+        options.allocator = choice(name, value, allocator_list());
+    } else if (name == "--case") {
+        std::string upper = value;
+        std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
+        options.case_name = choice(name, upper, {"A", "B", "C"});
+    } else if (name == "--strategy") {
+        options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool"});
+    } else if (name == "--source") {
+        options.source = choice(name, value, {"counter", "random"});
+    } else if (name == "--internal-queue-size") {
+        options.sizes.internal_queue_size = count(name, value);
+    } else if (name == "--stored-count") {
+        options.sizes.stored_count = count(name, value);
+    } else if (name == "--pool-size") {
+        options.sizes.pool_size = count(name, value);
+    } else if (name == "--mode") {
+        options.mode = choice(name, value, {"batch", "realtime"}) == "batch" ? Mode::batch : Mode::realtime;
+    } else if (name == "--interval-ns") {
+        options.interval_ns = integer<std::uint64_t>(name, value, min_interval_ns, max_interval_ns,
+                                                     std::to_string(min_interval_ns) + ".." +
+                                                             std::to_string(max_interval_ns));
+    } else if (name == "--capture-delay-ms") {
+        options.capture_delay_ms = number(name, value, [](double ms) { return ms > 0 && ms <= max_capture_delay_ms; },
+                                          "a number of milliseconds in (0, 10000] (default 100, the article's "
+                                          "MAX_CAPTURING_DELAY_MS)");
+    } else if (name == "--duration-s") {
+        options.duration_s = number(name, value, [](double s) { return s > 0 && s <= max_duration_s; },
+                                    "a number of seconds in (0, 86400]");
+    } else if (name == "--warmup-s") {
+        options.warmup_s = number(name, value, [](double s) { return s >= 0 && s <= max_duration_s; },
+                                  "a number of seconds in [0, duration-s)");
+    } else if (name == "--scale") {
+        options.scale = number(name, value, [](double s) { return s > 0 && s <= 1; }, "a number in (0, 1]");
+    } else if (name == "--producer-cpu") {
+        options.producer_cpu = cpu(name, value);
+    } else if (name == "--consumer-cpu") {
+        options.consumer_cpu = cpu(name, value);
+    } else if (name == "--count-allocations") {
+        options.count_allocations = choice(name, value, {"yes", "no"}) == "yes";
+    } else if (name == "--seed") {
+        options.seed = integer<std::int64_t>(name, value, INT64_MIN, INT64_MAX, "any 64-bit integer");
+    } else if (name == "--out") {
+        if (value.empty()) {
+            throw BadOption("--out: '' is not valid; valid: a file path or - for standard output");
         }
+        options.out = value;
     }
+}
 
+// What no single option can check: the pool against the live packets, the warm-up against the duration,
+// and the options of the other mode.
+void check_together(const Options& options, const std::map<std::string, std::string>& given) {
     if (const CaseParams params = run_params(options);
         options.strategy == "pool" && params.pool_size < std::uint64_t{params.internal_queue_size} + params.stored_count) {
         const std::uint64_t needed = std::uint64_t{params.internal_queue_size} + params.stored_count;
@@ -217,6 +216,24 @@ Options parse(const std::vector<std::string>& args, bool& help) {
             }
         }
     }
+}
+
+Options parse(const std::vector<std::string>& args, bool& help) {
+    const std::map<std::string, std::string> given = given_options(args, help);
+    if (help) {
+        return {};
+    }
+    for (const char* required : {"--design", "--case", "--strategy"}) {
+        if (!given.contains(required)) {
+            throw BadOption(std::string(required) + " is required; --help lists the options");
+        }
+    }
+
+    Options options;
+    for (const auto& [name, value] : given) {
+        apply(options, name, value);
+    }
+    check_together(options, given);
     return options;
 }
 

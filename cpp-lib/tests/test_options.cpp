@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "native_queue/cpu_affinity.hpp"
+#include "counting_pass.hpp"
 #include "options.hpp"
 
 namespace cpp_engine {
@@ -173,6 +174,14 @@ TEST(Options, UnknownMissingAndRepeatedOptions) {
     EXPECT_NE(rejected(with({"--case", "B"})).find("given twice"), std::string::npos);
     EXPECT_NE(rejected(with({"--seed"})).find("needs a value"), std::string::npos);
     EXPECT_NE(rejected(with({"--out", ""})).find("valid: a file path"), std::string::npos);
+}
+
+TEST(Options, TheCountingPassLastsASecondOrTheRunsOwnDurationWhereShorter) {
+    Options options;
+    options.duration_s = 0.4;
+    EXPECT_DOUBLE_EQ(counting_pass_seconds(options), 0.4);
+    options.duration_s = 20;
+    EXPECT_DOUBLE_EQ(counting_pass_seconds(options), counting_pass_s);
 }
 
 }  // namespace

@@ -3,8 +3,9 @@
 import pandas as pd
 
 from allocorpool.chapters import batch as batch_chapter
+from allocorpool.chapters import g1
 from allocorpool.chapters.claims import share
-from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED
+from allocorpool.effects import FAILS, HOLDS, MIXED, NO_DIFFERENCE, NOT_MEASURED
 
 
 def batch_rows(figures):
@@ -445,3 +446,20 @@ def test_the_flat_design_is_faster_only_where_the_interval_says_so():
     assert cpp.allocating_harness_costs_several_times_flat(clear).outcome == HOLDS  # 8 against 35 ns: under 1/3
     assert cpp.allocating_harness_costs_several_times_flat(noisy.assign(
         boot_samples=[{"b00t": [20.0, 21, 19]}] + list(noisy["boot_samples"][1:]))).outcome == FAILS
+
+
+def test_g1_keeps_up_in_more_cells_only_cell_by_cell_never_by_comparing_counts():
+    def searches(solution, found):
+        return pd.DataFrame([{"solution": solution, "baseline": False, "strategy": strategy, "case": case,
+                              "strategy_label": strategy, "outcome": "found" if (strategy, case) in found else "lost"}
+                             for strategy in ("alloc", "pool") for case in ("A", "B")])
+    g1_found = {("alloc", "A"), ("alloc", "B"), ("pool", "A")}
+    cms_found = {("alloc", "A"), ("pool", "B")}  # fewer cells, but one G1 loses in
+    verdict = g1.keeps_up_in_more_cells_than_cms(searches("g1", g1_found), searches("parallel-11", cms_found))
+    assert verdict.outcome == MIXED, verdict.summary  # 3 against 2 would have said "holds"
+    assert verdict.summary == 'G1 alone keeps up in 2, the "CMS" alone in 1, both or neither in 1 of 4 cells'
+    assert verdict.cells.iloc[0].tolist() == ["pool", "B", "loses", "keeps up"]  # the cell against it first
+    wider = g1.keeps_up_in_more_cells_than_cms(searches("g1", g1_found), searches("parallel-11", {("alloc", "A")}))
+    assert wider.outcome == HOLDS
+    same = g1.keeps_up_in_more_cells_than_cms(searches("g1", g1_found), searches("parallel-11", g1_found))
+    assert same.outcome == NO_DIFFERENCE

@@ -21,7 +21,7 @@ FAKE = FIXTURES / "fake_event_echo.py"
 # JDK 11 has G1 but no generational ZGC: one pair runs, the other is a row that says why not.
 TINY = EchoProfile("tiny", jdks=(11,), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=0.2, warmup_s=0.1,
                    heap="256m", warmup_iterations=1, iterations=1, iteration_ms=50, forks=1, transports=("nio",),
-                   threads=(1,))
+                   threads=(1,), repetitions=1)
 ECHO = EchoCell("echo", 25, "zgc-gen", "512m", 1, 0.5, transport="chronicle", mode="copy", clients=1, window=256)
 ALLOCATION = EchoCell("allocation", 25, "g1", "512m", 0.6, threads=2, forks=1, warmup_iterations=1, iterations=2,
                       iteration_ms=200)
@@ -132,6 +132,16 @@ def test_every_row_is_measured_or_says_why_not(tmp_path, fake):
     assert unsupported["error"].str.contains("JDK 11 has no collector 'zgc-gen' (it is on JDK 21, 25)",
                                              regex=False).all()
     assert unsupported["events_per_s"].isna().all()
+
+
+def test_each_cell_runs_once_per_repetition_and_its_rows_say_which(tmp_path, fake):
+    _, runs = fake
+    echo = EchoSweep(replace(TINY, repetitions=3), tmp_path, progress=False).echo()
+    assert len(runs) == 6 and len(set(runs)) == 6  # two modes, three times each, every run a process of its own
+    assert runs[:2] == [k for k in runs if not k.endswith(("_r1", "_r2"))]  # the first repetition's keys as before
+    measured = echo[echo["status"] == "ok"]
+    assert sorted(measured["repetition"]) == [0, 0, 1, 1, 2, 2]
+    assert len(echo[echo["status"] == "unsupported"]) == 2  # a pair the JDK lacks is said once per row, not per run
 
 
 def g1_by_mode(echo):

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from allocorpool.chapters import event_echo as chapter
+from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED
 
 
 def echo_row(transport, jdk, collector, clients, mode, events_per_s, status="ok", **figures):
@@ -30,34 +31,64 @@ def test_the_copy_costs_what_the_two_modes_differ_by():
     assert chapter.copy_check(cost).empty
 
 
-def test_each_claim_gets_a_verdict_by_its_rule():
-    figures = chapter.reference()
-    echo = pd.DataFrame([echo_row("chronicle", 25, "g1", 4, "reuse", 4e6), echo_row("chronicle", 25, "g1", 4, "copy", 3.2e6),
-                         echo_row("chronicle", 25, "g1", 1, "reuse", 1e6), echo_row("chronicle", 25, "g1", 1, "copy", 1e6)])
-    allocation = pd.DataFrame([
-        {"program": "allocation", "jdk": 25, "collector": "g1", "threads": 1, "status": "ok", "ns_per_op": 4.0,
-         "ops_per_s": 2.5e8, "alloc_bytes_per_s": 1.4e10},
-        {"program": "allocation", "jdk": 25, "collector": "g1", "threads": 2, "status": "ok", "ns_per_op": 5.0,
-         "ops_per_s": 4e8, "alloc_bytes_per_s": 2.2e10}])
-    table = chapter.verdicts(chapter.costs(echo), allocation, figures).set_index("Lawrey's claim")
-    verdict = table["verdict"]
-    assert verdict.iloc[0] == "holds here: within a factor 2 of Lawrey's"  # 250 ns against 166, 4 clients only
-    assert verdict.iloc[1] == "holds here: within a factor 2 of Lawrey's"  # 20 % against 25
-    assert verdict.iloc[2] == "holds here: under 1 % of the time"
-    assert verdict.iloc[3] == "holds here: pauses are under half the extra time"
-    assert verdict.iloc[4].startswith("holds here on 1 of 1")  # 5 ns against 4: 25 % slower on 2 threads
-    assert "4c: 250" in table["deciding rows"].iloc[0] and "1c" not in table["deciding rows"].iloc[0]
+def repeated(transport, jdk, collector, clients, mode, rates, **figures):
+    """One echo row per repetition, at these events per second."""
+    return [{**echo_row(transport, jdk, collector, clients, mode, rate, **figures), "repetition": i,
+             "key": f"{transport}-{jdk}-{collector}-{clients}-{mode}-r{i}"} for i, rate in enumerate(rates)]
 
 
-def test_rows_that_disagree_in_sign_decide_nothing():
-    verdict = chapter._ratio_verdict(50, 166, pd.Series([300.0, -200.0, 50.0, -10.0]))
-    assert verdict.startswith("not decided: the rows disagree (2 of 4 show a cost)")
+def loop_rows(jdk, collector, threads, times):
+    return [{"program": "allocation", "jdk": jdk, "collector": collector, "threads": threads, "status": "ok",
+             "repetition": i, "ns_per_op": t, "ops_per_s": threads * 1e9 / t, "alloc_bytes_per_s": 1e10}
+            for i, t in enumerate(times)]
 
 
-def test_no_cost_and_a_large_cost_do_not_hold():
-    assert chapter._ratio_verdict(-5, 166) == "does not hold here: no cost measured"
-    assert chapter._ratio_verdict(400, 166) == "does not hold here: larger by more than 2x"
-    assert chapter._ratio_verdict(80, 166) == "does not hold here: smaller by more than 2x"
+def by_claim(echo, allocation):
+    verdicts = chapter.claims(pd.DataFrame(echo), pd.DataFrame(allocation), chapter.reference())
+    return dict(zip(("extra", "drop", "gc", "share", "threads"), verdicts))
+
+
+def test_each_claim_is_decided_by_the_interval_of_its_repetitions():
+    echo = [*repeated("chronicle", 25, "g1", 4, "reuse", [4.0e6, 4.05e6, 3.95e6]),
+            *repeated("chronicle", 25, "g1", 4, "copy", [3.2e6, 3.22e6, 3.18e6]),
+            *repeated("chronicle", 25, "g1", 1, "reuse", [1e6, 1e6, 1e6]),  # fewer clients: not deciding
+            *repeated("chronicle", 25, "g1", 1, "copy", [2e6, 2e6, 2e6])]
+    allocation = [*loop_rows(25, "g1", 1, [4.0, 4.1, 3.9]), *loop_rows(25, "g1", 2, [5.0, 5.1, 4.9])]
+    verdicts = by_claim(echo, allocation)
+    assert {name: v.outcome for name, v in verdicts.items()} == dict.fromkeys(verdicts, HOLDS), {
+        name: (v.outcome, v.cells.to_dict("records")) for name, v in verdicts.items()}
+    extra = verdicts["extra"].cells.iloc[0]
+    assert extra["pair"] == "JDK 25 G1, 4 clients" and extra["figure"].startswith("+250")  # 4 x (312.5 - 250) ns
+    assert verdicts["extra"].summary == "holds for 1 of 1 JDK and collector pairs"
+    assert "within a factor 2 of Lawrey's 166 ns" in verdicts["extra"].rule
+    table = chapter.verdicts(pd.DataFrame(echo), pd.DataFrame(allocation), chapter.reference())
+    assert table["verdict"].tolist() == ["holds"] * 5 and "True" not in table.to_string()
+
+
+def test_one_run_a_side_cannot_tell_even_where_its_figure_matches():
+    echo = [*repeated("chronicle", 25, "g1", 4, "reuse", [4.0e6]), *repeated("chronicle", 25, "g1", 4, "copy", [3.2e6])]
+    allocation = [*loop_rows(25, "g1", 1, [4.0]), *loop_rows(25, "g1", 2, [8.0])]
+    verdicts = by_claim(echo, allocation)
+    assert {v.outcome for v in verdicts.values()} == {NOT_MEASURED}
+    assert verdicts["extra"].words == "cannot tell" and verdicts["extra"].summary.startswith("cannot tell for 1 of 1")
+
+
+def test_an_interval_across_the_band_edge_cannot_tell_and_one_outside_fails():
+    wide = [*repeated("chronicle", 25, "g1", 1, "reuse", [4.0e6, 4.0e6, 4.0e6]),
+            *repeated("chronicle", 25, "g1", 1, "copy", [2.5e6, 3.3e6, 3.7e6])]  # 21 to 150 ns: across 83
+    assert by_claim(wide, [])["extra"].outcome == NOT_MEASURED
+    same = [*repeated("chronicle", 25, "g1", 1, "reuse", [4.0e6, 4.02e6, 3.98e6]),
+            *repeated("chronicle", 25, "g1", 1, "copy", [3.99e6, 4.01e6, 3.97e6])]  # about 0 ns: far below 83
+    assert by_claim(same, [])["extra"].outcome == FAILS and by_claim(same, [])["drop"].outcome == FAILS
+
+
+def test_pairs_that_differ_are_counted_never_decided_by_a_majority():
+    loops = []
+    for jdk, two in ((11, [5.0, 5.1, 4.9]), (17, [5.0, 5.1, 4.9]), (25, [4.0, 4.1, 3.9])):  # 25 % slower, twice
+        loops += [*loop_rows(jdk, "g1", 1, [4.0, 4.1, 3.9]), *loop_rows(jdk, "g1", 2, two)]
+    threads = by_claim([], loops)["threads"]
+    assert threads.outcome == MIXED and threads.words == "partly"
+    assert threads.summary == "holds for 2, fails for 1 of 3 JDK and collector pairs"
 
 
 def test_a_failed_run_fails_the_notebook_under_ci_only():

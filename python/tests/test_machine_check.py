@@ -192,6 +192,7 @@ def test_the_check_a_refusal_is_set_beside_passed_in_every_row():
         in machine_check.verdict(now, earlier)
 
 
+@pytest.mark.real_memory_latency
 def test_the_memory_latency_is_read_from_its_program_and_none_where_it_cannot_run(tmp_path, monkeypatch):
     program = tmp_path / "memory_latency"
     monkeypatch.setattr(machine_check.paths, "memory_latency_program", lambda: program)

@@ -72,6 +72,9 @@ class EchoProfile:
     iterations: int
     iteration_ms: int
     forks: int
+    # Each echo and allocation-loop cell runs this many times, each a fresh JVM: a claim is decided on the
+    # interval of its repetitions, never on one run against one.
+    repetitions: int = 3
     transports: tuple[str, ...] = TRANSPORTS
     modes: tuple[str, ...] = MODES
     threads: tuple[int, ...] = ALLOCATION_THREADS
@@ -80,7 +83,7 @@ class EchoProfile:
 PROFILES: dict[str, EchoProfile] = {p.name: p for p in (
     # JDK 11 with generational ZGC is an "unsupported" row: the ci profile shows one.
     EchoProfile("ci", jdks=(11, 25), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=1, warmup_s=0.5,
-                heap="512m", warmup_iterations=1, iterations=2, iteration_ms=200, forks=1),
+                heap="512m", warmup_iterations=1, iterations=2, iteration_ms=200, forks=1, repetitions=2),
     EchoProfile("quick", jdks=JDKS, collectors=COLLECTORS, clients=CLIENTS, duration_s=2, warmup_s=1, heap="1g",
                 warmup_iterations=2, iterations=3, iteration_ms=500, forks=1),
     EchoProfile("full", jdks=JDKS, collectors=COLLECTORS, clients=CLIENTS, duration_s=20, warmup_s=5, heap="1g",
@@ -116,6 +119,7 @@ class EchoCell:
     warmup_iterations: int | None = None
     iterations: int | None = None
     iteration_ms: int | None = None
+    repetition: int = 0  # the how-manieth run of the same cell (0: the first, whose key has no suffix)
 
     def __post_init__(self) -> None:
         if self.program not in PROGRAMS:
@@ -147,6 +151,8 @@ class EchoCell:
         else:
             parts += [f"t{self.threads}", f"f{self.forks}", f"wi{self.warmup_iterations}", f"i{self.iterations}",
                       f"ms{self.iteration_ms}"]
+        if self.repetition:
+            parts.append(f"r{self.repetition}")
         return "_".join(parts)
 
     def params(self) -> dict[str, Any]:
@@ -168,16 +174,17 @@ class EchoCell:
         return 120.0 + 3.0 * self.duration_s
 
 
-def echo_cell(prof: EchoProfile, jdk: int, collector: str, transport: str, mode: str, clients: int) -> EchoCell:
+def echo_cell(prof: EchoProfile, jdk: int, collector: str, transport: str, mode: str, clients: int,
+              repetition: int = 0) -> EchoCell:
     return EchoCell("echo", jdk, collector, prof.heap, prof.duration_s, prof.warmup_s, transport=transport, mode=mode,
-                    clients=clients, window=WINDOW)
+                    clients=clients, window=WINDOW, repetition=repetition)
 
 
-def allocation_cell(prof: EchoProfile, jdk: int, collector: str, threads: int) -> EchoCell:
+def allocation_cell(prof: EchoProfile, jdk: int, collector: str, threads: int, repetition: int = 0) -> EchoCell:
     seconds = prof.forks * (prof.warmup_iterations + prof.iterations) * prof.iteration_ms / 1000
     return EchoCell("allocation", jdk, collector, prof.heap, seconds, threads=threads, forks=prof.forks,
                     warmup_iterations=prof.warmup_iterations, iterations=prof.iterations,
-                    iteration_ms=prof.iteration_ms)
+                    iteration_ms=prof.iteration_ms, repetition=repetition)
 
 
 def jar() -> Path:
@@ -228,7 +235,7 @@ def result_row(cell: EchoCell, stored: dict[str, Any] | None) -> dict[str, Any]:
     those a cell parameter already uses (status, error, clients, ...) prefixed "summary_".
     """
     labels = {"program": cell.program, "jdk": cell.jdk, "collector": cell.collector, "transport": cell.transport,
-              "mode": cell.mode, "clients": cell.clients, "threads": cell.threads}
+              "mode": cell.mode, "clients": cell.clients, "threads": cell.threads, "repetition": cell.repetition}
     fields = ECHO_FIELDS if cell.program == "echo" else ALLOCATION_FIELDS
     if stored is None:
         return {**labels, "key": cell.key, "status": "missing", "error": None, "stderr_tail": None,
@@ -242,7 +249,7 @@ def result_row(cell: EchoCell, stored: dict[str, Any] | None) -> dict[str, Any]:
 def unsupported_row(program: str, jdk: int, collector: str, reason: str, **labels: Any) -> dict[str, Any]:
     fields = ECHO_FIELDS if program == "echo" else ALLOCATION_FIELDS
     base = {"program": program, "jdk": jdk, "collector": collector, "transport": None, "mode": None, "clients": None,
-            "threads": None}
+            "threads": None, "repetition": 0}
     return {**base, **labels, "key": None, "status": "unsupported", "error": reason, "stderr_tail": None,
             "jdk_build": None, **dict.fromkeys(fields)}
 
@@ -273,13 +280,16 @@ class EchoSweep:
         return out
 
     def echo_cells(self) -> list[EchoCell]:
+        """Every echo cell, repetition by repetition: a repetition's runs all come before the next one's."""
         p = self.profile
-        return [echo_cell(p, jdk, collector, transport, mode, clients)
+        return [echo_cell(p, jdk, collector, transport, mode, clients, repetition)
+                for repetition in range(p.repetitions)
                 for jdk, collector, why_not in self.combinations() if why_not is None
                 for transport in p.transports for clients in p.clients for mode in p.modes]
 
     def allocation_cells(self) -> list[EchoCell]:
-        return [allocation_cell(self.profile, jdk, collector, threads)
+        return [allocation_cell(self.profile, jdk, collector, threads, repetition)
+                for repetition in range(self.profile.repetitions)
                 for jdk, collector, why_not in self.combinations() if why_not is None
                 for threads in self.profile.threads]
 

@@ -37,27 +37,46 @@ final class EchoRun {
         long cpuNs;
     }
 
+    /** The measured window's two ends and the round trips received in it. */
+    private static final class Window {
+        Mark start;
+        Mark end;
+        Histogram roundTrips;
+    }
+
+    /** What the window's marks need: the clients, the GC watch, the threads followed and the OS. */
+    private static final class Probes {
+        final List<EchoClient> clients;
+        final GcWatch gc;
+        final ThreadAllocations allocations = new ThreadAllocations();
+        final long[] tracked;
+        final com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+        Probes(List<EchoClient> clients, GcWatch gc, long[] tracked) {
+            this.clients = clients;
+            this.gc = gc;
+            this.tracked = tracked;
+        }
+
+        Mark mark() {
+            Mark m = new Mark();
+            m.nanos = System.nanoTime();
+            m.gc = gc.totals();
+            m.allThreads = allocations.snapshotAll();
+            m.tracked = allocations.snapshot(tracked);
+            m.cpuNs = os.getProcessCpuTime();
+            return m;
+        }
+    }
+
     /** Runs; returns true when the run is sound (every event back intact, counts balanced). */
     boolean run() throws Exception {
         long originMs = System.currentTimeMillis();
         long originNs = System.nanoTime();
-        Map<String, Object> header = RunFacts.header("echo");
-        header.put("transport", options.transport.label());
-        header.put("mode", options.mode.label());
-        header.put("clients", options.clients);
-        header.put("window", options.window);
-        header.put("buffered", options.transport == Transport.CHRONICLE ? options.buffered : null);
-        header.put("chronicle_pauser", options.transport == Transport.CHRONICLE ? ChronicleEcho.yieldingPauser() : null);
-        header.put("duration_s", options.durationS);
-        header.put("warmup_s", options.warmupS);
-        header.put("event_bytes", TopOfBook.LENGTH_BYTES);
-        out.write(header);
-
+        writeHeader();
         Map<String, Object> summary = RecordWriter.record("summary");
         List<String> problems = new ArrayList<>();
-        ThreadAllocations allocations = new ThreadAllocations();
-        com.sun.management.OperatingSystemMXBean os =
-                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try (GcWatch gc = new GcWatch(originMs);
              EchoService service = options.transport.start(options.mode, options.buffered)) {
             List<EchoClient> clients = new ArrayList<>();
@@ -70,87 +89,13 @@ final class EchoRun {
                 threads.add(thread);
             }
             awaitServiceThreads(service, options.clients);
-            long[] tracked = trackedThreads(service, threads);
+            Probes probes = new Probes(clients, gc, trackedThreads(service, threads));
             threads.forEach(Thread::start);
             // The warm-up and the measured seconds count from here, after the service's set-up.
             long clientsStartNs = System.nanoTime();
             summary.put("setup_s", (clientsStartNs - originNs) / 1e9);
-
-            TreeSet<Double> ends = new TreeSet<>();
-            double total = options.warmupS + options.durationS;
-            for (double t = 1; t < total; t++) {
-                ends.add(t);
-            }
-            ends.add(options.warmupS);
-            ends.add(total);
-            ends.remove(0.0);
-            Mark start = options.warmupS == 0 ? mark(clients, gc, allocations, tracked, os) : null;
-            if (start != null) {
-                histograms(clients);
-            }
-            Mark end = null;
-            Histogram roundTrips = null;
-            double previous = (clientsStartNs - originNs) / 1e9;
-            long previousReceived = 0;
-            for (double t : ends) {
-                sleepUntil(clientsStartNs + (long) (t * 1e9));
-                if (t == options.warmupS && start == null) {
-                    start = mark(clients, gc, allocations, tracked, os);
-                    histograms(clients);
-                }
-                if (t == total) {
-                    end = mark(clients, gc, allocations, tracked, os);
-                    roundTrips = histograms(clients);
-                }
-                long received = received(clients);
-                Map<String, Object> periodic = RecordWriter.record("periodic");
-                double period = (System.nanoTime() - originNs) / 1e9 - previous;
-                periodic.put("t_s", previous + period);
-                periodic.put("period_s", period);
-                periodic.put("events", received - previousReceived);
-                periodic.put("events_total", received);
-                periodic.put("events_per_s", (received - previousReceived) / period);
-                periodic.put("warmup", t <= options.warmupS);
-                out.write(periodic);
-                gc.drain().forEach(out::write);
-                previous += period;
-                previousReceived = received;
-                for (EchoClient client : clients) {
-                    if (client.failure() != null) {
-                        throw new IllegalStateException("a client failed: " + client.failure(), client.failure());
-                    }
-                }
-            }
-            long deadline = System.nanoTime() + (long) (DRAIN_S * 1e9);
-            clients.forEach(c -> c.stop(deadline));
-            for (Thread thread : threads) {
-                thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000 + 1000));
-            }
-            long sent = 0, received = 0, corrupt = 0;
-            for (EchoClient client : clients) {
-                sent += client.sent();
-                received += client.received();
-                corrupt += client.corrupt();
-                if (client.failure() != null) {
-                    problems.add("a client failed: " + client.failure());
-                }
-            }
-            long echoed = awaitEchoed(service, sent);
-            gc.drain().forEach(out::write);
-            summarise(summary, start, end, roundTrips, tracked, service.threadIds());
-            summary.put("sent", sent);
-            summary.put("received", received);
-            summary.put("echoed", echoed);
-            summary.put("corrupt", corrupt);
-            if (corrupt > 0) {
-                problems.add(corrupt + " event(s) came back changed or out of order");
-            }
-            if (received != sent || echoed != sent) {
-                problems.add("counts do not balance: sent " + sent + ", echoed " + echoed + ", received " + received);
-            }
-            if (((Number) summary.get("events")).longValue() == 0) {
-                problems.add("no event came back in the measured window");
-            }
+            Window window = measure(probes, originNs, clientsStartNs);
+            account(summary, problems, service, probes, threads, window);
         } catch (Exception e) {
             problems.add(e.toString());
         }
@@ -159,6 +104,111 @@ final class EchoRun {
         summary.put("t_s", (System.nanoTime() - originNs) / 1e9);
         out.write(summary);
         return problems.isEmpty();
+    }
+
+    private void writeHeader() throws Exception {
+        Map<String, Object> header = RunFacts.header("echo");
+        header.put("transport", options.transport.label());
+        header.put("mode", options.mode.label());
+        header.put("clients", options.clients);
+        header.put("window", options.window);
+        header.put("buffered", options.transport == Transport.CHRONICLE ? options.buffered : null);
+        header.put("chronicle_pauser", options.transport == Transport.CHRONICLE ? ChronicleEcho.yieldingPauser() : null);
+        header.put("duration_s", options.durationS);
+        header.put("warmup_s", options.warmupS);
+        header.put("event_bytes", TopOfBook.LENGTH_BYTES);
+        out.write(header);
+    }
+
+    /**
+     * The warm-up and the measured seconds: a periodic record each second and at the warm-up's end, the
+     * window's marks at its two ends; a client's failure ends the run.
+     */
+    private Window measure(Probes probes, long originNs, long clientsStartNs) throws Exception {
+        List<EchoClient> clients = probes.clients;
+        TreeSet<Double> ends = new TreeSet<>();
+        double total = options.warmupS + options.durationS;
+        for (double t = 1; t < total; t++) {
+            ends.add(t);
+        }
+        ends.add(options.warmupS);
+        ends.add(total);
+        ends.remove(0.0);
+        Window window = new Window();
+        if (options.warmupS == 0) {
+            window.start = probes.mark();
+            histograms(clients);
+        }
+        double previous = (clientsStartNs - originNs) / 1e9;
+        long previousReceived = 0;
+        for (double t : ends) {
+            sleepUntil(clientsStartNs + (long) (t * 1e9));
+            if (t == options.warmupS && window.start == null) {
+                window.start = probes.mark();
+                histograms(clients);
+            }
+            if (t == total) {
+                window.end = probes.mark();
+                window.roundTrips = histograms(clients);
+            }
+            long received = received(clients);
+            Map<String, Object> periodic = RecordWriter.record("periodic");
+            double period = (System.nanoTime() - originNs) / 1e9 - previous;
+            periodic.put("t_s", previous + period);
+            periodic.put("period_s", period);
+            periodic.put("events", received - previousReceived);
+            periodic.put("events_total", received);
+            periodic.put("events_per_s", (received - previousReceived) / period);
+            periodic.put("warmup", t <= options.warmupS);
+            out.write(periodic);
+            probes.gc.drain().forEach(out::write);
+            previous += period;
+            previousReceived = received;
+            for (EchoClient client : clients) {
+                if (client.failure() != null) {
+                    throw new IllegalStateException("a client failed: " + client.failure(), client.failure());
+                }
+            }
+        }
+        return window;
+    }
+
+    /**
+     * Stops the clients, waits for the events in flight, and puts the window's figures and the counts in the
+     * summary: a changed event, unbalanced counts or an empty window is a problem of the run.
+     */
+    private void account(Map<String, Object> summary, List<String> problems, EchoService service, Probes probes,
+                         List<Thread> threads, Window window) throws Exception {
+        long deadline = System.nanoTime() + (long) (DRAIN_S * 1e9);
+        probes.clients.forEach(c -> c.stop(deadline));
+        for (Thread thread : threads) {
+            thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000 + 1000));
+        }
+        long sent = 0, received = 0, corrupt = 0;
+        for (EchoClient client : probes.clients) {
+            sent += client.sent();
+            received += client.received();
+            corrupt += client.corrupt();
+            if (client.failure() != null) {
+                problems.add("a client failed: " + client.failure());
+            }
+        }
+        long echoed = awaitEchoed(service, sent);
+        probes.gc.drain().forEach(out::write);
+        summarise(summary, window.start, window.end, window.roundTrips, probes.tracked, service.threadIds());
+        summary.put("sent", sent);
+        summary.put("received", received);
+        summary.put("echoed", echoed);
+        summary.put("corrupt", corrupt);
+        if (corrupt > 0) {
+            problems.add(corrupt + " event(s) came back changed or out of order");
+        }
+        if (received != sent || echoed != sent) {
+            problems.add("counts do not balance: sent " + sent + ", echoed " + echoed + ", received " + received);
+        }
+        if (((Number) summary.get("events")).longValue() == 0) {
+            problems.add("no event came back in the measured window");
+        }
     }
 
     /** Waits for each connection's service thread to start, so its allocations can be followed. */
@@ -181,17 +231,6 @@ final class EchoRun {
             ids[serviceIds.length + i] = clients.get(i).getId();
         }
         return ids;
-    }
-
-    private static Mark mark(List<EchoClient> clients, GcWatch gc, ThreadAllocations allocations, long[] tracked,
-                             com.sun.management.OperatingSystemMXBean os) {
-        Mark m = new Mark();
-        m.nanos = System.nanoTime();
-        m.gc = gc.totals();
-        m.allThreads = allocations.snapshotAll();
-        m.tracked = allocations.snapshot(tracked);
-        m.cpuNs = os.getProcessCpuTime();
-        return m;
     }
 
     private static long received(List<EchoClient> clients) {

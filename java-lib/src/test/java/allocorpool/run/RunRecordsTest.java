@@ -55,14 +55,8 @@ class RunRecordsTest {
         return (Map<String, Object>) record.get(field);
     }
 
-    @Test
-    void batchRunFollowsTheSchema() throws IOException {
-        Path file = dir.resolve("batch.jsonl");
-        long before = System.nanoTime();
-        assertEquals(0, Run.execute(config("A", "pool", "batch", 0, 0.01, true, file), NO_TICKS, human));
-        List<Map<String, Object>> records = readRun(file);
-
-        Map<String, Object> header = records.get(0);
+    /** The header of batchRunFollowsTheSchema's run (case A, pool, scale 0.01, 2 s), started after before. */
+    private static void assertBatchHeader(Map<String, Object> header, long before) {
         assertEquals(1L, header.get("schema"));
         assertEquals("java", header.get("engine"));
         assertEquals("A", header.get("case"));
@@ -85,6 +79,37 @@ class RunRecordsTest {
         assertEquals(0L, params.get("input_queue_size"));
         assertEquals(1024L, params.get("packet_bytes"));
         assertEquals(Map.of("internal_queue_size", 1_000L, "stored_count", 1_000L), object(params, "case_table"));
+    }
+
+    /**
+     * The window opens, and the run ends, at the first look at the clock once the warm-up, and the
+     * duration, are over: how much later depends on the machine, never earlier. The periods follow one
+     * another from the timed phase's start to its end (1 s of warm-up, 2 s in all).
+     */
+    private static void assertPeriodsTileTheRun(Map<String, Object> summary, List<Map<String, Object>> periods) {
+        double timedStart = (Double) summary.get("timed_start_s");
+        double windowStart = (Double) summary.get("window_start_s");
+        double end = (Double) summary.get("t_s");
+        assertTrue(timedStart >= (Double) summary.get("fill_s") && timedStart > 0, summary.toString());
+        assertTrue(windowStart >= timedStart + 1 - 1e-9, "the window opens after 1 s of warm-up: " + summary);
+        assertTrue(end >= timedStart + 2 - 1e-9, "the run lasts 2 s: " + summary);
+        double first = (Double) periods.get(0).get("t_s");
+        assertEquals(timedStart, first - (Double) periods.get(0).get("period_s"), 1e-6,
+                "periods start with the timed phase");
+        assertEquals(windowStart, first, 1e-6, "the warm-up's period ends where the window opens");
+        assertEquals(first, (Double) periods.get(1).get("t_s") - (Double) periods.get(1).get("period_s"), 1e-6);
+        assertEquals(end, (Double) periods.get(1).get("t_s"), 1e-6, "the last period ends with the run");
+        assertEquals(end - windowStart, (Double) summary.get("measured_s"), 1e-6);
+    }
+
+    @Test
+    void batchRunFollowsTheSchema() throws IOException {
+        Path file = dir.resolve("batch.jsonl");
+        long before = System.nanoTime();
+        assertEquals(0, Run.execute(config("A", "pool", "batch", 0, 0.01, true, file), NO_TICKS, human));
+        List<Map<String, Object>> records = readRun(file);
+
+        assertBatchHeader(records.get(0), before);
 
         List<Map<String, Object>> periods = periodic(records);
         assertEquals(2, periods.size(), "one periodic record a second");
@@ -104,22 +129,7 @@ class RunRecordsTest {
         assertEquals(sum(records, "packets", false), packets, "the totals count the timed phase's packets, not the fill's");
         assertEquals(packets, periods.get(1).get("packets_total"));
         assertEquals(sum(records, "packets", true), measured, "warm-up periods are left out");
-        // The window opens, and the run ends, at the first look at the clock once the warm-up,
-        // and the duration, are over: how much later depends on the machine, never earlier. The
-        // periods follow one another from the timed phase's start to its end.
-        double timedStart = (Double) summary.get("timed_start_s");
-        double windowStart = (Double) summary.get("window_start_s");
-        double end = (Double) summary.get("t_s");
-        assertTrue(timedStart >= (Double) summary.get("fill_s") && timedStart > 0, summary.toString());
-        assertTrue(windowStart >= timedStart + 1 - 1e-9, "the window opens after 1 s of warm-up: " + summary);
-        assertTrue(end >= timedStart + 2 - 1e-9, "the run lasts 2 s: " + summary);
-        double first = (Double) periods.get(0).get("t_s");
-        assertEquals(timedStart, first - (Double) periods.get(0).get("period_s"), 1e-6,
-                "periods start with the timed phase");
-        assertEquals(windowStart, first, 1e-6, "the warm-up's period ends where the window opens");
-        assertEquals(first, (Double) periods.get(1).get("t_s") - (Double) periods.get(1).get("period_s"), 1e-6);
-        assertEquals(end, (Double) periods.get(1).get("t_s"), 1e-6, "the last period ends with the run");
-        assertEquals(end - windowStart, (Double) summary.get("measured_s"), 1e-6);
+        assertPeriodsTileTheRun(summary, periods);
         assertTrue((Double) summary.get("store_fill_at_window") >= 0.99, summary.toString());
         assertEquals(0.9, (Double) summary.get("fifo_fill_at_window"), 1e-12, "9 of 10 between two packets");
         assertEquals(0L, summary.get("lost"));
