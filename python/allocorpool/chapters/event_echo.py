@@ -258,8 +258,8 @@ def show_allocation(allocation: pd.DataFrame) -> None:
 # holds only where it holds for every pair; pairs that differ make it "partly", with the counts.
 CLAIM_RULES = {
     "extra": f"the copy's extra time per event (clients / events per second, copy minus reuse) within a factor "
-             f"{SAME_FACTOR:g} of Lawrey's 166 ns",
-    "drop": f"the copy's loss of events per second within a factor {SAME_FACTOR:g} of Lawrey's 25 %",
+             f"{SAME_FACTOR:g} of Lawrey's {{seed:g}} ns",
+    "drop": f"the copy's loss of events per second within a factor {SAME_FACTOR:g} of Lawrey's {{seed:g}} %",
     "gc": f"the copy's time in GC pauses under {GC_SMALL_PCT:g} % of the measured time",
     "share": "the copy's GC pauses per event under half its extra time per event",
     "threads": f"the loop's time per call on 2 threads more than {100 * (SLOWER_WITH_THREADS - 1):.0f} % above "
@@ -307,31 +307,40 @@ def echo_pairs(echo: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
             for (jdk, collector), rows in deciding.groupby(["jdk", "collector"], sort=True)]
 
 
-def _echo_claim(claim: str, seed: str, key: str, echo: pd.DataFrame,
-                judge: Callable[[pd.DataFrame], tuple[str, str]]) -> Verdict:
-    """A claim judged pair by pair: judge gives each pair's outcome and its figure with interval."""
-    judged = [(name, *judge(rows)) for name, rows in echo_pairs(echo)]
+def _verdict(judged: list[tuple[str, str, str]], rule: str, claim: str) -> Verdict:
+    """A claim from its pairs' (name, outcome, figure with interval)."""
     outcomes = [outcome for _, outcome, _ in judged]
     cells = pd.DataFrame([{"pair": name, "verdict": PAIR_WORDS[outcome], "figure": text}
                           for name, outcome, text in judged], columns=["pair", "verdict", "figure"])
-    return Verdict(overall(outcomes), counted(outcomes), cells, rule=CLAIM_RULES[key], claim=f"{claim} ({seed})")
+    return Verdict(overall(outcomes), counted(outcomes), cells, rule=rule, claim=claim)
 
 
-def _extra(rows: pd.DataFrame) -> tuple[str, str]:
-    clients = float(rows["clients"].iloc[0])
-    gap = effects.difference(_values(rows, "copy", lambda r: clients * 1e9 / r["events_per_s"]),
-                             _values(rows, "reuse", lambda r: clients * 1e9 / r["events_per_s"]))
-    outcome = within(gap.low, gap.high, 166 / SAME_FACTOR, 166 * SAME_FACTOR) if gap.measured else NOT_MEASURED
-    return outcome, gap.text("ns")
+def _echo_claim(claim: str, seed: str, rule: str, echo: pd.DataFrame,
+                judge: Callable[[pd.DataFrame], tuple[str, str]]) -> Verdict:
+    """A claim judged pair by pair: judge gives each pair's outcome and its figure with interval."""
+    return _verdict([(name, *judge(rows)) for name, rows in echo_pairs(echo)], rule, f"{claim} ({seed})")
 
 
-def _drop(rows: pd.DataFrame) -> tuple[str, str]:
-    kept = effects.ratio(_values(rows, "copy", lambda r: r["events_per_s"]),
-                         _values(rows, "reuse", lambda r: r["events_per_s"]))
-    if not kept.measured:
-        return NOT_MEASURED, kept.text()
-    low, high = 100 * (1 - kept.high), 100 * (1 - kept.low)
-    return within(low, high, 25 / SAME_FACTOR, 25 * SAME_FACTOR), f"{100 * (1 - kept.ratio):.1f} % ({low:.1f} to {high:.1f})"
+def _extra(seed: float) -> Callable[[pd.DataFrame], tuple[str, str]]:
+    def judge(rows: pd.DataFrame) -> tuple[str, str]:
+        clients = float(rows["clients"].iloc[0])
+        gap = effects.difference(_values(rows, "copy", lambda r: clients * 1e9 / r["events_per_s"]),
+                                 _values(rows, "reuse", lambda r: clients * 1e9 / r["events_per_s"]))
+        outcome = within(gap.low, gap.high, seed / SAME_FACTOR, seed * SAME_FACTOR) if gap.measured else NOT_MEASURED
+        return outcome, gap.text("ns")
+    return judge
+
+
+def _drop(seed: float) -> Callable[[pd.DataFrame], tuple[str, str]]:
+    def judge(rows: pd.DataFrame) -> tuple[str, str]:
+        kept = effects.ratio(_values(rows, "copy", lambda r: r["events_per_s"]),
+                             _values(rows, "reuse", lambda r: r["events_per_s"]))
+        if not kept.measured:
+            return NOT_MEASURED, kept.text()
+        low, high = 100 * (1 - kept.high), 100 * (1 - kept.low)
+        outcome = within(low, high, seed / SAME_FACTOR, seed * SAME_FACTOR)
+        return outcome, f"{100 * (1 - kept.ratio):.1f} % ({low:.1f} to {high:.1f})"
+    return judge
 
 
 def _gc(rows: pd.DataFrame) -> tuple[str, str]:
@@ -361,12 +370,9 @@ def _threads(allocation: pd.DataFrame) -> Verdict:
         slower = effects.ratio(rows.loc[rows["threads"] == 2, "ns_per_op"], rows.loc[rows["threads"] == 1, "ns_per_op"])
         outcome = within(slower.low, slower.high, SLOWER_WITH_THREADS, math.inf) if slower.measured else NOT_MEASURED
         judged.append((f"JDK {jdk} {collector_label(collector)}", outcome, slower.text()))
-    outcomes = [o for _, o, _ in judged]
-    cells = pd.DataFrame([{"pair": n, "verdict": PAIR_WORDS[o], "figure": t} for n, o, t in judged],
-                         columns=["pair", "verdict", "figure"])
-    return Verdict(overall(outcomes), counted(outcomes), cells, rule=CLAIM_RULES["threads"],
-                   claim="The allocation rate is quickly saturated by a few cores: time per call grows with threads "
-                         "(a chart, not in Lawrey's text)")
+    return _verdict(judged, CLAIM_RULES["threads"],
+                    "The allocation rate is quickly saturated by a few cores: time per call grows with threads "
+                    "(a chart, not in Lawrey's text)")
 
 
 def claims(echo: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame) -> list[Verdict]:
@@ -375,13 +381,16 @@ def claims(echo: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame) 
                                                 "gc_pause_ms_per_min")}
     return [
         _echo_claim("One extra allocation per event adds about 166 ns", f"Lawrey: {seed['extra_ns_per_event']:g} ns "
-                    "at 16 clients", "extra", echo, _extra),
-        _echo_claim("This reduces throughput by 25 %", f"Lawrey: {seed['throughput_drop_pct']:g} %", "drop", echo,
-                    _drop),
+                    "at 16 clients", CLAIM_RULES["extra"].format(seed=seed["extra_ns_per_event"]), echo,
+                    _extra(seed["extra_ns_per_event"])),
+        _echo_claim("This reduces throughput by 25 %", f"Lawrey: {seed['throughput_drop_pct']:g} %",
+                    CLAIM_RULES["drop"].format(seed=seed["throughput_drop_pct"]), echo,
+                    _drop(seed["throughput_drop_pct"])),
         _echo_claim("Only 0.3 % of the time was in the collector", f"Lawrey: {seed['gc_pause_pct']:g} %, "
-                    f"{seed['gc_pause_ms_per_min']:g} ms a minute", "gc", echo, _gc),
+                    f"{seed['gc_pause_ms_per_min']:g} ms a minute", CLAIM_RULES["gc"], echo, _gc),
         _echo_claim("It is the allocations rather than the collection of these short-lived objects that take time",
-                    "Lawrey: GC 0.3 % of the time, the copy 25 % of the throughput", "share", echo, _share),
+                    f"Lawrey: GC {seed['gc_pause_pct']:g} % of the time, the copy {seed['throughput_drop_pct']:g} % "
+                    "of the throughput", CLAIM_RULES["share"], echo, _share),
         _threads(allocation),
     ]
 
