@@ -19,7 +19,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record
+.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -43,6 +43,15 @@ record: env
 	    | tee $(BUILD)/record-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) $$test blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-$$name.txt)" || true; \
 	done; done
+
+# The several-threads chapter's blocks (every thread strategy at each thread count this machine has CPUs for), a
+# solution at a time, each committed as it finishes, as `make record` does.
+record-threads: env
+	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for name in $$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))'); do \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
+	done
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.
 # Results land in data/$(PROFILE)/ (resumable: finished cells are never rerun). With SCHEDULER, the

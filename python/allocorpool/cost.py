@@ -9,6 +9,7 @@ constant gone stale shows as a ratio far from one.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, replace
 
 import pandas as pd
@@ -156,7 +157,8 @@ class Estimate:
     continuum_runs: int
     jdk_runs: int
     seconds: float  # the article's chapters
-    beyond_seconds: float  # the chapters beyond the article: the minimum heap, the continuum, the JDKs (13-15)
+    beyond_seconds: float  # the chapters beyond the article: the minimum heap, the continuum, the JDKs, threads
+    thread_runs: int = 0
     lines: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
@@ -241,6 +243,21 @@ def _jdks(prof: Profile, names: set[str] | None) -> tuple[int, float]:
     return runs, seconds
 
 
+def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, float]:
+    """The several-threads chapter's runs on a machine of `cpus` CPUs (every strategy at each thread count it
+    has CPUs for, in blocks) and their seconds; each thread fills its share of the store beside the others."""
+    plan = prof.threads
+    counts = [n for n in plan.counts if n <= cpus] or [1]
+    on_chapter = [s for s in chosen if s.name in plan.solutions]
+    cases = plan.cases or prof.cases
+    reps = max(1, prof.blocks.repetitions)
+    measured = (plan.batch_s or prof.blocks.batch_s or prof.batch_s)
+    runs = len(on_chapter) * len(cases) * len(plan.strategies) * len(counts) * reps
+    seconds = len(on_chapter) * len(plan.strategies) * reps * sum(
+        run_s("java", measured, fill_s(case, prof.scale) / n) for case in cases for n in counts)
+    return runs, seconds
+
+
 def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "") -> Estimate:
     """The cells a profile runs for the chosen solutions (all it selects by default) and about how long."""
     chosen_all = chosen is None
@@ -256,8 +273,9 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
     heap_runs, heap_s = _heap(prof, chosen)
     continuum_runs, continuum_s = _continuum(prof, chosen)
     jdk_runs, jdk_s = _jdks(prof, None if chosen_all else names)
+    thread_runs, thread_s = _threads(prof, chosen, len(os.sched_getaffinity(0)))
     total = batch_s + searches + timeline_s + long_run_s
-    beyond = heap_s + continuum_s + jdk_s
+    beyond = heap_s + continuum_s + jdk_s + thread_s
     per_search = expected_probes(prof.search)
     lines = [f"profile {prof.name}{title}: {prof.description}",
              f"  scale {prof.scale:g}; batch runs {prof.batch_s:g} s (warm-up {prof.batch_warmup_s:g} s); "
@@ -271,12 +289,13 @@ def estimate(prof: Profile, chosen: list[Solution] | None = None, title: str = "
              f"~{long_runs:.0f} sentinel long run(s) ~ {long_run_s / 60:.1f} min; "
              f"~{heap_runs:.0f} minimum-heap runs ~ {heap_s / 60:.1f} min; "
              f"{continuum_runs} continuum runs ~ {continuum_s / 60:.1f} min; "
-             f"{jdk_runs} runs across the JDKs ~ {jdk_s / 60:.1f} min",
+             f"{jdk_runs} runs across the JDKs ~ {jdk_s / 60:.1f} min; "
+             f"{thread_runs} runs of several threads on this machine ~ {thread_s / 60:.1f} min",
              f"  estimate: about {total / 60:.0f} min for the article's chapters and {beyond / 60:.0f} min more for "
-             "chapters 13 to 15, a rough figure (a search that loses everywhere takes fewer probes and one more "
+             "chapters 13 to 17, a rough figure (a search that loses everywhere takes fewer probes and one more "
              "on the big heap, two where the first saw no collection; cells already stored are skipped)"]
     return Estimate(batch_cells, search_count, probes, timelines, long_runs, heap_runs, continuum_runs, jdk_runs,
-                    total, beyond, lines)
+                    total, beyond, lines=lines, thread_runs=thread_runs)
 
 
 # A block's calibration (run.calibration): the reference cell's run, and the memory's latency once a process

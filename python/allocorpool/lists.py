@@ -173,6 +173,18 @@ CHAPTERS["heap"] = HEAP_SOLUTIONS
 # and the store, docs/records.md), from the article's POOL_SIZE.
 CONTINUUM_SOLUTIONS = ("parallel-11", "g1", "zgc-gen-25", "shenandoah-25", "flat-glibc")
 CHAPTERS["continuum"] = CONTINUUM_SOLUTIONS
+# Several processing threads (the Java engine's --threads: each thread makes and processes its own share of the
+# case): allocation (each thread's TLAB), a pool per thread, one pool shared by all (lock-free), and Netty's pooled
+# allocator (per-thread caches over shared arenas), on the heap and off it; at 1 to 8 threads, as many as the
+# machine has CPUs for; for the collectors of 2019 as the article ran them.
+THREAD_STRATEGIES = ("alloc", "pool", "shared-pool", "netty-pooled-heap", "netty-pooled-direct")
+THREAD_STRATEGY_LABELS = {"alloc": "Allocation", "pool": "Pool per thread", "shared-pool": "Shared pool",
+                          "netty-pooled-heap": "Netty, heap", "netty-pooled-direct": "Netty, direct"}
+THREAD_POOLS = THREAD_STRATEGIES[1:]  # the pooling strategies "pooling beats allocation" is asked of
+THREAD_COUNTS = (1, 2, 4, 8)
+THREAD_SOLUTIONS = ("parallel-11", "g1", "zgc")
+CHAPTERS["threads"] = THREAD_SOLUTIONS
+
 POOL_SIZE = 1_000_000
 
 # The collectors-across-JDKs chapter: each JDK's collectors as it ships them (no flag but the
@@ -214,7 +226,10 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                              "loads no Netty class), and the real-time loop's clock seam as for 034efef65076",
              "326d64668008": "the off-heap slab is cut into direct buffers of 1 GiB, so that ten million slots fit; "
                              "up to a million slots it is one buffer, as before, reached by one more array load "
-                             "(an A/B of native pooling found no difference)"},
+                             "(an A/B of native pooling found no difference)",
+             "a4604fa7404e": "a batch run may take several processing threads (--threads) and a shared pool "
+                             "(shared-pool) joined the strategies; without --threads the run and its loops are "
+                             "unchanged"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
                             "(CMakeLists.txt); the engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "

@@ -20,6 +20,9 @@ from allocorpool.lists import (
     SELECTIONS,
     SOLUTIONS,
     SOLUTIONS_BY_NAME,
+    THREAD_COUNTS,
+    THREAD_SOLUTIONS,
+    THREAD_STRATEGIES,
     Solution,
     named,
 )
@@ -113,6 +116,20 @@ class JdkPlan:
 
 
 @dataclass(frozen=True)
+class ThreadPlan:
+    """How the several-threads chapter runs under a profile: a block per solution and case holding every
+    strategy at every thread count the machine has CPUs for (lists.THREAD_COUNTS), each run this long (None:
+    the profile's batch blocks'), as often as the profile's batch blocks."""
+
+    counts: tuple[int, ...] = THREAD_COUNTS
+    strategies: tuple[str, ...] = THREAD_STRATEGIES
+    solutions: tuple[str, ...] = THREAD_SOLUTIONS
+    cases: tuple[str, ...] | None = None  # None: the profile's
+    batch_s: float | None = None
+    batch_warmup_s: float | None = None
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     description: str
@@ -148,6 +165,7 @@ class Profile:
     # quick's and the tests' stores are made in one go.
     machine_check: bool = False
     blocks: BlockPlan = BlockPlan()
+    threads: ThreadPlan = ThreadPlan()
 
     def selects(self, solution: Solution) -> bool:
         return self.solutions is None or solution.name in self.solutions
@@ -210,7 +228,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # the stored ones, case C): near the minimum heap they thrash up to the fill limit.
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=6.6),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True,
-            blocks=BlockPlan(repetitions=3, batch_s=10, batch_warmup_s=3)),
+            blocks=BlockPlan(repetitions=3, batch_s=10, batch_warmup_s=3),
+            # Every strategy at every thread count in a block: shorter runs, so that a solution's three cases take
+            # about half an hour on two CPUs (case C's fill takes most of a run)
+            threads=ThreadPlan(batch_s=6, batch_warmup_s=2)),
 )}
 
 

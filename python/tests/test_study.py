@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_solution_runs_on_its_jdk_and_belongs_to_one_chapter():
-    across = ("realtime", "gclogs", "heap", "continuum")  # chapters that take solutions of the others
+    across = ("realtime", "gclogs", "heap", "continuum", "threads")  # chapters that take solutions of the others
     chapters = [name for key, names in CHAPTERS.items() if key not in across for name in names]
     assert sorted(chapters) == sorted(s.name for s in SOLUTIONS)
     assert {name for key in across for name in CHAPTERS[key]} <= set(chapters)

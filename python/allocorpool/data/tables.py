@@ -56,6 +56,13 @@ BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", 
 BATCH_COLUMNS = SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail", *BATCH_FIELDS, *SPREAD_COLUMNS,
                                     "machine"]
 
+# The several-threads chapter's rows: one per solution, strategy, case and thread count; ns_per_packet is thread
+# time per packet (elapsed x threads: flat where a strategy scales perfectly), thread_share_min the slowest
+# thread's share of the packets x threads (1: an even split), cpus the machine's
+THREAD_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms",
+                 "peak_rss_bytes", "thread_share_min", "cpus"]
+THREAD_COLUMNS = SOLUTION_COLUMNS + ["threads", "key", "status", "error", *THREAD_FIELDS, *SPREAD_COLUMNS, "machine"]
+
 
 @dataclass
 class Searches:

@@ -59,6 +59,23 @@ def batch_block(solution: Solution, case: str, prof: Profile, source: str = "cou
                  cells, plan.repetitions)
 
 
+def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int) -> Cell:
+    """A batch run of the several-threads chapter: `threads` processing threads, each on its own share of the
+    case, for the profile's thread-run length (ThreadPlan)."""
+    plan = prof.threads
+    return _cell(solution, strategy, case, prof, mode="batch", threads=threads,
+                 duration_s=plan.batch_s or prof.blocks.batch_s or prof.batch_s,
+                 warmup_s=plan.batch_warmup_s or prof.blocks.batch_warmup_s or prof.batch_warmup_s)
+
+
+def thread_block(solution: Solution, case: str, prof: Profile, counts: tuple[int, ...]) -> Block:
+    """The several-threads comparison of one solution and case: every strategy of the chapter at each thread
+    count, interleaved and repeated as the profile's batch blocks are."""
+    cells = tuple(thread_cell(solution, strategy, case, prof, n) for n in counts for strategy in prof.threads.strategies)
+    return Block(f"threads {', '.join(map(str, counts))}, {solution.name}, case {case}", cells,
+                 max(1, prof.blocks.repetitions))
+
+
 def probe_block(solution: Solution, case: str, prof: Profile, interval_ns: int = REFERENCE_NS) -> Block:
     """The real-time comparison of one solution and case at one interval: every real strategy's probe of
     the profile's length, as a block of BlockPlan.probe_repetitions."""

@@ -41,6 +41,21 @@ def record(profile_name: str, solution: str, realtime: bool = False) -> str:
     return "\n".join(lines)
 
 
+def record_threads(profile_name: str, solution: str) -> str:
+    """Measures the solution's several-threads blocks in this boot (what the store lacks) and words the result:
+    each strategy's thread time per packet at each thread count, and each pool over allocation."""
+    chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
+    table = Sweep(profile_name, progress=True).threads([chosen])
+    lines = []
+    for (case, threads), part in table.groupby(["case", "threads"], sort=False):
+        rows = {r["strategy"]: r for r in part.to_dict("records")}
+        figures = ", ".join(f"{s} {_figure(r)}" for s, r in rows.items())
+        effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
+                             for s in lists.THREAD_POOLS if s in rows and "alloc" in rows)
+        lines.append(f"{solution} case {case}, {threads} thread(s): {figures} ns per packet (thread time); {effects_}")
+    return "\n".join(lines)
+
+
 def _figure(row: dict) -> str:
     if row["status"] != "ok":
         return row["status"]

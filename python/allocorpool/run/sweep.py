@@ -17,10 +17,12 @@ from allocorpool.run.experiments.jdks import JdkExperiments
 from allocorpool.run.experiments.realtime import WHAT_IF_QUEUE_MS  # noqa: F401
 from allocorpool.run.experiments.sentinels import SentinelExperiments
 from allocorpool.run.experiments.stored import StoredExperiments
+from allocorpool.run.experiments.threads import ThreadExperiments
 from allocorpool.run.progress import READ_CELLS_MIMETYPE, ChapterFailed  # noqa: F401
 from allocorpool.settings import SCHEDULER_VARIABLE, SOLUTIONS_VARIABLE  # noqa: F401
 
 
-class Sweep(SentinelExperiments, HeapExperiments, ContinuumExperiments, JdkExperiments, StoredExperiments):
+class Sweep(SentinelExperiments, HeapExperiments, ContinuumExperiments, JdkExperiments, StoredExperiments,
+            ThreadExperiments):
     """The sweep of one profile: its cells run through one store (run.executor.Executor) and read back as
     DataFrames by each chapter family's experiments (run.experiments)."""

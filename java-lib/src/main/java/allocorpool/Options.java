@@ -30,6 +30,7 @@ public final class Options {
     private static final double MAX_DURATION_S = 86_400;
     private static final int MAX_CPU = 1023;
     private static final double MAX_CAPTURE_DELAY_MS = 10_000;
+    private static final int MAX_THREADS = 256;
 
     /** What the command line set so far, with the defaults. */
     private static final class Values {
@@ -53,6 +54,7 @@ public final class Options {
         boolean stopWhenHeapFull;
         boolean probesFromStdin;
         String out = "-";
+        int threads;
 
         /** A real-time run's values, for the next probe of its series. */
         static Values of(RunConfig c) {
@@ -153,6 +155,10 @@ public final class Options {
                 + " filled model, per line of standard input until it closes; a line sets "
                 + String.join(", ", PROBE_OPTIONS) + " (each probe its own file of records)",
                 (v, s) -> v.probesFromStdin = true);
+        add("--threads", "N", "batch: N processing threads (1.." + MAX_THREADS + "), each making and processing"
+                + " its own share of the case's packets with its own FIFO and store; shared-pool gives them one"
+                + " pool, every other strategy one each (default: the main thread alone)",
+                (v, s) -> v.threads = (int) integer("--threads", s, 1, MAX_THREADS));
         add("--out", "FILE", "JSON Lines records to FILE, - for standard output (default -)",
                 (v, s) -> v.out = s);
         add("--help", null, "print this help", (v, s) -> { });
@@ -246,14 +252,19 @@ public final class Options {
             throw new UsageException("--probes-from-stdin: only with --mode realtime, and not with --live-objects or"
                     + " --stop-when-heap-full (a probe would end with the heap of the ones before it)");
         }
+        if (v.threads > 0 && (realtime || v.probesFromStdin)) {
+            throw new UsageException("--threads: only with --mode batch (a real-time run has one clock and one"
+                    + " consumer)");
+        }
         if (v.warmupS >= v.durationS) {
             throw new UsageException("--warmup-s: " + v.warmupS + " must be less than --duration-s (" + v.durationS
                     + ")");
         }
         RunConfig config = new RunConfig(v.caseName, v.strategy, v.mode, v.intervalNs, v.durationS, v.warmupS,
                 v.scale, v.producerCpu, v.consumerCpu, v.liveObjects, v.seed, v.source, v.internalQueueSize,
-                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.probesFromStdin, v.out);
+                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.probesFromStdin, v.out, v.threads);
         CaseParams params = config.caseParams();
+        checkThreads(config, params);
         if (Strategies.BOUNDED_BY_POOL_SIZE.contains(v.strategy) && params.poolSize < params.packetsHeldAtMost()) {
             throw new UsageException("--pool-size: " + v.strategy + " needs pool_size >= internal_queue_size"
                     + " + stored_count, but " + params.poolSize + " < " + params.internalQueueSize + " + "
@@ -261,6 +272,34 @@ public final class Options {
                     + "); give a larger --pool-size or smaller --internal-queue-size / --stored-count");
         }
         return config;
+    }
+
+    /**
+     * Every thread's share holds a packet in its FIFO and its store, and a pool of its own (every
+     * bounded strategy but shared-pool) holds its share's packets.
+     */
+    private static void checkThreads(RunConfig config, CaseParams params) {
+        int threads = config.threads;
+        if (threads == 0) {
+            return;
+        }
+        if (params.internalQueueSize < threads || params.storedCount < threads) {
+            throw new UsageException("--threads: " + threads + " threads need at least " + threads + " packets in the"
+                    + " internal queue and the store, but case " + config.caseName + " at scale " + fmt(config.scale)
+                    + " has " + params.internalQueueSize + " and " + params.storedCount + "; give fewer threads or a"
+                    + " larger --scale");
+        }
+        if (!Strategies.BOUNDED_BY_POOL_SIZE.contains(config.strategy) || config.strategy.equals(Strategies.SHARED)) {
+            return;
+        }
+        for (int i = 0; i < threads; i++) {
+            CaseParams share = params.share(i, threads);
+            if (share.poolSize < share.packetsHeldAtMost()) {
+                throw new UsageException("--pool-size: " + config.strategy + " with " + threads + " threads needs each"
+                        + " thread's pool to hold its share, but thread " + i + " gets " + share.poolSize + " < "
+                        + share.internalQueueSize + " + " + share.storedCount + "; give a larger --pool-size");
+            }
+        }
     }
 
     private static String oneOf(String option, String value, String given, List<String> valid) {

@@ -21,6 +21,23 @@ class OptionsTest {
     }
 
     @Test
+    void threadsAreForBatchRunsWhoseSharesHoldTheirPackets() {
+        assertEquals(0, Options.parse(new String[] {"--case", "A", "--strategy", "pool"}).threads);
+        assertEquals(2, Options.parse(new String[] {"--case", "B", "--strategy", "shared-pool", "--threads", "2"})
+                .threads);
+        assertMentions(error("--case", "A", "--strategy", "alloc", "--threads", "0"), "--threads", "1..256");
+        assertMentions(error("--case", "A", "--strategy", "alloc", "--threads", "2", "--mode", "realtime",
+                "--interval-ns", "1000"), "--threads", "only with --mode batch");
+        assertMentions(error("--case", "A", "--strategy", "alloc", "--threads", "8", "--scale", "0.001"),
+                "--threads", "8 threads need at least 8 packets");
+        // 2,002 held in a pool of 2,002: thread 0's share of 1,001 cannot hold its 501 + 501
+        assertMentions(error("--case", "A", "--strategy", "pool", "--threads", "2", "--pool-size", "2002",
+                "--internal-queue-size", "1001", "--stored-count", "1001"), "--pool-size", "thread 0 gets 1001");
+        Options.parse(new String[] {"--case", "A", "--strategy", "shared-pool", "--threads", "2", "--pool-size",
+            "2002", "--internal-queue-size", "1001", "--stored-count", "1001"});
+    }
+
+    @Test
     void defaults() {
         RunConfig c = Options.parse(new String[] {"--case", "b", "--strategy", "mix"});
         assertEquals("B", c.caseName);

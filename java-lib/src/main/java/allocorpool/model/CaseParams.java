@@ -81,6 +81,28 @@ public final class CaseParams {
                 override(storedCount, this.storedCount, "stored count"), tableInternalQueueSize, tableStoredCount);
     }
 
+    /**
+     * Thread {@code index}'s share of these sizes when {@code threads} threads split the case: each
+     * count divided as evenly as whole packets allow (the shares add up to the count); the table's
+     * sizes stay the case's. Each share holds at least one packet in the FIFO and the store.
+     */
+    public CaseParams share(int index, int threads) {
+        if (threads < 1 || index < 0 || index >= threads) {
+            throw new IllegalArgumentException("share " + index + " of " + threads + " threads");
+        }
+        if (internalQueueSize < threads || storedCount < threads) {
+            throw new IllegalArgumentException(threads + " threads need at least " + threads
+                    + " packets in the internal queue and the store (" + internalQueueSize + " and " + storedCount + ")");
+        }
+        return new CaseParams(name, scale, shareOf(poolSize, index, threads), shareOf(mixPoolSize, index, threads),
+                shareOf(internalQueueSize, index, threads), shareOf(storedCount, index, threads),
+                tableInternalQueueSize, tableStoredCount);
+    }
+
+    private static int shareOf(int count, int index, int threads) {
+        return count / threads + (index < count % threads ? 1 : 0);
+    }
+
     /** Packets a fixed pool must hold: a full FIFO, the one being made, and a full store. */
     public long packetsHeldAtMost() {
         return (long) internalQueueSize + storedCount;

@@ -46,6 +46,7 @@ final class Header {
         r.put("gc_beans", gcBeans);
         r.put("clock_origin_nanotime", clock.originNanos);
         r.put("series_probe", null);
+        r.put("threads", config.threads > 0 ? config.threads : null);
         return r;
     }
 

@@ -31,6 +31,10 @@ import java.util.Map;
  * when this reporter is made, after the fill phase; packet counts are the timed phase's (the
  * fill phase's are the summary's fill_packets).
  *
+ * <p>In a threaded run (--threads N) the loops' totals are every thread's, and a time per packet
+ * is thread time: elapsed time x N per packet, so that it reads as a one-thread run's does and
+ * perfect scaling keeps it flat.
+ *
  * <p>With --stop-when-heap-full the timed phase ends early, its window with it, when the heap is
  * {@link RunConfig#HEAP_FULL} used: a collector that never frees (Epsilon) then measures the
  * window the heap holds instead of failing in it; the summary's {@code ended_early} says so.
@@ -50,6 +54,7 @@ final class PeriodReporter {
     private final boolean stopWhenHeapFull;
     private final LatencyMeter latency;
     private final TickSource ticks;
+    private final int threads;
     private String endedEarly;
     private final long start;
     private final long end;
@@ -89,9 +94,19 @@ final class PeriodReporter {
      */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
             Processor processor, CaseParams params, TickSource ticks, LatencyMeter latency) {
+        this(out, gc, config, human, clock, processor, params, ticks, latency, AllocationMeter.forCurrentThread());
+    }
+
+    /**
+     * As above, the allocations counted by {@code alloc} (a threaded run's: its threads'), and the
+     * window's fill read from one thread's {@code processor} against its share's {@code params}.
+     */
+    PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
+            Processor processor, CaseParams params, TickSource ticks, LatencyMeter latency, AllocationMeter alloc) {
         this.out = out;
         this.gc = gc;
-        this.alloc = AllocationMeter.forCurrentThread();
+        this.alloc = alloc;
+        this.threads = config.processingThreads();
         this.realtime = config.realtime();
         this.intervalNs = config.intervalNs;
         this.human = human;
@@ -184,7 +199,7 @@ final class PeriodReporter {
         r.put("packets_total", packets);
         r.put("lost", periodLost);
         r.put("lost_total", lost);
-        r.put("ns_per_packet", periodPackets == 0 ? null : periodS * 1e9 / periodPackets);
+        r.put("ns_per_packet", periodPackets == 0 ? null : periodS * 1e9 * threads / periodPackets);
         r.put("warmup", !measuring);
         if (latency != null) {
             latency.endPeriod(r);
@@ -199,7 +214,8 @@ final class PeriodReporter {
                     lateMax == null ? "-" : String.format(Locale.ROOT, "%.3f", (Long) lateMax / 1e6));
         } else {
             human.printf(Locale.ROOT, "%6.1fs  processed %d  %.1f ns/packet%s%n", t, periodPackets,
-                    periodPackets == 0 ? Double.NaN : periodS * 1e9 / periodPackets, measuring ? "" : "  (warm-up)");
+                    periodPackets == 0 ? Double.NaN : periodS * 1e9 * threads / periodPackets,
+                    measuring ? "" : "  (warm-up)");
         }
         lastTime = now;
         lastPackets = packets;
@@ -278,6 +294,11 @@ final class PeriodReporter {
         this.trailingDropped = trailingDropped;
     }
 
+    /** The packets of the measured window so far (0 before it opens). */
+    long measuredPackets() {
+        return measuring ? packets - measurePackets : 0;
+    }
+
     /** The summary fields the clock knows, as of the last check. */
     void summarize(Map<String, Object> r) {
         long measuredPackets = measuring ? packets - measurePackets : 0;
@@ -289,7 +310,7 @@ final class PeriodReporter {
         r.put("measured_packets", measuredPackets);
         r.put("measured_s", measuredS);
         r.put("measured_cpu_s", cpuEnd < 0 || measureCpu < 0 ? null : (cpuEnd - measureCpu) / 1e9);
-        r.put("ns_per_packet", measuredPackets == 0 ? null : measuredS * 1e9 / measuredPackets);
+        r.put("ns_per_packet", measuredPackets == 0 ? null : measuredS * 1e9 * threads / measuredPackets);
         r.put("timed_start_s", clock.seconds(start));
         r.put("window_start_s", measuring ? clock.seconds(measureTime) : null);
         r.put("store_fill_at_window", measuring ? storeFillAtWindow : null);

@@ -56,6 +56,7 @@ public final class Run {
     private TickStats stats;
     private ClassHistogram live;
     private PoolCounts counts;
+    private ThreadedBatch threaded;
 
     private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human,
             RunClock clock, Integer seriesProbe, BiFunction<String, CaseParams, BufferStrategy> strategies) {
@@ -127,6 +128,10 @@ public final class Run {
         header.put("series_probe", seriesProbe);
         out.write(header);
         try {
+            if (config.threads > 0) {
+                runThreaded(params);
+                return finishRun(null);
+            }
             loop = filled;
             if (loop == null) {
                 loop = new PacketLoop(strategies.apply(config.strategy, params),
@@ -152,18 +157,39 @@ public final class Run {
                 BatchLoop.run(loop, reporter);
             }
             reporter.finish();
-            if (config.liveObjects) {
-                live = ClassHistogram.take();
-                reporter.writeGc();
-            }
-            counts = checkedCounts(loop);
-            out.write(summary(null));
-            return 0;
+            return finishRun(loop);
         } catch (Exception | Error e) {
             human.println("alloc-or-pool: run failed: " + e);
             e.printStackTrace(human);
             out.write(summary(e.toString()));
             return 1;
+        }
+    }
+
+    /** After the timed phase: the live objects if asked for, the checked counts, the summary. */
+    private int finishRun(PacketLoop one) throws Exception {
+        if (config.liveObjects) {
+            live = ClassHistogram.take();
+            reporter.writeGc();
+        }
+        counts = one != null ? checkedCounts(one) : threaded.checkedCounts();
+        out.write(summary(null));
+        return 0;
+    }
+
+    /** A batch run of --threads N (see ThreadedBatch); the threads are ended on every path. */
+    private void runThreaded(CaseParams params) throws IOException, InterruptedException {
+        threaded = new ThreadedBatch(config, params, strategies);
+        try {
+            threaded.fill(System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
+                    (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
+            PeriodReporter.writeGc(out, gc, clock);
+            reporter = new PeriodReporter(out, gc, config, human, clock, threaded.firstProcessor(),
+                    threaded.firstShare(), null, null, threaded.allocationMeter());
+            threaded.run(reporter);
+            reporter.finish();
+        } finally {
+            threaded.end();
         }
     }
 
@@ -197,8 +223,9 @@ public final class Run {
         r.put("type", "summary");
         r.put("status", error == null ? "ok" : "error");
         r.put("error", error);
-        r.put("fill_packets", fill == null ? 0L : fill.packets());
-        r.put("fill_s", fill == null ? 0.0 : fill.seconds());
+        r.put("fill_packets", threaded != null ? threaded.fillPackets() : fill == null ? 0L : fill.packets());
+        r.put("fill_s", threaded != null ? threaded.fillSeconds() : fill == null ? 0.0 : fill.seconds());
+        r.put("thread_share_min", threaded == null || reporter == null ? null : threaded.smallestShare());
         if (reporter != null) {
             reporter.summarize(r);
         } else {

@@ -29,6 +29,11 @@ public final class RunConfig {
     /** After this run, more probes in the same JVM, one per line of standard input (see Run). */
     public final boolean probesFromStdin;
     public final String out;
+    /**
+     * Batch: 0 runs the model on the main thread (the study's engine); N &gt; 0 runs N processing
+     * threads, each on its own share of the case (see ThreadedBatch).
+     */
+    public final int threads;
 
     /** The share of the heap in use at which --stop-when-heap-full ends the timed phase. */
     public static final double HEAP_FULL = 0.9;
@@ -37,6 +42,17 @@ public final class RunConfig {
             double warmupS, double scale, int producerCpu, int consumerCpu, boolean liveObjects, long seed,
             String source, int internalQueueSize, int storedCount, int poolSize, double captureDelayMs,
             boolean stopWhenHeapFull, boolean probesFromStdin, String out) {
+        this(caseName, strategy, mode, intervalNs, durationS, warmupS, scale, producerCpu, consumerCpu, liveObjects,
+                seed, source, internalQueueSize, storedCount, poolSize, captureDelayMs, stopWhenHeapFull,
+                probesFromStdin, out, 0);
+    }
+
+    /** As above, run by {@code threads} processing threads (0: the main thread alone). */
+    public RunConfig(String caseName, String strategy, String mode, long intervalNs, double durationS,
+            double warmupS, double scale, int producerCpu, int consumerCpu, boolean liveObjects, long seed,
+            String source, int internalQueueSize, int storedCount, int poolSize, double captureDelayMs,
+            boolean stopWhenHeapFull, boolean probesFromStdin, String out, int threads) {
+        this.threads = threads;
         this.caseName = caseName;
         this.strategy = strategy;
         this.mode = mode;
@@ -65,6 +81,11 @@ public final class RunConfig {
     /** The case's sizes at the scale, with the overrides. */
     public CaseParams caseParams() {
         return CaseParams.of(caseName, scale).overridden(internalQueueSize, storedCount, poolSize);
+    }
+
+    /** The processing threads of the run: 1 when the main thread runs the model alone. */
+    public int processingThreads() {
+        return Math.max(1, threads);
     }
 
     /** Ticks in the capture delay (100 ms unless --capture-delay-ms) at the interval, at least one; 0 in batch mode. */

@@ -8,11 +8,14 @@ import java.util.List;
 public final class Strategies {
     public static final List<String> NAMES = Arrays.asList(
             "dummy", "alloc", "mix", "pool", "native-alloc", "native-mix", "native-pool",
-            "netty-pooled-heap", "netty-pooled-direct", "netty-unpooled");
+            "netty-pooled-heap", "netty-pooled-direct", "netty-unpooled", "shared-pool");
 
     /** The strategies that fail when POOL_SIZE packets (or native slots) are all in use. */
     public static final List<String> BOUNDED_BY_POOL_SIZE = Arrays.asList(
-            "pool", "native-alloc", "native-mix", "native-pool");
+            "pool", "native-alloc", "native-mix", "native-pool", "shared-pool");
+
+    /** The strategy whose one pool serves every processing thread (see SharedPool); the others make one per thread. */
+    public static final String SHARED = "shared-pool";
 
     private Strategies() {}
 
@@ -46,6 +49,8 @@ public final class Strategies {
             case "netty-pooled-direct":
             case "netty-unpooled":
                 return NettyStrategy.create(name);
+            case SHARED:
+                return new SharedPool(params.poolSize).view();
             default:
                 throw new IllegalArgumentException("no strategy " + name);
         }

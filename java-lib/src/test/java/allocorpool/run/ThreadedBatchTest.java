@@ -1,0 +1,178 @@
+package allocorpool.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import allocorpool.model.CaseParams;
+import allocorpool.model.Packet;
+import allocorpool.strategy.BufferStrategy;
+import allocorpool.strategy.PoolCounts;
+import allocorpool.strategy.Strategies;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Batch runs of several processing threads (--threads): for every strategy of the threaded chapter,
+ * at one and two threads, a run ends ok with its header naming the threads and its counts exact over
+ * all threads; a thread that fails, or a strategy that leaks, ends the run with an error summary.
+ * Nothing here depends on how fast the threads run or how the scheduler shares the cores.
+ */
+class ThreadedBatchTest {
+    static final List<String> STRATEGIES = List.of("alloc", "mix", "pool", "shared-pool", "netty-pooled-heap",
+            "netty-pooled-direct");
+    private static final TickSourceFactory NO_TICKS = (interval, capacity, producer, consumer) -> {
+        throw new AssertionError("batch runs need no tick source");
+    };
+
+    @TempDir
+    Path dir;
+
+    private final PrintStream human = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+    private RunConfig config(String strategy, int threads, Path out) {
+        return RunFiles.config("B", strategy, "batch", 0, 0.01, false, out, "--threads", String.valueOf(threads),
+                "--duration-s", "1", "--warmup-s", "0.3");
+    }
+
+    private int execute(RunConfig config, BiFunction<String, CaseParams, BufferStrategy> strategies) {
+        return Run.execute(config, NO_TICKS, human, new BufferedReader(new StringReader("")), strategies);
+    }
+
+    @Test
+    void everyStrategyRunsOnOneAndTwoThreadsWithExactCounts() throws IOException {
+        for (String strategy : STRATEGIES) {
+            for (int threads : new int[] {1, 2}) {
+                Path file = dir.resolve(strategy + "-" + threads + ".jsonl");
+                RunConfig config = config(strategy, threads, file);
+                assertEquals(0, execute(config, Strategies::create), strategy + " x " + threads);
+                List<Map<String, Object>> records = RunFiles.readRun(file);
+                assertEquals((long) threads, records.get(0).get("threads"));
+                Map<String, Object> s = records.get(records.size() - 1);
+                assertEquals("ok", s.get("status"), s.toString());
+                assertTrue((Long) s.get("measured_packets") > 0, s.toString());
+                double share = (Double) s.get("thread_share_min");
+                assertTrue(share >= 0 && share <= 1, s.toString());
+                CaseParams params = config.caseParams();
+                if (!strategy.equals("alloc")) {
+                    long held = (Long) s.get("pool_in_use");
+                    assertEquals((Long) s.get("pool_capacity"), (Long) s.get("pool_free") + held, s.toString());
+                    // every thread's FIFO full (its share less the one being made) and at most its store
+                    long fifo = params.internalQueueSize - threads;
+                    assertTrue(held >= fifo && held <= fifo + params.storedCount, s.toString());
+                }
+                if (strategy.equals("pool") || strategy.equals("shared-pool")) {
+                    assertEquals((long) params.poolSize, s.get("pool_capacity"), "the pool is the case's, split or not");
+                }
+            }
+        }
+    }
+
+    @Test
+    void theSharesAddUpToTheCase() {
+        CaseParams params = CaseParams.of("B", 0.01);
+        for (int threads = 1; threads <= 7; threads++) {
+            long queue = 0;
+            long stored = 0;
+            long pool = 0;
+            for (int i = 0; i < threads; i++) {
+                CaseParams share = params.share(i, threads);
+                queue += share.internalQueueSize;
+                stored += share.storedCount;
+                pool += share.poolSize;
+                assertTrue(share.internalQueueSize >= params.internalQueueSize / threads);
+            }
+            assertEquals(params.internalQueueSize, queue);
+            assertEquals(params.storedCount, stored);
+            assertEquals(params.poolSize, pool);
+        }
+    }
+
+    /** A strategy that throws on its thread's 5000th acquire: a run of two threads ends, with that error. */
+    @Test
+    void aFailingThreadEndsTheRunWithItsError() throws IOException {
+        Path file = dir.resolve("failing.jsonl");
+        AtomicInteger made = new AtomicInteger();
+        BiFunction<String, CaseParams, BufferStrategy> failing = (name, params) -> {
+            BufferStrategy strategy = Strategies.create(name, params);
+            boolean fails = made.getAndIncrement() == 1;
+            return new Wrapped(strategy) {
+                private long acquires;
+
+                @Override
+                public Packet acquire() {
+                    if (fails && ++acquires == 5000) {
+                        throw new IllegalStateException("thread 1 gives up");
+                    }
+                    return super.acquire();
+                }
+            };
+        };
+        assertEquals(1, execute(config("pool", 2, file), failing));
+        Map<String, Object> s = RunFiles.readRun(file).get(RunFiles.readRun(file).size() - 1);
+        assertEquals("error", s.get("status"));
+        assertTrue(((String) s.get("error")).contains("thread 1 gives up"), s.toString());
+    }
+
+    /** One thread's strategy forgets its 1000th release: the counts over all threads do not balance. */
+    @Test
+    void aLeakInOneThreadFailsTheRun() throws IOException {
+        for (String strategy : List.of("pool", "netty-pooled-heap")) {
+            Path file = dir.resolve(strategy + "-leak.jsonl");
+            AtomicInteger made = new AtomicInteger();
+            BiFunction<String, CaseParams, BufferStrategy> leaky = (name, params) -> {
+                BufferStrategy inner = Strategies.create(name, params);
+                boolean leaks = made.getAndIncrement() == 0;
+                return new Wrapped(inner) {
+                    private long releases;
+
+                    @Override
+                    public void release(Packet packet) {
+                        if (!leaks || ++releases != 1000) {
+                            super.release(packet);
+                        }
+                    }
+                };
+            };
+            assertEquals(1, execute(config(strategy, 2, file), leaky), strategy);
+            List<Map<String, Object>> records = RunFiles.readRun(file);
+            Map<String, Object> s = records.get(records.size() - 1);
+            assertTrue(((String) s.get("error")).contains("pool accounting is off over 2 threads"), s.toString());
+            assertNull(s.get("pool_capacity"));
+        }
+    }
+
+    private static class Wrapped implements BufferStrategy {
+        private final BufferStrategy strategy;
+
+        Wrapped(BufferStrategy strategy) {
+            this.strategy = strategy;
+        }
+
+        @Override
+        public Packet acquire() {
+            return strategy.acquire();
+        }
+
+        @Override
+        public void release(Packet packet) {
+            strategy.release(packet);
+        }
+
+        @Override
+        public PoolCounts counts() {
+            return strategy.counts();
+        }
+    }
+}

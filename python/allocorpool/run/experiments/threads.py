@@ -1,0 +1,65 @@
+"""The several-threads chapter's experiments (chapter 17): every strategy of lists.THREAD_STRATEGIES at each
+thread count this machine has CPUs for, as one block per solution and case (run.cells.thread_block)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import pandas as pd
+
+from allocorpool.analysis.blocks import cell_figures, spread_columns
+from allocorpool.analysis.search import MISSING
+from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, machine_name, value
+from allocorpool.lists import THREAD_STRATEGY_LABELS, Solution
+from allocorpool.run.cells import thread_block
+from allocorpool.run.executor import Executor
+
+
+def thread_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
+    """The planned thread counts a machine of `cpus` CPUs (this process's, unless told) can run, each thread on
+    a CPU of its own: at least one."""
+    cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus
+    return tuple(n for n in planned if n <= cpus) or (1,)
+
+
+class ThreadExperiments(Executor):
+    def threads(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+        """Every strategy of the chapter at each thread count, for each chosen solution and case: one row each
+        (data.tables.THREAD_COLUMNS), with its median over the newest complete boot's repetitions and its interval.
+        Here, the counts this machine has CPUs for; a replay, every planned count (those the store lacks show as
+        not measured). The blocks run one at a time, whatever the machine's CPU slots: a block of N threads needs N
+        CPUs to itself."""
+        plan = self.profile.threads
+        counts = plan.counts if self.replay else thread_counts(plan.counts)
+        self._begin(f"several threads ({', '.join(map(str, counts))})")
+        cases = plan.cases or self.profile.cases
+        jobs = [(solution, case, thread_block(solution, case, self.profile, counts))
+                for solution in chosen for case in cases]
+        rows = []
+        for solution, case, block in jobs:
+            runs = self.blocks.measure(block)
+            self._saw(runs.to_dict("records"))
+            figures = cell_figures(runs) if len(runs) else {}
+            for cell in block.cells:
+                rows.append(self._thread_row(solution, cell.strategy, case, int(cell.threads or 1),
+                                             figures.get(cell.key), cell.key))
+        self._end(f"{len(rows)} thread cells")
+        return pd.DataFrame(rows, columns=THREAD_COLUMNS)
+
+    @staticmethod
+    def _thread_row(solution: Solution, strategy: str, case: str, threads: int, found: dict[str, Any] | None,
+                    key: str) -> dict[str, Any]:
+        labels = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
+                  "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
+                  "strategy_label": THREAD_STRATEGY_LABELS[strategy], "case": case, "threads": threads}
+        if found is None:
+            return {**labels, "key": key, "status": MISSING, "error": "not measured: no boot completed its block",
+                    "runs": 0, "failed_runs": 0, "boots": 0}
+        row = found["standing"]
+        ok = row.get("status") == "ok"
+        return {**labels, "key": row.get("key", key), "status": row.get("status", MISSING),
+                "error": value(row, "error"), **{name: value(row, name) if ok else None for name in THREAD_FIELDS},
+                **({"ns_per_packet": found["spread"].median} if ok else {}), **spread_columns(found),
+                "machine": machine_name(row)}
