@@ -250,7 +250,7 @@ def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, flo
     counts = [n for n in plan.counts if n <= cpus] or [1]
     on_chapter = [s for s in chosen if s.name in plan.solutions]
     cases = plan.cases or prof.cases
-    reps = max(1, prof.blocks.repetitions)
+    reps = plan.repetitions or max(1, prof.blocks.repetitions)
     measured = (plan.batch_s or prof.blocks.batch_s or prof.batch_s)
     runs = len(on_chapter) * len(cases) * len(plan.strategies) * len(counts) * reps
     seconds = len(on_chapter) * len(plan.strategies) * reps * sum(

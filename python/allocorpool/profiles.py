@@ -127,6 +127,7 @@ class ThreadPlan:
     cases: tuple[str, ...] | None = None  # None: the profile's
     batch_s: float | None = None
     batch_warmup_s: float | None = None
+    repetitions: int | None = None  # None: the profile's batch blocks'
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
                                     pool_sizes=(1_000_000, 10_000_000), pool_resolution=3_000_000,
                                     off_heap=("native-parallel-11",)),
             jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),
+            threads=ThreadPlan(solutions=("parallel-11",)),
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "cpp-glibc", "flat-glibc", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10, long_run_s=12,
@@ -210,7 +212,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             queue_scale=0.14,
             # How much longer than their longest pause the Java probes of the quick sentinels waited, on
             # the median, well above their batch time per packet (chapter 12 shows it).
-            unscaled_delay_ms=9),
+            unscaled_delay_ms=9,
+            threads=ThreadPlan(batch_s=1, batch_warmup_s=0.5, repetitions=3)),
     # The article's sizes. Every run fills its store before its warm-up, so the warm-ups need only
     # settle the JIT and the heap; a probe of 8 s holds two of the article's ~4 s collection periods,
     # and the interval found is confirmed by a probe holding the cell's slowest collection twice.

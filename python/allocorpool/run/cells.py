@@ -73,7 +73,7 @@ def thread_block(solution: Solution, case: str, prof: Profile, counts: tuple[int
     count, interleaved and repeated as the profile's batch blocks are."""
     cells = tuple(thread_cell(solution, strategy, case, prof, n) for n in counts for strategy in prof.threads.strategies)
     return Block(f"threads {', '.join(map(str, counts))}, {solution.name}, case {case}", cells,
-                 max(1, prof.blocks.repetitions))
+                 prof.threads.repetitions or max(1, prof.blocks.repetitions))
 
 
 def probe_block(solution: Solution, case: str, prof: Profile, interval_ns: int = REFERENCE_NS) -> Block:

@@ -1,0 +1,64 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Several threads
+#
+# The 2019 article measured one processing thread and left the multi-threaded case for later. It
+# warned that pooling "can become quite tricky" there, while allocation stays cheap: each thread
+# allocates from a buffer of its own (a TLAB). Servers today seldom write their own pool. Many pool
+# through Netty's allocator, which keeps a cache per thread over arenas the threads share.
+#
+# This chapter runs the batch test with several processing threads. The case is split between them:
+# each thread makes its own share of the packets and keeps its own FIFO and store. The live set, and
+# the heap against it, stay the case's whatever the number of threads. Five strategies compete:
+#
+# | Strategy | Where a thread's buffers come from |
+# |---|---|
+# | Allocation | a new buffer per packet, from the thread's TLAB |
+# | Pool per thread | the thread's own pool, as the article's pooling |
+# | Shared pool | one pool for all threads: a lock-free stack, last in, first out |
+# | Netty, heap | Netty's pooled allocator, heap buffers |
+# | Netty, direct | Netty's pooled allocator, buffers off the heap |
+#
+# Times are **thread time per packet**: elapsed time times the number of threads, per packet. A
+# strategy that scales perfectly keeps it flat as threads are added. Each solution and case is one
+# block: every strategy at every thread count, interleaved and repeated.
+
+# %% tags=["parameters"]
+from allocorpool import settings
+
+profile = settings.profile_name()
+data_dir = settings.data_dir() or ""  # empty: data/<profile>
+
+# %%
+from allocorpool.chapters import display as show
+from allocorpool.chapters import threads
+from allocorpool.run.sweep import Sweep
+
+sweep = Sweep(profile, data_dir or None)
+plan = sweep.profile.threads
+chosen = sweep.solutions_named(plan.solutions)
+show.note(f"Solutions: {', '.join(s.label for s in chosen) or 'none in this selection'}; thread counts planned: "
+          f"{', '.join(map(str, plan.counts))}, each run where the machine has a CPU per thread.")
+
+# %% tags=["progress"]
+table = sweep.threads(chosen)
+
+# %% [markdown]
+# ## The answer by thread count
+
+# %%
+threads.show_chapter(table)
+
+# %% tags=["check"]
+sweep.finish(table)

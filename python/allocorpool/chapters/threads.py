@@ -1,0 +1,240 @@
+"""Chapter 17, several threads: the answer of chapter 09 for N processing threads, how each strategy scales,
+and what sharing one pool costs. Every figure is a median over a block's repetitions with its 95 % interval;
+every comparison a ratio of medians with its interval (effects), decided against parity by the margin. Every
+sentence stating a result is computed here from the chapter's table (Sweep.threads)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from allocorpool import effects
+from allocorpool.analysis import blocks as block_figures
+from allocorpool.analysis.search import MISSING
+from allocorpool.chapters import display as show
+from allocorpool.chapters.claims import Claim, show_claims, tallied
+from allocorpool.effects import Verdict
+from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
+
+ALLOC = "alloc"
+PER_THREAD, SHARED = "pool", "shared-pool"
+SCALES_WITHIN = 1.25  # "scales": thread time per packet at N threads within 25 % of one thread's
+
+
+def _ns(row: dict[str, Any] | None) -> float:
+    value = None if row is None or row.get("status") != "ok" else row.get("ns_per_packet")
+    return math.nan if value is None or pd.isna(value) else float(value)
+
+
+def measured(table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of thread counts the store holds a finished run of (a replay lists every planned count)."""
+    if not len(table):
+        return table
+    held = table[table["status"] != MISSING].groupby("threads").size()
+    return table[table["threads"].isin(held.index)]
+
+
+def _by(table: pd.DataFrame, solution: str, case: str, threads: int) -> dict[str, dict[str, Any]]:
+    part = table[(table["solution"] == solution) & (table["case"] == case) & (table["threads"] == threads)]
+    return {str(r["strategy"]): r for r in part.to_dict("records")}
+
+
+def best_text(rows: dict[str, dict[str, Any]]) -> str:
+    """The strategy with the lowest median thread time per packet and its margin over the next, with the
+    ratio's interval; both named where the interval does not clear parity by the margin."""
+    ranked = sorted((s for s in rows if not math.isnan(_ns(rows[s]))), key=lambda s: _ns(rows[s]))
+    if not ranked:
+        return "not measured"
+    best = THREAD_STRATEGY_LABELS[ranked[0]]
+    if len(ranked) == 1:
+        return f"{best} (the others failed)"
+    nxt = THREAD_STRATEGY_LABELS[ranked[1]]
+    comparison = block_figures.compare(rows[ranked[0]], rows[ranked[1]])
+    effect, outcome = comparison.effect, comparison.outcome()
+    boots = " (boots disagree)" if comparison.flips else ""
+    if outcome == effects.HOLDS:
+        return (f"{best}, {100 * (1 - effect.ratio):.0f} % ({100 * (1 - effect.high):.0f}-"
+                f"{100 * (1 - effect.low):.0f} %) less time than {nxt}{boots}")
+    return f"{best} = {nxt}: no difference measured ({effect.text()}){boots}"
+
+
+def answer_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Per solution and thread count, a column per case: the best strategy and its margin over the next."""
+    table = measured(table)
+    rows = []
+    for (label, solution, threads), part in table.groupby(["label", "solution", "threads"], sort=False):
+        row = {"solution": label, "threads": int(threads)}
+        for case in dict.fromkeys(part["case"]):
+            row[f"case {case}"] = best_text(_by(table, solution, case, threads))
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["solution", "threads"]) if rows else pd.DataFrame()
+
+
+def figures_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Thread time per packet, median and 95 % interval, a row per solution, case and thread count."""
+    table = measured(table)
+    rows = []
+    for (label, case, threads), part in table.groupby(["label", "case", "threads"], sort=False):
+        row: dict[str, Any] = {"solution": label, "case": case, "threads": int(threads)}
+        for r in part.to_dict("records"):
+            spread = effects.Spread(_ns(r), r.get("ns_low") or math.nan, r.get("ns_high") or math.nan,
+                                    int(r.get("runs") or 0))
+            row[str(r["strategy_label"])] = spread.text() if r.get("status") == "ok" else str(r.get("status"))
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["solution", "case", "threads"]) if rows else pd.DataFrame()
+
+
+def scaling_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Each strategy's thread time per packet at each thread count over its time at one thread (1: perfect
+    scaling; 2 at two threads: no more packets than one thread made), with the ratio's interval."""
+    table = measured(table)
+    rows = []
+    for (label, solution, case), part in table.groupby(["label", "solution", "case"], sort=False):
+        counts = sorted(int(n) for n in part["threads"].unique() if n > 1)
+        for strategy in dict.fromkeys(part["strategy"]):
+            one = _by(table, solution, case, 1).get(strategy)
+            row = {"solution": label, "case": case, "strategy": THREAD_STRATEGY_LABELS[strategy]}
+            for n in counts:
+                many = _by(table, solution, case, n).get(strategy)
+                row[f"{n} threads / 1"] = ("not measured" if one is None or many is None
+                                           else block_figures.compare(many, one).effect.text())
+            rows.append(row)
+    return pd.DataFrame(rows).set_index(["solution", "case", "strategy"]) if rows else pd.DataFrame()
+
+
+def figure(table: pd.DataFrame) -> go.Figure:
+    """Packets per second per thread against the thread count, a line per strategy, a panel per solution and
+    case; the bars span the 95 % interval of the median. Flat lines scale perfectly."""
+    table = measured(table)
+    table = table[table["status"] == "ok"]
+    panels = list(dict.fromkeys(zip(table["label"], table["case"])))
+    titles = [f"{label}, case {case}" for label, case in panels] or [""]
+    columns = min(3, max(1, len(panels)))
+    rows = max(1, math.ceil(len(panels) / columns))
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, shared_yaxes=False)
+    shown: set[str] = set()
+    for i, (label, case) in enumerate(panels):
+        part = table[(table["label"] == label) & (table["case"] == case)]
+        for strategy, lines in part.groupby("strategy", sort=False):
+            lines = lines.sort_values("threads")
+            name = THREAD_STRATEGY_LABELS[str(strategy)]
+            rate = 1e3 / lines["ns_per_packet"].astype(float)  # million packets per second, per thread
+            high = 1e3 / lines["ns_low"].astype(float) - rate
+            low = rate - 1e3 / lines["ns_high"].astype(float)
+            fig.add_trace(go.Scatter(x=lines["threads"], y=rate, mode="lines+markers", name=name, legendgroup=name,
+                                     showlegend=name not in shown,
+                                     error_y={"type": "data", "array": high, "arrayminus": low},
+                                     hovertemplate=f"{name}, %{{x}} threads: %{{y:.2f}} million packets/s per thread"
+                                                   "<extra></extra>"), row=i // columns + 1, col=i % columns + 1)
+            shown.add(name)
+    fig.update_xaxes(dtick=1, title_text="threads")
+    fig.update_yaxes(rangemode="tozero")
+    fig.update_yaxes(title_text="million packets/s per thread", col=1)
+    fig.update_layout(title="Throughput per thread against the number of threads (flat: perfect scaling)",
+                      height=320 * rows + 80)
+    return fig
+
+
+def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
+           threshold: float = 1.0, denominator_threads: int | None = None) -> pd.DataFrame:
+    """numerator over denominator (at denominator_threads, else the same count) in each solution and case."""
+    rows = []
+    table = table[table["threads"].isin([threads, denominator_threads or threads])]
+    for (label, solution, case), _ in table.groupby(["label", "solution", "case"], sort=False):
+        a = _by(table, solution, case, threads).get(numerator)
+        b = _by(table, solution, case, denominator_threads or threads).get(denominator)
+        if a is None or b is None or a.get("status") != "ok" or b.get("status") != "ok":
+            rows.append({"solution": label, "case": case, "effect": "not measured", "outcome": effects.NOT_MEASURED})
+            continue
+        comparison = block_figures.compare(a, b, threshold)
+        rows.append({"solution": label, "case": case, "effect": comparison.effect.text(),
+                     "outcome": comparison.outcome(), **({"boots": "disagree"} if comparison.flips else {})})
+    return pd.DataFrame(rows)
+
+
+def claims(table: pd.DataFrame) -> list[tuple[Claim, Verdict, None]]:
+    """The chapter's claims at each thread count the table holds, checked on it: each pool against allocation,
+    the shared pool against a pool per thread (the 2019 article's "tricky" multi-threaded pooling), and whether
+    allocation scales (its thread time at N threads within 25 % of one thread's)."""
+    table = measured(table)
+    counts = sorted(int(n) for n in table["threads"].unique()) if len(table) else []
+    rule = ("In each solution and case: the ratio of median thread times per packet over the block's repetitions, "
+            f"with its 95 % interval. It holds where the interval lies below {{bound}} by the {effects.MARGIN:.0%} "
+            "margin, fails where it lies above it, and otherwise reads no difference measured.")
+    checked = []
+    for n in counts:
+        part = table[table["threads"] == n]
+        threads = show.count(n, "thread")
+        for pool in THREAD_POOLS:
+            verdict = tallied(_pairs(part, pool, ALLOC, n), "solution and case pairs")
+            checked.append((Claim(f"With {threads}, pooling beats allocation: {THREAD_STRATEGY_LABELS[pool]}",
+                                  lambda v=verdict: v, rule.format(bound="parity")), verdict, None))
+        verdict = tallied(_pairs(part, PER_THREAD, SHARED, n), "solution and case pairs")
+        checked.append((Claim(f"With {threads}, a pool per thread beats one shared pool", lambda v=verdict: v,
+                              rule.format(bound="parity")), verdict, None))
+        if n > 1:
+            verdict = tallied(_pairs(table, ALLOC, ALLOC, n, SCALES_WITHIN, denominator_threads=1),
+                              "solution and case pairs")
+            checked.append((Claim(f"With {threads}, allocation scales: each thread's time per packet stays within "
+                                  f"{SCALES_WITHIN - 1:.0%} of one thread's", lambda v=verdict: v,
+                                  rule.format(bound=f"{SCALES_WITHIN:g} x one thread's time")), verdict, None))
+    return checked
+
+
+def findings(table: pd.DataFrame) -> list[str]:
+    """Sentences computed from the table: per thread count, how many (solution, case) pairs each strategy is
+    fastest in, and what sharing the pool costs against a pool per thread."""
+    table = measured(table)
+    lines = []
+    for n, part in table.groupby("threads"):
+        firsts: dict[str, int] = {}
+        pairs = 0
+        for (solution, case), _ in part.groupby(["solution", "case"], sort=False):
+            rows = _by(part, solution, case, n)
+            ranked = sorted((s for s in rows if not math.isnan(_ns(rows[s]))), key=lambda s: _ns(rows[s]))
+            if ranked:
+                pairs += 1
+                firsts[THREAD_STRATEGY_LABELS[ranked[0]]] = firsts.get(THREAD_STRATEGY_LABELS[ranked[0]], 0) + 1
+        if pairs:
+            said = ", ".join(f"{label} in {count}" for label, count in sorted(firsts.items(), key=lambda kv: -kv[1]))
+            lines.append(f"With {show.count(int(n), 'thread')}, the lowest median time per packet: {said} of "
+                         f"{show.count(pairs, 'solution and case pair')}.")
+        sharing = _pairs(part, SHARED, PER_THREAD, int(n))
+        known = sharing[sharing["outcome"] != effects.NOT_MEASURED]
+        if len(known):
+            lines.append(f"With {show.count(int(n), 'thread')}, one shared pool over a pool per thread: "
+                         + "; ".join(f"{r['solution']} {r['case']} {r['effect']}" for r in known.to_dict("records"))
+                         + ".")
+    return lines
+
+
+def show_chapter(table: pd.DataFrame) -> None:
+    if table.empty:
+        show.note("No solution of this chapter is in this profile's selection.")
+        return
+    shown = measured(table)
+    counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
+    planned = sorted(int(n) for n in table["threads"].unique())
+    left = [n for n in planned if n not in counts]
+    cpus = pd.to_numeric(shown.get("cpus"), errors="coerce").max() if len(shown) else math.nan
+    machine = f" (the machine measured has {int(cpus)})" if not math.isnan(cpus) else ""
+    show.note(f"Thread counts measured: {', '.join(map(str, counts)) or 'none'}"
+              + (f". {', '.join(map(str, left))} threads need a CPU each{machine}: a larger machine runs them."
+                 if left else "."))
+    if not counts:
+        return
+    show.show_table(answer_table(table), "The answer by thread count: the fastest strategy in batch and its margin "
+                                         "over the next (ratio of medians, 95 % interval)")
+    show.show_figure(figure(table))
+    show.show_table(figures_table(table), "Thread time per packet, ns: median (95 % interval)")
+    if len(counts) > 1:
+        show.show_table(scaling_table(table), "Scaling: thread time per packet at N threads over one thread's "
+                                              "(1: perfect; N: no faster than one thread)")
+    show.show_unfinished(table.assign(run_status=table["status"]), ["run_status"], "run of several threads")
+    for line in findings(table):
+        show.note(line)
+    show_claims(claims(table), "Several threads: the claims on this machine")

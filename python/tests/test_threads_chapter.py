@@ -1,0 +1,98 @@
+"""Chapter 17, several threads: blocks of every strategy at each thread count on the fake engine (4 and 8 threads
+too, which this machine cannot run), and the chapter's answer, scaling and claims decided by intervals."""
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from allocorpool import effects, study
+from allocorpool.chapters import threads as chapter
+from allocorpool.lists import THREAD_STRATEGIES, THREAD_STRATEGY_LABELS
+from allocorpool.profiles import ThreadPlan
+from allocorpool.run import executor, sweep
+from allocorpool.run.cells import thread_block, thread_cell
+from allocorpool.run.experiments import threads as experiments
+from allocorpool.run.runner import Cell, run_cell
+
+FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
+PARALLEL = study.SOLUTIONS_BY_NAME["parallel-11"]
+PROFILE = replace(study.PROFILES["ci"], name="threads", strict=False,
+                  threads=ThreadPlan(solutions=("parallel-11",), repetitions=3))
+
+
+def _fake(cell, workdir, **options):
+    return run_cell(cell, workdir, progress=False,
+                    build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
+
+
+def test_a_thread_cell_is_a_java_batch_cell_with_its_count_in_the_key():
+    cell = thread_cell(PARALLEL, "shared-pool", "A", PROFILE, 2)
+    block = thread_block(PARALLEL, "A", PROFILE, (1, 2))
+    assert len(block.cells) == 2 * len(THREAD_STRATEGIES) and block.repetitions == 3
+    two = [c for c in block.cells if c.threads == 2]
+    assert all("_batch_t2_" in c.key for c in two) and "--threads" in two[0].engine_args(Path("x"))
+    assert cell.threads == 2 and cell.engine == "java" and cell.mode == "batch"
+    with pytest.raises(ValueError, match="threads"):
+        Cell(engine="cpp", case="A", strategy="pool", design="flat", allocator="glibc", threads=2)
+    with pytest.raises(ValueError, match="threads"):
+        replace(two[0], mode="realtime", interval_ns=1000)
+
+
+def test_the_counts_a_machine_runs_are_those_it_has_cpus_for():
+    assert experiments.thread_counts((1, 2, 4, 8), cpus=2) == (1, 2)
+    assert experiments.thread_counts((1, 2, 4, 8), cpus=16) == (1, 2, 4, 8)
+    assert experiments.thread_counts((2, 4), cpus=1) == (1,)
+
+
+def test_blocks_of_one_to_eight_threads_on_the_fake_engine_decide_where_sharing_costs(tmp_path, monkeypatch):
+    # A shared pool that loses 80 % of a thread per extra thread, a pool per thread that scales: at one thread the
+    # shared pool is as fast; from two up the pool per thread beats it, and by more at eight.
+    monkeypatch.setattr(executor, "run_cell", _fake)
+    monkeypatch.setattr(experiments, "thread_counts", lambda planned, cpus=None: tuple(planned))
+    monkeypatch.setenv("FAKE_SCALING", "shared-pool:0.8")
+    monkeypatch.setenv("FAKE_FACTORS", "alloc:2")
+    monkeypatch.setenv("FAKE_NOISE", "0.02")
+    table = sweep.Sweep(PROFILE, tmp_path, progress=False).threads([PARALLEL])
+    assert sorted(table["threads"].unique()) == [1, 2, 4, 8]
+    assert (table["status"] == "ok").all() and (table["runs"] == 3).all()
+    shared = table[table["strategy"] == "shared-pool"].set_index("threads")["ns_per_packet"]
+    assert shared[8] / shared[1] == pytest.approx(1 + 0.8 * 7, rel=0.1)
+    verdicts = {claim.text: verdict for claim, verdict, _ in chapter.claims(table)}
+    assert verdicts["With 1 thread, a pool per thread beats one shared pool"].outcome == effects.NO_DIFFERENCE
+    for n in (2, 4, 8):
+        assert verdicts[f"With {n} threads, a pool per thread beats one shared pool"].outcome == effects.HOLDS
+        assert verdicts[f"With {n} threads, allocation scales: each thread's time per packet stays within 25% of "
+                        "one thread's"].outcome == effects.HOLDS
+    assert verdicts["With 1 thread, pooling beats allocation: Shared pool"].outcome == effects.HOLDS  # 100 against 200 ns
+    assert verdicts["With 8 threads, pooling beats allocation: Shared pool"].outcome == effects.FAILS  # 660 against 200 ns
+    answer = chapter.answer_table(table)
+    assert answer.loc[("Parallel 11, 2019 \"CMS\"", 8), "case A"].startswith(("Pool per thread", "Netty"))
+    assert "8 threads / 1" in chapter.scaling_table(table).columns
+
+
+def _row(strategy, threads, samples, case="A"):
+    spread = effects.spread(samples)
+    return {"solution": "parallel-11", "label": "Parallel", "strategy": strategy, "case": case, "threads": threads,
+            "strategy_label": THREAD_STRATEGY_LABELS[strategy], "status": "ok", "ns_per_packet": spread.median,
+            "ns_low": spread.low, "ns_high": spread.high, "runs": len(samples), "boot_samples": {"b": samples},
+            "cpus": 2}
+
+
+def test_the_answer_names_both_strategies_where_the_interval_does_not_decide():
+    table = pd.DataFrame([_row("alloc", 1, [100, 101, 99]), _row("pool", 1, [60, 61, 59]),
+                          _row("alloc", 2, [100, 130, 70]), _row("pool", 2, [99, 102, 98])])
+    answer = chapter.answer_table(table)
+    assert answer.loc[("Parallel", 1), "case A"].startswith("Pool per thread, 40 %")
+    assert "no difference measured" in answer.loc[("Parallel", 2), "case A"]
+    scaling = chapter.scaling_table(table)
+    assert scaling.loc[("Parallel", "A", "Pool per thread"), "2 threads / 1"].startswith("1.6")
+
+
+def test_a_replay_without_the_larger_counts_shows_those_it_holds():
+    missing = {"solution": "parallel-11", "label": "Parallel", "strategy": "alloc", "case": "A", "threads": 4,
+               "strategy_label": "Allocation", "status": "missing"}
+    table = pd.DataFrame([_row("alloc", 1, [100, 101, 99]), _row("alloc", 2, [100, 101, 99]), missing])
+    assert sorted(chapter.measured(table)["threads"].unique()) == [1, 2]
