@@ -58,7 +58,7 @@ table = sweep.threads(chosen)
 # ## The answer by thread count
 
 # %%
-threads.show_chapter(table)
+threads.show_chapter(table, plan.counts)
 
 # %% tags=["check"]
 sweep.finish(table)

@@ -61,13 +61,17 @@ def test_blocks_of_one_to_eight_threads_on_the_fake_engine_decide_where_sharing_
     shared = table[table["strategy"] == "shared-pool"].set_index("threads")["ns_per_packet"]
     assert shared[8] / shared[1] == pytest.approx(1 + 0.8 * 7, rel=0.1)
     verdicts = {claim.text: verdict for claim, verdict, _ in chapter.claims(table)}
-    assert verdicts["With 1 thread, a pool per thread beats one shared pool"].outcome == effects.NO_DIFFERENCE
+    assert verdicts["With 1 thread: A pool per thread beats one shared pool"].outcome == effects.NO_DIFFERENCE
     for n in (2, 4, 8):
-        assert verdicts[f"With {n} threads, a pool per thread beats one shared pool"].outcome == effects.HOLDS
-        assert verdicts[f"With {n} threads, allocation scales: each thread's time per packet stays within 25% of "
-                        "one thread's"].outcome == effects.HOLDS
-    assert verdicts["With 1 thread, pooling beats allocation: Shared pool"].outcome == effects.HOLDS  # 100 against 200 ns
-    assert verdicts["With 8 threads, pooling beats allocation: Shared pool"].outcome == effects.FAILS  # 660 against 200 ns
+        assert verdicts[f"With {n} threads: A pool per thread beats one shared pool"].outcome == effects.HOLDS
+        scales = verdicts[f"With {n} threads: Allocation scales: thread time within 25% of one thread's"]
+        assert scales.outcome == effects.HOLDS
+    assert verdicts["With 1 thread: Shared pool beats allocation"].outcome == effects.HOLDS  # 100 against 200 ns
+    assert verdicts["With 8 threads: Shared pool beats allocation"].outcome == effects.FAILS  # 660 against 200 ns
+    verdicts_by_count = chapter.verdict_table(chapter.questions(table))
+    assert list(verdicts_by_count.columns) == ["1 thread", "2 threads", "4 threads", "8 threads"]
+    assert verdicts_by_count.loc["A pool per thread beats one shared pool", "8 threads"].startswith("holds: ")
+    assert verdicts_by_count.loc["Allocation scales: thread time within 25% of one thread's", "1 thread"] == ""
     answer = chapter.answer_table(table)
     assert answer.loc[("Parallel 11, 2019 \"CMS\"", 8), "case A"].startswith(("Pool per thread", "Netty"))
     assert "8 threads / 1" in chapter.scaling_table(table).columns
@@ -84,6 +88,10 @@ def _row(strategy, threads, samples, case="A"):
 def test_the_answer_names_both_strategies_where_the_interval_does_not_decide():
     table = pd.DataFrame([_row("alloc", 1, [100, 101, 99]), _row("pool", 1, [60, 61, 59]),
                           _row("alloc", 2, [100, 130, 70]), _row("pool", 2, [99, 102, 98])])
+    verdicts_by_count = chapter.verdict_table(chapter.questions(table))
+    assert list(verdicts_by_count.columns) == ["1 thread", "2 threads", "4 threads", "8 threads"]
+    assert verdicts_by_count.loc["A pool per thread beats one shared pool", "8 threads"].startswith("holds: ")
+    assert verdicts_by_count.loc["Allocation scales: thread time within 25% of one thread's", "1 thread"] == ""
     answer = chapter.answer_table(table)
     assert answer.loc[("Parallel", 1), "case A"].startswith("Pool per thread, 40 %")
     assert "no difference measured" in answer.loc[("Parallel", 2), "case A"]

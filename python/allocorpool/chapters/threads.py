@@ -16,7 +16,8 @@ from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import Claim, show_claims, tallied
+from allocorpool.chapters.claims import Claim, tallied
+from allocorpool.chapters.tables import style
 from allocorpool.effects import Verdict
 from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
 
@@ -156,33 +157,64 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
     return pd.DataFrame(rows)
 
 
-def claims(table: pd.DataFrame) -> list[tuple[Claim, Verdict, None]]:
-    """The chapter's claims at each thread count the table holds, checked on it: each pool against allocation,
-    the shared pool against a pool per thread (the 2019 article's "tricky" multi-threaded pooling), and whether
-    allocation scales (its thread time at N threads within 25 % of one thread's)."""
+RULE = ("In each solution and case, the first strategy's median thread time per packet over the second's, with "
+        "its 95 % interval over the block's repetitions. A comparison holds where the interval lies below 1 by the "
+        f"{effects.MARGIN:.0%} margin, fails where it lies above it, and otherwise reads no difference measured. "
+        f"Allocation scales where its time at N threads over its time at one lies below {SCALES_WITHIN:g} by the "
+        "same margin.")
+
+
+def questions(table: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
+    """Each question of the chapter at each thread count the table holds, decided on it: each pool against
+    allocation, a pool per thread against the shared pool (the 2019 article's "tricky" multi-threaded pooling),
+    and, from two threads, whether allocation scales (its thread time within 25 % of one thread's)."""
     table = measured(table)
     counts = sorted(int(n) for n in table["threads"].unique()) if len(table) else []
-    rule = ("In each solution and case: the ratio of median thread times per packet over the block's repetitions, "
-            f"with its 95 % interval. It holds where the interval lies below {{bound}} by the {effects.MARGIN:.0%} "
-            "margin, fails where it lies above it, and otherwise reads no difference measured.")
-    checked = []
+    what = "solution and case pairs"
+    decided = []
     for n in counts:
         part = table[table["threads"] == n]
-        threads = show.count(n, "thread")
         for pool in THREAD_POOLS:
-            verdict = tallied(_pairs(part, pool, ALLOC, n), "solution and case pairs")
-            checked.append((Claim(f"With {threads}, pooling beats allocation: {THREAD_STRATEGY_LABELS[pool]}",
-                                  lambda v=verdict: v, rule.format(bound="parity")), verdict, None))
-        verdict = tallied(_pairs(part, PER_THREAD, SHARED, n), "solution and case pairs")
-        checked.append((Claim(f"With {threads}, a pool per thread beats one shared pool", lambda v=verdict: v,
-                              rule.format(bound="parity")), verdict, None))
+            decided.append((f"{THREAD_STRATEGY_LABELS[pool]} beats allocation", n,
+                            tallied(_pairs(part, pool, ALLOC, n), what)))
+        decided.append(("A pool per thread beats one shared pool", n,
+                        tallied(_pairs(part, PER_THREAD, SHARED, n), what)))
         if n > 1:
-            verdict = tallied(_pairs(table, ALLOC, ALLOC, n, SCALES_WITHIN, denominator_threads=1),
-                              "solution and case pairs")
-            checked.append((Claim(f"With {threads}, allocation scales: each thread's time per packet stays within "
-                                  f"{SCALES_WITHIN - 1:.0%} of one thread's", lambda v=verdict: v,
-                                  rule.format(bound=f"{SCALES_WITHIN:g} x one thread's time")), verdict, None))
-    return checked
+            decided.append((f"Allocation scales: thread time within {SCALES_WITHIN - 1:.0%} of one thread's", n,
+                            tallied(_pairs(table, ALLOC, ALLOC, n, SCALES_WITHIN, denominator_threads=1), what)))
+    return decided
+
+
+def claims(table: pd.DataFrame) -> list[tuple[Claim, Verdict, None]]:
+    """The questions as claims, one per thread count: "With 2 threads: <question>"."""
+    return [(Claim(f"With {show.count(n, 'thread')}: {question}", lambda v=verdict: v,
+                   RULE), verdict, None)
+            for question, n, verdict in questions(table)]
+
+
+def verdict_table(decided: list[tuple[str, int, Verdict]]) -> pd.DataFrame:
+    """A row per question, a column per thread count: the verdict and how often it held."""
+    rows: dict[str, dict[str, str]] = {}
+    for question, n, verdict in decided:
+        rows.setdefault(question, {})[show.count(n, "thread")] = f"{verdict.words}: {verdict.summary}"
+    return pd.DataFrame.from_dict(rows, orient="index").fillna("").rename_axis("on this machine")
+
+
+def show_verdicts(decided: list[tuple[str, int, Verdict]]) -> None:
+    """The verdict table, coloured by outcome, the rule once under it, then each verdict's pairs, folded."""
+    if not decided:
+        return
+    colours = {effects.WORDS[o]: c for o, c in ((effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"),
+                                                 (effects.FAILS, "#ff9a9a"), (effects.NOT_MEASURED, "#dddddd"),
+                                                 (effects.NO_DIFFERENCE, "#cfe2f3"))}
+    styler = style(verdict_table(decided)).map(
+        lambda v: f"background-color: {colours.get(str(v).split(':')[0], '')}" if v else "")
+    show.show_table(styler, caption="Several threads: what holds on this machine")
+    show.note(f"How it is decided: {RULE}")
+    for question, n, verdict in decided:
+        if len(verdict.cells):
+            show.show_details(f"The pairs behind, with {show.count(n, 'thread')}: {question}",
+                              verdict.cells)
 
 
 def findings(table: pd.DataFrame) -> list[str]:
@@ -212,13 +244,15 @@ def findings(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def show_chapter(table: pd.DataFrame) -> None:
+def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
+    """The chapter: which thread counts ran, the answer, the figure, the tables, the findings and verdicts.
+    planned: the profile's thread counts (a run lists only those this machine has CPUs for)."""
     if table.empty:
         show.note("No solution of this chapter is in this profile's selection.")
         return
     shown = measured(table)
     counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
-    planned = sorted(int(n) for n in table["threads"].unique())
+    planned = sorted(set(planned) | {int(n) for n in table["threads"].unique()})
     left = [n for n in planned if n not in counts]
     cpus = pd.to_numeric(shown.get("cpus"), errors="coerce").max() if len(shown) else math.nan
     machine = f" (the machine measured has {int(cpus)})" if not math.isnan(cpus) else ""
@@ -237,4 +271,4 @@ def show_chapter(table: pd.DataFrame) -> None:
     show.show_unfinished(table.assign(run_status=table["status"]), ["run_status"], "run of several threads")
     for line in findings(table):
         show.note(line)
-    show_claims(claims(table), "Several threads: the claims on this machine")
+    show_verdicts(questions(table))
