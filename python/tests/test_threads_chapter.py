@@ -88,10 +88,6 @@ def _row(strategy, threads, samples, case="A"):
 def test_the_answer_names_both_strategies_where_the_interval_does_not_decide():
     table = pd.DataFrame([_row("alloc", 1, [100, 101, 99]), _row("pool", 1, [60, 61, 59]),
                           _row("alloc", 2, [100, 130, 70]), _row("pool", 2, [99, 102, 98])])
-    verdicts_by_count = chapter.verdict_table(chapter.questions(table))
-    assert list(verdicts_by_count.columns) == ["1 thread", "2 threads", "4 threads", "8 threads"]
-    assert verdicts_by_count.loc["A pool per thread beats one shared pool", "8 threads"].startswith("holds: ")
-    assert verdicts_by_count.loc["Allocation scales: thread time within 25% of one thread's", "1 thread"] == ""
     answer = chapter.answer_table(table)
     assert answer.loc[("Parallel", 1), "case A"].startswith("Pool per thread, 40 %")
     assert "no difference measured" in answer.loc[("Parallel", 2), "case A"]
