@@ -73,8 +73,25 @@ def test_blocks_of_one_to_eight_threads_on_the_fake_engine_decide_where_sharing_
     assert verdicts_by_count.loc["A pool per thread beats one shared pool", "8 threads"].startswith("holds: ")
     assert verdicts_by_count.loc["Allocation scales: thread time within 25% of one thread's", "1 thread"] == ""
     answer = chapter.answer_table(table)
-    assert answer.loc[("Parallel 11, 2019 \"CMS\"", 8), "case A"].startswith(("Pool per thread", "Netty"))
-    assert "8 threads / 1" in chapter.scaling_table(table).columns
+    assert answer.loc[("Parallel 11, 2019 \"CMS\"", "A"), "8 threads"].startswith(("Pool per thread", "Netty"))
+    assert "case A, 8 / 1" in chapter.scaling_table(table).columns
+
+
+def test_a_replay_reads_the_blocks_a_smaller_machine_ran(tmp_path, monkeypatch):
+    # Recorded on 2 CPUs (a block of 1 and 2 threads), replayed with every planned count: 1 and 2 read back, 4 and
+    # 8 show as not measured.
+    monkeypatch.setattr(executor, "run_cell", _fake)
+    monkeypatch.setattr(experiments, "thread_counts", lambda planned, cpus=None: tuple(n for n in planned if n <= 2))
+    monkeypatch.setenv("FAKE_NOISE", "0.02")
+    recorded = sweep.Sweep(PROFILE, tmp_path, progress=False).threads([PARALLEL])
+    assert sorted(recorded["threads"].unique()) == [1, 2]
+    replayed = sweep.Sweep(PROFILE, tmp_path, progress=False, replay=True).threads([PARALLEL])
+    assert sorted(replayed["threads"].unique()) == [1, 2, 4, 8]
+    held = replayed[replayed["threads"] <= 2].set_index(["strategy", "threads"])["ns_per_packet"]
+    assert (replayed[replayed["threads"] <= 2]["status"] == "ok").all()
+    assert held.to_dict() == recorded.set_index(["strategy", "threads"])["ns_per_packet"].to_dict()
+    assert (replayed[replayed["threads"] > 2]["status"] == "missing").all()
+    assert sorted(chapter.measured(replayed)["threads"].unique()) == [1, 2]
 
 
 def _row(strategy, threads, samples, case="A"):
@@ -89,10 +106,10 @@ def test_the_answer_names_both_strategies_where_the_interval_does_not_decide():
     table = pd.DataFrame([_row("alloc", 1, [100, 101, 99]), _row("pool", 1, [60, 61, 59]),
                           _row("alloc", 2, [100, 130, 70]), _row("pool", 2, [99, 102, 98])])
     answer = chapter.answer_table(table)
-    assert answer.loc[("Parallel", 1), "case A"].startswith("Pool per thread, 40 %")
-    assert "no difference measured" in answer.loc[("Parallel", 2), "case A"]
+    assert answer.loc[("Parallel", "A"), "1 thread"].startswith("Pool per thread, 40 %")
+    assert "no difference measured" in answer.loc[("Parallel", "A"), "2 threads"]
     scaling = chapter.scaling_table(table)
-    assert scaling.loc[("Parallel", "A", "Pool per thread"), "2 threads / 1"].startswith("1.6")
+    assert scaling.loc[("Parallel", "Pool per thread"), "case A, 2 / 1"].startswith("1.6")
 
 
 def test_a_replay_without_the_larger_counts_shows_those_it_holds():

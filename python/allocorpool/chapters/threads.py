@@ -23,6 +23,9 @@ from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
 
 ALLOC = "alloc"
 PER_THREAD, SHARED = "pool", "shared-pool"
+# Allocation and pooling in the colours the other chapters give them; the shared pool a shade of pooling's
+THREAD_COLOURS = {"alloc": "#d62728", "pool": "#1f77b4", "shared-pool": "#17becf", "netty-pooled-heap": "#2ca02c",
+                  "netty-pooled-direct": "#9467bd"}
 SCALES_WITHIN = 1.25  # "scales": thread time per packet at N threads within 25 % of one thread's
 
 
@@ -64,15 +67,15 @@ def best_text(rows: dict[str, dict[str, Any]]) -> str:
 
 
 def answer_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Per solution and thread count, a column per case: the best strategy and its margin over the next."""
+    """Per solution and case, a column per thread count: the best strategy and its margin over the next."""
     table = measured(table)
     rows = []
-    for (label, solution, threads), part in table.groupby(["label", "solution", "threads"], sort=False):
-        row = {"solution": label, "threads": int(threads)}
-        for case in dict.fromkeys(part["case"]):
-            row[f"case {case}"] = best_text(_by(table, solution, case, threads))
+    for (label, solution, case), part in table.groupby(["label", "solution", "case"], sort=False):
+        row = {"solution": label, "case": case}
+        for threads in sorted(int(n) for n in part["threads"].unique()):
+            row[show.count(threads, "thread")] = best_text(_by(table, solution, case, threads))
         rows.append(row)
-    return pd.DataFrame(rows).set_index(["solution", "threads"]) if rows else pd.DataFrame()
+    return pd.DataFrame(rows).set_index(["solution", "case"]) if rows else pd.DataFrame()
 
 
 def figures_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -84,27 +87,34 @@ def figures_table(table: pd.DataFrame) -> pd.DataFrame:
         for r in part.to_dict("records"):
             spread = effects.Spread(_ns(r), r.get("ns_low") or math.nan, r.get("ns_high") or math.nan,
                                     int(r.get("runs") or 0))
-            row[str(r["strategy_label"])] = spread.text() if r.get("status") == "ok" else str(r.get("status"))
+            row[str(r["strategy_label"])] = (spread.text() if r.get("status") == "ok" else "not measured"
+                                             if r.get("status") == MISSING else str(r.get("status")))
         rows.append(row)
     return pd.DataFrame(rows).set_index(["solution", "case", "threads"]) if rows else pd.DataFrame()
 
 
 def scaling_table(table: pd.DataFrame) -> pd.DataFrame:
     """Each strategy's thread time per packet at each thread count over its time at one thread (1: perfect
-    scaling; 2 at two threads: no more packets than one thread made), with the ratio's interval."""
+    scaling; 2 at two threads: no more packets than one thread made), with the ratio's interval: a row per
+    solution and strategy, a column per case and thread count."""
     table = measured(table)
+    counts = sorted(int(n) for n in table["threads"].unique() if n > 1) if len(table) else []
     rows = []
-    for (label, solution, case), part in table.groupby(["label", "solution", "case"], sort=False):
-        counts = sorted(int(n) for n in part["threads"].unique() if n > 1)
+    for (label, solution), part in table.groupby(["label", "solution"], sort=False):
         for strategy in dict.fromkeys(part["strategy"]):
-            one = _by(table, solution, case, 1).get(strategy)
-            row = {"solution": label, "case": case, "strategy": THREAD_STRATEGY_LABELS[strategy]}
-            for n in counts:
-                many = _by(table, solution, case, n).get(strategy)
-                row[f"{n} threads / 1"] = ("not measured" if one is None or many is None
-                                           else block_figures.compare(many, one).effect.text())
+            row = {"solution": label, "strategy": THREAD_STRATEGY_LABELS[strategy]}
+            for case in dict.fromkeys(part["case"]):
+                one = _by(table, solution, case, 1).get(strategy)
+                for n in counts:
+                    many = _by(table, solution, case, n).get(strategy)
+                    row[f"case {case}, {n} / 1"] = ("not measured" if _missing(one) or _missing(many)
+                                                    else block_figures.compare(many, one).effect.text())
             rows.append(row)
-    return pd.DataFrame(rows).set_index(["solution", "case", "strategy"]) if rows else pd.DataFrame()
+    return pd.DataFrame(rows).set_index(["solution", "strategy"]) if rows else pd.DataFrame()
+
+
+def _missing(row: dict[str, Any] | None) -> bool:
+    return row is None or row.get("status") != "ok"
 
 
 def figure(table: pd.DataFrame) -> go.Figure:
@@ -127,7 +137,7 @@ def figure(table: pd.DataFrame) -> go.Figure:
             high = 1e3 / lines["ns_low"].astype(float) - rate
             low = rate - 1e3 / lines["ns_high"].astype(float)
             fig.add_trace(go.Scatter(x=lines["threads"], y=rate, mode="lines+markers", name=name, legendgroup=name,
-                                     showlegend=name not in shown,
+                                     showlegend=name not in shown, line={"color": THREAD_COLOURS[str(strategy)]},
                                      error_y={"type": "data", "array": high, "arrayminus": low},
                                      hovertemplate=f"{name}, %{{x}} threads: %{{y:.2f}} million packets/s per thread"
                                                    "<extra></extra>"), row=i // columns + 1, col=i % columns + 1)
@@ -196,8 +206,20 @@ def verdict_table(decided: list[tuple[str, int, Verdict]]) -> pd.DataFrame:
     """A row per question, a column per thread count: the verdict and how often it held."""
     rows: dict[str, dict[str, str]] = {}
     for question, n, verdict in decided:
-        rows.setdefault(question, {})[show.count(n, "thread")] = f"{verdict.words}: {verdict.summary}"
+        rows.setdefault(question, {})[show.count(n, "thread")] = f"{verdict.words}: {_counts(verdict)}"
     return pd.DataFrame.from_dict(rows, orient="index").fillna("").rename_axis("on this machine")
+
+
+def _counts(verdict: Verdict) -> str:
+    """'4 hold, 2 fail, 2 no difference (1 not measured)': the pairs behind a verdict by outcome."""
+    if not len(verdict.cells):
+        return verdict.summary
+    outcomes = verdict.cells["outcome"].value_counts()
+    said = ", ".join(f"{outcomes[o]} {word}" for o, word in ((effects.HOLDS, "hold"), (effects.FAILS, "fail"),
+                                                            (effects.NO_DIFFERENCE, "no difference"))
+                     if outcomes.get(o, 0))
+    left = int(outcomes.get(effects.NOT_MEASURED, 0))
+    return (said or "none decided") + (f" ({left} not measured)" if left else "")
 
 
 def show_verdicts(decided: list[tuple[str, int, Verdict]]) -> None:
@@ -210,7 +232,7 @@ def show_verdicts(decided: list[tuple[str, int, Verdict]]) -> None:
     styler = style(verdict_table(decided)).map(
         lambda v: f"background-color: {colours.get(str(v).split(':')[0], '')}" if v else "")
     show.show_table(styler, caption="Several threads: what holds on this machine")
-    show.note(f"How it is decided: {RULE}")
+    show.note(f"Each entry counts the solution and case pairs by outcome. How it is decided: {RULE}")
     for question, n, verdict in decided:
         if len(verdict.cells):
             show.show_details(f"The pairs behind, with {show.count(n, 'thread')}: {question}",
@@ -237,11 +259,19 @@ def findings(table: pd.DataFrame) -> list[str]:
                          f"{show.count(pairs, 'solution and case pair')}.")
         sharing = _pairs(part, SHARED, PER_THREAD, int(n))
         known = sharing[sharing["outcome"] != effects.NOT_MEASURED]
-        if len(known):
-            lines.append(f"With {show.count(int(n), 'thread')}, one shared pool over a pool per thread: "
-                         + "; ".join(f"{r['solution']} {r['case']} {r['effect']}" for r in known.to_dict("records"))
-                         + ".")
+        ratios = [_ratio(part, int(n), solution, case) for solution, case in
+                  part[["solution", "case"]].drop_duplicates().itertuples(index=False)]
+        ratios = [r for r in ratios if not math.isnan(r)]
+        if len(known) and ratios:
+            lines.append(f"With {show.count(int(n), 'thread')}, one shared pool took {min(ratios):.2f} to "
+                         f"{max(ratios):.2f} times a pool per thread's time per packet (median ratio over "
+                         f"{show.count(len(ratios), 'solution and case pair')}: {float(pd.Series(ratios).median()):.2f}).")
     return lines
+
+
+def _ratio(table: pd.DataFrame, threads: int, solution: str, case: str) -> float:
+    rows = _by(table, solution, case, threads)
+    return _ns(rows.get(SHARED)) / _ns(rows.get(PER_THREAD)) if PER_THREAD in rows and SHARED in rows else math.nan
 
 
 def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
@@ -261,14 +291,14 @@ def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
                  if left else "."))
     if not counts:
         return
-    show.show_table(answer_table(table), "The answer by thread count: the fastest strategy in batch and its margin "
-                                         "over the next (ratio of medians, 95 % interval)")
+    show.show_table(answer_table(table), "The answer by thread count: the fastest strategy in batch and how much "
+                                         "less time it takes than the next (95 % interval)")
     show.show_figure(figure(table))
     show.show_table(figures_table(table), "Thread time per packet, ns: median (95 % interval)")
     if len(counts) > 1:
         show.show_table(scaling_table(table), "Scaling: thread time per packet at N threads over one thread's "
-                                              "(1: perfect; N: no faster than one thread)")
-    show.show_unfinished(table.assign(run_status=table["status"]), ["run_status"], "run of several threads")
+                                              "(1: perfect; N: no faster than one thread), 95 % interval")
+    show.show_unfinished(shown.assign(run_status=shown["status"]), ["run_status"], "run of several threads")
     for line in findings(table):
         show.note(line)
     show_verdicts(questions(table))

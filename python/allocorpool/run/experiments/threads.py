@@ -35,11 +35,11 @@ class ThreadExperiments(Executor):
         counts = plan.counts if self.replay else thread_counts(plan.counts)
         self._begin(f"several threads ({', '.join(map(str, counts))})")
         cases = plan.cases or self.profile.cases
-        jobs = [(solution, case, thread_block(solution, case, self.profile, counts))
+        jobs = [(solution, case, thread_block(solution, case, self.profile, counts))  # its cells name the rows
                 for solution in chosen for case in cases]
         rows = []
         for solution, case, block in jobs:
-            runs = self.blocks.measure(block)
+            runs = self._thread_runs(solution, case, counts)
             self._saw(runs.to_dict("records"))
             figures = cell_figures(runs) if len(runs) else {}
             for cell in block.cells:
@@ -47,6 +47,17 @@ class ThreadExperiments(Executor):
                                              figures.get(cell.key), cell.key))
         self._end(f"{len(rows)} thread cells")
         return pd.DataFrame(rows, columns=THREAD_COLUMNS)
+
+    def _thread_runs(self, solution: Solution, case: str, counts: tuple[int, ...]) -> pd.DataFrame:
+        """The runs of the solution and case's block at these counts. A replay reads, besides, the blocks of
+        every smaller machine, which ran the first counts only (a block's identity is its cells, so a 2-CPU
+        machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each run once."""
+        if not self.replay:
+            return self.blocks.measure(thread_block(solution, case, self.profile, counts))
+        parts = [self.blocks.measure(thread_block(solution, case, self.profile, counts[:n]))
+                 for n in range(1, len(counts) + 1)]
+        parts = [part for part in parts if len(part)]
+        return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()
 
     @staticmethod
     def _thread_row(solution: Solution, strategy: str, case: str, threads: int, found: dict[str, Any] | None,
