@@ -55,12 +55,20 @@ ALLOCATOR_FILL_FACTOR = {("cpp", "jemalloc"): 1.65, ("cpp", "mimalloc"): 1.85, (
                          ("flat", "jemalloc"): 1.3, ("flat", "mimalloc"): 1.1}
 
 
+# A Java fill of a large store (case C at full size) collects a live set of that size as it fills: each of
+# its packets takes about this many times as long (fitted to the full store's runs, batch and real time).
+LARGE_STORE_SLOTS = 300_000
+JAVA_LARGE_FILL_FACTOR = 1.5
+
+
 def fill_s(case: str, scale: float, filler: str = "java", stored: int | None = None,
            allocator: str | None = None) -> float:
     """About how long a run's fill phase takes (a case's store, or `stored` slots before the scale);
     filler: Solution.filler; allocator: a C++ solution's."""
     slots = (STORED_COUNT[case] if stored is None else stored) * scale
     ns = FILL_NS_PER_PACKET[filler] * ALLOCATOR_FILL_FACTOR.get((filler, allocator or ""), 1.0)
+    if filler == "java" and slots >= LARGE_STORE_SLOTS:
+        ns *= JAVA_LARGE_FILL_FACTOR
     return FILL_PACKETS_PER_SLOT * slots * ns * 1e-9
 
 

@@ -229,7 +229,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=1.6, long_probe_share=0.93),
             # The bisection runs at full size fill several times slower than the model's fill (the mean of
             # the stored ones, case C): near the minimum heap they thrash up to the fill limit.
-            heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=6.6),
+            heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=4.4),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True,
             blocks=BlockPlan(repetitions=3, batch_s=10, batch_warmup_s=3),
             # Every strategy at every thread count in a block: shorter runs, so that a solution's three cases take
