@@ -266,6 +266,12 @@ def check_all(claims: Iterable[Claim], ours: dict[str, Any], article: dict[str, 
             for claim in claims]
 
 
+# A verdict's background in a table, by its words (effects.WORDS)
+OUTCOME_COLOURS = {effects.WORDS[outcome]: colour for outcome, colour in (
+    (effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"), (effects.FAILS, "#ff9a9a"),
+    (effects.NOT_MEASURED, "#dddddd"), (effects.NO_DIFFERENCE, "#cfe2f3"))}
+
+
 def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
                 title: str = "The article's claims on this machine") -> None:
     """A table of the claims and their verdicts here (and on the article's own figures), then each
@@ -283,9 +289,7 @@ def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
     table = pd.DataFrame(rows).set_index("the article's claim (our words)")
     if "decided by" in table.columns:
         table["decided by"] = table["decided by"].fillna("")
-    colours = {effects.WORDS[outcome]: colour for outcome, colour in (
-        (effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"), (effects.FAILS, "#ff9a9a"),
-        (effects.NOT_MEASURED, "#dddddd"), (effects.NO_DIFFERENCE, "#cfe2f3"))}
+    colours = OUTCOME_COLOURS
     verdict_columns = [c for c in ("here", "on the article's own figures") if c in table.columns]
     styler = style(table).map(lambda v: f"background-color: {colours[v]}" if v in colours else "",
                               subset=verdict_columns)

@@ -16,7 +16,7 @@ from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import Claim, tallied
+from allocorpool.chapters.claims import OUTCOME_COLOURS, Claim, tallied, versus
 from allocorpool.chapters.tables import style
 from allocorpool.effects import Verdict
 from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
@@ -47,10 +47,15 @@ def _by(table: pd.DataFrame, solution: str, case: str, threads: int) -> dict[str
     return {str(r["strategy"]): r for r in part.to_dict("records")}
 
 
+def _ranked(rows: dict[str, dict[str, Any]]) -> list[str]:
+    """The measured strategies, fastest (lowest median thread time per packet) first."""
+    return sorted((s for s in rows if not math.isnan(_ns(rows[s]))), key=lambda s: _ns(rows[s]))
+
+
 def best_text(rows: dict[str, dict[str, Any]]) -> str:
     """The strategy with the lowest median thread time per packet and its margin over the next, with the
     ratio's interval; both named where the interval does not clear parity by the margin."""
-    ranked = sorted((s for s in rows if not math.isnan(_ns(rows[s]))), key=lambda s: _ns(rows[s]))
+    ranked = _ranked(rows)
     if not ranked:
         return "not measured"
     best = THREAD_STRATEGY_LABELS[ranked[0]]
@@ -158,12 +163,9 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
     for (label, solution, case), _ in table.groupby(["label", "solution", "case"], sort=False):
         a = _by(table, solution, case, threads).get(numerator)
         b = _by(table, solution, case, denominator_threads or threads).get(denominator)
-        if a is None or b is None or a.get("status") != "ok" or b.get("status") != "ok":
-            rows.append({"solution": label, "case": case, "effect": "not measured", "outcome": effects.NOT_MEASURED})
-            continue
-        comparison = block_figures.compare(a, b, threshold)
-        rows.append({"solution": label, "case": case, "effect": comparison.effect.text(),
-                     "outcome": comparison.outcome(), **({"boots": "disagree"} if comparison.flips else {})})
+        outcome, effect, flips = versus(None if _missing(a) else a, None if _missing(b) else b, threshold)
+        rows.append({"solution": label, "case": case, "effect": effect, "outcome": outcome,
+                     **({"boots": "disagree"} if flips else {})})
     return pd.DataFrame(rows)
 
 
@@ -180,7 +182,7 @@ def questions(table: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
     and, from two threads, whether allocation scales (its thread time within 25 % of one thread's)."""
     table = measured(table)
     counts = sorted(int(n) for n in table["threads"].unique()) if len(table) else []
-    what = "solution and case pairs"
+    what = "pairs"
     decided = []
     for n in counts:
         part = table[table["threads"] == n]
@@ -206,31 +208,16 @@ def verdict_table(decided: list[tuple[str, int, Verdict]]) -> pd.DataFrame:
     """A row per question, a column per thread count: the verdict and how often it held."""
     rows: dict[str, dict[str, str]] = {}
     for question, n, verdict in decided:
-        rows.setdefault(question, {})[show.count(n, "thread")] = f"{verdict.words}: {_counts(verdict)}"
+        rows.setdefault(question, {})[show.count(n, "thread")] = f"{verdict.words}: {verdict.summary}"
     return pd.DataFrame.from_dict(rows, orient="index").fillna("").rename_axis("on this machine")
-
-
-def _counts(verdict: Verdict) -> str:
-    """'4 hold, 2 fail, 2 no difference (1 not measured)': the pairs behind a verdict by outcome."""
-    if not len(verdict.cells):
-        return verdict.summary
-    outcomes = verdict.cells["outcome"].value_counts()
-    said = ", ".join(f"{outcomes[o]} {word}" for o, word in ((effects.HOLDS, "hold"), (effects.FAILS, "fail"),
-                                                            (effects.NO_DIFFERENCE, "no difference"))
-                     if outcomes.get(o, 0))
-    left = int(outcomes.get(effects.NOT_MEASURED, 0))
-    return (said or "none decided") + (f" ({left} not measured)" if left else "")
 
 
 def show_verdicts(decided: list[tuple[str, int, Verdict]]) -> None:
     """The verdict table, coloured by outcome, the rule once under it, then each verdict's pairs, folded."""
     if not decided:
         return
-    colours = {effects.WORDS[o]: c for o, c in ((effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"),
-                                                 (effects.FAILS, "#ff9a9a"), (effects.NOT_MEASURED, "#dddddd"),
-                                                 (effects.NO_DIFFERENCE, "#cfe2f3"))}
     styler = style(verdict_table(decided)).map(
-        lambda v: f"background-color: {colours.get(str(v).split(':')[0], '')}" if v else "")
+        lambda v: f"background-color: {OUTCOME_COLOURS.get(str(v).split(':')[0], '')}" if v else "")
     show.show_table(styler, caption="Several threads: what holds on this machine")
     show.note(f"Each entry counts the solution and case pairs by outcome. How it is decided: {RULE}")
     for question, n, verdict in decided:
@@ -249,7 +236,7 @@ def findings(table: pd.DataFrame) -> list[str]:
         pairs = 0
         for (solution, case), _ in part.groupby(["solution", "case"], sort=False):
             rows = _by(part, solution, case, n)
-            ranked = sorted((s for s in rows if not math.isnan(_ns(rows[s]))), key=lambda s: _ns(rows[s]))
+            ranked = _ranked(rows)
             if ranked:
                 pairs += 1
                 firsts[THREAD_STRATEGY_LABELS[ranked[0]]] = firsts.get(THREAD_STRATEGY_LABELS[ranked[0]], 0) + 1
@@ -257,12 +244,10 @@ def findings(table: pd.DataFrame) -> list[str]:
             said = ", ".join(f"{label} in {count}" for label, count in sorted(firsts.items(), key=lambda kv: -kv[1]))
             lines.append(f"With {show.count(int(n), 'thread')}, the lowest median time per packet: {said} of "
                          f"{show.count(pairs, 'solution and case pair')}.")
-        sharing = _pairs(part, SHARED, PER_THREAD, int(n))
-        known = sharing[sharing["outcome"] != effects.NOT_MEASURED]
         ratios = [_ratio(part, int(n), solution, case) for solution, case in
                   part[["solution", "case"]].drop_duplicates().itertuples(index=False)]
         ratios = [r for r in ratios if not math.isnan(r)]
-        if len(known) and ratios:
+        if ratios:
             lines.append(f"With {show.count(int(n), 'thread')}, one shared pool took {min(ratios):.2f} to "
                          f"{max(ratios):.2f} times a pool per thread's time per packet (median ratio over "
                          f"{show.count(len(ratios), 'solution and case pair')}: {float(pd.Series(ratios).median()):.2f}).")

@@ -54,7 +54,7 @@ class ThreadExperiments(Executor):
         machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each run once."""
         if not self.replay:
             return self.blocks.measure(thread_block(solution, case, self.profile, counts))
-        parts = [self.blocks.measure(thread_block(solution, case, self.profile, counts[:n]))
+        parts = [self.blocks.read(thread_block(solution, case, self.profile, counts[:n]))
                  for n in range(1, len(counts) + 1)]
         parts = [part for part in parts if len(part)]
         return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()
