@@ -53,16 +53,22 @@ def results_table(results: pd.DataFrame) -> pd.DataFrame:
         ["producer to consumer", "queue"])
 
 
+PAIR_LABELS = {"cpp-cpp": "From C++ to C++", "cpp-java": "From C++ to Java"}
+
+
 def results_sentence(table: pd.DataFrame) -> str:
-    """Each pair's shortest loss-free interval with the original's queue and with the real-time runs' one."""
-    parts = []
+    """One sentence per pair: its shortest loss-free interval with the original's queue and with the real-time
+    runs' one, beside the original's figure (one sentence per pair keeps each short whatever was measured)."""
+    sentences = []
     for pair, rows in table.groupby(level=0, sort=False):
         said = [f"{row['shortest loss-free interval, ns']} ns with {queue.split(' (')[0]}"
-                if row["shortest loss-free interval, ns"] != NONE_KEPT_UP else f"no interval kept up with {queue}"
+                if row["shortest loss-free interval, ns"] != NONE_KEPT_UP
+                else f"no interval kept up with {queue.split(' (')[0]}"
                 for (_, queue), row in rows.iterrows()]
         original = int(rows[ORIGINAL].iloc[0])
-        parts.append(f"{pair}: {' and '.join(said)} (the original: {original} ns)")
-    return "Shortest loss-free interval, " + "; ".join(parts) + "."
+        sentences.append(f"{PAIR_LABELS.get(pair, pair)}, the shortest loss-free interval was {' and '.join(said)} "
+                         f"(the original: {original} ns).")
+    return " ".join(sentences)
 
 
 def probe_figure(queue: dict[str, dict[str, Any]]) -> go.Figure:
