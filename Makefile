@@ -90,7 +90,7 @@ test-java: native java
 # test asserts on time. Two per CPU, at most eight.
 PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( 2 * n < 8 ? 2 * n : 8 )))
 test-python: env jdks java
-	cd python && $(PY) -m pytest -q -n $(PYTEST_WORKERS) -m "not browser and not cluster" tests
+	cd python && $(PY) -m pytest -q -n $(PYTEST_WORKERS) --durations=15 -m "not browser and not cluster" tests
 
 # Every suite, TEST_JOBS at a time (two by default): no test asserts on time, so a suite beside another checks what
 # it checks alone. First what several suites run is built (TEST_BUILDS); then the suites start with those marked as

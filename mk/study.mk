@@ -19,7 +19,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads
+.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-pool-choice
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -51,6 +51,15 @@ record-threads: env
 	for name in $$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))'); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
+	done
+
+# The C++ chapter's choice-of-pool blocks (allocation, the free list and the standard library's pool, each design on
+# glibc), a solution at a time, each committed as it finishes, as `make record` does.
+record-pool-choice: env
+	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for name in $$($(PY) -c 'from allocorpool import lists; print(" ".join(lists.POOL_CHOICE_SOLUTIONS))'); do \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --pool-choice | tee $(BUILD)/record-pool-choice-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) pool-choice blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-pool-choice-$$name.txt)" || true; \
 	done
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.

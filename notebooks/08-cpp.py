@@ -50,6 +50,21 @@ sections.show_batch(batch, reference_figures, "glibc")
 cpp.show_allocations(batch)
 
 # %% [markdown]
+# ## Which pool
+#
+# The engine pools packets on a small free list of its own. A C++ programmer who does not write
+# one has a general-purpose pool in the standard library: its unsynchronized pool resource, which
+# serves each size from a pool of blocks. Here every packet and its buffer are made from that
+# resource and destroyed back into it, as allocation does with new and delete. Both designs on
+# glibc run it beside allocation and the free list, interleaved and repeated, one block per case.
+
+# %% tags=["progress"]
+pool_choice = sweep.pool_choice(cpp.pool_choice_solutions(chosen))
+
+# %%
+cpp.show_pool_choice(pool_choice)
+
+# %% [markdown]
 # ## Real time
 
 # %% tags=["progress"]
@@ -69,4 +84,4 @@ sections.show_realtime(searches, reference_figures, "glibc", big_heap=False)
 cpp.show_verdicts(reference_figures, batch=batch, searches=searches.table)
 
 # %% tags=["check"]
-sweep.finish(batch, searches.table)
+sweep.finish(batch, searches.table, pool_choice)

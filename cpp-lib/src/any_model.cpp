@@ -1,4 +1,4 @@
-// make_model: the sixteen instantiations of the model and its run loops.
+// make_model: the twenty instantiations of the model and its run loops.
 #include "any_model.hpp"
 
 #include <stdexcept>
@@ -49,7 +49,10 @@ std::unique_ptr<AnyModel> make_for_source(const std::string& strategy, const Cas
     if (strategy == "pool") {
         return std::make_unique<ModelHolder<P, PoolStrategy, Source>>(params, seed);
     }
-    throw std::invalid_argument("no strategy " + strategy + "; valid: dummy, alloc, mix, pool");
+    if (strategy == "pmr") {
+        return std::make_unique<ModelHolder<P, PmrStrategy, Source>>(params, seed);
+    }
+    throw std::invalid_argument("no strategy " + strategy + "; valid: dummy, alloc, mix, pool, pmr");
 }
 
 template <class P>

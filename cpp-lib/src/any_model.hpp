@@ -1,6 +1,6 @@
 // The model chosen on the command line behind one interface: the design, strategy and
 // packet source are picked once, and each run loop is instantiated for that triple
-// (sixteen in all), so the per-packet path has no virtual call.
+// (twenty in all), so the per-packet path has no virtual call.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +28,7 @@ public:
     virtual std::optional<std::string> conservation_error() const = 0;
 };
 
-// design: cpp | flat; strategy: dummy | alloc | mix | pool; source: counter | random.
+// design: cpp | flat; strategy: dummy | alloc | mix | pool | pmr; source: counter | random.
 // Throws std::invalid_argument for other names.
 std::unique_ptr<AnyModel> make_model(const std::string& design, const std::string& strategy, const std::string& source,
                                      const CaseParams& params, std::uint64_t seed);

@@ -133,7 +133,7 @@ void apply(Options& options, const std::string& name, const std::string& value) 
         std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
         options.case_name = choice(name, upper, {"A", "B", "C"});
     } else if (name == "--strategy") {
-        options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool"});
+        options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool", "pmr"});
     } else if (name == "--source") {
         options.source = choice(name, value, {"counter", "random"});
     } else if (name == "--internal-queue-size") {
@@ -266,7 +266,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
 }
 
 std::string usage() {
-    return "usage: cpp_engine --design cpp|flat --case A|B|C --strategy dummy|alloc|mix|pool [options]\n"
+    return "usage: cpp_engine --design cpp|flat --case A|B|C --strategy dummy|alloc|mix|pool|pmr [options]\n"
            "\n"
            "The C++ engine of the packet-analyser model of \"To allocate or to pool?\".\n"
            "Writes JSON Lines records (header, periodic, summary) to --out and a human line\n"
@@ -276,7 +276,7 @@ std::string usage() {
            "  --case A|B|C               (or a|b|c) internal queue and store 1,000 / 100,000 / 495,000 (A as the\n"
            "                             published code ran it; the article's table says 10,000), pool 1,000,000,\n"
            "                             mix pool 200,000\n"
-           "  --strategy dummy|alloc|mix|pool\n"
+           "  --strategy dummy|alloc|mix|pool|pmr\n"
            "  --source counter|random    counter: the published code's draws from one counter; random: independent\n"
            "                             hashed draws, uniform store index (default counter)\n"
            "  --internal-queue-size N    overrides the case's (scaled) internal queue size, 1..10000000\n"

@@ -90,6 +90,11 @@ private:
 // did not make the packet object larger: the packets of cases B and C are cache misses,
 // and a larger object straddles more cache lines.
 struct PacketFrame {
+    PacketFrame() = default;
+    // Adopts a buffer of packet_bytes made elsewhere (the pmr strategy's, from its memory
+    // resource); whoever made it takes it back (buffer.release()) before the packet dies.
+    explicit PacketFrame(std::byte* adopted) noexcept : buffer(adopted) {}
+
     // Default-initialized like the original's `new unsigned char[SIZE]`: the source
     // writes the bytes it uses.
     std::unique_ptr<std::byte[]> buffer{new std::byte[packet_bytes]};
@@ -134,6 +139,7 @@ struct IpPacket {
 
 class Packet : public PacketFrame {
 public:
+    using PacketFrame::PacketFrame;
     static constexpr const char* design = "cpp";
 
     // The parse result, or null when the buffer does not hold an IP packet. Replaces
@@ -190,6 +196,7 @@ struct IpPacket {
 
 class Packet : public PacketFrame {
 public:
+    using PacketFrame::PacketFrame;
     static constexpr const char* design = "flat";
 
     // The parse result (stored in the packet), or null when it is not an IP packet.

@@ -1,8 +1,9 @@
 // Allocation counting (the tests link the counting build's operator new/delete): what
 // each design and strategy allocates per packet once the FIFO is full (the flat design
 // with a pool allocates nothing at all, the direct translation allocates its four parse
-// objects, alloc adds the packet and its buffer), and that the model's deletes pass the
-// block's size, so that in the timed build the allocator's sized free runs.
+// objects, alloc adds the packet and its buffer, pmr takes both from its own chunks), and
+// that the model's deletes pass the block's size, so that in the timed build the
+// allocator's sized free runs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -103,6 +104,22 @@ TEST(AllocationCount, CppPoolAndDummyAllocateTheFourParseObjects) {
     const PerPacket dummy = per_packet<cpp_design::Packet, DummyStrategy>(params, warmup, measured);
     EXPECT_EQ(dummy.allocations, 4.0);
     EXPECT_EQ(dummy.deallocations, 4.0);
+}
+
+// The standard library's pool resource serves the packet and its buffer from its own
+// chunks: once they hold the live set, the flat design calls new/delete for nothing, and
+// the direct translation for its four parse objects only.
+TEST(AllocationCount, PmrServesPacketAndBufferFromItsChunks) {
+    // its first packets make its chunks (from new), a few blocks at a time
+    const PerPacket growing = per_packet<flat_design::Packet, PmrStrategy>(params, 0, 1'000);
+    EXPECT_GT(growing.allocations, 0.0);
+    EXPECT_LT(growing.allocations, 1.0);
+    const PerPacket flat = per_packet<flat_design::Packet, PmrStrategy>(params, warmup, measured);
+    EXPECT_EQ(flat.allocations, 0.0);
+    EXPECT_EQ(flat.deallocations, 0.0);
+    const PerPacket cpp = per_packet<cpp_design::Packet, PmrStrategy>(params, warmup, measured);
+    EXPECT_EQ(cpp.allocations, 4.0);
+    EXPECT_NEAR(cpp.deallocations, 4.0, 0.05);
 }
 
 }  // namespace

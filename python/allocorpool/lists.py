@@ -185,6 +185,13 @@ THREAD_COUNTS = (1, 2, 4, 8)
 THREAD_SOLUTIONS = ("parallel-11", "g1", "zgc")
 CHAPTERS["threads"] = THREAD_SOLUTIONS
 
+# The C++ chapter's choice of pool: the engine's free list beside the pool a C++ programmer gets without writing
+# one, the standard library's pool resource (the pmr strategy: each packet and its buffer made from its size-class
+# pools and destroyed back into them), and allocation; as one block per design (on glibc) and case.
+POOL_CHOICE_STRATEGIES = ("alloc", "pool", "pmr")
+POOL_CHOICE_LABELS = {"alloc": "Allocation", "pool": "Free list", "pmr": "Standard-library pool"}
+POOL_CHOICE_SOLUTIONS = ("cpp-glibc", "flat-glibc")
+
 POOL_SIZE = 1_000_000
 
 # The collectors-across-JDKs chapter: each JDK's collectors as it ships them (no flag but the

@@ -1,10 +1,16 @@
-"""Chapter 08, C++ and flat C++: the designs and allocators, what each allocates per packet, and the
-article's C++ claims checked here."""
+"""Chapter 08, C++ and flat C++: the designs and allocators, what each allocates per packet, the choice of
+pool (the engine's free list against the standard library's), and the article's C++ claims checked here."""
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import pandas as pd
 
+from allocorpool import effects
+from allocorpool.analysis import blocks as block_figures
+from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import (
     search_rule,
@@ -17,6 +23,7 @@ from allocorpool.chapters.claims import (
     searched,
     verdicts_of,
 )
+from allocorpool.lists import POOL_CHOICE_LABELS, POOL_CHOICE_SOLUTIONS, Solution
 
 
 def show_allocations(batch: pd.DataFrame) -> None:
@@ -25,6 +32,84 @@ def show_allocations(batch: pd.DataFrame) -> None:
                                                          values="allocs_per_packet", sort=False)
     counts.index.names = ["solution", "strategy"]
     show.show_table(counts, caption="Allocations per packet", precision=2)
+
+
+# ---- the choice of pool -------------------------------------------------------------------
+STANDARD, FREE_LIST, ALLOC = "pmr", "pool", "alloc"
+
+
+def pool_choice_solutions(chosen: list[Solution]) -> list[Solution]:
+    """The chapter's solutions that run the choice of pool (lists.POOL_CHOICE_SOLUTIONS)."""
+    return [solution for solution in chosen if solution.name in POOL_CHOICE_SOLUTIONS]
+
+
+def _pool_rows(table: pd.DataFrame) -> dict[tuple[str, str], dict[str, dict[str, Any]]]:
+    """The pool-choice rows by (solution label, case), then by strategy."""
+    grouped: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for row in table.to_dict("records"):
+        grouped.setdefault((str(row["label"]), str(row["case"])), {})[str(row["strategy"])] = row
+    return grouped
+
+
+def _ok(row: dict[str, Any] | None) -> bool:
+    return row is not None and row.get("status") == "ok"
+
+
+def _ratio(rows: dict[str, dict[str, Any]], numerator: str, denominator: str) -> block_figures.Comparison | None:
+    if not (_ok(rows.get(numerator)) and _ok(rows.get(denominator))):
+        return None
+    return block_figures.compare(rows[numerator], rows[denominator])
+
+
+def pool_choice_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Per design and case: each strategy's time per packet (median, 95 % interval) and the standard pool's
+    time over the free list's and over allocation's, with the ratio's interval."""
+    rows = []
+    for (label, case), by in _pool_rows(table).items():
+        row: dict[str, Any] = {"solution": label, "case": case}
+        for strategy, found in by.items():
+            row[POOL_CHOICE_LABELS[strategy]] = (
+                "not measured" if found.get("status") == MISSING else str(found.get("status")) if not _ok(found)
+                else effects.Spread(float(found["ns_per_packet"]), found.get("ns_low") or math.nan,
+                                    found.get("ns_high") or math.nan, int(found.get("runs") or 0)).text())
+        for other, words in ((FREE_LIST, "free list"), (ALLOC, "allocation")):
+            comparison = _ratio(by, STANDARD, other)
+            row[f"Standard pool over {words}"] = "not measured" if comparison is None else comparison.effect.text()
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["solution", "case"]) if rows else pd.DataFrame()
+
+
+def pool_choice_findings(table: pd.DataFrame) -> list[str]:
+    """What the pool-choice blocks say, in sentences computed from them: over the design and case pairs, how
+    often the standard pool is slower than the free list and than allocation (ratio of medians, 95 % interval,
+    decided against parity by the margin), and the range of its ratio to the free list."""
+    lines = []
+    for other, words in ((FREE_LIST, "the engine's free list"), (ALLOC, "allocation")):
+        comparisons = [c for by in _pool_rows(table).values() if (c := _ratio(by, STANDARD, other)) is not None]
+        judged = [c for c in comparisons if c.effect.measured]
+        if not judged:
+            continue
+        # the standard pool's time over the other's: FAILS where it is slower by the margin
+        slower = sum(c.outcome() == effects.FAILS for c in judged)
+        faster = sum(c.outcome() == effects.HOLDS for c in judged)
+        ratios = sorted(c.effect.ratio for c in judged)
+        span = f"{ratios[0]:.2f}" if len(ratios) == 1 else f"{ratios[0]:.2f} to {ratios[-1]:.2f}"
+        flips = sum(c.flips for c in judged)
+        lines.append(f"Against {words}, the standard-library pool takes more time in {slower} and less in {faster} "
+                     f"of {show.count(len(judged), 'design and case pair')}, its time {span} times as long"
+                     + (f"; in {flips} the boots disagree" if flips else "") + ".")
+    return lines
+
+
+def show_pool_choice(table: pd.DataFrame) -> None:
+    """The choice-of-pool section: its table and findings."""
+    if table.empty:
+        show.note("No solution of this section is in this profile's selection.")
+        return
+    show.show_table(pool_choice_table(table), "Time per packet, ns: median (95 % interval); ratios of medians "
+                                              "(95 % interval)")
+    for line in pool_choice_findings(table):
+        show.note(line)
 
 
 # ---- the article's claims -----------------------------------------------------------------

@@ -7,7 +7,8 @@ import math
 from dataclasses import replace
 
 from allocorpool import paths
-from allocorpool.lists import MAX_CAPTURING_DELAY_MS, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, Solution
+from allocorpool.lists import (MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS,
+                              STRATEGIES, Solution)
 from allocorpool.profiles import Profile
 from allocorpool.run.blocks import Block
 from allocorpool.run.runner import Cell
@@ -57,6 +58,16 @@ def batch_block(solution: Solution, case: str, prof: Profile, source: str = "cou
                   for strategy in batch_strategies(prof))
     return Block(f"batch, {solution.name}, case {case}" + ("" if source == "counter" else f", {source} source"),
                  cells, plan.repetitions)
+
+
+def pool_choice_block(solution: Solution, case: str, prof: Profile) -> Block:
+    """The C++ choice of pool for one design and case: allocation, the engine's free list and the standard
+    library's pool resource, as the batch blocks run. Its allocation and free-list runs are the batch block's
+    (the same cells): in a boot where that block ran, only the standard pool's runs are new."""
+    plan = prof.blocks
+    cells = tuple(batch_cell(solution, strategy, case, prof, duration_s=plan.batch_s, warmup_s=plan.batch_warmup_s)
+                  for strategy in POOL_CHOICE_STRATEGIES)
+    return Block(f"pool choice, {solution.name}, case {case}", cells, max(1, plan.repetitions))
 
 
 def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int) -> Cell:

@@ -1,4 +1,5 @@
-"""Records a profile's batch blocks, a solution at a time, and prints what each measured.
+"""Records a profile's blocks (batch, real time, several threads, the C++ choice of pool), a solution at a time, and
+prints what each measured.
 
 `python -m allocorpool blocks --profile full --solutions paper --solution g1` measures (or reads back)
 every batch block of one solution (one per case), in this boot; with --realtime, its real-time blocks
@@ -53,6 +54,24 @@ def record_threads(profile_name: str, solution: str) -> str:
         effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
                              for s in lists.THREAD_POOLS if s in rows and "alloc" in rows)
         lines.append(f"{solution} case {case}, {threads} thread(s): {figures} ns per packet (thread time); {effects_}")
+    return "\n".join(lines)
+
+
+def record_pool_choice(profile_name: str, solution: str) -> str:
+    """Measures a C++ solution's choice-of-pool blocks in this boot (what the store lacks) and words the result:
+    each strategy's time per packet and the standard pool over the free list and over allocation."""
+    chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
+    if chosen.name not in lists.POOL_CHOICE_SOLUTIONS:
+        raise ValueError(f"solution {solution!r} has no choice-of-pool blocks; one of "
+                         f"{', '.join(lists.POOL_CHOICE_SOLUTIONS)}")
+    table = Sweep(profile_name, progress=True).pool_choice([chosen])
+    lines = []
+    for case, part in table.groupby("case", sort=False):
+        rows = {r["strategy"]: r for r in part.to_dict("records")}
+        figures = ", ".join(f"{s} {_figure(r)}" for s, r in rows.items())
+        ratios = "; ".join(f"pmr / {s} {block_figures.compare(rows['pmr'], rows[s]).effect.text()}"
+                           for s in ("pool", "alloc") if rows["pmr"]["status"] == rows[s]["status"] == "ok")
+        lines.append(f"{solution} case {case}: {figures} ns per packet; {ratios}")
     return "\n".join(lines)
 
 

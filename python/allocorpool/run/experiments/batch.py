@@ -1,5 +1,5 @@
 """The batch chapter's experiments (chapters 2, 5-9): every strategy of a solution and case as a block,
-and the real-time blocks of every strategy at one interval."""
+the real-time blocks of every strategy at one interval, and the C++ chapter's choice of pool."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pandas as pd
 from allocorpool.analysis.blocks import cell_figures, keeps_up, spread_columns
 from allocorpool.analysis.search import MISSING
 from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, machine_name, value
-from allocorpool.lists import REALTIME_STRATEGIES, REFERENCE_NS, Solution
-from allocorpool.run.cells import batch_block, batch_cell, batch_strategies, probe_block
+from allocorpool.lists import POOL_CHOICE_STRATEGIES, REALTIME_STRATEGIES, REFERENCE_NS, Solution
+from allocorpool.run.blocks import Block
+from allocorpool.run.cells import batch_block, batch_cell, batch_strategies, pool_choice_block, probe_block
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import labels, probe_verdict
 
@@ -53,6 +54,22 @@ class BatchExperiments(Executor):
         self._end(f"{len(table)} batch cells")
         return pd.DataFrame(table, columns=BATCH_COLUMNS)
 
+    def pool_choice(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+        """The C++ choice of pool (run.cells.pool_choice_block) for the chosen solutions and the profile's cases:
+        one row per solution, strategy and case, as batch's (data.tables.BATCH_COLUMNS); a cell no boot completed
+        shows as not measured."""
+        self._begin("choice of pool")
+        jobs = [(solution, case, pool_choice_block(solution, case, self.profile))
+                for solution in chosen for case in self.profile.cases]
+        figures: dict[str, dict[str, Any]] = {}
+        for runs in self.measure_blocks([block for *_, block in jobs]):
+            self._saw(runs.to_dict("records"))
+            figures.update(cell_figures(runs))
+        table = [self._batch_row(solution, strategy, case, figures, block=block)
+                 for solution, case, block in jobs for strategy in POOL_CHOICE_STRATEGIES]
+        self._end(f"{len(table)} pool-choice cells")
+        return pd.DataFrame(table, columns=BATCH_COLUMNS)
+
     def probe_blocks(self, chosen: Iterable[Solution], interval_ns: int = REFERENCE_NS) -> pd.DataFrame:
         """Every real strategy's probes at one interval, for the chosen solutions and the profile's cases, as
         blocks (run.cells.probe_block): one row per solution, strategy and case with its probes (all boots), how
@@ -83,14 +100,19 @@ class BatchExperiments(Executor):
         return pd.DataFrame(rows, columns=PROBE_BLOCK_COLUMNS)
 
     def _batch_row(self, solution: Solution, strategy: str, case: str,
-                   figures: dict[str, dict[str, Any]] | None = None, source: str = "counter") -> dict[str, Any]:
-        """A batch cell's row: from its block's figures where given (batch), else its single run of the
-        profile's length (run if missing; a replay of a store without the cell's block shows it so)."""
-        found = None
-        if figures:
-            cell = next(c for c in batch_block(solution, case, self.profile, source).cells
-                        if c.strategy == solution.engine_strategy(strategy))
-            found = figures.get(cell.key)
+                   figures: dict[str, dict[str, Any]] | None = None, source: str = "counter",
+                   block: Block | None = None) -> dict[str, Any]:
+        """A batch cell's row: from its block's figures where given (batch's block unless told), else, for a
+        cell of batch's blocks, its single run of the profile's length (run if missing; a replay of a store
+        without the cell's block shows it so), and for another block's, not measured."""
+        found, cell = None, None
+        if figures or block is not None:
+            cells = (block or batch_block(solution, case, self.profile, source)).cells
+            cell = next(c for c in cells if c.strategy == solution.engine_strategy(strategy))
+            found = figures.get(cell.key) if figures else None
+        if found is None and cell is not None and block is not None:
+            return {**labels(solution, strategy, case), "source": source, "key": cell.key, "status": MISSING,
+                    "error": "not measured: no boot completed its block", "runs": 0, "failed_runs": 0, "boots": 0}
         if found is None:
             row = self.cell_row(batch_cell(solution, strategy, case, self.profile, source))
             spread = {"runs": 1 if row["status"] == "ok" else 0, "failed_runs": int(row["status"] not in ("ok", MISSING)),

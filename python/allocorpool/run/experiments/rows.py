@@ -8,7 +8,7 @@ from typing import Any
 from allocorpool.analysis.search import MISSING, Probe, probe_verdict  # noqa: F401 (the experiments' import)
 from allocorpool.data.records import CellResult, Run
 from allocorpool.data.tables import LATENCY_FIELDS
-from allocorpool.lists import STRATEGY_LABELS, Solution
+from allocorpool.lists import POOL_CHOICE_LABELS, STRATEGY_LABELS, Solution
 from allocorpool.run.runner import Cell
 
 
@@ -16,7 +16,7 @@ def labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
     """The data.tables.SOLUTION_COLUMNS of a row."""
     return {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
             "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
-            "strategy_label": STRATEGY_LABELS[strategy], "case": case}
+            "strategy_label": STRATEGY_LABELS.get(strategy) or POOL_CHOICE_LABELS[strategy], "case": case}
 
 
 def latency(probe: Probe) -> dict[str, int | None]:
