@@ -19,7 +19,8 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-pool-choice
+.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-pool-choice \
+  record-jdks
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -60,6 +61,15 @@ record-pool-choice: env
 	for name in $$($(PY) -c 'from allocorpool import lists; print(" ".join(lists.POOL_CHOICE_SOLUTIONS))'); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --pool-choice | tee $(BUILD)/record-pool-choice-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) pool-choice blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-pool-choice-$$name.txt)" || true; \
+	done
+
+# The JDKs chapter's blocks (each JDK and collector's strategies on the decisive case), a JDK and collector at a time,
+# each committed as it finishes, as `make record` does. JDKS= names some of them (`blocks --list --jdks` lists all).
+record-jdks: env jdks
+	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for name in $${JDKS:-$$($(PY) -m allocorpool blocks --profile $(PROFILE) --list --jdks)}; do \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --jdks | tee $(BUILD)/record-jdks-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) JDK blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-jdks-$$name.txt)" || true; \
 	done
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.

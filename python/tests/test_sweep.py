@@ -293,6 +293,15 @@ def test_a_bisection_run_that_thrashes_in_its_fill_phase_does_not_fit(tmp_path, 
     assert cells[0].key == replace(cells[0], fill_limit_s=1.0).key  # a limit is not what a cell measures
 
 
+def test_recording_the_jdks_blocks_names_the_valid_jdk_and_collectors_on_a_bad_one(capsys):
+    from allocorpool.__main__ import main
+    assert main(["blocks", "--profile", "ci", "--solution", "cms-8", "--jdks"]) == 2
+    error = capsys.readouterr().err
+    assert "unknown JDK and collector of the JDKs chapter 'cms-8'; one of parallel-11, g1-11" in error
+    assert main(["blocks", "--profile", "ci", "--list", "--jdks"]) == 0
+    assert capsys.readouterr().out.split() == ["parallel-11", "g1-11", "parallel-25", "g1-25"]
+
+
 def test_the_fill_limit_of_a_bisection_run_is_a_multiple_of_a_fitted_fill():
     assert min_heap.fill_limit_s(None) is None
     assert min_heap.fill_limit_s(2.0) == min_heap.FILL_LIMIT_FLOOR_S
@@ -312,6 +321,9 @@ def test_the_jdks_chapter_runs_each_collector_of_each_jdk_and_a_selection_limits
     assert list(table["keeps_up"]) == [True, False, True, False]  # a slow consumer never keeps up
     assert (table["batch_status"] == "ok").all() and table["ns_per_packet"].notna().all()
     assert table["probe_key"].str.contains("_realtime_1000ns_").all()
+    # the batch figures are blocks': a median over the profile's repetitions, with its interval
+    assert (table["runs"] == prof.blocks.repetitions).all() and table["ns_low"].notna().all()
+    assert (table["boots"] == 1).all() and table["batch_key"].str.contains("_batch_").all()
     monkeypatch.setenv(sweep.SOLUTIONS_VARIABLE, "paper")  # of these, the article ran only Parallel on 11 (its "CMS")
     paper = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
     assert list(paper["solution"]) == ["parallel-11"] and paper["batch_key"].iloc[0] == table["batch_key"].iloc[0]

@@ -1,18 +1,25 @@
 """Chapter 15, the collectors across the JDKs: each JDK's collectors on the decisive case, batch time
-per packet and real-time loss at the probe's interval, side by side by JDK. Every sentence stating a
-result is computed here from the chapter's table (Sweep.across_jdks)."""
+per packet (a block's median and interval) and real-time loss at the probe's interval, side by side by
+JDK. Every sentence stating a result is computed here from the chapter's table (Sweep.across_jdks), and
+every comparison is a ratio of medians with its interval (analysis.blocks.compare)."""
 
 from __future__ import annotations
+
+import math
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from allocorpool import effects
+from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS
 from allocorpool.study import COLLECTOR_LABELS
 
-SAME_WITHIN = 0.05  # a batch time within 5 % from one JDK to another is not called a change
+# How a JDK change reads: the later JDK's time over the earlier one's, decided against parity by the margin
+CHANGE_WORDS = {effects.HOLDS: "faster", effects.FAILS: "slower", effects.NO_DIFFERENCE: "no difference measured"}
 
 
 def _with_names(table: pd.DataFrame) -> pd.DataFrame:
@@ -37,9 +44,19 @@ def matrix(table: pd.DataFrame, values: pd.Series, caption_value: str) -> pd.Dat
     return wide
 
 
+def _error_bars(rows: pd.DataFrame) -> dict[str, Any] | None:
+    """The 95 % intervals of a line's medians as error bars (none where no point has one)."""
+    if "ns_low" not in rows or pd.to_numeric(rows["ns_low"], errors="coerce").isna().all():
+        return None
+    median = pd.to_numeric(rows["ns_per_packet"], errors="coerce")
+    low = pd.to_numeric(rows["ns_low"], errors="coerce").fillna(median)
+    high = pd.to_numeric(rows["ns_high"], errors="coerce").fillna(median)
+    return {"type": "data", "symmetric": False, "array": list(high - median), "arrayminus": list(median - low)}
+
+
 def figure(table: pd.DataFrame) -> go.Figure:
-    """A panel per (strategy, case): batch ns per packet against the JDK, a line per collector; a filled
-    marker keeps up in real time at the probe's interval, a cross loses packets."""
+    """A panel per (strategy, case): batch ns per packet (median, its interval as error bars) against the JDK,
+    a line per collector; a filled marker keeps up in real time at the probe's interval, a cross loses packets."""
     named = _with_names(table).dropna(subset=["ns_per_packet"])
     panels = list(dict.fromkeys(named["panel"]))
     fig = make_subplots(rows=1, cols=max(1, len(panels)), shared_yaxes=True, subplot_titles=panels or [""])
@@ -49,8 +66,9 @@ def figure(table: pd.DataFrame) -> go.Figure:
         for label, rows in part.groupby("collector_label", sort=False):
             rows = rows.sort_values("jdk")
             symbols = ["circle" if keeps else "x" for keeps in rows["keeps_up"].fillna(False)]
+            spread = _error_bars(rows)
             fig.add_trace(go.Scatter(x=[f"JDK {jdk}" for jdk in rows["jdk"]], y=rows["ns_per_packet"],
-                                     mode="lines+markers", name=label, legendgroup=label, showlegend=col == 1,
+                                     error_y=spread, mode="lines+markers", name=label, legendgroup=label, showlegend=col == 1,
                                      marker={"symbol": symbols, "size": 9},
                                      customdata=[realtime_text(row) for _, row in rows.iterrows()],
                                      hovertemplate=f"{label}, %{{x}}: %{{y:.0f}} ns per packet; at {interval} ns "
@@ -64,9 +82,96 @@ def figure(table: pd.DataFrame) -> go.Figure:
     return fig
 
 
+def batch_text(row: pd.Series) -> str:
+    """A batch cell in a table: the block's median with its 95 % interval, the single run's figure, or why it
+    has none."""
+    if row["batch_status"] != "ok" or pd.isna(row.get("ns_per_packet")):
+        return "not measured" if row["batch_status"] == "missing" else str(row["batch_status"])
+    runs = int(row["runs"]) if "runs" in row and pd.notna(row["runs"]) else 1
+    low, high = (row.get(name) for name in ("ns_low", "ns_high"))
+    spread = effects.Spread(float(row["ns_per_packet"]), math.nan if pd.isna(low) else float(low),
+                            math.nan if pd.isna(high) else float(high), runs)
+    return spread.text()
+
+
+def _row(series: pd.Series) -> dict[str, Any]:
+    return {key: (None if not isinstance(v, (list, dict)) and pd.isna(v) else v) for key, v in series.items()}
+
+
+def _change(first: pd.Series, last: pd.Series) -> block_figures.Comparison:
+    """A collector's batch time on its last JDK over its first (below 1: faster on the later JDK)."""
+    return block_figures.compare(_row(last), _row(first))
+
+
+def _changes(table: pd.DataFrame) -> list[tuple[str, str, pd.Series, pd.Series]]:
+    """(panel, collector label, first JDK's row, last JDK's row) of each collector measured on two JDKs or more."""
+    out = []
+    for panel, part in _with_names(table).groupby("panel", sort=False):
+        for label, rows in part.dropna(subset=["ns_per_packet"]).groupby("collector_label", sort=False):
+            if rows["jdk"].nunique() >= 2:
+                out.append((panel, label, rows.loc[rows["jdk"].idxmin()], rows.loc[rows["jdk"].idxmax()]))
+    return out
+
+
+def changes_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Per strategy, case and collector measured on several JDKs: its batch time on the first and the last,
+    the later over the earlier with its 95 % interval, and what that decides."""
+    rows = []
+    for panel, label, first, last in _changes(table):
+        comparison = _change(first, last)
+        effect = comparison.effect
+        rows.append({"strategy, case": panel, "collector": label, "JDKs": f"{first['jdk']} → {last['jdk']}",
+                     "batch ns per packet": f"{first['ns_per_packet']:.0f} → {last['ns_per_packet']:.0f}",
+                     "later over earlier": effect.text(),
+                     "change": (CHANGE_WORDS.get(comparison.outcome(), "not compared") if effect.measured
+                                else "one run each: not compared")
+                     + (" (the boots disagree)" if comparison.flips else "")})
+    return pd.DataFrame(rows).set_index(["strategy, case", "collector"]) if rows else pd.DataFrame()
+
+
+def change_sentences(table: pd.DataFrame) -> list[str]:
+    """Per strategy and case: with how many collectors batch time fell, rose or did not change measurably from
+    the first JDK to the last."""
+    by_panel: dict[str, list[block_figures.Comparison]] = {}
+    for panel, _, first, last in _changes(table):
+        by_panel.setdefault(panel, []).append(_change(first, last))
+    lines = []
+    for panel, comparisons in by_panel.items():
+        tally = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
+        if tally.judged == 0:
+            lines.append(f"In batch, {panel}: each collector ran once per JDK, too few runs to compare the JDKs.")
+            continue
+        parts = [f"{words} with {n}" for words, n in (("faster", tally.holds), ("slower", tally.fails),
+                                                      ("no difference measured", tally.no_difference)) if n]
+        lines.append(f"In batch, {panel}, from the first JDK to the last: {', '.join(parts)} of "
+                     f"{show.count(tally.judged, 'collector')}"
+                     + (f" ({tally.flips} whose boots disagree)" if tally.flips else "") + ".")
+    return lines
+
+
+def pooling_tally(table: pd.DataFrame) -> list[str]:
+    """Per case: over the JDK and collector pairs whose blocks hold both, whether pooling takes less time than
+    allocation in batch (pooling's median over allocation's, 95 % interval, decided by the margin)."""
+    lines: list[str] = []
+    if "strategy" not in table:
+        return lines
+    for case, part in table.groupby("case", sort=False):
+        by = {key: {r["strategy"]: r for _, r in rows.iterrows()}
+              for key, rows in part.groupby(["jdk", "collector"], sort=False)}
+        comparisons = [block_figures.compare(_row(rows["pool"]), _row(rows["alloc"])) for rows in by.values()
+                       if all(s in rows and rows[s]["batch_status"] == "ok" for s in ("pool", "alloc"))]
+        if not comparisons:
+            continue
+        tally = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
+        lines.append(f"Pooling takes less time than allocation in batch, case {case}: "
+                     f"{tally.text('JDK and collector pairs')}.")
+    return lines
+
+
 def findings(table: pd.DataFrame) -> list[str]:
     """Per strategy and case: how many collectors of each JDK keep up in real time, the fastest that does,
-    and how each collector's batch time changed from the first JDK that has it to the last."""
+    and how each collector's batch time changed from the first JDK that has it to the last; then, per case,
+    how pooling compares with allocation over the JDKs and collectors."""
     lines = []
     named = _with_names(table)
     for panel, part in named.groupby("panel", sort=False):
@@ -80,21 +185,7 @@ def findings(table: pd.DataFrame) -> list[str]:
                     f"{fastest['ns_per_packet'].iloc[0]:.0f} ns)" if len(fastest) else "")
             per_jdk.append(f"JDK {jdk}: {len(keeping)} of {len(probed)}{best}")
         lines.append(f"**{panel}** keeps up at {interval} ns with " + "; ".join(per_jdk) + ".")
-        changes = []
-        for label, rows in part.dropna(subset=["ns_per_packet"]).groupby("collector_label", sort=False):
-            if rows["jdk"].nunique() < 2:
-                continue
-            first, last = rows.loc[rows["jdk"].idxmin()], rows.loc[rows["jdk"].idxmax()]
-            ratio = first["ns_per_packet"] / last["ns_per_packet"]
-            if abs(ratio - 1) < SAME_WITHIN:
-                trend = "about the same"
-            else:
-                trend = f"{ratio:.2g}× faster" if ratio > 1 else f"{1 / ratio:.2g}× slower"
-            changes.append(f"{label} {first['ns_per_packet']:.0f} → {last['ns_per_packet']:.0f} ns "
-                           f"(JDK {first['jdk']} → {last['jdk']}, {trend})")
-        if changes:
-            lines.append(f"In batch, {panel}: " + "; ".join(changes) + ".")
-    return lines
+    return lines + change_sentences(table) + pooling_tally(table)
 
 
 def show_chapter(table: pd.DataFrame) -> None:
@@ -102,7 +193,8 @@ def show_chapter(table: pd.DataFrame) -> None:
         show.note("No JDK and collector of this profile's plan is in its selection of solutions.")
         return
     show.show_figure(figure(table))
-    show.show_table(matrix(table, table["ns_per_packet"], "collector"), "Batch: wall ns per packet", precision=0)
+    show.show_table(matrix(table, table.apply(batch_text, axis=1), "collector"),
+                    "Batch: wall ns per packet, median (95 % interval)")
     show.show_table(matrix(table, table["cpu_ns_per_packet"], "collector"),
                     "Batch: CPU ns per packet (the whole process: a concurrent collector's threads too)", precision=0)
     show.show_table(matrix(table, table["gc_pause_max_ms"], "collector"), "Batch: the longest GC pause, ms",
@@ -115,6 +207,10 @@ def show_chapter(table: pd.DataFrame) -> None:
         show.show_table(matrix(table, late / 1e6, "collector"),
                         f"Real time at {interval} ns, the probes that kept up: p99.9 of how late packets were made, "
                         "ms after due (empty: lost, or measured before the engines metered latency)", precision=3)
+    changes = changes_table(table)
+    if not changes.empty:
+        show.show_table(changes, "Batch: each collector from its first JDK to its last (the later time over the "
+                                 "earlier: median ratio, 95 % interval)")
     show.show_unfinished(table, ["batch_status", "probe_status"], "cell across the JDKs")
     for line in findings(table):
         show.note(line)

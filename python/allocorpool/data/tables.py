@@ -44,7 +44,7 @@ CONTINUUM_COLUMNS = SOLUTION_COLUMNS + [
 POOL_SIZE_COLUMNS = SOLUTION_COLUMNS + ["pool_size", "status", "error", "ns_per_packet", "key", "machine"]
 JDK_COLUMNS = SOLUTION_COLUMNS + [
     "jdk", "collector", "batch_status", "ns_per_packet", "cpu_ns_per_packet", "gc_pause_max_ms", "gc_pause_total_ms",
-    "probe_status", "interval_ns", "keeps_up", "loss_pct", *LATENCY_FIELDS, "error", "stderr_tail", "batch_key",
+    *SPREAD_COLUMNS, "probe_status", "interval_ns", "keeps_up", "loss_pct", *LATENCY_FIELDS, "error", "stderr_tail", "batch_key",
     "probe_key", "machine"]
 MIN_HEAP_COLUMNS = SOLUTION_COLUMNS + ["outcome", "min_heap_mb", "solution_heap_mb", "runs", "error", "machine"]
 MULTIPLE_COLUMNS = SOLUTION_COLUMNS + ["factor", "heap_mb", "repetition", "status", "error", "ns_per_packet",

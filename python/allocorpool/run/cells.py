@@ -70,6 +70,16 @@ def pool_choice_block(solution: Solution, case: str, prof: Profile) -> Block:
     return Block(f"pool choice, {solution.name}, case {case}", cells, max(1, plan.repetitions))
 
 
+def jdk_block(solution: Solution, case: str, prof: Profile) -> Block:
+    """The comparison of the JDKs chapter (chapter 15) for one JDK, collector and case: each strategy of its
+    plan as the batch blocks run, interleaved and repeated as they are. Where the solution's batch block
+    holds the same strategies (the article's solutions), its runs are those cells' own."""
+    plan = prof.blocks
+    cells = tuple(batch_cell(solution, strategy, case, prof, duration_s=plan.batch_s, warmup_s=plan.batch_warmup_s)
+                  for strategy in prof.jdks.strategies)
+    return Block(f"JDKs, {solution.name}, case {case}", cells, max(1, plan.repetitions))
+
+
 def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int) -> Cell:
     """A batch run of the several-threads chapter: `threads` processing threads, each on its own share of the
     case, for the profile's thread-run length (ThreadPlan)."""

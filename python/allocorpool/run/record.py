@@ -21,6 +21,11 @@ def names(profile_name: str, selection: str) -> list[str]:
     return [s.name for s in profiles.solutions(None, prof, lists.selection(selection))]
 
 
+def jdk_names(profile_name: str) -> list[str]:
+    """The JDK and collector solutions of the profile's JDKs chapter (profiles.jdk_solutions)."""
+    return [s.name for s in profiles.jdk_solutions(profiles.profile(profile_name).jdks)]
+
+
 def record(profile_name: str, solution: str, realtime: bool = False) -> str:
     """Measures the solution's batch (or real-time) blocks in this boot (what the store lacks) and words the
     result."""
@@ -73,6 +78,33 @@ def record_pool_choice(profile_name: str, solution: str) -> str:
                            for s in ("pool", "alloc") if rows["pmr"]["status"] == rows[s]["status"] == "ok")
         lines.append(f"{solution} case {case}: {figures} ns per packet; {ratios}")
     return "\n".join(lines)
+
+
+def record_jdks(profile_name: str, solution: str) -> str:
+    """Measures one JDK and collector's blocks of the JDKs chapter in this boot (what the store lacks) and words
+    the result: each strategy's time per packet and pooling over allocation, per case of the chapter's plan."""
+    prof = profiles.profile(profile_name)
+    known = {s.name: s for s in profiles.jdk_solutions(prof.jdks)}
+    chosen = lists.named(known, solution, "JDK and collector of the JDKs chapter")
+    sweep = Sweep(profile_name, progress=True)
+    cases = [case for case in (prof.jdks.cases or prof.cases) if case in prof.cases]
+    blocks, figures = sweep.jdk_blocks([chosen], cases)
+    lines = []
+    for (_, case), block in blocks.items():
+        rows = {cell.strategy: {"status": "ok" if cell.key in figures else "missing", "ns_per_packet": None,
+                                **_spread_row(figures.get(cell.key))} for cell in block.cells}
+        said = ", ".join(f"{s} {_figure(r)}" for s, r in rows.items())
+        ratio = (f"; pool / alloc {block_figures.compare(rows['pool'], rows['alloc']).effect.text()}"
+                 if all(rows.get(s, {}).get("status") == "ok" for s in ("pool", "alloc")) else "")
+        lines.append(f"{solution} case {case}: {said} ns per packet{ratio}")
+    return "\n".join(lines)
+
+
+def _spread_row(found: dict | None) -> dict:
+    """A cell's figures (analysis.blocks.cell_figures' entry) as a row _figure and compare read."""
+    if found is None:
+        return {}
+    return {"ns_per_packet": found["spread"].median, **block_figures.spread_columns(found)}
 
 
 def _figure(row: dict) -> str:

@@ -1,5 +1,5 @@
 """The JDKs chapter's experiments (chapter 15): the decisive case on each JDK with every collector it
-ships, a batch run and a real-time probe per cell."""
+ships, its strategies' batch runs as one block per JDK, collector and case, and a real-time probe per cell."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.data.tables import JDK_COLUMNS, batch_costs, machine_names, value
 from allocorpool.lists import Solution
 from allocorpool.profiles import jdk_solutions
-from allocorpool.run.cells import batch_cell, probe_cell
+from allocorpool.run.blocks import Block
+from allocorpool.run.cells import batch_cell, jdk_block, probe_cell
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import labels, latency, probe_verdict
 
@@ -18,22 +20,26 @@ from allocorpool.run.experiments.rows import labels, latency, probe_verdict
 class JdkExperiments(Executor):
     def across_jdks(self) -> pd.DataFrame:
         """For each JDK of the profile's plan and each collector it has (profiles.jdk_solutions; those a
-        selection holds, under one), each strategy and case: a batch run and a real-time probe at the
-        plan's interval, in the article's heap at the profile's scale."""
+        selection holds, under one), each case: the strategies' batch runs as a block (run.cells.jdk_block:
+        the median of its newest complete boot with its interval), and each strategy's real-time probe at the
+        plan's interval, in the article's heap at the profile's scale. On a cluster, or under a profile without
+        blocks, each batch cell runs once."""
         self._begin("collectors across the JDKs")
         plan = self.profile.jdks
         chosen = [s for s in jdk_solutions(plan) if self.selection is None or s.name in self.selection]
         cases = [case for case in (plan.cases or self.profile.cases) if case in self.profile.cases]
+        blocks, figures = self.jdk_blocks(chosen, cases)
         jobs = [(solution, strategy, case) for solution in chosen for strategy in plan.strategies for case in cases]
 
         def measure(job: tuple[Solution, str, str]) -> dict[str, Any]:
             solution, strategy, case = job
             probed = probe_cell(solution, strategy, case, self.profile, plan.interval_ns)
-            batch, probe = self.cell_row(batch_cell(solution, strategy, case, self.profile)), self.cell_row(probed)
+            batch, spread = self._jdk_batch(solution, strategy, case, blocks, figures)
+            probe = self.cell_row(probed)
             judged = probe_verdict(probe, plan.interval_ns, probed.duration_s)
             failed = [row for row in (batch, probe) if row["status"] != "ok"]
             return {**labels(solution, strategy, case), "jdk": solution.jdk, "collector": solution.collector,
-                    "batch_status": batch["status"], **batch_costs(batch),
+                    "batch_status": batch["status"], **batch_costs(batch), **spread,
                     "probe_status": probe["status"], "interval_ns": plan.interval_ns,
                     "keeps_up": judged.ok if probe["status"] == "ok" else None, "loss_pct": judged.lost_pct,
                     **latency(judged),
@@ -43,3 +49,36 @@ class JdkExperiments(Executor):
         rows = self._each(measure, jobs, "cells across the JDKs")
         self._end(f"{len(rows)} (JDK, collector, strategy, case) cells")
         return pd.DataFrame(rows, columns=JDK_COLUMNS)
+
+    def jdk_blocks(self, chosen: list[Solution], cases: list[str]
+                   ) -> tuple[dict[tuple[str, str], Block], dict[str, dict[str, Any]]]:
+        """The chosen solutions' blocks of the chapter (run.cells.jdk_block) by (solution name, case), measured,
+        with their cells' figures (analysis.blocks.cell_figures); none on a cluster or under a profile without
+        blocks, whose batch cells run once."""
+        if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
+            return {}, {}
+        blocks = {(solution.name, case): jdk_block(solution, case, self.profile)
+                  for solution in chosen for case in cases}
+        figures: dict[str, dict[str, Any]] = {}
+        for runs in self.measure_blocks(list(blocks.values())):
+            self._saw(runs.to_dict("records"))
+            figures.update(cell_figures(runs))
+        return blocks, figures
+
+    def _jdk_batch(self, solution: Solution, strategy: str, case: str, blocks: dict[tuple[str, str], Block],
+                   figures: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A cell's batch row and spread: its block's run nearest the median, with the median itself, where a
+        boot completed the block; not measured where blocks ran and none did; else its single run."""
+        block = blocks.get((solution.name, case))
+        if block is None:
+            row = self.cell_row(batch_cell(solution, strategy, case, self.profile))
+            return row, {"runs": 1 if row["status"] == "ok" else 0, "boots": 0}
+        cell = next(c for c in block.cells if c.strategy == solution.engine_strategy(strategy))
+        found = figures.get(cell.key)
+        if found is None:
+            return {"key": cell.key, "status": "missing", "error": "not measured: no boot completed its block"}, \
+                {"runs": 0, "boots": 0}
+        row = dict(found["standing"])
+        if row.get("status") == "ok":
+            row["ns_per_packet"] = found["spread"].median
+        return row, spread_columns(found)
