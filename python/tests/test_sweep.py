@@ -293,6 +293,18 @@ def test_a_bisection_run_that_thrashes_in_its_fill_phase_does_not_fit(tmp_path, 
     assert cells[0].key == replace(cells[0], fill_limit_s=1.0).key  # a limit is not what a cell measures
 
 
+def test_a_replay_of_a_store_without_the_jdks_blocks_shows_their_single_runs(tmp_path, engine):
+    plan = study.JdkPlan(jdks=(11,), collectors=("parallel",), strategies=("alloc", "pool"), cases=None)
+    single = replace(study.PROFILES["ci"], name="jdks-single", jdks=plan, strict=False,
+                     blocks=replace(study.PROFILES["ci"].blocks, repetitions=0))
+    first = sweep.Sweep(single, tmp_path, progress=False).across_jdks()
+    assert (first["batch_status"] == "ok").all() and (first["runs"] == 1).all()
+    blocked = replace(single, name="jdks-blocks", blocks=study.PROFILES["ci"].blocks)
+    replayed = sweep.Sweep(blocked, tmp_path, progress=False, replay=True).across_jdks()
+    assert list(replayed["batch_key"]) == list(first["batch_key"]) and (replayed["runs"] == 1).all()
+    assert list(replayed["ns_per_packet"]) == list(first["ns_per_packet"])
+
+
 def test_recording_the_jdks_blocks_names_the_valid_jdk_and_collectors_on_a_bad_one(capsys):
     from allocorpool.__main__ import main
     assert main(["blocks", "--profile", "ci", "--solution", "cms-8", "--jdks"]) == 2

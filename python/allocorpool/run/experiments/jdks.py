@@ -68,16 +68,16 @@ class JdkExperiments(Executor):
     def _jdk_batch(self, solution: Solution, strategy: str, case: str, blocks: dict[tuple[str, str], Block],
                    figures: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
         """A cell's batch row and spread: its block's run nearest the median, with the median itself, where a
-        boot completed the block; not measured where blocks ran and none did; else its single run."""
+        boot completed the block; else its single run of the profile's length (run if missing, read in a
+        replay), which compares with nothing."""
         block = blocks.get((solution.name, case))
-        if block is None:
+        found = None
+        if block is not None:
+            cell = next(c for c in block.cells if c.strategy == solution.engine_strategy(strategy))
+            found = figures.get(cell.key)
+        if found is None:  # no block, or none completed: the single run (a replay reads it, with one run)
             row = self.cell_row(batch_cell(solution, strategy, case, self.profile))
             return row, {"runs": 1 if row["status"] == "ok" else 0, "boots": 0}
-        cell = next(c for c in block.cells if c.strategy == solution.engine_strategy(strategy))
-        found = figures.get(cell.key)
-        if found is None:
-            return {"key": cell.key, "status": "missing", "error": "not measured: no boot completed its block"}, \
-                {"runs": 0, "boots": 0}
         row = dict(found["standing"])
         if row.get("status") == "ok":
             row["ns_per_packet"] = found["spread"].median
