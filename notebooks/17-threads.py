@@ -20,11 +20,12 @@
 #
 # This chapter runs the batch test with several processing threads. The case is split between them:
 # each thread makes its own share of the packets and keeps its own FIFO and store. The live set, and
-# the heap against it, stay the case's whatever the number of threads. Five strategies compete:
+# the heap against it, stay the case's whatever the number of threads. Five strategies compete in
+# Java, the first three in C++:
 #
 # | Strategy | Where a thread's buffers come from |
 # |---|---|
-# | Allocation | a new buffer per packet, from the thread's TLAB |
+# | Allocation | a new buffer per packet: in Java from the thread's TLAB, in C++ from malloc's cache for the thread |
 # | Pool per thread | the thread's own pool, as the article's pooling |
 # | Shared pool | one pool for all threads: a lock-free stack, last in, first out |
 # | Netty, heap | Netty's pooled allocator, heap buffers |

@@ -1,11 +1,15 @@
-// make_model: the twenty instantiations of the model and its run loops.
+// make_model: the instantiations of the model and its run loops (twenty on one thread, twelve
+// threaded).
 #include "any_model.hpp"
 
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 #include "model.hpp"
 #include "packet.hpp"
 #include "packet_source.hpp"
+#include "threaded_batch.hpp"
 
 namespace cpp_engine {
 
@@ -35,6 +39,109 @@ private:
     Model<P, StrategyT, Source> model_;
 };
 
+// A batch run by N threads, a model each on its share of the case; for shared-pool the one pool
+// they share, made before the models and destroyed after them (their packets go back to it).
+template <class P, template <class> class StrategyT, class Source>
+class ThreadedHolder final : public AnyModel {
+public:
+    using M = Model<P, StrategyT, Source>;
+    static constexpr bool shared = std::is_same_v<StrategyT<P>, SharedPoolView<P>>;
+
+    ThreadedHolder(const CaseParams& params, std::uint64_t seed, std::uint32_t threads) {
+        if constexpr (shared) {
+            pool_ = std::make_unique<SharedPool<P>>(params.pool_size);
+        }
+        for (std::uint32_t i = 0; i < threads; ++i) {
+            const CaseParams share = params.share(i, threads);
+            if constexpr (shared) {
+                models_.push_back(std::make_unique<M>(share, seed + i, *pool_));
+            } else {
+                models_.push_back(std::make_unique<M>(share, seed + i));
+            }
+        }
+        batch_ = std::make_unique<ThreadedBatch<M>>(models_);
+    }
+
+    ~ThreadedHolder() override { batch_.reset(); }  // the threads end before their models go
+
+    FillResult fill(Clock::time_point origin, Clock::time_point deadline) override {
+        return batch_->fill(origin, deadline);
+    }
+
+    void run_batch(RunTimeline& timeline) override { batch_->run(timeline); }
+
+    TickAccounting run_realtime(const RealtimeConfig&, RunTimeline&) override {
+        throw std::logic_error("a threaded run is batch only: real time has one clock and one consumer");
+    }
+
+    // Every thread's strategy's counts summed; with a shared pool its capacity and free packets.
+    PoolCounts counts() const override {
+        PoolCounts all;
+        for (const auto& model : models_) {
+            const PoolCounts one = model->strategy().counts();
+            all.capacity += one.capacity;
+            all.free += one.free;
+            all.in_use += one.in_use;
+        }
+        if constexpr (shared) {
+            all.capacity = pool_->capacity();
+            all.free = pool_->count_free();
+        }
+        return all;
+    }
+
+    Occupancy occupancy() const override {
+        Occupancy all;
+        for (const auto& model : models_) {
+            const Occupancy one = model->occupancy();
+            all.fifo_size += one.fifo_size;
+            all.fifo_capacity += one.fifo_capacity;
+            all.stored += one.stored;
+            all.stored_count += one.stored_count;
+        }
+        return all;
+    }
+
+    bool is_pool() const override { return StrategyT<P>::is_pool; }
+
+    // Each thread's accounting (its packets in use are those its processor holds), then the pool's
+    // as a whole (a shared pool's free and in-use packets add up to what it made).
+    std::optional<std::string> conservation_error() const override {
+        for (std::size_t i = 0; i < models_.size(); ++i) {
+            if (auto broken = models_[i]->conservation_error()) {
+                return "thread " + std::to_string(i) + ": " + *broken;
+            }
+        }
+        if (const PoolCounts all = counts(); !all.balanced()) {
+            return "packet accounting broken over the threads: free " + std::to_string(all.free) + " + in use " +
+                   std::to_string(all.in_use) + " != capacity " + std::to_string(all.capacity);
+        }
+        return std::nullopt;
+    }
+
+    std::optional<double> thread_share_min() const override { return batch_->smallest_share(); }
+
+private:
+    std::unique_ptr<SharedPool<P>> pool_;
+    std::vector<std::unique_ptr<M>> models_;
+    std::unique_ptr<ThreadedBatch<M>> batch_;
+};
+
+template <class P, class Source>
+std::unique_ptr<AnyModel> make_threaded(const std::string& strategy, const CaseParams& params, std::uint64_t seed,
+                                        std::uint32_t threads) {
+    if (strategy == "alloc") {
+        return std::make_unique<ThreadedHolder<P, AllocStrategy, Source>>(params, seed, threads);
+    }
+    if (strategy == "pool") {
+        return std::make_unique<ThreadedHolder<P, PoolStrategy, Source>>(params, seed, threads);
+    }
+    if (strategy == "shared-pool") {
+        return std::make_unique<ThreadedHolder<P, SharedPoolView, Source>>(params, seed, threads);
+    }
+    throw std::invalid_argument("no threaded strategy " + strategy + "; valid: " + thread_strategies);
+}
+
 template <class P, class Source>
 std::unique_ptr<AnyModel> make_for_source(const std::string& strategy, const CaseParams& params, std::uint64_t seed) {
     if (strategy == "dummy") {
@@ -52,17 +159,20 @@ std::unique_ptr<AnyModel> make_for_source(const std::string& strategy, const Cas
     if (strategy == "pmr") {
         return std::make_unique<ModelHolder<P, PmrStrategy, Source>>(params, seed);
     }
-    throw std::invalid_argument("no strategy " + strategy + "; valid: dummy, alloc, mix, pool, pmr");
+    throw std::invalid_argument("no strategy " + strategy + " on one thread; valid: dummy, alloc, mix, pool, pmr" +
+                                (strategy == "shared-pool" ? " (shared-pool needs --threads)" : ""));
 }
 
 template <class P>
 std::unique_ptr<AnyModel> make_for_design(const std::string& strategy, const std::string& source,
-                                          const CaseParams& params, std::uint64_t seed) {
+                                          const CaseParams& params, std::uint64_t seed, std::uint32_t threads) {
     if (source == "counter") {
-        return make_for_source<P, CounterSource>(strategy, params, seed);
+        return threads != 0 ? make_threaded<P, CounterSource>(strategy, params, seed, threads)
+                            : make_for_source<P, CounterSource>(strategy, params, seed);
     }
     if (source == "random") {
-        return make_for_source<P, RandomSource>(strategy, params, seed);
+        return threads != 0 ? make_threaded<P, RandomSource>(strategy, params, seed, threads)
+                            : make_for_source<P, RandomSource>(strategy, params, seed);
     }
     throw std::invalid_argument("no source " + source + "; valid: counter, random");
 }
@@ -70,12 +180,12 @@ std::unique_ptr<AnyModel> make_for_design(const std::string& strategy, const std
 }  // namespace
 
 std::unique_ptr<AnyModel> make_model(const std::string& design, const std::string& strategy, const std::string& source,
-                                     const CaseParams& params, std::uint64_t seed) {
+                                     const CaseParams& params, std::uint64_t seed, std::uint32_t threads) {
     if (design == "cpp") {
-        return make_for_design<cpp_design::Packet>(strategy, source, params, seed);
+        return make_for_design<cpp_design::Packet>(strategy, source, params, seed, threads);
     }
     if (design == "flat") {
-        return make_for_design<flat_design::Packet>(strategy, source, params, seed);
+        return make_for_design<flat_design::Packet>(strategy, source, params, seed, threads);
     }
     throw std::invalid_argument("no design " + design + "; valid: cpp, flat");
 }

@@ -1,6 +1,6 @@
 // The model chosen on the command line behind one interface: the design, strategy and
 // packet source are picked once, and each run loop is instantiated for that triple
-// (twenty in all), so the per-packet path has no virtual call.
+// (twenty on one thread, twelve threaded), so the per-packet path has no virtual call.
 #pragma once
 
 #include <cstdint>
@@ -26,11 +26,17 @@ public:
     // True for the pooled strategies (mix, pool), whose counts the summary reports.
     virtual bool is_pool() const = 0;
     virtual std::optional<std::string> conservation_error() const = 0;
+    // A threaded run's (--threads): the slowest thread's share of the timed phase's packets, times
+    // the threads (1: an even split); null for one thread.
+    virtual std::optional<double> thread_share_min() const { return std::nullopt; }
 };
 
-// design: cpp | flat; strategy: dummy | alloc | mix | pool | pmr; source: counter | random.
-// Throws std::invalid_argument for other names.
+// design: cpp | flat; strategy: dummy | alloc | mix | pool | pmr | shared-pool; source: counter | random.
+// threads: 0 for the model on the calling thread; N (1 or more) for a batch run by N processing
+// threads, each on its share of the case (threaded_batch.hpp), with alloc, pool or shared-pool
+// (THREAD_STRATEGIES). shared-pool needs threads. Throws std::invalid_argument for other names.
+inline constexpr const char* thread_strategies = "alloc, pool, shared-pool";
 std::unique_ptr<AnyModel> make_model(const std::string& design, const std::string& strategy, const std::string& source,
-                                     const CaseParams& params, std::uint64_t seed);
+                                     const CaseParams& params, std::uint64_t seed, std::uint32_t threads = 0);
 
 }  // namespace cpp_engine

@@ -42,6 +42,31 @@ CaseParams CaseParams::of(const std::string& name, double scale) {
             queue_and_store};
 }
 
+namespace {
+
+std::uint32_t share_of(std::uint32_t count, std::uint32_t index, std::uint32_t threads) {
+    return count / threads + (index < count % threads ? 1 : 0);
+}
+
+}  // namespace
+
+CaseParams CaseParams::share(std::uint32_t index, std::uint32_t threads) const {
+    if (threads < 1 || index >= threads) {
+        throw std::invalid_argument("share " + std::to_string(index) + " of " + std::to_string(threads) + " threads");
+    }
+    if (internal_queue_size < threads || stored_count < threads) {
+        throw std::invalid_argument(std::to_string(threads) + " threads need at least " + std::to_string(threads) +
+                                    " packets in the internal queue and the store (" +
+                                    std::to_string(internal_queue_size) + " and " + std::to_string(stored_count) + ")");
+    }
+    CaseParams out = *this;
+    out.pool_size = share_of(pool_size, index, threads);
+    out.mix_pool_size = share_of(mix_pool_size, index, threads);
+    out.internal_queue_size = share_of(internal_queue_size, index, threads);
+    out.stored_count = share_of(stored_count, index, threads);
+    return out;
+}
+
 CaseParams with_overrides(CaseParams params, const SizeOverrides& overrides) {
     params.internal_queue_size = overrides.internal_queue_size.value_or(params.internal_queue_size);
     params.stored_count = overrides.stored_count.value_or(params.stored_count);

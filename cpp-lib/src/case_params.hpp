@@ -33,6 +33,12 @@ struct CaseParams {
 
     // The case named "A", "B" or "C" at `scale`; throws std::invalid_argument otherwise.
     static CaseParams of(const std::string& name, double scale);
+
+    // Thread `index`'s share when `threads` threads split the case (--threads): each count
+    // divided as evenly as whole packets allow (the shares add up to the count); the table's
+    // sizes stay the case's. Throws std::invalid_argument for an index outside the threads or
+    // a FIFO or store smaller than the threads. As java-lib's CaseParams.share.
+    CaseParams share(std::uint32_t index, std::uint32_t threads) const;
 };
 
 struct SizeOverrides {

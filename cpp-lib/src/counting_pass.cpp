@@ -35,6 +35,9 @@ std::vector<std::string> pass_arguments(const Options& options) {
                                   "--seed",     std::to_string(options.seed),  "--mode", "batch",
                                   "--duration-s", number_text(counting_pass_seconds(options)), "--warmup-s", "0",
                                   "--out",      "-"};
+    if (options.threads != 0) {  // the counting build counts every thread's allocations in a threaded run
+        args.insert(args.end(), {"--threads", std::to_string(options.threads)});
+    }
     for (const auto& [name, value] : {std::pair{"--internal-queue-size", options.sizes.internal_queue_size},
                                       std::pair{"--stored-count", options.sizes.stored_count},
                                       std::pair{"--pool-size", options.sizes.pool_size}}) {

@@ -1,6 +1,7 @@
 // The engine's run (see engine.hpp): everything between main() and the model.
 #include "engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -30,11 +31,13 @@ constexpr double fill_grace_s = 600;
 // Writes each period as a record and as a human line on standard error.
 class EngineObserver final : public RunObserver {
 public:
-    EngineObserver(RecordWriter& writer, bool realtime) : writer_(writer), realtime_(realtime) {}
+    EngineObserver(RecordWriter& writer, bool realtime, std::uint32_t threads)
+        : writer_(writer), realtime_(realtime), threads_(threads) {}
 
     void on_period(const PeriodStats& period) override {
-        writer_.write(periodic_record(period));
-        const double ns = period.packets != 0 ? period.period_s * 1e9 / static_cast<double>(period.packets) : 0;
+        writer_.write(periodic_record(period, threads_));
+        const double ns =
+                period.packets != 0 ? period.period_s * 1e9 * threads_ / static_cast<double>(period.packets) : 0;
         if (realtime_) {
             std::fprintf(stderr, "%7.1f s %12llu packets %8.1f ns/packet  lost %llu (total %llu)%s\n", period.t_s,
                          static_cast<unsigned long long>(period.packets), ns,
@@ -49,6 +52,7 @@ public:
 private:
     RecordWriter& writer_;
     bool realtime_;
+    std::uint32_t threads_;
 };
 
 void on_signal(int signal) { request_stop(signal); }
@@ -70,7 +74,7 @@ std::unique_ptr<AnyModel> measure(const Options& options, const RunDescription& 
     std::unique_ptr<AnyModel> model;
     try {
         model = make_model(options.design, options.strategy, options.source, description.params,
-                           static_cast<std::uint64_t>(options.seed));
+                           static_cast<std::uint64_t>(options.seed), options.threads);
         const Clock::time_point fill_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                                        std::chrono::duration<double>(
                                                                                options.duration_s + fill_grace_s));
@@ -120,7 +124,7 @@ void count_allocations_into(const Options& options, SummaryInputs& summary) {
 void report(const SummaryInputs& summary) {
     const RunTotals& totals = summary.totals;
     const auto measured = static_cast<double>(totals.measured_packets);
-    const double ns = measured != 0 ? totals.measured_s * 1e9 / measured : 0;
+    const double ns = measured != 0 ? totals.measured_s * 1e9 * summary.threads / measured : 0;
     const std::string allocations =
             summary.allocations ? std::to_string(summary.allocations->per_packet) + " allocations/packet" : "not counted";
     std::fprintf(stderr, "cpp_engine: %s: %llu packets measured in %.3f s, %.1f ns/packet, %s%s%s\n",
@@ -182,9 +186,11 @@ int run_engine(int argc, char** argv) {
     // pre-allocation) and the fill phase come after it.
     const Clock::time_point origin = Clock::now();
     std::fprintf(stderr,
-                 "cpp_engine: design %s, strategy %s, case %s (queue %u, store %u, scale %g), source %s, %s mode, "
+                 "cpp_engine: design %s, strategy %s%s, case %s (queue %u, store %u, scale %g), source %s, %s mode, "
                  "allocator %s (%s, malloc from %s)\n",
-                 options.design.c_str(), options.strategy.c_str(), options.case_name.c_str(),
+                 options.design.c_str(), options.strategy.c_str(),
+                 options.threads != 0 ? (" on " + std::to_string(options.threads) + " thread(s)").c_str() : "",
+                 options.case_name.c_str(),
                  params.internal_queue_size, params.stored_count, options.scale, options.source.c_str(),
                  realtime ? "realtime" : "batch", allocator.name.c_str(), allocator.version.c_str(),
                  allocator.malloc_provider.c_str());
@@ -192,15 +198,20 @@ int run_engine(int argc, char** argv) {
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
 
-    EngineObserver observer(writer, realtime);
+    const std::uint32_t threads = std::max<std::uint32_t>(1, options.threads);
+    EngineObserver observer(writer, realtime, threads);
     RunTimeline timeline(options.duration_s, options.warmup_s, observer, origin);
     SummaryInputs summary;
+    summary.threads = threads;
     // Outlives the summary: tearing the model down comes after the last record.
     const std::unique_ptr<AnyModel> model = measure(options, description, origin, timeline, summary);
     if (model && model->is_pool()) {
         summary.pool = model->counts();
     }
     summary.totals = timeline.totals();
+    if (model) {
+        summary.thread_share_min = model->thread_share_min();
+    }
     if (summary.totals.stop_signal != 0 && !summary.error) {
         summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
     }

@@ -22,8 +22,10 @@ public:
     using Strategy = StrategyT<P>;
     using Source = SourceT;
 
-    Model(const CaseParams& params, std::uint64_t seed)
-        : strategy_(params), source_(seed), processor_(strategy_, source_, params) {}
+    // strategy_args: what a strategy needs beyond the case (a shared pool's view, its pool).
+    template <class... StrategyArgs>
+    Model(const CaseParams& params, std::uint64_t seed, StrategyArgs&... strategy_args)
+        : strategy_(params, strategy_args...), source_(seed), processor_(strategy_, source_, params) {}
 
     CPP_ENGINE_HOT void step() {
         P* packet = strategy_.acquire();

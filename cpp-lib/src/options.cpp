@@ -78,7 +78,7 @@ const std::vector<std::string> option_names{
         "--design",     "--allocator",           "--case",         "--strategy",    "--source",
         "--mode",       "--interval-ns",         "--capture-delay-ms", "--duration-s", "--warmup-s",
         "--scale",      "--internal-queue-size", "--stored-count", "--pool-size",  "--producer-cpu", "--consumer-cpu",
-        "--count-allocations", "--seed", "--out",             "--help"};
+        "--count-allocations", "--seed", "--threads", "--out", "--help"};
 
 std::vector<std::string> allocator_list() {
     std::vector<std::string> names;
@@ -133,7 +133,7 @@ void apply(Options& options, const std::string& name, const std::string& value) 
         std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
         options.case_name = choice(name, upper, {"A", "B", "C"});
     } else if (name == "--strategy") {
-        options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool", "pmr"});
+        options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool", "pmr", "shared-pool"});
     } else if (name == "--source") {
         options.source = choice(name, value, {"counter", "random"});
     } else if (name == "--internal-queue-size") {
@@ -166,6 +166,8 @@ void apply(Options& options, const std::string& name, const std::string& value) 
         options.consumer_cpu = cpu(name, value);
     } else if (name == "--count-allocations") {
         options.count_allocations = choice(name, value, {"yes", "no"}) == "yes";
+    } else if (name == "--threads") {
+        options.threads = integer<std::uint32_t>(name, value, 1, max_threads, "1.." + std::to_string(max_threads));
     } else if (name == "--seed") {
         options.seed = integer<std::int64_t>(name, value, INT64_MIN, INT64_MAX, "any 64-bit integer");
     } else if (name == "--out") {
@@ -176,17 +178,57 @@ void apply(Options& options, const std::string& name, const std::string& value) 
     }
 }
 
+// A threaded run (--threads N): batch only, a strategy each thread can run on its share, a packet in every
+// share's FIFO and store, and a pool of each thread's own (pool) or of them all (shared-pool) that holds
+// its packets; shared-pool is threaded only.
+void check_threads(const Options& options) {
+    if (options.threads == 0) {
+        if (options.strategy == "shared-pool") {
+            throw BadOption("--strategy: shared-pool is the pool of a threaded run; valid: --threads 1.." +
+                            std::to_string(max_threads) + " with it (1: one thread on the shared pool)");
+        }
+        return;
+    }
+    if (options.mode == Mode::realtime) {
+        throw BadOption("--threads: only with --mode batch (a real-time run has one clock and one consumer)");
+    }
+    if (options.strategy != "alloc" && options.strategy != "pool" && options.strategy != "shared-pool") {
+        throw BadOption("--strategy: " + quoted(options.strategy) + " does not run threaded; valid with --threads: " +
+                        "alloc, pool, shared-pool");
+    }
+    const CaseParams params = run_params(options);
+    if (params.internal_queue_size < options.threads || params.stored_count < options.threads) {
+        throw BadOption("--threads: " + std::to_string(options.threads) + " threads need at least as many packets in "
+                        "the internal queue and the store, but case " + options.case_name + " has " +
+                        std::to_string(params.internal_queue_size) + " and " + std::to_string(params.stored_count) +
+                        "; valid: fewer threads or a larger --scale");
+    }
+    if (options.strategy != "pool") {
+        return;
+    }
+    for (std::uint32_t i = 0; i < options.threads; ++i) {
+        const CaseParams share = params.share(i, options.threads);
+        if (share.pool_size < std::uint64_t{share.internal_queue_size} + share.stored_count) {
+            throw BadOption("--pool-size: pool with " + std::to_string(options.threads) + " threads needs each "
+                            "thread's pool to hold its share, but thread " + std::to_string(i) + " gets " +
+                            std::to_string(share.pool_size) + " < " + std::to_string(share.internal_queue_size) +
+                            " + " + std::to_string(share.stored_count) + "; valid: a larger --pool-size");
+        }
+    }
+}
+
 // What no single option can check: the pool against the live packets, the warm-up against the duration,
 // and the options of the other mode.
 void check_together(const Options& options, const std::map<std::string, std::string>& given) {
     if (const CaseParams params = run_params(options);
-        options.strategy == "pool" && params.pool_size < std::uint64_t{params.internal_queue_size} + params.stored_count) {
+        (options.strategy == "pool" || options.strategy == "shared-pool") && params.pool_size < std::uint64_t{params.internal_queue_size} + params.stored_count) {
         const std::uint64_t needed = std::uint64_t{params.internal_queue_size} + params.stored_count;
-        throw BadOption("--pool-size: the pool strategy needs pool_size >= internal_queue_size + stored_count, but " +
+        throw BadOption("--pool-size: the " + options.strategy + " strategy needs pool_size >= internal_queue_size + stored_count, but " +
                         std::to_string(params.pool_size) + " < " + std::to_string(params.internal_queue_size) + " + " +
                         std::to_string(params.stored_count) + "; valid: --pool-size " + std::to_string(needed) + ".." +
                         std::to_string(max_override_count) + ", or a smaller --internal-queue-size / --stored-count");
     }
+    check_threads(options);
     if (options.warmup_s >= options.duration_s) {
         throw BadOption("--warmup-s: " + seconds(options.warmup_s) + " is not valid; valid: a number of seconds in [0, " +
                         seconds(options.duration_s) + ") (below --duration-s)");
@@ -266,7 +308,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
 }
 
 std::string usage() {
-    return "usage: cpp_engine --design cpp|flat --case A|B|C --strategy dummy|alloc|mix|pool|pmr [options]\n"
+    return "usage: cpp_engine --design cpp|flat --case A|B|C --strategy dummy|alloc|mix|pool|pmr|shared-pool [options]\n"
            "\n"
            "The C++ engine of the packet-analyser model of \"To allocate or to pool?\".\n"
            "Writes JSON Lines records (header, periodic, summary) to --out and a human line\n"
@@ -276,7 +318,7 @@ std::string usage() {
            "  --case A|B|C               (or a|b|c) internal queue and store 1,000 / 100,000 / 495,000 (A as the\n"
            "                             published code ran it; the article's table says 10,000), pool 1,000,000,\n"
            "                             mix pool 200,000\n"
-           "  --strategy dummy|alloc|mix|pool|pmr\n"
+           "  --strategy dummy|alloc|mix|pool|pmr|shared-pool   (shared-pool: with --threads only)\n"
            "  --source counter|random    counter: the published code's draws from one counter; random: independent\n"
            "                             hashed draws, uniform store index (default counter)\n"
            "  --internal-queue-size N    overrides the case's (scaled) internal queue size, 1..10000000\n"
@@ -296,6 +338,10 @@ std::string usage() {
            "  --count-allocations yes|no allocs_per_packet in the summary, from a separate pass of the counting build\n"
            "                             (cpp_engine_counting) after the timed run; that build counts in the run itself\n"
            "                             (default yes)\n"
+           "  --threads N                batch: N processing threads (1..256), each making and processing its own\n"
+           "                             share of the case's packets with its own FIFO and store; alloc, pool (a pool\n"
+           "                             each) or shared-pool (one lock-free pool for all); times per packet are\n"
+           "                             thread time (elapsed x N). Default: the main thread alone\n"
            "  --seed N                   seed of the random source, any 64-bit integer (default 1; counter ignores it)\n"
            "  --out FILE                 records file, - for standard output (default -)\n"
            "  --help                     this text\n"

@@ -17,12 +17,13 @@ inline constexpr std::uint64_t min_interval_ns = 10;
 inline constexpr std::uint64_t max_interval_ns = 1'000'000;
 inline constexpr double max_duration_s = 86'400;
 inline constexpr double max_capture_delay_ms = 10'000;
+inline constexpr std::uint32_t max_threads = 256;  // as java-lib's --threads
 
 struct Options {
     std::string design;     // cpp | flat
     std::string allocator = "glibc";
     std::string case_name;  // A | B | C
-    std::string strategy;   // dummy | alloc | mix | pool
+    std::string strategy;   // dummy | alloc | mix | pool | pmr | shared-pool
     std::string source = "counter";  // counter | random (packet_source.hpp)
     SizeOverrides sizes;             // --internal-queue-size, --stored-count, --pool-size
     Mode mode = Mode::batch;
@@ -36,6 +37,9 @@ struct Options {
     int producer_cpu = 0;  // realtime only (accepted and unused in batch, as java-lib); -1: not pinned
     int consumer_cpu = 1;
     bool count_allocations = true;  // allocs_per_packet in the summary (counting_pass.hpp)
+    // batch: N processing threads, each on its own share of the case (threaded_batch.hpp); 0: the
+    // main thread alone (the study's engine)
+    std::uint32_t threads = 0;
     std::int64_t seed = 1;  // any 64-bit integer, as java-lib's long: the same seed draws the same packets
     std::string out = "-";  // "-": standard output
 };

@@ -68,6 +68,7 @@ Json header_record(const RunDescription& run) {
     record["compiler"] = build_info::compiler;
     record["cxx_flags"] = build_info::cxx_flags;
     record["seed"] = options.seed;
+    record["threads"] = options.threads != 0 ? Json(options.threads) : Json(nullptr);
     return record;
 }
 
@@ -83,7 +84,7 @@ void put_latency(Json& record, const std::optional<LatencyPercentiles>& latency)
 
 }  // namespace
 
-Json periodic_record(const PeriodStats& period) {
+Json periodic_record(const PeriodStats& period, std::uint32_t threads) {
     Json record;
     record["type"] = "periodic";
     record["t_s"] = period.t_s;
@@ -92,7 +93,8 @@ Json periodic_record(const PeriodStats& period) {
     record["packets_total"] = period.packets_total;
     record["lost"] = period.lost;
     record["lost_total"] = period.lost_total;
-    record["ns_per_packet"] = period.packets != 0 ? Json(period.period_s * 1e9 / static_cast<double>(period.packets))
+    record["ns_per_packet"] = period.packets != 0 ? Json(period.period_s * 1e9 * threads /
+                                                         static_cast<double>(period.packets))
                                                   : Json(nullptr);
     record["warmup"] = period.warmup;
     put_latency(record, period.latency);
@@ -111,7 +113,8 @@ Json summary_record(const SummaryInputs& summary) {
     record["measured_packets"] = totals.measured_packets;
     record["measured_s"] = totals.measured_s;
     record["measured_cpu_s"] = optional_number(totals.measured_cpu_s);
-    record["ns_per_packet"] = totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 / measured) : Json(nullptr);
+    record["ns_per_packet"] =
+            totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 * summary.threads / measured) : Json(nullptr);
     record["lost"] = totals.lost;
     // Every tick lost after the window opened: the gaps seen until the end, those found
     // while draining the queue included, and the drops after the last tick received (a
@@ -131,6 +134,7 @@ Json summary_record(const SummaryInputs& summary) {
     record["allocs_per_packet"] = summary.allocations ? Json(summary.allocations->per_packet) : Json(nullptr);
     record["allocs_counted_packets"] = summary.allocations ? Json(summary.allocations->packets) : Json(nullptr);
     record["peak_rss_bytes"] = summary.peak_rss_bytes;
+    record["thread_share_min"] = optional_number(summary.thread_share_min);
     record["pool_capacity"] = summary.pool ? Json(summary.pool->capacity) : Json(nullptr);
     record["pool_free"] = summary.pool ? Json(summary.pool->free) : Json(nullptr);
     record["pool_in_use"] = summary.pool ? Json(summary.pool->in_use) : Json(nullptr);

@@ -39,7 +39,9 @@ struct RunDescription {
 
 Json header_record(const RunDescription& run);
 
-Json periodic_record(const PeriodStats& period);
+// threads: the run's processing threads (1 unless --threads), by which a time per packet is
+// multiplied (thread time per packet).
+Json periodic_record(const PeriodStats& period, std::uint32_t threads = 1);
 
 struct SummaryInputs {
     std::optional<std::string> error;  // null: status ok
@@ -50,6 +52,8 @@ struct SummaryInputs {
     std::optional<PoolCounts> pool;       // pooled strategies
     std::optional<AllocationCount> allocations;  // null: not counted
     std::uint64_t peak_rss_bytes = 0;
+    std::uint32_t threads = 1;  // processing threads: times per packet are thread time
+    std::optional<double> thread_share_min;  // threaded runs (AnyModel::thread_share_min)
 };
 
 Json summary_record(const SummaryInputs& summary);

@@ -57,7 +57,9 @@ std::optional<double> process_cpu_s() noexcept {
 }  // namespace
 
 RunTimeline::Mark RunTimeline::mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept {
-    return {now, packets, lost, alloc_counter::this_thread().allocations - observer_allocations_, process_cpu_s()};
+    const std::uint64_t allocations = allocations_ ? allocations_()
+                                                   : alloc_counter::this_thread().allocations - observer_allocations_;
+    return {now, packets, lost, allocations, process_cpu_s()};
 }
 
 bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint64_t lost,

@@ -166,6 +166,10 @@ public:
     // gaps among the ticks due in the window (WindowTicks): those found draining count too.
     void set_final_counts(std::uint64_t packets, std::uint64_t lost, std::uint64_t window_lost) noexcept;
 
+    // The allocations counted come from `allocations` instead of the calling thread's counter: a
+    // threaded run's, whose worker threads publish their own with their packet counts.
+    void count_allocations_with(std::function<std::uint64_t()> allocations) { allocations_ = std::move(allocations); }
+
     // When the window starts: the warm-up's planned end.
     Clock::time_point window_start() const noexcept { return warmup_end_; }
 
@@ -208,6 +212,7 @@ private:
     std::uint64_t lost_ = 0;
     std::uint64_t window_lost_ = 0;
     std::uint64_t observer_allocations_ = 0;
+    std::function<std::uint64_t()> allocations_;
     int stop_signal_ = 0;
 };
 

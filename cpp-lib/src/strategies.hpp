@@ -8,6 +8,8 @@
 // - mix: a pool of MIX_POOL_SIZE packets that allocates when empty and deletes what does
 //   not fit back.
 // - pool: POOL_SIZE packets made up front; running out is an error.
+// - shared-pool: with --threads N, one pool of POOL_SIZE packets every thread takes from and
+//   gives back to, lock-free (SharedPool); each thread holds a view that counts its own.
 // - pmr: the standard library's general-purpose pool. As alloc, every packet is made and
 //   destroyed, but the packet and its buffer come from, and go back to, the size-class
 //   pools of a std::pmr::unsynchronized_pool_resource instead of new/delete.
@@ -24,13 +26,16 @@
 // strategy of its own: the pool a C++ programmer gets without writing one.
 #pragma once
 
+#include <boost/lockfree/stack.hpp>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <memory_resource>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "case_params.hpp"
 #include "hot_path.hpp"
@@ -104,6 +109,29 @@ private:
     std::uint64_t outstanding_ = 0;
 };
 
+// A pooled packet changing hands: its live mark set as it goes out, checked and cleared as it
+// comes back (a packet already free is a double release), and the pool's in-use count kept.
+template <class P>
+CPP_ENGINE_HOT inline void hand_out(P* packet, std::uint64_t& in_use) noexcept {
+    packet->live = true;
+    ++in_use;
+}
+
+template <class P>
+CPP_ENGINE_HOT inline void take_back(P* packet, std::uint64_t& in_use, const char* pool_name) {
+    if (!packet->live) [[unlikely]] {
+        throw DoubleRelease(std::string(pool_name) + ": double release (the packet is already free)");
+    }
+    packet->live = false;
+    --in_use;
+}
+
+// A fixed pool with no free packet: what it holds and what it must.
+[[noreturn]] inline void exhausted(const char* pool_name, std::uint64_t capacity, const char* must_hold) {
+    throw PoolExhausted(std::string(pool_name) + " exhausted: all " + std::to_string(capacity) +
+                        " packets are in use (the pool must hold " + must_hold + ")");
+}
+
 // The pool of both pooled strategies (as in the original, mix is the pool with another
 // size that may grow).
 template <class P>
@@ -146,21 +174,14 @@ public:
             packet = new P;
             ++capacity_;
         } else {
-            throw PoolExhausted(std::string(name_) + " exhausted: all " + std::to_string(capacity_) +
-                                " packets are in use (the pool must hold at least internal_queue_size"
-                                " + stored_count packets)");
+            exhausted(name_, capacity_, "at least internal_queue_size + stored_count packets");
         }
-        packet->live = true;
-        ++in_use_;
+        hand_out(packet, in_use_);
         return packet;
     }
 
     CPP_ENGINE_HOT void release(P* packet) {
-        if (!packet->live) [[unlikely]] {
-            throw DoubleRelease(std::string(name_) + ": double release (the packet is already free)");
-        }
-        packet->live = false;
-        --in_use_;
+        take_back(packet, in_use_, name_);
         if (free_ < pool_size_) {
             packet->reset();
             packet->next_free = head_;
@@ -260,6 +281,92 @@ public:
 private:
     std::pmr::unsynchronized_pool_resource resource_;
     std::uint64_t outstanding_ = 0;
+};
+
+// The one pool of a threaded run's shared-pool strategy: pool_size packets made up front,
+// owned here, their free ones in a lock-free stack (Boost.Lockfree: a Treiber stack whose
+// tagged pointers rule out ABA; its nodes are made with it, and bounded_push never allocates).
+// Every thread pops and pushes concurrently; counting the free packets is for a quiescent
+// pool only (before the threads start or after they stopped).
+template <class P>
+class SharedPool {
+public:
+    explicit SharedPool(std::uint32_t pool_size) : free_(pool_size) {
+        packets_.reserve(pool_size);
+        for (std::uint32_t i = 0; i < pool_size; ++i) {
+            packets_.push_back(std::make_unique<P>());
+            if (!free_.bounded_push(packets_.back().get())) {
+                throw std::logic_error("shared pool: no node for packet " + std::to_string(i));
+            }
+        }
+    }
+
+    SharedPool(const SharedPool&) = delete;
+    SharedPool& operator=(const SharedPool&) = delete;
+
+    // A free packet, or null when every one is in use.
+    CPP_ENGINE_HOT P* pop() noexcept {
+        P* packet = nullptr;
+        return free_.pop(packet) ? packet : nullptr;
+    }
+
+    CPP_ENGINE_HOT void push(P* packet) {
+        if (!free_.bounded_push(packet)) [[unlikely]] {
+            throw std::logic_error("shared pool: more packets given back than it holds");
+        }
+    }
+
+    std::uint64_t capacity() const noexcept { return packets_.size(); }
+
+    // The free packets, counted by taking them all out and putting them back: quiescent only.
+    std::uint64_t count_free() {
+        std::vector<P*> taken;
+        P* packet = nullptr;
+        while (free_.pop(packet)) {
+            taken.push_back(packet);
+        }
+        for (P* back : taken) {
+            push(back);
+        }
+        return taken.size();
+    }
+
+private:
+    std::vector<std::unique_ptr<P>> packets_;
+    boost::lockfree::stack<P*> free_;  // its nodes reserved up front (a fixed-size one holds 65,535 at most)
+};
+
+// A thread's side of the shared pool: acquire pops, release pushes, and the view counts the
+// packets its thread holds (every one in use: the free ones are the pool's).
+template <class P>
+class SharedPoolView {
+public:
+    static constexpr const char* name = "shared-pool";
+    static constexpr bool shares_one_packet = false;
+    static constexpr bool is_pool = true;
+
+    SharedPoolView(const CaseParams&, SharedPool<P>& pool) : pool_(&pool) {}
+
+    CPP_ENGINE_HOT P* acquire() {
+        P* packet = pool_->pop();
+        if (packet == nullptr) [[unlikely]] {
+            exhausted(name, pool_->capacity(), "every thread's internal_queue_size + stored_count packets");
+        }
+        hand_out(packet, in_use_);
+        return packet;
+    }
+
+    CPP_ENGINE_HOT void release(P* packet) {
+        take_back(packet, in_use_, name);
+        packet->reset();
+        pool_->push(packet);
+    }
+
+    PoolCounts counts() const noexcept { return {in_use_, 0, in_use_}; }
+
+private:
+    SharedPool<P>* pool_;
+    std::uint64_t in_use_ = 0;
 };
 
 }  // namespace cpp_engine

@@ -153,7 +153,7 @@ inline const std::vector<std::string> header_fields{
         "source", "mode",          "interval_ns", "duration_s",   "warmup_s",    "scale",     "params",
         "producer_cpu", "consumer_cpu", "collector", "design",    "allocator",   "allocator_version",
         "counting_build", "operator_new", "operator_delete_sized", "compiler", "cxx_flags", "engine_commit",
-        "engine_source"};
+        "engine_source", "threads"};
 inline const std::vector<std::string> header_java_only{"jdk_vendor", "jdk_version", "vm_name", "vm_flags", "gc_beans",
                                                 "heap_max_bytes"};
 inline const std::vector<std::string> params_fields{"pool_size",    "mix_pool_size",          "internal_queue_size",
@@ -170,7 +170,7 @@ inline const std::vector<std::string> summary_fields{
         "allocs_per_packet", "allocs_counted_packets", "peak_rss_bytes", "pool_capacity", "pool_free", "pool_in_use",
         "fill_packets",  "fill_s",           "timed_start_s",   "window_start_s",   "store_fill_at_window",
         "fifo_fill_at_window", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns",
-        "latency_samples", "latency_sample_every"};
+        "latency_samples", "latency_sample_every", "thread_share_min"};
 inline const std::vector<std::string> summary_java_only{"alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms",
                                                  "gc_pause_max_ms",        "gc_cycle_count", "gc_cycle_total_ms",
                                                  "live_objects",           "live_bytes"};

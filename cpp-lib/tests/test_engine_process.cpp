@@ -160,6 +160,26 @@ TEST_F(EngineProcess, CppAllocCountsSixAllocationsPerPacket) {
     EXPECT_TRUE(summary["pool_capacity"].is_null());
 }
 
+TEST_F(EngineProcess, AThreadedRunRecordsItsThreadsAndThreadTime) {
+    const std::vector<json> parsed =
+            good_run({"--design", "flat", "--case", "B", "--strategy", "shared-pool", "--threads", "2", "--duration-s",
+                      "0.6", "--warmup-s", "0.2", "--scale", "0.01"});
+    ASSERT_GE(parsed.size(), 3U);
+    EXPECT_EQ(parsed.front()["threads"], 2);
+    const json& summary = parsed.back();
+    EXPECT_EQ(summary["status"], "ok");
+    const auto packets = summary["measured_packets"].get<double>();
+    ASSERT_GT(packets, 0);
+    // thread time: the window's length times the threads, per packet
+    EXPECT_NEAR(summary["ns_per_packet"].get<double>(), summary["measured_s"].get<double>() * 1e9 * 2 / packets, 1e-6);
+    const double share = summary["thread_share_min"].get<double>();
+    EXPECT_GE(share, 0.0);
+    EXPECT_LE(share, 1.0);
+    EXPECT_EQ(summary["pool_capacity"], 10'000);  // one pool for both
+    EXPECT_EQ(summary["pool_free"].get<std::uint64_t>() + summary["pool_in_use"].get<std::uint64_t>(), 10'000U);
+    EXPECT_EQ(summary["allocs_per_packet"], 0.0);  // counted by the counting build's threads, not its main one
+}
+
 TEST_F(EngineProcess, CountingBuildCountsInTheRunItself) {
     const std::vector<json> parsed = good_run({"--design", "cpp", "--case", "B", "--strategy", "alloc",
                                                "--duration-s", "1", "--warmup-s", "0.3", "--scale", "0.01"},

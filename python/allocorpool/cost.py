@@ -23,6 +23,7 @@ from allocorpool.lists import (
     SOURCE_SOLUTIONS,
     STORED_COUNT,
     STRATEGIES,
+    THREAD_ENGINE_STRATEGIES,
     TIMELINES,
     Solution,
 )
@@ -240,14 +241,16 @@ def _continuum(prof: Profile, chosen: list[Solution]) -> tuple[int, float]:
 
 
 def _jdks(prof: Profile, names: set[str] | None) -> tuple[int, float]:
-    """The JDKs chapter's runs (a batch run and a probe per cell) and their seconds: its own solutions, those
+    """The JDKs chapter's runs (its batch blocks' and a probe per cell) and their seconds: its own solutions, those
     of a selection only when one was chosen (names; None: every one)."""
     across = [s for s in jdk_solutions(prof.jdks) if names is None or s.name in names]
     cases = [case for case in (prof.jdks.cases or prof.cases) if case in prof.cases]
-    runs = len(across) * len(prof.jdks.strategies) * len(cases) * 2
+    reps = prof.blocks.repetitions  # the batch runs are blocks (one run each without them)
+    batch_s = (prof.blocks.batch_s or prof.batch_s) if reps else prof.batch_s
+    runs = len(across) * len(prof.jdks.strategies) * len(cases) * (max(1, reps) + 1)
     seconds = len(across) * len(prof.jdks.strategies) * sum(
-        run_s("java", prof.batch_s, fill_s(case, prof.scale)) + run_s("java", prof.probe_s, fill_s(case, prof.scale))
-        for case in cases)
+        max(1, reps) * run_s("java", batch_s, fill_s(case, prof.scale))
+        + run_s("java", prof.probe_s, fill_s(case, prof.scale)) for case in cases)
     return runs, seconds
 
 
@@ -260,9 +263,12 @@ def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, flo
     cases = plan.cases or prof.cases
     reps = plan.repetitions or max(1, prof.blocks.repetitions)
     measured = (plan.batch_s or prof.blocks.batch_s or prof.batch_s)
-    runs = len(on_chapter) * len(cases) * len(plan.strategies) * len(counts) * reps
-    seconds = len(on_chapter) * len(plan.strategies) * reps * sum(
-        run_s("java", measured, fill_s(case, prof.scale) / n) for case in cases for n in counts)
+    runs, seconds = 0, 0.0
+    for solution in on_chapter:
+        strategies = [s for s in plan.strategies if s in THREAD_ENGINE_STRATEGIES[solution.engine]]
+        runs += len(cases) * len(strategies) * len(counts) * reps
+        seconds += len(strategies) * reps * sum(
+            run_s(solution.filler, measured, fill_s(case, prof.scale) / n) for case in cases for n in counts)
     return runs, seconds
 
 

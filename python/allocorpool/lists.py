@@ -173,16 +173,18 @@ CHAPTERS["heap"] = HEAP_SOLUTIONS
 # and the store, docs/records.md), from the article's POOL_SIZE.
 CONTINUUM_SOLUTIONS = ("parallel-11", "g1", "zgc-gen-25", "shenandoah-25", "flat-glibc")
 CHAPTERS["continuum"] = CONTINUUM_SOLUTIONS
-# Several processing threads (the Java engine's --threads: each thread makes and processes its own share of the
-# case): allocation (each thread's TLAB), a pool per thread, one pool shared by all (lock-free), and Netty's pooled
-# allocator (per-thread caches over shared arenas), on the heap and off it; at 1 to 8 threads, as many as the
-# machine has CPUs for; for the collectors of 2019 as the article ran them.
+# Several processing threads (the engines' --threads: each thread makes and processes its own share of the
+# case): allocation (each thread's TLAB; malloc's thread caches in C++), a pool per thread, one pool shared by all
+# (lock-free), and, in Java, Netty's pooled allocator (per-thread caches over shared arenas), on the heap and off
+# it; at 1 to 8 threads, as many as the machine has CPUs for; for the collectors of 2019 as the article ran them
+# and C++ of both designs on glibc.
 THREAD_STRATEGIES = ("alloc", "pool", "shared-pool", "netty-pooled-heap", "netty-pooled-direct")
+THREAD_ENGINE_STRATEGIES = {"java": THREAD_STRATEGIES, "cpp": ("alloc", "pool", "shared-pool")}
 THREAD_STRATEGY_LABELS = {"alloc": "Allocation", "pool": "Pool per thread", "shared-pool": "Shared pool",
                           "netty-pooled-heap": "Netty, heap", "netty-pooled-direct": "Netty, direct"}
 THREAD_POOLS = THREAD_STRATEGIES[1:]  # the pooling strategies "pooling beats allocation" is asked of
 THREAD_COUNTS = (1, 2, 4, 8)
-THREAD_SOLUTIONS = ("parallel-11", "g1", "zgc")
+THREAD_SOLUTIONS = ("parallel-11", "g1", "zgc", "cpp-glibc", "flat-glibc")
 CHAPTERS["threads"] = THREAD_SOLUTIONS
 
 # The C++ chapter's choice of pool: the engine's free list beside the pool a C++ programmer gets without writing

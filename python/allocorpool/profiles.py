@@ -197,7 +197,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
                                     pool_sizes=(1_000_000, 10_000_000), pool_resolution=3_000_000,
                                     off_heap=("native-parallel-11",)),
             jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),
-            threads=ThreadPlan(solutions=("parallel-11",)),
+            threads=ThreadPlan(solutions=("parallel-11", "flat-glibc")),
             solutions=("parallel-11", "g1", "zgc", "native-parallel-11", "cpp-glibc", "flat-glibc", "flat-jemalloc")),
     Profile("quick", "the whole study at a tenth of the article's sizes, short runs and a coarser search",
             scale=0.1, batch_s=1.5, batch_warmup_s=0.5, probe_s=1.5, probe_warmup_s=0.5, timeline_s=10, long_run_s=12,

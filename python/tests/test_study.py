@@ -110,8 +110,9 @@ def test_the_estimate_counts_cells():
     assert only_cpp.batch_cells == 12 and only_cpp.timelines == 0
     full = PROFILES["full"]
     paper = study.estimate(full, study.solutions(None, full, study.selection("paper")))
-    assert paper.seconds < study.estimate(full).seconds and paper.jdk_runs == 3 * 2  # Parallel on JDK 11 only
-    assert estimate.jdk_runs == len(study.jdk_solutions(quick.jdks)) * 3 * 1 * 2  # batch and probe, case C
+    # Parallel on JDK 11 only: each strategy's batch block runs and its probe
+    assert paper.seconds < study.estimate(full).seconds and paper.jdk_runs == 3 * (full.blocks.repetitions + 1)
+    assert estimate.jdk_runs == len(study.jdk_solutions(quick.jdks)) * 3 * 1 * (max(1, quick.blocks.repetitions) + 1)
     assert only_cpp.jdk_runs == 0  # a selection of solutions holds none of the JDKs chapter's but its own
 
 

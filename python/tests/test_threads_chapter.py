@@ -19,6 +19,7 @@ from allocorpool.run.runner import Cell, run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
 PARALLEL = study.SOLUTIONS_BY_NAME["parallel-11"]
+FLAT = study.SOLUTIONS_BY_NAME["flat-glibc"]
 PROFILE = replace(study.PROFILES["ci"], name="threads", strict=False,
                   threads=ThreadPlan(solutions=("parallel-11",), repetitions=3))
 
@@ -28,7 +29,7 @@ def _fake(cell, workdir, **options):
                     build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
 
 
-def test_a_thread_cell_is_a_java_batch_cell_with_its_count_in_the_key():
+def test_a_thread_cell_is_a_batch_cell_with_its_count_in_the_key():
     cell = thread_cell(PARALLEL, "shared-pool", "A", PROFILE, 2)
     block = thread_block(PARALLEL, "A", PROFILE, (1, 2))
     assert len(block.cells) == 2 * len(THREAD_STRATEGIES) and block.repetitions == 3
@@ -36,9 +37,31 @@ def test_a_thread_cell_is_a_java_batch_cell_with_its_count_in_the_key():
     assert all("_batch_t2_" in c.key for c in two) and "--threads" in two[0].engine_args(Path("x"))
     assert cell.threads == 2 and cell.engine == "java" and cell.mode == "batch"
     with pytest.raises(ValueError, match="threads"):
-        Cell(engine="cpp", case="A", strategy="pool", design="flat", allocator="glibc", threads=2)
-    with pytest.raises(ValueError, match="threads"):
         replace(two[0], mode="realtime", interval_ns=1000)
+    with pytest.raises(ValueError, match="threads"):
+        Cell(engine="cpp", case="A", strategy="pool", design="flat", allocator="glibc", threads=0)
+    # C++ runs the strategies it has: no Netty
+    flat = thread_block(FLAT, "A", PROFILE, (1, 2))
+    assert [c.strategy for c in flat.cells] == ["alloc", "pool", "shared-pool"] * 2
+    assert flat.cells[-1].engine_args(Path("x"))[-4:-2] == ["--threads", "2"]
+
+
+def test_java_and_cpp_side_by_side_pair_only_the_strategies_each_engine_has(tmp_path, monkeypatch):
+    monkeypatch.setattr(executor, "run_cell", _fake)
+    monkeypatch.setenv("FAKE_FACTORS", "alloc:2")
+    monkeypatch.setenv("FAKE_NOISE", "0.02")
+    both = replace(PROFILE, threads=ThreadPlan(solutions=("parallel-11", "flat-glibc"), repetitions=3))
+    table = sweep.Sweep(both, tmp_path, progress=False).threads([PARALLEL, FLAT])
+    assert (table["status"] == "ok").all()
+    assert set(table.loc[table["engine"] == "cpp", "strategy"]) == {"alloc", "pool", "shared-pool"}
+    verdicts = {claim.text: verdict for claim, verdict, _ in chapter.claims(table)}
+    # Netty is asked of the Java solution only; the pools of both engines beat allocation at half its time
+    netty = verdicts["With 1 thread: Netty, heap beats allocation"].summary
+    assert "of 1 pair" in netty and "not measured" not in netty, netty  # not a C++ pair left unmeasured
+    assert "of 2 pairs" in verdicts["With 1 thread: Pool per thread beats allocation"].summary
+    shown = chapter.figures_table(table)
+    assert shown.loc[(FLAT.label, "A", 1), "Netty, heap"] == ""  # the engine has no such strategy
+    assert "nan" not in shown.to_string()
 
 
 def test_the_counts_a_machine_runs_are_those_it_has_cpus_for():

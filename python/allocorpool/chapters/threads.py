@@ -19,7 +19,7 @@ from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import OUTCOME_COLOURS, Claim, tallied, versus
 from allocorpool.chapters.tables import style
 from allocorpool.effects import Verdict
-from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
+from allocorpool.lists import THREAD_ENGINE_STRATEGIES, THREAD_POOLS, THREAD_STRATEGY_LABELS
 
 ALLOC = "alloc"
 PER_THREAD, SHARED = "pool", "shared-pool"
@@ -95,7 +95,8 @@ def figures_table(table: pd.DataFrame) -> pd.DataFrame:
             row[str(r["strategy_label"])] = (spread.text() if r.get("status") == "ok" else "not measured"
                                              if r.get("status") == MISSING else str(r.get("status")))
         rows.append(row)
-    return pd.DataFrame(rows).set_index(["solution", "case", "threads"]) if rows else pd.DataFrame()
+    # a strategy the solution's engine has not (Netty in C++) stays empty
+    return pd.DataFrame(rows).set_index(["solution", "case", "threads"]).fillna("") if rows else pd.DataFrame()
 
 
 def scaling_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -160,7 +161,9 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
     """numerator over denominator (at denominator_threads, else the same count) in each solution and case."""
     rows = []
     table = table[table["threads"].isin([threads, denominator_threads or threads])]
-    for (label, solution, case), _ in table.groupby(["label", "solution", "case"], sort=False):
+    for (label, solution, case), group in table.groupby(["label", "solution", "case"], sort=False):
+        if not {numerator, denominator} <= set(THREAD_ENGINE_STRATEGIES[str(group["engine"].iloc[0])]):
+            continue  # a strategy its engine has not (Netty in C++): no pair, not an unmeasured one
         a = _by(table, solution, case, threads).get(numerator)
         b = _by(table, solution, case, denominator_threads or threads).get(denominator)
         outcome, effect, flips = versus(None if _missing(a) else a, None if _missing(b) else b, threshold)
@@ -279,7 +282,8 @@ def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
     show.show_table(answer_table(table), "The answer by thread count: the fastest strategy in batch and how much "
                                          "less time it takes than the next (95 % interval)")
     show.show_figure(figure(table))
-    show.show_table(figures_table(table), "Thread time per packet, ns: median (95 % interval)")
+    show.show_table(figures_table(table), "Thread time per packet, ns: median (95 % interval); empty where the "
+                                          "engine has no such strategy")
     if len(counts) > 1:
         show.show_table(scaling_table(table), "Scaling: thread time per packet at N threads over one thread's "
                                               "(1: perfect; N: no faster than one thread), 95 % interval")

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from allocorpool import paths
 from allocorpool.lists import (MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS,
-                              STRATEGIES, Solution)
+                              STRATEGIES, THREAD_ENGINE_STRATEGIES, Solution)
 from allocorpool.profiles import Profile
 from allocorpool.run.blocks import Block
 from allocorpool.run.runner import Cell
@@ -90,9 +90,11 @@ def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, thr
 
 
 def thread_block(solution: Solution, case: str, prof: Profile, counts: tuple[int, ...]) -> Block:
-    """The several-threads comparison of one solution and case: every strategy of the chapter at each thread
-    count, interleaved and repeated as the profile's batch blocks are."""
-    cells = tuple(thread_cell(solution, strategy, case, prof, n) for n in counts for strategy in prof.threads.strategies)
+    """The several-threads comparison of one solution and case: every strategy of the chapter its engine runs
+    (lists.THREAD_ENGINE_STRATEGIES) at each thread count, interleaved and repeated as the profile's batch
+    blocks are."""
+    strategies = [s for s in prof.threads.strategies if s in THREAD_ENGINE_STRATEGIES[solution.engine]]
+    cells = tuple(thread_cell(solution, strategy, case, prof, n) for n in counts for strategy in strategies)
     return Block(f"threads {', '.join(map(str, counts))}, {solution.name}, case {case}", cells,
                  prof.threads.repetitions or max(1, prof.blocks.repetitions))
 
