@@ -173,6 +173,24 @@ def test_an_engine_dies_with_the_process_that_started_it(tmp_path):
     assert not status.exists() or "zombie" in status.read_text(), "the engine outlived the process that started it"
 
 
+def test_a_child_whose_parent_died_before_its_death_signal_was_set_exits_at_once():
+    # Beside a CPU hog the parent was once killed between the fork and the child's request: the child, taking
+    # its parent's pid only then, read init's and lived on. The pid now comes from before the fork: a child
+    # whose parent is no longer that pid exits.
+    import subprocess
+
+    script = ("from allocorpool.run.runner import die_with_parent\n"
+              "import os\n"
+              "die_with_parent(os.getppid() + 1_000_000)  # a parent that is not ours: it died, we were re-parented\n"
+              "print('alive')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 1 and "alive" not in done.stdout, done.stderr
+    ours = subprocess.run([sys.executable, "-c", script.replace(" + 1_000_000", "")], capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parent.parent)
+    assert ours.returncode == 0 and ours.stdout == "alive\n", ours.stderr
+
+
 def test_a_run_by_another_engine_build_does_not_count(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_ENGINE_SOURCE", "0123456789ab")
     same = run_cell(Cell(**CPP, build="0123456789ab"), tmp_path, build=fake("ok"), progress=False)

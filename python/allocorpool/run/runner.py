@@ -11,6 +11,7 @@ every record it wrote: run_cell does not raise for what the engine does.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import signal
 import subprocess
@@ -259,13 +260,20 @@ class Tail:
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def die_with_parent() -> None:
-    """Run in an engine's process before it execs: the kernel sends it SIGKILL when the process that
-    started it dies, so a killed kernel or sweep leaves no engine running on the cores it pinned."""
-    parent = os.getppid()
+def die_with_parent(parent: int) -> None:
+    """Run in an engine's process before it execs (preexec_fn=parent_death(): `parent` is the starting
+    process's pid, taken before the fork): the kernel sends it SIGKILL when the process that started it
+    dies, so a killed kernel or sweep leaves no engine running on the cores it pinned. A parent that died
+    before the request took effect has left the child to another parent: it exits at once. (Taking the
+    parent's pid after the fork, the child of a parent already dead read init's and lived on.)"""
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request took effect
+    if os.getppid() != parent:
         os._exit(1)
+
+
+def parent_death() -> Callable[[], None]:
+    """The preexec_fn of an engine's process: die_with_parent, with this process's pid."""
+    return functools.partial(die_with_parent, os.getpid())
 
 
 def engine_environment() -> dict[str, str]:
@@ -378,7 +386,7 @@ def run_cell(cell: Cell, workdir: Path, *, timeout_s: float | None = None, progr
             try:
                 process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr,
                                            cwd=workdir, env=engine_environment(), start_new_session=True,
-                                           preexec_fn=die_with_parent)
+                                           preexec_fn=parent_death())
             except OSError as error:
                 return CellResult(cell, "error", None, str(error), 0.0, reader.run(), command=command)
             try:
