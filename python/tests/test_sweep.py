@@ -305,6 +305,16 @@ def test_a_replay_of_a_store_without_the_jdks_blocks_shows_their_single_runs(tmp
     assert list(replayed["ns_per_packet"]) == list(first["ns_per_packet"])
 
 
+def test_a_replay_reads_the_jdks_cells_from_the_batch_block_that_holds_them(tmp_path, engine):
+    # the article's Parallel 11 measured in the batch chapters' blocks before the JDKs chapter had its own
+    plan = study.JdkPlan(jdks=(11,), collectors=("parallel",), strategies=("alloc", "pool"), cases=None)
+    prof = replace(study.PROFILES["ci"], name="jdks-from-batch", jdks=plan, strict=False)
+    sweep.Sweep(prof, tmp_path, progress=False).batch([SOLUTIONS_BY_NAME["parallel-11"]])
+    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True).across_jdks()
+    assert (replayed["batch_status"] == "ok").all() and (replayed["runs"] == prof.blocks.repetitions).all()
+    assert replayed["ns_low"].notna().all()
+
+
 def test_recording_the_jdks_blocks_names_the_valid_jdk_and_collectors_on_a_bad_one(capsys):
     from allocorpool.__main__ import main
     assert main(["blocks", "--profile", "ci", "--solution", "cms-8", "--jdks"]) == 2

@@ -12,7 +12,7 @@ from allocorpool.data.tables import JDK_COLUMNS, batch_costs, machine_names, val
 from allocorpool.lists import Solution
 from allocorpool.profiles import jdk_solutions
 from allocorpool.run.blocks import Block
-from allocorpool.run.cells import batch_cell, jdk_block, probe_cell
+from allocorpool.run.cells import batch_block, batch_cell, jdk_block, probe_cell
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import labels, latency, probe_verdict
 
@@ -63,7 +63,21 @@ class JdkExperiments(Executor):
         for runs in self.measure_blocks(list(blocks.values())):
             self._saw(runs.to_dict("records"))
             figures.update(cell_figures(runs))
+        for solution in chosen:
+            for case in cases:
+                figures.update(self._from_batch_block(solution, case, blocks[(solution.name, case)], figures))
         return blocks, figures
+
+    def _from_batch_block(self, solution: Solution, case: str, block: Block,
+                          figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Where no boot completed the chapter's block but the solution's batch block holds the same cells (an
+        article's solution, in a store measured before the chapter had blocks), that block's figures of them."""
+        wanted = {cell.key for cell in block.cells} - set(figures)
+        batch = batch_block(solution, case, self.profile)
+        if not wanted or not wanted <= {cell.key for cell in batch.cells}:
+            return {}
+        runs = self.blocks.read(batch)
+        return {key: found for key, found in cell_figures(runs).items() if key in wanted} if len(runs) else {}
 
     def _jdk_batch(self, solution: Solution, strategy: str, case: str, blocks: dict[tuple[str, str], Block],
                    figures: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
