@@ -46,10 +46,10 @@ record: env
 	done; done
 
 # The several-threads chapter's blocks (every thread strategy at each thread count this machine has CPUs for), a
-# solution at a time, each committed as it finishes, as `make record` does.
+# solution at a time, each committed as it finishes, as `make record` does (ONLY= names some of them).
 record-threads: env
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
-	for name in $$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))'); do \
+	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
 	done
@@ -58,16 +58,16 @@ record-threads: env
 # glibc), a solution at a time, each committed as it finishes, as `make record` does.
 record-pool-choice: env
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
-	for name in $$($(PY) -c 'from allocorpool import lists; print(" ".join(lists.POOL_CHOICE_SOLUTIONS))'); do \
+	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists; print(" ".join(lists.POOL_CHOICE_SOLUTIONS))')); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --pool-choice | tee $(BUILD)/record-pool-choice-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) pool-choice blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-pool-choice-$$name.txt)" || true; \
 	done
 
 # The JDKs chapter's blocks (each JDK and collector's strategies on the decisive case), a JDK and collector at a time,
-# each committed as it finishes, as `make record` does. JDKS= names some of them (`blocks --list --jdks` lists all).
+# each committed as it finishes, as `make record` does. ONLY= names some of them (`blocks --list --jdks` lists all).
 record-jdks: env jdks
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
-	for name in $${JDKS:-$$($(PY) -m allocorpool blocks --profile $(PROFILE) --list --jdks)}; do \
+	for name in $(or $(ONLY),$$($(PY) -m allocorpool blocks --profile $(PROFILE) --list --jdks)); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --jdks | tee $(BUILD)/record-jdks-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) JDK blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-jdks-$$name.txt)" || true; \
 	done
