@@ -27,7 +27,8 @@ from allocorpool.lists import (
     TIMELINES,
     Solution,
 )
-from allocorpool.profiles import HeapPlan, Profile, SearchPlan, in_series, jdk_solutions, solutions
+from allocorpool.profiles import (HeapPlan, Profile, SearchPlan, continuum_repetitions, in_series, jdk_solutions,
+                                  solutions)
 
 # What a run costs beyond its fill phase and its measured time (start-up, set-up, exit), by filler. A
 # C++ batch run also runs its allocation-counting pass (cpp-lib's counting_pass.hpp; real-time runs
@@ -217,22 +218,25 @@ def _heap(prof: Profile, chosen: list[Solution]) -> tuple[float, float]:
 
 
 def _continuum(prof: Profile, chosen: list[Solution]) -> tuple[int, float]:
-    """The continuum chapter's runs (a batch run and a probe per size, the repeats around a line's change of
-    verdict, taken at the middle size, the pool sizes, and each Java pool's block of two sizes) and their
-    seconds (not the bisection of a heap pool that does not fit: how far it goes depends on the machine)."""
+    """The continuum chapter's runs (a batch run and a probe per size, each size's batch block, the repeats
+    around a line's change of verdict, taken at the middle size, the pool sizes, and each Java pool's block of
+    two sizes) and their seconds (every size taken to fit; not the bisection of a heap pool that does not fit:
+    how far it goes depends on the machine)."""
     reach = prof.continuum
     on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
     middle = sorted(reach.sizes)[len(reach.sizes) // 2]
     pool_block = 2 * prof.blocks.repetitions if reach.pool_sizes else 0  # ContinuumExperiments.pool_blocks
     block_s = prof.blocks.batch_s or prof.batch_s
-    runs = len(on_continuum) * (len(reach.strategies) * (len(reach.sizes) * 2 + CONTINUUM_REPEATS)
+    # ContinuumExperiments._continuum_blocks: each strategy's runs per size (none without blocks)
+    size_block = continuum_repetitions(prof) if prof.blocks.repetitions else 0
+    runs = len(on_continuum) * (len(reach.strategies) * (len(reach.sizes) * (2 + size_block) + CONTINUUM_REPEATS)
                                 + len(reach.pool_sizes)) + pool_block * sum(s.engine == "java" for s in on_continuum)
 
     def fill(s: Solution, size: int | None) -> float:
         return fill_s("B", prof.scale, s.filler, stored=size, allocator=s.allocator)
     seconds = sum(len(reach.strategies) * (
-        sum(run_s(s.filler, prof.batch_s, fill(s, size)) + run_s(s.filler, prof.probe_s, fill(s, size), False)
-            for size in reach.sizes)
+        sum((1 + size_block) * run_s(s.filler, prof.batch_s, fill(s, size))
+            + run_s(s.filler, prof.probe_s, fill(s, size), False) for size in reach.sizes)
         + CONTINUUM_REPEATS * run_s(s.filler, prof.probe_s, fill(s, middle), False))
         + len(reach.pool_sizes) * run_s(s.filler, prof.batch_s, fill(s, None))
         + (pool_block * run_s(s.filler, block_s, fill(s, None)) if s.engine == "java" else 0.0)

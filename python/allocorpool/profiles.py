@@ -87,6 +87,9 @@ class ContinuumPlan:
     # The same what-if off the heap (buffers in direct memory), at the smallest and largest pool sizes: the
     # native-buffer solutions of the article, whichever of them the profile and the selection hold.
     off_heap: tuple[str, ...] = ("native-parallel-11", "native-g1", "native-zgc")
+    # Each size's batch comparison runs as a block of this many repetitions (None: the profile's batch blocks');
+    # three tell an interval at every size at a fraction of five's cost over the many sizes.
+    block_repetitions: int | None = 3
 
 
 @dataclass(frozen=True)
@@ -261,6 +264,11 @@ def solutions(names: tuple[str, ...] | list[str] | None = None, profile_: Profil
     order = {s.name: i for i, s in enumerate(SOLUTIONS)}
     return sorted((s for s in wanted if profile_ is None or profile_.selects(s)), key=lambda s: order[s.name])
 
+
+
+def continuum_repetitions(prof: Profile) -> int:
+    """The repetitions of the continuum's blocks: its plan's, at most the profile's batch blocks', at least one."""
+    return max(1, min(prof.continuum.block_repetitions or prof.blocks.repetitions, prof.blocks.repetitions))
 
 
 def jdk_solutions(plan: JdkPlan) -> list[Solution]:

@@ -54,6 +54,7 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
     monkeypatch.setattr(executor, "run_cell", fake_run)
+    monkeypatch.setenv("FAKE_FACTORS", "alloc:2")  # in batch, allocation takes twice pooling's time
     prof = replace(CI, name="tiny-continuum", solutions=("flat-glibc",), continuum=THREE_SIZES)
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     measured = chapter.continuum(chapter.solutions("continuum"))
@@ -66,6 +67,9 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
     table = continuum_chapter.crossovers(curves).set_index("what")
     assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
     assert table.loc["Allocation loses nothing at 1000 ns", "reading"] == "loss-free at every size measured"
+    # the batch order at each size is a block's: decided by the ratio's interval, either way
+    assert (curves["runs"] == prof.blocks.repetitions).all()
+    assert table.loc["batch: Allocation faster than Pooling", "reading"] == "slower from the smallest size measured"
     assert list(measured.pool_sizes["pool_size"]) == list(plan.pool_sizes)
     assert set(measured.pool_sizes["status"]) == {"ok"}
     chapter.finish(curves.rename(columns={"batch_status": "status"}), measured.pool_sizes)
@@ -76,7 +80,7 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
 
     def fake_run(cell, workdir, **options):  # pooling loses from a store of 20,000 up; its repeat at 600 loses too
         runs.append(cell)
-        losing = cell.stored_count >= 20_000 or (cell.stored_count == 600 and cell.repetition == 1)
+        losing = (cell.stored_count or 0) >= 20_000 or (cell.stored_count == 600 and cell.repetition == 1)
         behaviour = "slow" if cell.mode == "realtime" and cell.strategy == "pool" and losing else "ok"
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), behaviour, *c.engine_args(out)])
@@ -91,7 +95,7 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
     # 600 and 20,000 are repeated; 600's repeat loses, which moves the change down: 20 is repeated in turn
     assert pool["repeat_keeps_up"].tolist() == [True, False, False] and pool["keeps_up"].tolist() == [True, False, False]
     assert curves.loc[curves["strategy"] == "alloc", "repeat_status"].isna().all()  # no change, nothing repeated
-    assert sorted(c.stored_count for c in runs if c.repetition == 1) == [20, 600, 20_000]
+    assert sorted(c.stored_count for c in runs if c.repetition == 1 and c.mode == "realtime") == [20, 600, 20_000]
     table = continuum_chapter.crossovers(curves).set_index("what")
     assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
     said = continuum_chapter.repeat_sentence(curves)
@@ -127,9 +131,12 @@ def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, mo
         assert line["batch_status"].tolist() == ["ok", sweep.NOT_FITTING, sweep.NOT_FITTING]
         assert line["probe_status"].tolist() == ["ok", sweep.NOT_FITTING, sweep.NOT_FITTING]
         assert line["batch_key"].notna().tolist() == [True, True, False]  # the largest size is not run
-    # each line: the smallest size's batch and probe, the next size's batch (out of heap), nothing more
-    assert len(runs) == 3 * len(prof.continuum.strategies) and all(c.stored_count < 600 for c in runs
-                                                                      if c.mode == "realtime")
+    # each line: the smallest size's batch and probe, the next size's batch (out of heap), nothing more; and
+    # the batch block of the one size where every strategy fitted (the calibration's reference cell aside)
+    single = [c for c in runs if not c.boot and c.stored_count is not None]
+    assert len(single) == 3 * len(prof.continuum.strategies) and all(c.stored_count < 600 for c in single
+                                                                        if c.mode == "realtime")
+    assert {c.stored_count for c in runs if c.boot} == {20}
     chapter.finish(curves.rename(columns={"batch_status": "status"}))  # running out of heap is an answer
     said, shown = [], []
     monkeypatch.setattr(continuum_chapter.show, "note", said.append)

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from allocorpool.analysis.crossover import Crossover, beats, first_change
+from allocorpool.analysis.crossover import Crossover, beats, first_change, order
 
 
 def test_a_condition_that_stops_holding_is_bracketed():
@@ -19,11 +19,29 @@ def test_no_change_sizes_out_of_order_and_failed_runs():
     assert first_change(pd.Series([], dtype=int), pd.Series([], dtype=bool)).describe("a", "b") == "not measured"
 
 
-def test_mix_stops_beating_pool():
-    curves = pd.DataFrame({"strategy": ["mix", "pool"] * 3, "size": [1, 1, 10, 10, 100, 100],
-                           "ns_per_packet": [50, 60, 70, 80, 300, 200]})
+def _blocks(times: dict[tuple[str, int], list[float]]) -> pd.DataFrame:
+    """Curves whose every (strategy, size) is a block's repetitions in one boot."""
+    return pd.DataFrame([{"strategy": strategy, "size": size, "ns_per_packet": float(pd.Series(runs).median()),
+                          "boot_samples": {"b": runs}} for (strategy, size), runs in times.items()])
+
+
+def test_mix_stops_beating_pool_where_the_intervals_say_so():
+    curves = _blocks({("mix", 1): [50, 51, 49], ("pool", 1): [60, 61, 59], ("mix", 10): [70, 71, 69],
+                      ("pool", 10): [80, 81, 79], ("mix", 100): [300, 301, 299], ("pool", 100): [200, 201, 199]})
     assert beats(curves, "mix", "pool") == Crossover(10, 100)
     assert beats(curves, "alloc", "pool") == Crossover(None, None)  # no allocation curve
+    same = _blocks({("mix", 1): [50, 51, 49], ("pool", 1): [60, 61, 59], ("mix", 10): [80, 81, 79],
+                    ("pool", 10): [80, 82, 78], ("mix", 100): [300, 301, 299], ("pool", 100): [200, 201, 199]})
+    assert beats(same, "mix", "pool") == Crossover(1, 100)  # 10: no difference measured, skipped
+    assert list(order(same, "mix", "pool")["outcome"]) == ["holds", "no difference measured", "fails"]
+
+
+def test_single_runs_decide_no_crossover():
+    # one run against one run is never a verdict: the reading says so
+    from allocorpool.chapters.continuum import batch_reading
+    curves = pd.DataFrame({"strategy": ["mix", "pool"] * 2, "size": [1, 1, 10, 10], "ns_per_packet": [50, 60, 90, 80]})
+    assert beats(curves, "mix", "pool") == Crossover(None, None)
+    assert batch_reading(order(curves, "mix", "pool"), beats(curves, "mix", "pool")) == "one run per size: not compared"
 
 
 def test_two_measurements_of_a_crossover_agree_where_their_brackets_overlap():

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from allocorpool import effects
+from allocorpool.analysis import blocks
+
 
 @dataclass(frozen=True)
 class Crossover:
@@ -80,10 +83,27 @@ def first_change(sizes: pd.Series, holds: pd.Series) -> Crossover:
     return Crossover(last_true, first_false, tuple(again))
 
 
-def beats(curves: pd.DataFrame, faster: str, slower: str, value: str = "ns_per_packet") -> Crossover:
-    """Where `faster` stops costing less than `slower`: curves has a row per (strategy, size)."""
-    pivot = curves.pivot_table(index="size", columns="strategy", values=value)
-    if faster not in pivot or slower not in pivot:
-        return Crossover(None, None)
-    both = pivot[[faster, slower]].dropna()
-    return first_change(pd.Series(both.index), pd.Series((both[faster] < both[slower]).to_numpy()))
+def order(curves: pd.DataFrame, faster: str, slower: str) -> pd.DataFrame:
+    """At each size with both strategies, whether `faster` takes less time than `slower`: the ratio of their
+    medians with its interval over the block's repetitions (analysis.blocks.compare), as an outcome (holds,
+    fails, no difference measured, or not measured where a size has a single run of each). curves: a row per
+    (strategy, size) with the block columns (boot_samples) where measured as blocks."""
+    rows = []
+    for size, part in curves.groupby("size"):
+        by = {r["strategy"]: r for r in part.to_dict("records")}
+        if faster in by and slower in by and _known(by[faster]) and _known(by[slower]):
+            rows.append({"size": int(size), "outcome": blocks.compare(by[faster], by[slower]).outcome()})
+    return pd.DataFrame(rows, columns=["size", "outcome"])
+
+
+def _known(row: dict) -> bool:
+    value = row.get("ns_per_packet")
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
+
+
+def beats(curves: pd.DataFrame, faster: str, slower: str) -> Crossover:
+    """Where `faster` stops taking less time than `slower` (order): the sizes where a ratio decided, holding
+    or failing; sizes with no difference measured, or a single run of each, are skipped."""
+    decided = order(curves, faster, slower)
+    decided = decided[decided["outcome"].isin([effects.HOLDS, effects.FAILS])]
+    return first_change(decided["size"], decided["outcome"] == effects.HOLDS)

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from allocorpool import effects
-from allocorpool.analysis.crossover import Crossover, beats, first_change
+from allocorpool.analysis.crossover import Crossover, beats, first_change, order
 from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
@@ -48,19 +48,32 @@ def read_crossovers(curves: pd.DataFrame) -> list[tuple[str, str, Crossover, str
     crossover, reading)."""
     found = []
     for label, part in curves.groupby("label", sort=False):
-        batch = part[["strategy", "size", "ns_per_packet"]]
         names = dict(part[["strategy", "strategy_label"]].drop_duplicates().to_numpy())
         for faster, slower in (("mix", "pool"), ("alloc", "pool"), ("alloc", "mix")):
             if faster in names and slower in names:
-                change = beats(batch, faster, slower)
+                change = beats(part, faster, slower)
                 found.append((label, f"batch: {names[faster]} faster than {names[slower]}", change,
-                              change.describe("faster", "slower")))
+                              batch_reading(order(part, faster, slower), change)))
         interval = int(part["interval_ns"].iloc[0])
         for strategy, probes in part.groupby("strategy_label", sort=False):
             change = first_change(probes["size"], probes["keeps_up"])
             found.append((label, f"{strategy} loses nothing at {interval} ns", change,
                           change.describe("loss-free", "loses")))
     return found
+
+
+def batch_reading(decided: pd.DataFrame, change: Crossover) -> str:
+    """How a batch crossover reads: the bracket where the ratios decided, and the sizes they did not."""
+    if decided.empty:
+        return "not measured"
+    if not decided["outcome"].isin([effects.HOLDS, effects.FAILS, effects.NO_DIFFERENCE]).any():
+        return "one run per size: not compared"
+    same = decided.loc[decided["outcome"] == effects.NO_DIFFERENCE, "size"].tolist()
+    said = change.describe("faster", "slower") if change.before is not None or change.after is not None else ""
+    if same:
+        said = said.replace("at every size measured", "at every other size")
+        said += ("; " if said else "") + f"no difference measured at {', '.join(f'{int(s):,}' for s in same)}"
+    return said
 
 
 def crossovers(curves: pd.DataFrame) -> pd.DataFrame:

@@ -38,7 +38,7 @@ LONG_RUN_COLUMNS = SOLUTION_COLUMNS + ["search_loses", "long_run_s", "status", "
 # keeps_up: every probe of the size kept up (a size next to a change in its line's verdict is probed
 # twice: probe_* is the first, repeat_* the second); loss_pct and the latency: the first probe's
 CONTINUUM_COLUMNS = SOLUTION_COLUMNS + [
-    "size", "live_packets", "batch_status", "ns_per_packet", "probe_status", "interval_ns", "keeps_up",
+    "size", "live_packets", "batch_status", "ns_per_packet", *SPREAD_COLUMNS, "probe_status", "interval_ns", "keeps_up",
     "probe_keeps_up", "loss_pct", *LATENCY_FIELDS, "repeat_status", "repeat_keeps_up", "repeat_loss_pct", "error",
     "batch_key", "probe_key", "repeat_key", "machine"]
 POOL_SIZE_COLUMNS = SOLUTION_COLUMNS + ["pool_size", "status", "error", "ns_per_packet", "key", "machine"]

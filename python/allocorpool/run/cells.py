@@ -9,7 +9,7 @@ from dataclasses import replace
 from allocorpool import paths
 from allocorpool.lists import (MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS,
                               STRATEGIES, THREAD_ENGINE_STRATEGIES, Solution)
-from allocorpool.profiles import Profile
+from allocorpool.profiles import Profile, continuum_repetitions
 from allocorpool.run.blocks import Block
 from allocorpool.run.runner import Cell
 
@@ -137,6 +137,14 @@ def continuum_cells(solution: Solution, strategy: str, size: int, prof: Profile,
                   duration_s=prof.probe_s, warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof),
                   repetition=repetition, **sizes)
     return batch, probe
+
+
+def continuum_block(solution: Solution, size: int, prof: Profile) -> Block:
+    """The continuum's batch comparison at one live-set size: each strategy of its plan's batch run there
+    (continuum_cells), as a block of the profile's repetitions."""
+    cells = tuple(continuum_cells(solution, strategy, size, prof)[0] for strategy in prof.continuum.strategies)
+    return Block(f"continuum, {solution.name}, {size:,} packets", cells, continuum_repetitions(prof))
+
 
 
 PACKET_BYTES = 1024  # one packet buffer (both engines' Packet)

@@ -10,11 +10,11 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool.analysis.blocks import complete_boots
+from allocorpool.analysis.blocks import cell_figures, complete_boots, spread_columns
 from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL, fill_limit_s, heap_verdict
 from allocorpool.data.tables import CONTINUUM_COLUMNS, POOL_SIZE_COLUMNS, Continuum, machine_name, machine_names, value
 from allocorpool.lists import Solution
-from allocorpool.run.cells import continuum_cells, pool_size_block, pool_size_cell
+from allocorpool.run.cells import continuum_block, continuum_cells, pool_size_block, pool_size_cell
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import MISSING, labels, latency, probe_verdict
 
@@ -48,6 +48,7 @@ class ContinuumExperiments(Executor):
         chosen = list(chosen)
         jobs = [(solution, strategy) for solution in chosen for strategy in self.profile.continuum.strategies]
         curves = [row for line in self._each(self._continuum_line, jobs, "continuum lines") for row in line]
+        curves = self._continuum_blocks(chosen, curves)
         pools = self.pool_sizes(chosen)
         self._end(f"{len(curves)} live-set sizes, {len(pools)} pool sizes")
         return Continuum(pd.DataFrame(curves, columns=CONTINUUM_COLUMNS), pools)
@@ -69,6 +70,32 @@ class ContinuumExperiments(Executor):
                 rows[i] = self._continuum_repeat(*job, rows[i])
             repeated |= around
         return rows
+
+    def _continuum_blocks(self, chosen: list[Solution], curves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The batch comparisons of each solution and size whose every strategy fitted in its heap, as blocks
+        (run.cells.continuum_block): a row's time becomes its block's median, with its interval and runs, where
+        a boot completed the block. None on a cluster or under a profile without blocks."""
+        if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
+            return curves
+        strategies = set(self.profile.continuum.strategies)
+        fitted: dict[tuple[str, int], set[str]] = {}
+        for row in curves:
+            if row["batch_status"] == "ok":
+                fitted.setdefault((row["solution"], row["size"]), set()).add(row["strategy"])
+        blocks = {(s.name, size): continuum_block(s, size, self.profile) for s in chosen
+                  for size in self.profile.continuum.sizes if fitted.get((s.name, size)) == strategies}
+        figures: dict[str, dict[str, Any]] = {}
+        for runs in self.measure_blocks(list(blocks.values())):
+            self._saw(runs.to_dict("records"))
+            figures.update(cell_figures(runs))
+        out = []
+        for row in curves:
+            block = blocks.get((row["solution"], row["size"]))
+            cell = next((c for c in block.cells if c.strategy == row["strategy"]), None) if block else None
+            found = figures.get(cell.key) if cell is not None else None
+            out.append({**row, "ns_per_packet": found["spread"].median, **spread_columns(found)}
+                       if found is not None and found["spread"].n else row)
+        return out
 
     def _continuum_size(self, solution: Solution, strategy: str, size: int, fits: bool) -> dict[str, Any]:
         """One live-set size: its batch run, then (where the live set fits in the heap) its probe."""
