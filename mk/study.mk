@@ -20,7 +20,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-pool-choice \
-  record-jdks
+  record-jdks record-continuum
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -70,6 +70,15 @@ record-jdks: env jdks
 	for name in $(or $(ONLY),$$($(PY) -m allocorpool blocks --profile $(PROFILE) --list --jdks)); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --jdks | tee $(BUILD)/record-jdks-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) JDK blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-jdks-$$name.txt)" || true; \
+	done
+
+# The continuum chapter's runs a solution at a time (with its single runs stored, each live-set size's batch
+# block), each committed as it finishes, as `make record` does (ONLY= names some of them).
+record-continuum: env jdks
+	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists, profiles; p = profiles.profile("$(PROFILE)"); print(" ".join(n for n in lists.CONTINUUM_SOLUTIONS if p.selects(lists.SOLUTIONS_BY_NAME[n])))')); do \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --continuum | tee $(BUILD)/record-continuum-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) continuum of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-continuum-$$name.txt)" || true; \
 	done
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.

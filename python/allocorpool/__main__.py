@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="its several-threads blocks (every thread strategy at each thread count) instead of batch")
     kind.add_argument("--pool-choice", action="store_true",
                       help="a C++ solution's choice-of-pool blocks (allocation, free list, standard pool) instead of batch")
+    kind.add_argument("--continuum", action="store_true",
+                      help="a solution's continuum (what the store lacks: its blocks per live-set size) instead of batch")
     kind.add_argument("--jdks", action="store_true",
                       help="a JDK and collector's blocks of the JDKs chapter (with --list: those of the profile)")
 
@@ -89,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(record.jdk_names(args.profile)) if args.list and args.jdks
                   else "\n".join(record.names(args.profile, args.solutions)) if args.list
                   else record.record_jdks(args.profile, args.solution) if args.jdks
+                  else record.record_continuum(args.profile, args.solution) if args.continuum
                   else record.record_threads(args.profile, args.solution) if args.threads
                   else record.record_pool_choice(args.profile, args.solution) if args.pool_choice
                   else record.record(args.profile, args.solution, args.realtime))

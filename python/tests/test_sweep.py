@@ -322,6 +322,16 @@ def test_recording_the_jdks_blocks_names_the_valid_jdk_and_collectors_on_a_bad_o
     assert "unknown JDK and collector of the JDKs chapter 'cms-8'; one of parallel-11, g1-11" in error
     assert main(["blocks", "--profile", "ci", "--list", "--jdks"]) == 0
     assert capsys.readouterr().out.split() == ["parallel-11", "g1-11", "parallel-25", "g1-25"]
+    assert main(["blocks", "--profile", "ci", "--solution", "cpp-glibc", "--continuum"]) == 2
+    assert "solution 'cpp-glibc' is not in the continuum; one of parallel-11, g1," in capsys.readouterr().err
+
+
+def test_what_a_record_prints_of_a_single_run_and_of_a_block():
+    from allocorpool.run import record
+    assert record._figure({"status": "ok", "ns_per_packet": 212.0}) == "212 (one run)"
+    assert record._figure({"status": "ok", "ns_per_packet": 212.0, "ns_low": 190.0, "ns_high": 240.0,
+                           "runs": 3}) == "212 (190-240)"
+    assert record._figure({"status": "timeout"}) == "timeout"
 
 
 def test_the_fill_limit_of_a_bisection_run_is_a_multiple_of_a_fitted_fill():

@@ -10,6 +10,8 @@ every finished block. What it prints is for the person running it; the chapters 
 
 from __future__ import annotations
 
+import math
+
 from allocorpool import effects, lists, profiles
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.run.sweep import Sweep
@@ -100,6 +102,25 @@ def record_jdks(profile_name: str, solution: str) -> str:
     return "\n".join(lines)
 
 
+def record_continuum(profile_name: str, solution: str) -> str:
+    """Measures one solution's continuum in this boot (what the store lacks: with its single runs stored, the
+    blocks of each size) and words the batch result: each strategy's time per packet at each size, and
+    allocation over pooling."""
+    chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
+    if chosen.name not in lists.CONTINUUM_SOLUTIONS:
+        raise ValueError(f"solution {solution!r} is not in the continuum; one of {', '.join(lists.CONTINUUM_SOLUTIONS)}")
+    curves = Sweep(profile_name, progress=True).continuum([chosen]).curves
+    lines = []
+    for size, part in curves.groupby("size", sort=True):
+        rows = {r["strategy"]: r for r in part.to_dict("records")}
+        said = ", ".join(f"{s} {_figure({**r, 'status': r['batch_status']})}" for s, r in rows.items()
+                         if r["batch_status"] == "ok")
+        ratio = (f"; alloc / pool {block_figures.compare(rows['alloc'], rows['pool']).effect.text()}"
+                 if all(rows.get(s, {}).get("batch_status") == "ok" for s in ("alloc", "pool")) else "")
+        lines.append(f"{solution} at {int(size):,}: {said or 'not run'} ns per packet{ratio}")
+    return "\n".join(lines)
+
+
 def _spread_row(found: dict | None) -> dict:
     """A cell's figures (analysis.blocks.cell_figures' entry) as a row _figure and compare read."""
     if found is None:
@@ -110,4 +131,7 @@ def _spread_row(found: dict | None) -> dict:
 def _figure(row: dict) -> str:
     if row["status"] != "ok":
         return row["status"]
-    return effects.Spread(row["ns_per_packet"], row["ns_low"], row["ns_high"], int(row["runs"] or 0)).text()
+    runs = row.get("runs")
+    single = runs is None or (isinstance(runs, float) and math.isnan(runs))  # a run outside any block
+    return effects.Spread(row["ns_per_packet"], row.get("ns_low", math.nan), row.get("ns_high", math.nan),
+                          1 if single else int(runs)).text()
