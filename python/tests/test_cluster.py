@@ -32,7 +32,7 @@ from allocorpool.data.store import Store  # noqa: E402
 from allocorpool.run import executor, sweep  # noqa: E402
 from allocorpool.run.cluster import Cluster, ClusterError  # noqa: E402
 from allocorpool.run.executor import run_missing  # noqa: E402
-from allocorpool.run.runner import Cell, die_with_parent, run_cell  # noqa: E402
+from allocorpool.run.runner import Cell, parent_death, run_cell  # noqa: E402
 from allocorpool.study import SOLUTIONS_BY_NAME  # noqa: E402
 
 pytestmark = pytest.mark.cluster
@@ -68,7 +68,7 @@ class LoopbackCluster:
         self.processes["scheduler"] = subprocess.Popen(
             [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
              str(scheduler_file)], stdout=subprocess.DEVNULL, stderr=open(folder / "scheduler.log", "wb"),
-            env={**env, **(scheduler or {})}, preexec_fn=die_with_parent)
+            env={**env, **(scheduler or {})}, preexec_fn=parent_death())
         deadline = time.monotonic() + START_S
         while not scheduler_file.is_file() or not scheduler_file.read_text().strip():
             assert time.monotonic() < deadline, (folder / "scheduler.log").read_text()
@@ -79,7 +79,7 @@ class LoopbackCluster:
                 [dask, "worker", self.address, "--nthreads", "1", "--resources", "machine=1", "--no-nanny",
                  "--name", name, "--no-dashboard", "--local-directory", str(folder / name)],
                 stdout=subprocess.DEVNULL, stderr=open(folder / f"{name}.log", "wb"), env={**env, **extra},
-                preexec_fn=die_with_parent)
+                preexec_fn=parent_death())
         with Client(self.address, set_as_default=False, timeout=START_S) as client:
             client.wait_for_workers(len(workers), timeout=START_S)
 
