@@ -5,7 +5,6 @@ every comparison is a ratio of medians with its interval (analysis.blocks.compar
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pandas as pd
@@ -15,6 +14,7 @@ from plotly.subplots import make_subplots
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
+from allocorpool.chapters import tables
 from allocorpool.chapters.figures import LOG_TICKS
 from allocorpool.study import COLLECTOR_LABELS
 
@@ -84,14 +84,8 @@ def figure(table: pd.DataFrame) -> go.Figure:
 
 def batch_text(row: pd.Series) -> str:
     """A batch cell in a table: the block's median with its 95 % interval, the single run's figure, or why it
-    has none."""
-    if row["batch_status"] != "ok" or pd.isna(row.get("ns_per_packet")):
-        return "not measured" if row["batch_status"] == "missing" else str(row["batch_status"])
-    runs = int(row["runs"]) if "runs" in row and pd.notna(row["runs"]) else 1
-    low, high = (row.get(name) for name in ("ns_low", "ns_high"))
-    spread = effects.Spread(float(row["ns_per_packet"]), math.nan if pd.isna(low) else float(low),
-                            math.nan if pd.isna(high) else float(high), runs)
-    return spread.text()
+    has none (chapters.tables.batch_text, on this chapter's status column)."""
+    return tables.batch_text({**_row(row), "status": row["batch_status"]})
 
 
 def _row(series: pd.Series) -> dict[str, Any]:
