@@ -9,7 +9,7 @@
 #include "model.hpp"
 #include "packet.hpp"
 #include "packet_source.hpp"
-#include "threaded_batch.hpp"
+#include "threaded_run.hpp"
 
 namespace cpp_engine {
 
@@ -39,7 +39,7 @@ private:
     Model<P, StrategyT, Source> model_;
 };
 
-// A batch run by N threads, a model each on its share of the case; for shared-pool the one pool
+// A run by N threads (batch or real time), a model each on its share of the case; for shared-pool the one pool
 // they share, made before the models and destroyed after them (their packets go back to it).
 template <class P, template <class> class StrategyT, class Source>
 class ThreadedHolder final : public AnyModel {
@@ -59,19 +59,19 @@ public:
                 models_.push_back(std::make_unique<M>(share, seed + i));
             }
         }
-        batch_ = std::make_unique<ThreadedBatch<M>>(models_);
+        run_ = std::make_unique<ThreadedRun<M>>(models_);
     }
 
-    ~ThreadedHolder() override { batch_.reset(); }  // the threads end before their models go
+    ~ThreadedHolder() override { run_.reset(); }  // the threads end before their models go
 
     FillResult fill(Clock::time_point origin, Clock::time_point deadline) override {
-        return batch_->fill(origin, deadline);
+        return run_->fill(origin, deadline);
     }
 
-    void run_batch(RunTimeline& timeline) override { batch_->run(timeline); }
+    void run_batch(RunTimeline& timeline) override { run_->run(timeline); }
 
-    TickAccounting run_realtime(const RealtimeConfig&, RunTimeline&) override {
-        throw std::logic_error("a threaded run is batch only: real time has one clock and one consumer");
+    TickAccounting run_realtime(const RealtimeConfig& config, RunTimeline& timeline) override {
+        return run_->run_realtime(config, timeline);
     }
 
     // Every thread's strategy's counts summed; with a shared pool its capacity and free packets.
@@ -119,12 +119,12 @@ public:
         return std::nullopt;
     }
 
-    std::optional<double> thread_share_min() const override { return batch_->smallest_share(); }
+    std::optional<double> thread_share_min() const override { return run_->smallest_share(); }
 
 private:
     std::unique_ptr<SharedPool<P>> pool_;
     std::vector<std::unique_ptr<M>> models_;
-    std::unique_ptr<ThreadedBatch<M>> batch_;
+    std::unique_ptr<ThreadedRun<M>> run_;
 };
 
 template <class P, class Source>

@@ -32,8 +32,8 @@ public:
 };
 
 // design: cpp | flat; strategy: dummy | alloc | mix | pool | pmr | shared-pool; source: counter | random.
-// threads: 0 for the model on the calling thread; N (1 or more) for a batch run by N processing
-// threads, each on its share of the case (threaded_batch.hpp), with alloc, pool or shared-pool
+// threads: 0 for the model on the calling thread; N (1 or more) for a run by N processing
+// threads, each on its share of the case (threaded_run.hpp), with alloc, pool or shared-pool
 // (THREAD_STRATEGIES). shared-pool needs threads. Throws std::invalid_argument for other names.
 inline constexpr const char* thread_strategies = "alloc, pool, shared-pool";
 std::unique_ptr<AnyModel> make_model(const std::string& design, const std::string& strategy, const std::string& source,

@@ -13,6 +13,7 @@
 #include <optional>
 
 struct hdr_histogram;
+struct hdr_interval_recorder;
 
 namespace cpp_engine {
 
@@ -47,11 +48,34 @@ public:
     LatencySummary window() const noexcept;
 
 private:
+    friend class LatencyRecorder;
     struct Close {
         void operator()(hdr_histogram* histogram) const noexcept;
     };
     std::unique_ptr<hdr_histogram, Close> period_;
     std::unique_ptr<hdr_histogram, Close> window_;
+};
+
+// One consumer thread's samples in a run of several (threaded_run.hpp), handed to the run's
+// LatencyMeter by the thread that watches the run: HdrHistogram's interval recorders, so that
+// the consumer never waits for the watcher (it swaps the histograms the consumer records into).
+class LatencyRecorder {
+public:
+    LatencyRecorder();
+    ~LatencyRecorder();
+    LatencyRecorder(const LatencyRecorder&) = delete;
+    LatencyRecorder& operator=(const LatencyRecorder&) = delete;
+
+    // The consumer's thread: as LatencyMeter::record.
+    void record(std::int64_t lateness_ns, bool in_window) noexcept;
+
+    // The watcher's thread: adds the samples recorded since its last call to `meter`.
+    void drain_into(LatencyMeter& meter) noexcept;
+
+private:
+    struct Recorder;
+    std::unique_ptr<Recorder> all_;
+    std::unique_ptr<Recorder> window_;
 };
 
 }  // namespace cpp_engine

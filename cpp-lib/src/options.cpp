@@ -178,9 +178,9 @@ void apply(Options& options, const std::string& name, const std::string& value) 
     }
 }
 
-// A threaded run (--threads N): batch only, a strategy each thread can run on its share, a packet in every
-// share's FIFO and store, and a pool of each thread's own (pool) or of them all (shared-pool) that holds
-// its packets; shared-pool is threaded only.
+// A threaded run (--threads N): a strategy each thread can run on its share, in real time a CPU of its own
+// for each consumer (unless none is pinned), a packet in every share's FIFO and store, and a pool of each
+// thread's own (pool) or of them all (shared-pool) that holds its packets; shared-pool is threaded only.
 void check_threads(const Options& options) {
     if (options.threads == 0) {
         if (options.strategy == "shared-pool") {
@@ -189,8 +189,18 @@ void check_threads(const Options& options) {
         }
         return;
     }
-    if (options.mode == Mode::realtime) {
-        throw BadOption("--threads: only with --mode batch (a real-time run has one clock and one consumer)");
+    if (options.mode == Mode::realtime && options.consumer_cpu != -1) {
+        // one consumer per CPU from --consumer-cpu on, none of them the clock's
+        const int last = options.consumer_cpu + static_cast<int>(options.threads) - 1;
+        if (!native_queue::cpu_exists(last) ||
+            (options.producer_cpu >= options.consumer_cpu && options.producer_cpu <= last)) {
+            throw BadOption("--consumer-cpu: " + std::to_string(options.threads) + " consumer threads need CPUs " +
+                            std::to_string(options.consumer_cpu) + ".." + std::to_string(last) +
+                            ", each existing and none the clock's (--producer-cpu " +
+                            std::to_string(options.producer_cpu) + "); valid: a first CPU that leaves " +
+                            std::to_string(options.threads) + " of " + native_queue::cpu_range_text() +
+                            " to the consumers, or -1 (not pinned)");
+        }
     }
     if (options.strategy != "alloc" && options.strategy != "pool" && options.strategy != "shared-pool") {
         throw BadOption("--strategy: " + quoted(options.strategy) + " does not run threaded; valid with --threads: " +
@@ -290,7 +300,8 @@ std::uint32_t input_queue_size(const Options& options) {
         return 0;
     }
     constexpr double max_size = INT32_MAX / 8;  // Java's limit: 2 * size ints in one buffer
-    const double slots = options.capture_delay_ms * 1e6 / static_cast<double>(*options.interval_ns);
+    const double slots = options.capture_delay_ms * 1e6 /
+                         static_cast<double>(*options.interval_ns * std::max<std::uint32_t>(1, options.threads));
     return static_cast<std::uint32_t>(std::clamp(std::floor(slots), 1.0, max_size));
 }
 
@@ -334,14 +345,16 @@ std::string usage() {
            "                             phase before them fills the FIFO and 99 % of the store\n"
            "  --scale F                  multiplies every count, (0, 1] (default 1)\n"
            "  --producer-cpu N           realtime: CPU of the clock thread, -1 = not pinned (default 0; unused in batch)\n"
-           "  --consumer-cpu N           realtime: CPU of the processing thread, -1 = not pinned (default 1; unused in batch)\n"
+           "  --consumer-cpu N           realtime: CPU of the processing thread (with --threads, the first of as many\n"
+           "                             consecutive CPUs), -1 = not pinned (default 1; unused in batch)\n"
            "  --count-allocations yes|no allocs_per_packet in the summary, from a separate pass of the counting build\n"
            "                             (cpp_engine_counting) after the timed run; that build counts in the run itself\n"
            "                             (default yes)\n"
-           "  --threads N                batch: N processing threads (1..256), each making and processing its own\n"
-           "                             share of the case's packets with its own FIFO and store; alloc, pool (a pool\n"
-           "                             each) or shared-pool (one lock-free pool for all); times per packet are\n"
-           "                             thread time (elapsed x N). Default: the main thread alone\n"
+           "  --threads N                N processing threads (1..256), each processing its own share of the case's\n"
+           "                             packets with its own FIFO and store (real time: one clock feeds them in\n"
+           "                             turn, each its own queue); alloc, pool (a pool each) or shared-pool (one\n"
+           "                             lock-free pool for all); times per packet are thread time (elapsed x N).\n"
+           "                             Default: the main thread alone\n"
            "  --seed N                   seed of the random source, any 64-bit integer (default 1; counter ignores it)\n"
            "  --out FILE                 records file, - for standard output (default -)\n"
            "  --help                     this text\n"

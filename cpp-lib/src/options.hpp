@@ -35,10 +35,10 @@ struct Options {
     double warmup_s = 5;
     double scale = 1;
     int producer_cpu = 0;  // realtime only (accepted and unused in batch, as java-lib); -1: not pinned
-    int consumer_cpu = 1;
+    int consumer_cpu = 1;  // with --threads N, the first of N consecutive CPUs, one per consumer
     bool count_allocations = true;  // allocs_per_packet in the summary (counting_pass.hpp)
-    // batch: N processing threads, each on its own share of the case (threaded_batch.hpp); 0: the
-    // main thread alone (the study's engine)
+    // N processing threads, each on its own share of the case (threaded_run.hpp); in real time one
+    // clock feeds them in turn; 0: the main thread alone (the study's engine)
     std::uint32_t threads = 0;
     std::int64_t seed = 1;  // any 64-bit integer, as java-lib's long: the same seed draws the same packets
     std::string out = "-";  // "-": standard output
@@ -57,7 +57,8 @@ ParseResult parse_options(const std::vector<std::string>& args);
 CaseParams run_params(const Options& options);
 
 // Slots per array of the real-time input queue: capture_delay_ms of ticks at the interval
-// (at least 1, at most Java's limit, as native_queue::capacity_for); 0 in batch.
+// (at least 1, at most Java's limit, as native_queue::capacity_for); 0 in batch. With N threads,
+// each thread's queue, which gets every Nth tick: capture_delay_ms of its own ticks.
 std::uint32_t input_queue_size(const Options& options);
 
 std::string usage();

@@ -21,6 +21,7 @@
 #include "packet.hpp"
 #include "runner.hpp"
 #include "strategies.hpp"
+#include "threaded_run.hpp"
 
 namespace cpp_engine {
 namespace {
@@ -159,6 +160,49 @@ TEST(SharedPool, ExhaustionAndDoubleReleaseAreErrors) {
     EXPECT_EQ(view.counts().in_use, 0U);
 }
 
+// The measured window's first tick of each of n queues fed in turn: queue k's tick j is the
+// clock's tick j * n + k, and the window starts with the clock's first tick due in it.
+TEST(ThreadedRealtime, EachQueuesWindowStartsAtItsFirstTickDueInIt) {
+    EXPECT_EQ(first_window_tick(-5'000, 1'000, 0, 1), 0U) << "a window that began before tick 0";
+    EXPECT_EQ(first_window_tick(10'000, 1'000, 0, 1), 10U) << "one queue: the clock's own";
+    EXPECT_EQ(first_window_tick(10'500, 1'000, 0, 1), 11U);
+    // the clock's tick 10 is queue 0's tick 5 of two, queue 1's first in the window its tick 5 (clock's 11)
+    EXPECT_EQ(first_window_tick(10'000, 1'000, 0, 2), 5U);
+    EXPECT_EQ(first_window_tick(10'000, 1'000, 1, 2), 5U);
+    // of three: clock's 10 is queue 1's tick 3; queue 2's first due is its tick 3 (clock's 11); queue 0's its 4 (12)
+    EXPECT_EQ(first_window_tick(10'000, 1'000, 1, 3), 3U);
+    EXPECT_EQ(first_window_tick(10'000, 1'000, 2, 3), 3U);
+    EXPECT_EQ(first_window_tick(10'000, 1'000, 0, 3), 4U);
+    EXPECT_EQ(first_window_tick(1'000, 1'000, 1, 3), 0U) << "the clock's tick 1 is queue 1's first";
+}
+
+// A short real-time run of two consumer threads fed by one clock, unpinned: whatever the machine
+// does meanwhile (it may lose ticks), each queue's books balance, every tick taken is a packet,
+// and the packets are accounted for over the threads. No assertion is on time.
+TEST(ThreadedRealtime, EveryQueueBalancesAndEveryTickTakenIsAPacket) {
+    for (const std::string strategy : {"alloc", "pool", "shared-pool"}) {
+        const CaseParams params = CaseParams::of("B", 0.01);
+        auto model = make_model("flat", strategy, "counter", params, 7, 2);
+        Recorder observer;
+        const Clock::time_point origin = Clock::now();
+        RunTimeline timeline(0.3, 0.1, observer, origin);
+        model->fill(origin, Clock::now() + std::chrono::minutes(10));
+        const TickAccounting ticks = model->run_realtime({20'000, -1, -1, 0}, timeline);
+        EXPECT_TRUE(ticks.balanced()) << strategy << ": " << ticks.describe();
+        EXPECT_GT(ticks.emitted, 0U);
+        EXPECT_EQ(ticks.queue_size, 2'500U) << "100 ms of every other tick of 20 us";
+        const RunTotals totals = timeline.totals();
+        EXPECT_EQ(totals.packets, ticks.received) << strategy;
+        EXPECT_EQ(totals.lost, ticks.gaps) << strategy;
+        EXPECT_LE(totals.lost_measured, totals.lost) << strategy;
+        EXPECT_EQ(model->conservation_error(), std::nullopt) << strategy;
+        ASSERT_TRUE(totals.latency.has_value());
+        if (totals.measured_packets >= 1'000) {  // the consumers' samples reach the run's meter
+            EXPECT_GT(totals.latency->samples, 0U) << strategy;
+        }
+    }
+}
+
 std::string rejected(std::vector<std::string> args) {
     const ParseResult result = parse_options(args);
     EXPECT_FALSE(result.options.has_value());
@@ -181,8 +225,18 @@ TEST(ThreadedOptions, BadCombinationsNameWhatIsValid) {
               "the shared pool)");
     EXPECT_EQ(rejected(with({"--strategy", "mix", "--threads", "2"})),
               "--strategy: 'mix' does not run threaded; valid with --threads: alloc, pool, shared-pool");
-    EXPECT_EQ(rejected(with({"--strategy", "alloc", "--threads", "2", "--mode", "realtime", "--interval-ns", "1000"})),
-              "--threads: only with --mode batch (a real-time run has one clock and one consumer)");
+    const ParseResult realtime = parse_options(with({"--strategy", "pool", "--threads", "2", "--mode", "realtime",
+                                                     "--interval-ns", "1000", "--consumer-cpu", "-1"}));
+    ASSERT_TRUE(realtime.options.has_value()) << realtime.error;
+    EXPECT_EQ(input_queue_size(*realtime.options), 50'000U) << "each queue holds 100 ms of its own ticks";
+    EXPECT_NE(rejected(with({"--strategy", "alloc", "--threads", "256", "--mode", "realtime", "--interval-ns", "1000",
+                             "--producer-cpu", "0", "--consumer-cpu", "1"}))
+                      .find("--consumer-cpu: 256 consumer threads need CPUs 1..256, each existing and none the clock's"),
+              std::string::npos);
+    EXPECT_NE(rejected(with({"--strategy", "alloc", "--threads", "2", "--mode", "realtime", "--interval-ns", "1000",
+                             "--producer-cpu", "1", "--consumer-cpu", "0"}))
+                      .find("none the clock's (--producer-cpu 1)"),
+              std::string::npos);
     EXPECT_NE(rejected(with({"--strategy", "pool", "--threads", "3", "--pool-size", "2000"}))
                       .find("thread 0 gets 667 < 334 + 334"),
               std::string::npos);

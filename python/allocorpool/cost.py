@@ -24,6 +24,7 @@ from allocorpool.lists import (
     STORED_COUNT,
     STRATEGIES,
     THREAD_ENGINE_STRATEGIES,
+    THREAD_REALTIME_ENGINES,
     TIMELINES,
     Solution,
 )
@@ -260,7 +261,8 @@ def _jdks(prof: Profile, names: set[str] | None) -> tuple[int, float]:
 
 def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, float]:
     """The several-threads chapter's runs on a machine of `cpus` CPUs (every strategy at each thread count it
-    has CPUs for, in blocks) and their seconds; each thread fills its share of the store beside the others."""
+    has CPUs for, in blocks; in real time, at each count of consumers it has a CPU more for) and their seconds;
+    each thread fills its share of the store beside the others."""
     plan = prof.threads
     counts = [n for n in plan.counts if n <= cpus] or [1]
     on_chapter = [s for s in chosen if s.name in plan.solutions]
@@ -273,6 +275,12 @@ def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, flo
         runs += len(cases) * len(strategies) * len(counts) * reps
         seconds += len(strategies) * reps * sum(
             run_s(solution.filler, measured, fill_s(case, prof.scale) / n) for case in cases for n in counts)
+        # real time (lists.THREAD_REALTIME_ENGINES): every strategy's probes at each count with N + 1 CPUs
+        consumers = [n for n in plan.counts if n + 1 <= cpus] if solution.engine in THREAD_REALTIME_ENGINES else []
+        runs += len(cases) * len(strategies) * len(consumers) * prof.blocks.probe_repetitions
+        seconds += len(strategies) * prof.blocks.probe_repetitions * sum(
+            run_s(solution.filler, prof.probe_s, fill_s(case, prof.scale) / n, counts_allocations=False)
+            for case in cases for n in consumers)
     return runs, seconds
 
 

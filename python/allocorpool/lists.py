@@ -184,6 +184,10 @@ THREAD_STRATEGY_LABELS = {"alloc": "Allocation", "pool": "Pool per thread", "sha
                           "netty-pooled-heap": "Netty, heap", "netty-pooled-direct": "Netty, direct"}
 THREAD_POOLS = THREAD_STRATEGIES[1:]  # the pooling strategies "pooling beats allocation" is asked of
 THREAD_COUNTS = (1, 2, 4, 8)
+# Real time with several consumers: one clock feeds N consumer threads in turn, each on a CPU of its own beside
+# the clock's (N + 1 CPUs), each seeing the reference interval (the clock ticks N times as often). The C++
+# engine runs it; the Java engine's clock feeds one consumer.
+THREAD_REALTIME_ENGINES = ("cpp",)
 THREAD_SOLUTIONS = ("parallel-11", "g1", "zgc", "cpp-glibc", "flat-glibc")
 CHAPTERS["threads"] = THREAD_SOLUTIONS
 
@@ -239,7 +243,9 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
              "a4604fa7404e": "a batch run may take several processing threads (--threads) and a shared pool "
                              "(shared-pool) joined the strategies; without --threads the run and its loops are "
                              "unchanged",
-             "bf01f730c546": "the queue benchmark's header has threads too (null)"},
+             "bf01f730c546": "the queue benchmark's header has threads too (null)",
+             "8b820dc74190": "native-queue's clock thread may feed several queues in turn (FanOut, for the C++ "
+                             "engine's several consumers); the one-queue clock thread the JNI runs is the same code"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
                             "(CMakeLists.txt); the engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "
@@ -247,7 +253,10 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                             "allocation only",
             "ef7ec988ea94": "the command line's parsing and the engine's run (set-up, counting pass, last lines) "
                             "split into functions, the model and its loops unchanged; the allocation counting pass "
-                            "lasts the run's duration where that is under its 1 s (the tests' runs only)"}}
+                            "lasts the run's duration where that is under its 1 s (the tests' runs only)",
+            "026d05cf08ee": "a real-time run may take several consumer threads fed by one clock (--threads); the "
+                            "one-thread loops are unchanged, and a threaded batch thread publishes two more counts "
+                            "(lost ticks, zero) with its packets every 1024 packets"}}
 
 # The engines' case sizes (case A as the published code ran it): the internal FIFO and the store.
 INTERNAL_QUEUE_SIZE = {"A": 1_000, "B": 100_000, "C": 495_000}

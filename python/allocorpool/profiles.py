@@ -122,7 +122,8 @@ class JdkPlan:
 class ThreadPlan:
     """How the several-threads chapter runs under a profile: a block per solution and case holding every
     strategy at every thread count the machine has CPUs for (lists.THREAD_COUNTS), each run this long (None:
-    the profile's batch blocks'), as often as the profile's batch blocks."""
+    the profile's batch blocks'), as often as the profile's batch blocks; and, where the engine runs several
+    real-time consumers, a block of probes per solution and case."""
 
     counts: tuple[int, ...] = THREAD_COUNTS
     strategies: tuple[str, ...] = THREAD_STRATEGIES
@@ -131,6 +132,9 @@ class ThreadPlan:
     batch_s: float | None = None
     batch_warmup_s: float | None = None
     repetitions: int | None = None  # None: the profile's batch blocks'
+    # Real time (engines of lists.THREAD_REALTIME_ENGINES): the interval each of N consumers sees, at each
+    # count the machine has N + 1 CPUs for, probed as the profile's real-time blocks are
+    interval_ns: int = REFERENCE_NS
 
 
 @dataclass(frozen=True)

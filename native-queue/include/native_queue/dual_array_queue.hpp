@@ -43,6 +43,8 @@ struct QueueView {
 // The producer's side; used by one thread only.
 class alignas(cache_line_bytes) QueueProducer {
 public:
+    using Queues = QueueView;  // what a clock thread writing through it is given (tick_producer.hpp)
+
     explicit QueueProducer(QueueView queue) noexcept : queue_(queue), current_(queue.slots) {}
 
     // Stores seq, or counts a drop when the current array is full; then hands the array

@@ -7,7 +7,8 @@
 // lateness_ns() tells a consumer how late a tick is on this same schedule, so the metered
 // latency of a packet (from when it was due) needs no second clock to agree with this one.
 // The clock it paces itself by is a template argument: the TSC, or in tests a clock the test
-// moves, so that what the thread emits follows from the test's script.
+// moves, so that what the thread emits follows from the test's script. So is where the ticks
+// go: one queue, or several in turn (FanOut: one clock feeding several consumers).
 #pragma once
 
 #include <atomic>
@@ -19,6 +20,8 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "native_queue/cpu_affinity.hpp"
 #include "native_queue/dual_array_queue.hpp"
@@ -43,20 +46,95 @@ struct TscPaceClock {
     double ticks_per_ns() const noexcept { return native_queue::ticks_per_ns(); }
 };
 
-template <class PaceClock>
+inline void check_queue(const QueueView& queue) {
+    if (queue.slots == nullptr || queue.read_limit == nullptr || queue.done == nullptr || queue.size == 0) {
+        throw std::invalid_argument("the queue needs slots, read_limit, done and a positive size");
+    }
+}
+
+inline void check_queue(const std::vector<QueueView>& queues) {
+    if (queues.empty()) {
+        throw std::invalid_argument("a fan-out needs at least one queue");
+    }
+    for (const QueueView& queue : queues) {
+        check_queue(queue);
+    }
+}
+
+// Several queues fed in turn, each by a producer of its own: tick i goes to queue i % n as that
+// queue's tick i / n, so that every queue's ticks number 0, 1, 2, ... as a lone queue's do and
+// its consumer accounts for them as it would (tick j of queue k is the clock's tick j * n + k).
+class FanOut {
+public:
+    using Queues = std::vector<QueueView>;
+
+    explicit FanOut(const Queues& queues) {
+        producers_.reserve(queues.size());
+        for (const QueueView& queue : queues) {
+            producers_.emplace_back(queue);
+        }
+        emitted_.assign(queues.size(), 0);
+        undelivered_.assign(queues.size(), 0);
+    }
+
+    void offer(std::uint32_t /*tick: the queue's own number is sent*/) noexcept {
+        producers_[next_].offer(static_cast<std::uint32_t>(emitted_[next_]++));
+        if (++next_ == producers_.size()) {
+            next_ = 0;
+        }
+    }
+
+    // Finishes every queue by the same deadline; returns the slots never published, over all.
+    std::uint64_t finish(std::chrono::steady_clock::time_point deadline) noexcept {
+        std::uint64_t undelivered = 0;
+        for (std::size_t k = 0; k < producers_.size(); ++k) {
+            undelivered_[k] = producers_[k].finish(deadline);
+            undelivered += undelivered_[k];
+        }
+        return undelivered;
+    }
+
+    std::uint64_t written() const noexcept { return sum(&QueueProducer::written); }
+    std::uint64_t dropped() const noexcept { return sum(&QueueProducer::dropped); }
+
+    // Each queue's counts (after finish); run_ns is the clock thread's.
+    std::vector<ProducerStats> per_queue(std::uint64_t run_ns) const {
+        std::vector<ProducerStats> stats(producers_.size());
+        for (std::size_t k = 0; k < producers_.size(); ++k) {
+            stats[k] = {emitted_[k], producers_[k].written(), producers_[k].dropped(), undelivered_[k], run_ns};
+        }
+        return stats;
+    }
+
+private:
+    std::uint64_t sum(std::uint64_t (QueueProducer::*count)() const noexcept) const noexcept {
+        std::uint64_t total = 0;
+        for (const QueueProducer& producer : producers_) {
+            total += (producer.*count)();
+        }
+        return total;
+    }
+
+    std::vector<QueueProducer> producers_;
+    std::vector<std::uint64_t> emitted_;
+    std::vector<std::uint64_t> undelivered_;
+    std::size_t next_ = 0;
+};
+
+template <class PaceClock, class Output = QueueProducer>
 class BasicTickProducer {
 public:
     static constexpr std::chrono::milliseconds default_finish_timeout{2000};
+    using Queues = typename Output::Queues;
 
     // Starts the clock thread, pinned to `cpu` unless it is -1. Throws std::invalid_argument
     // for an empty queue or a CPU that does not exist, std::system_error when the thread
-    // cannot be created or pinned. The queue's memory must outlive the thread (join()).
-    BasicTickProducer(QueueView queue, std::uint64_t interval_ns, int cpu = -1,
+    // cannot be created or pinned. The queues' memory must outlive the thread (join()).
+    BasicTickProducer(Queues queue, std::uint64_t interval_ns, int cpu = -1,
                       std::chrono::milliseconds finish_timeout = default_finish_timeout, PaceClock clock = {})
-        : queue_(queue), interval_ns_(interval_ns), cpu_(cpu), finish_timeout_(finish_timeout), clock_(clock) {
-        if (queue.slots == nullptr || queue.read_limit == nullptr || queue.done == nullptr || queue.size == 0) {
-            throw std::invalid_argument("the queue needs slots, read_limit, done and a positive size");
-        }
+        : queue_(std::move(queue)), interval_ns_(interval_ns), cpu_(cpu), finish_timeout_(finish_timeout),
+          clock_(clock) {
+        check_queue(queue_);
         if (cpu != -1 && !cpu_exists(cpu)) {
             throw std::invalid_argument("producer CPU " + std::to_string(cpu) +
                                         " does not exist; valid: -1 (no pinning) or " + cpu_range_text());
@@ -96,6 +174,13 @@ public:
         return stats_;
     }
 
+    // A fan-out's counts for each of its queues, after join().
+    std::vector<ProducerStats> queue_stats() const
+        requires requires(const Output& output) { output.per_queue(0); }
+    {
+        return queue_stats_;
+    }
+
     // How long ago tick `tick` was due, in ns, read now on the clock thread's own schedule:
     // any thread may call it once it holds that tick (the queue's acquire orders the start
     // before it). 0 when ticks are not paced (interval 0): nothing is ever late.
@@ -115,7 +200,7 @@ private:
         if (pin_error != 0) {
             return;
         }
-        QueueProducer producer(queue_);
+        Output producer(queue_);
         std::uint64_t emitted = 0;
         const auto started = std::chrono::steady_clock::now();
         if (interval_ns_ == 0) {
@@ -146,9 +231,12 @@ private:
         stats_.dropped = producer.dropped();
         stats_.run_ns = static_cast<std::uint64_t>(
                 std::chrono::duration_cast<std::chrono::nanoseconds>(stopped - started).count());
+        if constexpr (requires { producer.per_queue(0); }) {
+            queue_stats_ = producer.per_queue(stats_.run_ns);
+        }
     }
 
-    const QueueView queue_;
+    const Queues queue_;
     const std::uint64_t interval_ns_;
     const int cpu_;
     const std::chrono::milliseconds finish_timeout_;
@@ -156,6 +244,7 @@ private:
     double intervals_per_clock_tick_ = 0.0;  // set before the thread starts
     std::atomic<std::uint64_t> clock_start_{0};
     ProducerStats stats_{};  // written by the thread, read after joining it
+    std::vector<ProducerStats> queue_stats_;  // a fan-out's, the same
     std::thread thread_;
     // Own cache line: the clock thread polls it every tick.
     alignas(cache_line_bytes) std::atomic<bool> stop_requested_{false};
@@ -163,5 +252,7 @@ private:
 
 // The clock thread on the TSC.
 using TickProducer = BasicTickProducer<TscPaceClock>;
+// The clock thread on the TSC feeding several queues in turn.
+using FanOutTickProducer = BasicTickProducer<TscPaceClock, FanOut>;
 
 }  // namespace native_queue

@@ -62,6 +62,9 @@ BATCH_COLUMNS = SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_
 THREAD_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms",
                  "peak_rss_bytes", "thread_share_min", "cpus"]
 THREAD_COLUMNS = SOLUTION_COLUMNS + ["threads", "key", "status", "error", *THREAD_FIELDS, *SPREAD_COLUMNS, "machine"]
+# The several-threads chapter's real-time blocks: a probe block's row at each count of consumer threads, the
+# interval being what each consumer sees (the clock's times the count), with the probes' median metered latency.
+THREAD_PROBE_COLUMNS = PROBE_BLOCK_COLUMNS + ["threads", "latency_p99_ns"]
 
 
 @dataclass

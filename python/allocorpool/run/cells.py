@@ -89,6 +89,24 @@ def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, thr
                  warmup_s=plan.batch_warmup_s or prof.blocks.batch_warmup_s or prof.batch_warmup_s)
 
 
+def thread_probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int) -> Cell:
+    """A real-time probe of the several-threads chapter: one clock feeding `threads` consumers in turn, each
+    on its own share of the case and seeing the chapter's interval (the clock ticks `threads` times as often),
+    for the profile's probe length."""
+    return _cell(solution, strategy, case, prof, mode="realtime", threads=threads,
+                 interval_ns=prof.threads.interval_ns // threads, duration_s=prof.probe_s,
+                 warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof))
+
+
+def thread_probe_block(solution: Solution, case: str, prof: Profile, counts: tuple[int, ...]) -> Block:
+    """The several-threads real-time comparison of one solution and case: every strategy of the chapter its
+    engine runs at each consumer count, interleaved and repeated as the profile's real-time blocks are."""
+    strategies = [s for s in prof.threads.strategies if s in THREAD_ENGINE_STRATEGIES[solution.engine]]
+    cells = tuple(thread_probe_cell(solution, strategy, case, prof, n) for n in counts for strategy in strategies)
+    return Block(f"real time, consumers {', '.join(map(str, counts))}, {solution.name}, case {case}", cells,
+                 prof.blocks.probe_repetitions)
+
+
 def thread_block(solution: Solution, case: str, prof: Profile, counts: tuple[int, ...]) -> Block:
     """The several-threads comparison of one solution and case: every strategy of the chapter its engine runs
     (lists.THREAD_ENGINE_STRATEGIES) at each thread count, interleaved and repeated as the profile's batch

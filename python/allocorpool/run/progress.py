@@ -68,9 +68,11 @@ def show_cells_read(profile_name: str, selection_name: str, keys: list[str], eng
 
 
 def has_result(frame: pd.DataFrame) -> bool:
-    """A batch, search, continuum, JDK or queue table with at least one finished row."""
+    """A batch, search, probe-block, continuum, JDK or queue table with at least one finished row."""
     if "outcome" in frame.columns:
         return bool(frame["outcome"].isin(["found", "lost"]).any())
+    if "keeps_up" in frame.columns and "probes" in frame.columns:
+        return bool((frame["probes"] > frame["failed"]).any())
     for status in ("status", "batch_status"):
         if status in frame.columns:
             return bool((frame[status] == "ok").any())

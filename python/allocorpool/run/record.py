@@ -51,9 +51,11 @@ def record(profile_name: str, solution: str, realtime: bool = False) -> str:
 
 def record_threads(profile_name: str, solution: str) -> str:
     """Measures the solution's several-threads blocks in this boot (what the store lacks) and words the result:
-    each strategy's thread time per packet at each thread count, and each pool over allocation."""
+    each strategy's thread time per packet at each thread count, and each pool over allocation; then, where its
+    engine runs several real-time consumers, each strategy's probes at each count of them."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
-    table = Sweep(profile_name, progress=True).threads([chosen])
+    sweep = Sweep(profile_name, progress=True)
+    table = sweep.threads([chosen])
     lines = []
     for (case, threads), part in table.groupby(["case", "threads"], sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
@@ -61,6 +63,10 @@ def record_threads(profile_name: str, solution: str) -> str:
         effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
                              for s in lists.THREAD_POOLS if s in rows and "alloc" in rows)
         lines.append(f"{solution} case {case}, {threads} thread(s): {figures} ns per packet (thread time); {effects_}")
+    probes = sweep.thread_probes([chosen])
+    lines += [f"{solution} case {r['case']}, {r['threads']} consumer(s) at {r['interval_ns']} ns each, {r['strategy']}: "
+              f"{r['lossy']} of {r['probes']} probes lost, {r['failed']} failed, median loss {r['loss_pct']}"
+              for r in probes.to_dict("records")]
     return "\n".join(lines)
 
 

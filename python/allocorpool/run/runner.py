@@ -106,8 +106,9 @@ class Cell:
         if self.series and (self.engine != "java" or self.mode != "realtime" or self.live_objects
                             or self.stop_when_heap_full):
             raise ValueError("series: java realtime cells only, without live_objects or stop_when_heap_full")
-        if self.threads is not None and (self.threads < 1 or self.mode != "batch"):
-            raise ValueError(f"threads {self.threads!r}: 1 or more, for batch cells only (None: the main thread)")
+        if self.threads is not None and (self.threads < 1 or (self.mode != "batch" and self.engine != "cpp")):
+            raise ValueError(f"threads {self.threads!r}: 1 or more, for batch cells and C++ real-time cells only "
+                             "(None: the main thread)")
         object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:
@@ -193,12 +194,16 @@ class Cell:
 
 def cpu_pins(cell: Cell) -> list[str]:
     """Where a real-time engine pins its clock and its consumer: the first two CPUs this thread may run on
-    (the engine inherits its affinity: the whole machine, or a slot's CPUs, run.slots); neither pinned where
-    it may run on one CPU only. How it runs, not what it measures: not in the key. Nothing for batch."""
+    (the engine inherits its affinity: the whole machine, or a slot's CPUs, run.slots), and a cell of N
+    consumer threads the N after the first; none pinned where there are too few, or the N are not
+    consecutive. How it runs, not what it measures: not in the key. Nothing for batch."""
     if cell.mode != "realtime":
         return []
     cpus = sorted(os.sched_getaffinity(0))
-    producer, consumer = cpus[:2] if len(cpus) > 1 else (-1, -1)
+    consumers = cell.threads or 1
+    # N consumers take the N CPUs after the clock's, consecutive (the engine pins consumer k on the first + k)
+    pinned = len(cpus) > consumers and cpus[1:consumers + 1] == list(range(cpus[1], cpus[1] + consumers))
+    producer, consumer = cpus[:2] if pinned else (-1, -1)
     return ["--producer-cpu", str(producer), "--consumer-cpu", str(consumer)]
 
 

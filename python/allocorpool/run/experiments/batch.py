@@ -8,14 +8,14 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool.analysis.blocks import cell_figures, keeps_up, spread_columns
+from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.analysis.search import MISSING
 from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, machine_name, value
 from allocorpool.lists import POOL_CHOICE_STRATEGIES, REALTIME_STRATEGIES, REFERENCE_NS, Solution
 from allocorpool.run.blocks import Block
 from allocorpool.run.cells import batch_block, batch_cell, batch_strategies, pool_choice_block, probe_block
 from allocorpool.run.executor import Executor
-from allocorpool.run.experiments.rows import labels, probe_verdict
+from allocorpool.run.experiments.rows import labels, probe_block_figures
 
 
 class BatchExperiments(Executor):
@@ -84,18 +84,8 @@ class BatchExperiments(Executor):
             for strategy, cell in zip(REALTIME_STRATEGIES, block.cells):
                 mine = [r for r in runs.to_dict("records") if r["cell"] == cell.key and r["status"] != MISSING]
                 self._saw(mine)
-                probes = [probe_verdict(r, interval_ns, cell.duration_s) for r in mine]
-                losses = [p.lost_pct for p in probes if p.lost_pct is not None]
-                rows.append({**labels(solution, strategy, case),
-                             "interval_ns": interval_ns, "probes": len(probes),
-                             "lossy": sum(1 for p in probes if p.status == "ok" and not p.ok),
-                             "failed": sum(1 for p in probes if p.status != "ok"),
-                             "loss_pct": float(pd.Series(losses).median()) if losses else None,
-                             "loss_max_pct": max(losses) if losses else None,
-                             "losses": [p.lost_pct or 0.0 for p in probes if p.status == "ok"],
-                             "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
-                             "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
-                             "keys": [r["key"] for r in mine]})
+                figures, _ = probe_block_figures(mine, runs, interval_ns, cell.duration_s)
+                rows.append({**labels(solution, strategy, case), "interval_ns": interval_ns, **figures})
         self._end(f"{len(rows)} real-time block cells")
         return pd.DataFrame(rows, columns=PROBE_BLOCK_COLUMNS)
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pandas as pd
+
+from allocorpool.analysis.blocks import keeps_up
 from allocorpool.analysis.search import MISSING, Probe, probe_verdict  # noqa: F401 (the experiments' import)
 from allocorpool.data.records import CellResult, Run
 from allocorpool.data.tables import LATENCY_FIELDS
@@ -22,6 +25,24 @@ def labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
 def latency(probe: Probe) -> dict[str, int | None]:
     """A probe's metered latency fields."""
     return {name: getattr(probe, name) for name in LATENCY_FIELDS}
+
+
+def probe_block_figures(mine: list[dict[str, Any]], runs: pd.DataFrame, interval_ns: int,
+                        duration_s: float) -> tuple[dict[str, Any], list[Probe]]:
+    """A real-time block cell's figures (data.tables.PROBE_BLOCK_COLUMNS) from its probes' index rows (every
+    boot's): how many lost or failed, their median and largest loss, every finished probe's loss, and whether it
+    keeps up (analysis.blocks.keeps_up: one lossy probe is enough to say it does not). runs: the block's runs."""
+    probes = [probe_verdict(r, interval_ns, duration_s) for r in mine]
+    losses = [p.lost_pct for p in probes if p.lost_pct is not None]
+    return {"probes": len(probes),
+            "lossy": sum(1 for p in probes if p.status == "ok" and not p.ok),
+            "failed": sum(1 for p in probes if p.status != "ok"),
+            "loss_pct": float(pd.Series(losses).median()) if losses else None,
+            "loss_max_pct": max(losses) if losses else None,
+            "losses": [p.lost_pct or 0.0 for p in probes if p.status == "ok"],
+            "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
+            "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
+            "keys": [r["key"] for r in mine]}, probes
 
 
 def not_measured(cell: Cell, row: dict[str, Any]) -> CellResult:

@@ -4,17 +4,20 @@ thread count this machine has CPUs for, as one block per solution and case (run.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.analysis.search import MISSING
-from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, machine_name, value
-from allocorpool.lists import THREAD_STRATEGY_LABELS, Solution
-from allocorpool.run.cells import thread_block
+from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, THREAD_PROBE_COLUMNS, machine_name, value
+from allocorpool.lists import THREAD_REALTIME_ENGINES, THREAD_STRATEGY_LABELS, Solution
+from allocorpool.profiles import Profile
+from allocorpool.run.blocks import Block
+from allocorpool.run.cells import thread_block, thread_probe_block
 from allocorpool.run.executor import Executor
+from allocorpool.run.experiments.rows import labels, probe_block_figures
 
 
 def thread_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
@@ -22,6 +25,13 @@ def thread_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int,
     a CPU of its own: at least one."""
     cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus
     return tuple(n for n in planned if n <= cpus) or (1,)
+
+
+def consumer_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
+    """The planned counts of real-time consumers a machine of `cpus` CPUs can pin, each beside the clock's
+    CPU: N + 1 CPUs for N (none on a machine of one CPU)."""
+    cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus
+    return tuple(n for n in planned if n + 1 <= cpus)
 
 
 class ThreadExperiments(Executor):
@@ -48,14 +58,50 @@ class ThreadExperiments(Executor):
         self._end(f"{len(rows)} thread cells")
         return pd.DataFrame(rows, columns=THREAD_COLUMNS)
 
+    def thread_probes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+        """Real time with one clock feeding N consumer threads, for the chosen solutions whose engine runs it
+        (lists.THREAD_REALTIME_ENGINES): every strategy's probes at each count this machine has N + 1 CPUs for
+        (a replay, every planned count), one row per solution, strategy, case and count
+        (data.tables.THREAD_PROBE_COLUMNS), its interval the one each consumer sees."""
+        plan = self.profile.threads
+        counts = plan.counts if self.replay else consumer_counts(plan.counts)
+        self._begin(f"several consumers in real time ({', '.join(map(str, counts)) or 'none: one CPU'})")
+        rows = []
+        for solution in (s for s in chosen if s.engine in THREAD_REALTIME_ENGINES and counts):
+            for case in plan.cases or self.profile.cases:
+                block = thread_probe_block(solution, case, self.profile, counts)
+                runs = self._runs(thread_probe_block, solution, case, counts)
+                records = runs.to_dict("records") if len(runs) else []
+                for cell in block.cells:
+                    mine = [r for r in records if r["cell"] == cell.key and r["status"] != MISSING]
+                    self._saw(mine)
+                    rows.append(self._probe_row(solution, cell.strategy, case, int(cell.threads or 1),
+                                                int(cell.interval_ns or 0), float(cell.duration_s), mine, runs))
+        self._end(f"{len(rows)} real-time thread cells")
+        return pd.DataFrame(rows, columns=THREAD_PROBE_COLUMNS)
+
+    @staticmethod
+    def _probe_row(solution: Solution, strategy: str, case: str, threads: int, clock_ns: int, duration_s: float,
+                   mine: list[dict[str, Any]], runs: pd.DataFrame) -> dict[str, Any]:
+        figures, probes = probe_block_figures(mine, runs, clock_ns, duration_s)
+        p99 = [p.latency_p99_ns for p in probes if p.status == "ok" and p.latency_p99_ns is not None]
+        return {**labels(solution, "alloc", case), "strategy": strategy,
+                "strategy_label": THREAD_STRATEGY_LABELS[strategy], "threads": threads,
+                "interval_ns": clock_ns * threads, **figures,
+                "latency_p99_ns": float(pd.Series(p99).median()) if p99 else None}
+
     def _thread_runs(self, solution: Solution, case: str, counts: tuple[int, ...]) -> pd.DataFrame:
-        """The runs of the solution and case's block at these counts. A replay reads, besides, the blocks of
-        every smaller machine, which ran the first counts only (a block's identity is its cells, so a 2-CPU
-        machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each run once."""
+        return self._runs(thread_block, solution, case, counts)
+
+    def _runs(self, make: Callable[[Solution, str, Profile, tuple[int, ...]], Block], solution: Solution, case: str,
+              counts: tuple[int, ...]) -> pd.DataFrame:
+        """The runs of the solution and case's block (made by `make`) at these counts. A replay reads, besides,
+        the blocks of every smaller machine, which ran the first counts only (a block's identity is its cells,
+        so a 2-CPU machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each
+        run once."""
         if not self.replay:
-            return self.blocks.measure(thread_block(solution, case, self.profile, counts))
-        parts = [self.blocks.read(thread_block(solution, case, self.profile, counts[:n]))
-                 for n in range(1, len(counts) + 1)]
+            return self.blocks.measure(make(solution, case, self.profile, counts))
+        parts = [self.blocks.read(make(solution, case, self.profile, counts[:n])) for n in range(1, len(counts) + 1)]
         parts = [part for part in parts if len(part)]
         return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()
 

@@ -1,0 +1,138 @@
+"""Chapter 17's real-time part: one clock feeding N consumer threads in turn, each on a CPU of its own and
+seeing the chapter's interval. Every strategy is probed repeatedly at each count as one block; a strategy
+keeps up where none of its probes lost a packet, and two are compared by the difference of their median
+losses with its 95 % interval (analysis.blocks.compare_losses). Every sentence is computed from the table
+(ThreadExperiments.thread_probes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from allocorpool import effects
+from allocorpool.analysis import blocks as block_figures
+from allocorpool.chapters import display as show
+from allocorpool.chapters.claims import tallied
+from allocorpool.chapters.realtime_blocks import loss_words
+from allocorpool.effects import Verdict
+from allocorpool.lists import THREAD_STRATEGY_LABELS
+
+RULE = ("In each solution and case, the first strategy's median loss minus the second's over the block's probes, "
+        "with its 95 % interval. A comparison holds where the whole interval lies below zero, fails where it lies "
+        "above, and otherwise reads no difference measured (two strategies that never lost show none).")
+
+
+def measured(probes: pd.DataFrame) -> pd.DataFrame:
+    """The rows of consumer counts some probe finished at (a replay lists every planned count)."""
+    if not len(probes):
+        return probes
+    held = probes[probes["keeps_up"] != effects.NOT_MEASURED].groupby("threads").size()
+    return probes[probes["threads"].isin(held.index)]
+
+
+def _by(probes: pd.DataFrame, solution: str, case: str, threads: int) -> dict[str, dict[str, Any]]:
+    part = probes[(probes["solution"] == solution) & (probes["case"] == case) & (probes["threads"] == threads)]
+    return {str(r["strategy"]): r for r in part.to_dict("records")}
+
+
+def _words(row: dict[str, Any] | None) -> str:
+    if row is None or row["keeps_up"] == effects.NOT_MEASURED:
+        return "not measured"
+    n = len(row.get("losses") or [])
+    return f"keeps up in {show.count(n, 'probe')}" if row["keeps_up"] == effects.HOLDS else loss_words(row)
+
+
+def table(probes: pd.DataFrame) -> pd.DataFrame:
+    """A row per solution, case and consumer count: each strategy's outcome over its probes, where it kept up
+    with the median of its probes' 99th percentile of metered latency (how late a packet was made after it was
+    due), and a pool per thread's loss against allocation's."""
+    probes = measured(probes)
+    rows = []
+    for (label, solution, case, threads), part in probes.groupby(["label", "solution", "case", "threads"],
+                                                                 sort=False):
+        by = _by(probes, solution, case, int(threads))
+        row: dict[str, Any] = {"solution": label, "case": case, "consumers": int(threads)}
+        for strategy, r in by.items():
+            p99 = r.get("latency_p99_ns")
+            latency = f"; 99 % within {p99 / 1e6:.3g} ms" if p99 is not None and not pd.isna(p99) else ""
+            row[THREAD_STRATEGY_LABELS[strategy]] = _words(r) + (latency if r["keeps_up"] == effects.HOLDS else "")
+        if "pool" in by and "alloc" in by:
+            row["Pool per thread against allocation: loss difference"] = _difference_words(by["pool"], by["alloc"])
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["solution", "case", "consumers"]) if rows else pd.DataFrame()
+
+
+def _difference_words(a: dict[str, Any], b: dict[str, Any]) -> str:
+    difference = block_figures.compare_losses(a, b)
+    said = {effects.HOLDS: "the pool loses less", effects.FAILS: "allocation loses less",
+            effects.NO_DIFFERENCE: "no difference measured"}.get(difference.outcome(), "not measured")
+    return f"{said}: {difference.text()}"
+
+
+def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
+    """At each consumer count: does each pool lose less than allocation, and a pool per thread less than the
+    shared pool; decided pair by pair on the blocks' losses."""
+    probes = measured(probes)
+    decided = []
+    for n in sorted(int(v) for v in probes["threads"].unique()) if len(probes) else []:
+        for better, than in (("pool", "alloc"), ("shared-pool", "alloc"), ("pool", "shared-pool")):
+            rows = []
+            for (label, solution, case), _ in probes[probes["threads"] == n].groupby(["label", "solution", "case"],
+                                                                                        sort=False):
+                by = _by(probes, solution, case, n)
+                if better in by and than in by:
+                    difference = block_figures.compare_losses(by[better], by[than])
+                    rows.append({"solution": label, "case": case, "effect": f"loss: {difference.text()}",
+                                 "outcome": difference.outcome()})
+            decided.append((f"{THREAD_STRATEGY_LABELS[better]} loses less than "
+                            f"{THREAD_STRATEGY_LABELS[than].lower()}", n, tallied(pd.DataFrame(rows), "pairs")))
+    return decided
+
+
+def verdict_table(decided: list[tuple[str, int, Verdict]]) -> pd.DataFrame:
+    """A row per question, a column per consumer count: how its pairs came out."""
+    rows: dict[str, dict[str, str]] = {}
+    for question, n, verdict in decided:
+        rows.setdefault(question, {})[show.count(n, "consumer")] = verdict.summary[:1].upper() + verdict.summary[1:]
+    return pd.DataFrame.from_dict(rows, orient="index").fillna("").rename_axis("on this machine")
+
+
+def findings(probes: pd.DataFrame) -> list[str]:
+    """Per consumer count: how many solution and case pairs each strategy kept up in, at what interval."""
+    probes = measured(probes)
+    lines = []
+    for n, part in probes.groupby("threads"):
+        pairs = part[["solution", "case"]].drop_duplicates()
+        kept = {THREAD_STRATEGY_LABELS[str(s)]: int((rows["keeps_up"] == effects.HOLDS).sum())
+                for s, rows in part.groupby("strategy", sort=False)}
+        interval = int(part["interval_ns"].iloc[0])
+        said = "; ".join(f"{label} in {count}" for label, count in kept.items())
+        lines.append(f"With {show.count(int(n), 'consumer')}, each taking a packet every {interval:,} ns, the "
+                     f"strategies that kept up in every probe: {said} of {show.count(len(pairs), 'solution and case pair')}.")
+    return lines
+
+
+def show_realtime(probes: pd.DataFrame, planned: tuple[int, ...], cpus: int) -> None:
+    """The real-time part: the counts measured and those this machine has too few CPUs for, the table, the
+    findings and the verdicts."""
+    if probes.empty:
+        show.note("No solution of this part is in this profile's selection: the C++ engine runs it.")
+        return
+    shown = measured(probes)
+    counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
+    left = [n for n in sorted(set(planned)) if n not in counts]
+    show.note(f"Consumer counts measured: {', '.join(map(str, counts)) or 'none'}"
+              + (f". {', '.join(map(str, left))} consumers need one CPU more than their count; this machine has "
+                 f"{cpus}." if left else "."))
+    if not counts:
+        return
+    show.show_table(table(probes), "Real time, one clock and N consumers: each strategy's outcome over its probes")
+    for line in findings(probes):
+        show.note(line)
+    decided = questions(probes)
+    show.show_table(verdict_table(decided), "Real time, one clock and N consumers: what holds on this machine")
+    show.note(f"Each entry counts the solution and case pairs by outcome. How it is decided: {RULE}")
+    for question, n, verdict in decided:
+        if len(verdict.cells):
+            show.show_details(f"The pairs behind, with {show.count(n, 'consumer')}: {question}", verdict.cells)

@@ -1,0 +1,113 @@
+"""Chapter 17's real time with one clock feeding N consumers: the probes run only at the counts a machine has
+N + 1 CPUs for, each consumer at the chapter's interval (the clock N times as fast), pinned beside the clock; on
+the fake engine (which loses below 437 ns between ticks) 1 to 8 consumers run as a 16-CPU machine would, and the
+chapter's table and verdicts read them."""
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from allocorpool import effects, study
+from allocorpool.chapters import threads_realtime as chapter
+from allocorpool.profiles import ThreadPlan
+from allocorpool.run import executor, runner, sweep
+from allocorpool.run.cells import thread_probe_block, thread_probe_cell
+from allocorpool.run.experiments import threads as experiments
+from allocorpool.run.runner import run_cell
+
+FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
+FLAT = study.SOLUTIONS_BY_NAME["flat-glibc"]
+PARALLEL = study.SOLUTIONS_BY_NAME["parallel-11"]
+PROFILE = replace(study.PROFILES["ci"], name="threads-rt", strict=False,
+                  threads=ThreadPlan(solutions=("parallel-11", "flat-glibc"), repetitions=2))
+
+
+def _fake(cell, workdir, **options):
+    return run_cell(cell, workdir, progress=False,
+                    build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out),
+                                               *runner.cpu_pins(c)])
+
+
+def test_n_consumers_need_n_plus_one_cpus():
+    assert experiments.consumer_counts((1, 2, 4, 8), cpus=2) == (1,)
+    assert experiments.consumer_counts((1, 2, 4, 8), cpus=9) == (1, 2, 4, 8)
+    assert experiments.consumer_counts((1, 2, 4, 8), cpus=8) == (1, 2, 4)
+    assert experiments.consumer_counts((1, 2), cpus=1) == ()
+
+
+def test_each_consumer_sees_the_chapters_interval_and_the_clock_ticks_n_times_as_often():
+    cell = thread_probe_cell(FLAT, "shared-pool", "A", PROFILE, 4)
+    assert cell.mode == "realtime" and cell.threads == 4 and cell.interval_ns == 250
+    assert "_realtime_t4_250ns_" in cell.key
+    args = cell.engine_args(Path("x"))
+    assert args[args.index("--threads") + 1] == "4" and args[args.index("--interval-ns") + 1] == "250"
+    block = thread_probe_block(FLAT, "A", PROFILE, (1, 2))
+    assert [(c.strategy, c.threads) for c in block.cells] == [(s, n) for n in (1, 2)
+                                                               for s in ("alloc", "pool", "shared-pool")]
+    assert block.repetitions == PROFILE.blocks.probe_repetitions
+    with pytest.raises(ValueError, match="C\\+\\+ real-time"):  # the Java engine's clock feeds one consumer
+        thread_probe_cell(PARALLEL, "pool", "A", PROFILE, 2)
+
+
+@pytest.mark.parametrize("cpus, threads, pins", [
+    ({0, 1, 2, 3, 4}, 4, ["0", "1"]),     # the clock on 0, the consumers on 1 to 4
+    ({4, 5, 6}, 2, ["4", "5"]),           # a slot's CPUs
+    ({0, 1, 3}, 2, ["-1", "-1"]),         # 1 and 3: not consecutive, so none is pinned
+    ({0, 1}, 2, ["-1", "-1"]),            # too few
+    ({0, 1}, None, ["0", "1"]),           # one consumer, as ever
+])
+def test_the_consumers_are_pinned_on_the_cpus_after_the_clocks(monkeypatch, cpus, threads, pins):
+    monkeypatch.setattr(runner.os, "sched_getaffinity", lambda pid: cpus)
+    cell = replace(thread_probe_cell(FLAT, "pool", "A", PROFILE, 2), threads=threads)
+    args = runner.cpu_pins(cell)
+    assert [args[1], args[3]] == pins
+
+
+def test_one_to_eight_consumers_on_the_fake_engine_lose_where_the_clock_outruns_it(tmp_path, monkeypatch):
+    # As on a 16-CPU machine: 1 and 2 consumers (a clock of 1000 and 500 ns) keep up; 4 and 8 (250 and 125 ns,
+    # below the fake's 437) lose in every probe, whatever the strategy: no strategy loses less than another.
+    monkeypatch.setattr(executor, "run_cell", _fake)
+    monkeypatch.setattr(experiments, "consumer_counts", lambda planned, cpus=None: tuple(planned))
+    probes = sweep.Sweep(PROFILE, tmp_path, progress=False).thread_probes([PARALLEL, FLAT])
+    assert set(probes["solution"]) == {"flat-glibc"}  # the Java engine's clock feeds one consumer
+    assert sorted(probes["threads"].unique()) == [1, 2, 4, 8]
+    assert (probes["interval_ns"] == 1000).all() and (probes["failed"] == 0).all()
+    kept = probes.set_index(["strategy", "threads"])["keeps_up"]
+    assert (kept.xs(1, level="threads") == effects.HOLDS).all() and (kept.xs(2, level="threads") == effects.HOLDS).all()
+    assert (kept.xs(8, level="threads") == effects.FAILS).all()
+    shown = chapter.table(probes)
+    assert shown.loc[(FLAT.label, "A", 8), "Shared pool"].startswith("loses")
+    assert shown.loc[(FLAT.label, "A", 1), "Allocation"].startswith("keeps up in 2 probes")
+    decided = {(question, n): verdict for question, n, verdict in chapter.questions(probes)}
+    assert decided[("Pool per thread loses less than allocation", 1)].summary.startswith("no difference")
+    lines = chapter.findings(probes)
+    assert any(line.startswith("With 8 consumers, each taking a packet every 1,000 ns") for line in lines), lines
+
+
+def test_a_replay_shows_the_counts_a_smaller_machine_ran(tmp_path, monkeypatch):
+    monkeypatch.setattr(executor, "run_cell", _fake)
+    monkeypatch.setattr(experiments, "consumer_counts", lambda planned, cpus=None: (1,))
+    sweep.Sweep(PROFILE, tmp_path, progress=False).thread_probes([FLAT])
+    replayed = sweep.Sweep(PROFILE, tmp_path, progress=False, replay=True).thread_probes([FLAT])
+    assert sorted(replayed["threads"].unique()) == [1, 2, 4, 8]
+    assert sorted(chapter.measured(replayed)["threads"].unique()) == [1]
+    assert (replayed.loc[replayed["threads"] > 1, "keeps_up"] == effects.NOT_MEASURED).all()
+
+
+def test_a_pool_that_loses_less_is_said_so_with_its_interval():
+    def row(strategy, losses):
+        return {"solution": "flat-glibc", "label": "Flat", "case": "B", "threads": 2, "strategy": strategy,
+                "strategy_label": strategy, "interval_ns": 1000, "losses": losses, "probes": len(losses), "failed": 0,
+                "keeps_up": effects.FAILS if any(losses) else effects.HOLDS, "latency_p99_ns": 2e5}
+    probes = pd.DataFrame([row("alloc", [0.4, 0.5, 0.45]), row("pool", [0.0, 0.0, 0.0]),
+                           row("shared-pool", [0.1, 0.5, 0.0])])
+    shown = chapter.table(probes)
+    assert shown.loc[("Flat", "B", 2), "Pool per thread against allocation: loss difference"].startswith("the pool loses less: -0.45")
+    assert shown.loc[("Flat", "B", 2), "Pool per thread"] == "keeps up in 3 probes; 99 % within 0.2 ms"
+    decided = chapter.questions(probes)
+    assert {(q, n): v for q, n, v in decided}[("Pool per thread loses less than allocation", 2)].outcome == effects.HOLDS
+    verdicts = chapter.verdict_table(decided)
+    assert verdicts.loc["Pool per thread loses less than allocation", "2 consumers"].startswith("Holds in 1")
