@@ -1,9 +1,13 @@
 // LatencyMeter: a period's percentiles, only the ticks due in the window in the summary,
-// nothing sampled is no figure, and values out of range are clamped.
+// nothing sampled is no figure, and values out of range are clamped. LatencyRecorder: a consumer
+// thread's samples reach the run's meter, each once, however its recording and the watcher's
+// draining interleave.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
+#include <thread>
 
 #include "latency_meter.hpp"
 
@@ -50,6 +54,40 @@ TEST(LatencyMeter, AnEmptyPeriodHasNoFigureAndValuesOutOfRangeAreClamped) {
     ASSERT_TRUE(clamped);
     EXPECT_EQ(clamped->p50_ns, 0);
     EXPECT_GE(clamped->max_ns, 3'600'000'000'000);
+}
+
+TEST(LatencyRecorder, AConsumersSamplesReachTheMeterOnceEach) {
+    LatencyMeter meter;
+    LatencyRecorder recorder;
+    recorder.record(30'000'000, false);
+    recorder.record(2'000, true);
+    recorder.record(4'000, true);
+    recorder.drain_into(meter);
+    recorder.drain_into(meter);  // nothing new: nothing added
+    const auto period = meter.end_period();
+    ASSERT_TRUE(period);
+    expect_near_percent(30'000'000, period->max_ns);
+    EXPECT_EQ(meter.window().samples, 2U);
+    expect_near_percent(4'000, meter.window().percentiles->max_ns);
+}
+
+TEST(LatencyRecorder, SamplesRecordedWhileTheWatcherDrainsAreAllCounted) {
+    constexpr std::uint64_t samples = 200'000;
+    LatencyMeter meter;
+    LatencyRecorder recorder;
+    std::atomic<bool> done{false};
+    std::thread consumer([&] {
+        for (std::uint64_t i = 0; i < samples; ++i) {
+            recorder.record(static_cast<std::int64_t>(1'000 + i % 1'000), true);
+        }
+        done.store(true);
+    });
+    while (!done.load()) {
+        recorder.drain_into(meter);
+    }
+    consumer.join();
+    recorder.drain_into(meter);
+    EXPECT_EQ(meter.window().samples, samples);
 }
 
 }  // namespace

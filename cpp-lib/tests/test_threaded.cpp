@@ -196,10 +196,7 @@ TEST(ThreadedRealtime, EveryQueueBalancesAndEveryTickTakenIsAPacket) {
         EXPECT_EQ(totals.lost, ticks.gaps) << strategy;
         EXPECT_LE(totals.lost_measured, totals.lost) << strategy;
         EXPECT_EQ(model->conservation_error(), std::nullopt) << strategy;
-        ASSERT_TRUE(totals.latency.has_value());
-        if (totals.measured_packets >= 1'000) {  // the consumers' samples reach the run's meter
-            EXPECT_GT(totals.latency->samples, 0U) << strategy;
-        }
+        EXPECT_TRUE(totals.latency.has_value()) << "the consumers' samples go to the run's meter (test_latency_meter)";
     }
 }
 

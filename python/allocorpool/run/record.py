@@ -64,7 +64,8 @@ def record_threads(profile_name: str, solution: str) -> str:
                              for s in lists.THREAD_POOLS if s in rows and "alloc" in rows)
         lines.append(f"{solution} case {case}, {threads} thread(s): {figures} ns per packet (thread time); {effects_}")
     probes = sweep.thread_probes([chosen])
-    lines += [f"{solution} case {r['case']}, {r['threads']} consumer(s) at {r['interval_ns']} ns each, {r['strategy']}: "
+    lines += [f"{solution} case {r['case']}, {r['threads']} consumer{'s' if r['threads'] != 1 else ''} at "
+              f"{r['interval_ns']} ns each, {r['strategy']}: "
               f"{r['lossy']} of {r['probes']} probes lost, {r['failed']} failed, median loss {r['loss_pct']}"
               for r in probes.to_dict("records")]
     return "\n".join(lines)
@@ -123,7 +124,9 @@ def record_continuum(profile_name: str, solution: str) -> str:
                          if r["batch_status"] == "ok")
         ratio = (f"; alloc / pool {block_figures.compare(rows['alloc'], rows['pool']).effect.text()}"
                  if all(rows.get(s, {}).get("batch_status") == "ok" for s in ("alloc", "pool")) else "")
-        lines.append(f"{solution} at {int(size):,}: {said or 'not run'} ns per packet{ratio}")
+        statuses = ", ".join(sorted({str(r["batch_status"]) for r in rows.values()} - {"ok"}))
+        lines.append(f"{solution} at {int(size):,}: " + (f"{said} ns per packet{ratio}" if said else
+                                                         f"no batch run finished ({statuses or 'not run'})"))
     return "\n".join(lines)
 
 
