@@ -63,7 +63,13 @@ def table(probes: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["solution", "case", "consumers"]) if rows else pd.DataFrame()
 
 
+def _both_kept_up(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["keeps_up"] == b["keeps_up"] == effects.HOLDS
+
+
 def _difference_words(a: dict[str, Any], b: dict[str, Any]) -> str:
+    if _both_kept_up(a, b):
+        return "both kept up in every probe: no difference"
     difference = block_figures.compare_losses(a, b)
     said = {effects.HOLDS: "the pool loses less", effects.FAILS: "allocation loses less",
             effects.NO_DIFFERENCE: "no difference measured"}.get(difference.outcome(), "not measured")
@@ -83,8 +89,9 @@ def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
                 by = _by(probes, solution, case, n)
                 if better in by and than in by:
                     difference = block_figures.compare_losses(by[better], by[than])
-                    rows.append({"solution": label, "case": case, "effect": f"loss: {difference.text()}",
-                                 "outcome": difference.outcome()})
+                    effect = ("both kept up in every probe" if _both_kept_up(by[better], by[than])
+                              else f"loss: {difference.text()}")
+                    rows.append({"solution": label, "case": case, "effect": effect, "outcome": difference.outcome()})
             decided.append((f"{THREAD_STRATEGY_LABELS[better]} loses less than "
                             f"{THREAD_STRATEGY_LABELS[than].lower()}", n, tallied(pd.DataFrame(rows), "pairs")))
     return decided
