@@ -42,7 +42,8 @@ def measured(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["threads"].isin(held.index)]
 
 
-def _by(table: pd.DataFrame, solution: str, case: str, threads: int) -> dict[str, dict[str, Any]]:
+def by_strategy(table: pd.DataFrame, solution: str, case: str, threads: int) -> dict[str, dict[str, Any]]:
+    """The rows of one solution, case and thread count, by strategy (the real-time part's too)."""
     part = table[(table["solution"] == solution) & (table["case"] == case) & (table["threads"] == threads)]
     return {str(r["strategy"]): r for r in part.to_dict("records")}
 
@@ -78,7 +79,7 @@ def answer_table(table: pd.DataFrame) -> pd.DataFrame:
     for (label, solution, case), part in table.groupby(["label", "solution", "case"], sort=False):
         row = {"solution": label, "case": case}
         for threads in sorted(int(n) for n in part["threads"].unique()):
-            row[show.count(threads, "thread")] = best_text(_by(table, solution, case, threads))
+            row[show.count(threads, "thread")] = best_text(by_strategy(table, solution, case, threads))
         rows.append(row)
     return pd.DataFrame(rows).set_index(["solution", "case"]) if rows else pd.DataFrame()
 
@@ -110,9 +111,9 @@ def scaling_table(table: pd.DataFrame) -> pd.DataFrame:
         for strategy in dict.fromkeys(part["strategy"]):
             row = {"solution": label, "strategy": THREAD_STRATEGY_LABELS[strategy]}
             for case in dict.fromkeys(part["case"]):
-                one = _by(table, solution, case, 1).get(strategy)
+                one = by_strategy(table, solution, case, 1).get(strategy)
                 for n in counts:
-                    many = _by(table, solution, case, n).get(strategy)
+                    many = by_strategy(table, solution, case, n).get(strategy)
                     row[f"case {case}, {n} / 1"] = ("not measured" if _missing(one) or _missing(many)
                                                     else block_figures.compare(many, one).effect.text())
             rows.append(row)
@@ -164,8 +165,8 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
     for (label, solution, case), group in table.groupby(["label", "solution", "case"], sort=False):
         if not {numerator, denominator} <= set(THREAD_ENGINE_STRATEGIES[str(group["engine"].iloc[0])]):
             continue  # a strategy its engine has not (Netty in C++): no pair, not an unmeasured one
-        a = _by(table, solution, case, threads).get(numerator)
-        b = _by(table, solution, case, denominator_threads or threads).get(denominator)
+        a = by_strategy(table, solution, case, threads).get(numerator)
+        b = by_strategy(table, solution, case, denominator_threads or threads).get(denominator)
         outcome, effect, flips = versus(None if _missing(a) else a, None if _missing(b) else b, threshold)
         rows.append({"solution": label, "case": case, "effect": effect, "outcome": outcome,
                      **({"boots": "disagree"} if flips else {})})
@@ -238,7 +239,7 @@ def findings(table: pd.DataFrame) -> list[str]:
         firsts: dict[str, int] = {}
         pairs = 0
         for (solution, case), _ in part.groupby(["solution", "case"], sort=False):
-            rows = _by(part, solution, case, n)
+            rows = by_strategy(part, solution, case, n)
             ranked = _ranked(rows)
             if ranked:
                 pairs += 1
@@ -258,7 +259,7 @@ def findings(table: pd.DataFrame) -> list[str]:
 
 
 def _ratio(table: pd.DataFrame, threads: int, solution: str, case: str) -> float:
-    rows = _by(table, solution, case, threads)
+    rows = by_strategy(table, solution, case, threads)
     return _ns(rows.get(SHARED)) / _ns(rows.get(PER_THREAD)) if PER_THREAD in rows and SHARED in rows else math.nan
 
 

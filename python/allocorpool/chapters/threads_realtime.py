@@ -15,6 +15,7 @@ from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import tallied
 from allocorpool.chapters.realtime_blocks import loss_words
+from allocorpool.chapters.threads import by_strategy
 from allocorpool.effects import Verdict
 from allocorpool.lists import THREAD_STRATEGY_LABELS
 
@@ -29,11 +30,6 @@ def measured(probes: pd.DataFrame) -> pd.DataFrame:
         return probes
     held = probes[probes["keeps_up"] != effects.NOT_MEASURED].groupby("threads").size()
     return probes[probes["threads"].isin(held.index)]
-
-
-def _by(probes: pd.DataFrame, solution: str, case: str, threads: int) -> dict[str, dict[str, Any]]:
-    part = probes[(probes["solution"] == solution) & (probes["case"] == case) & (probes["threads"] == threads)]
-    return {str(r["strategy"]): r for r in part.to_dict("records")}
 
 
 def _words(row: dict[str, Any] | None) -> str:
@@ -51,7 +47,7 @@ def table(probes: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (label, solution, case, threads), part in probes.groupby(["label", "solution", "case", "threads"],
                                                                  sort=False):
-        by = _by(probes, solution, case, int(threads))
+        by = by_strategy(probes, solution, case, int(threads))
         row: dict[str, Any] = {"solution": label, "case": case, "consumers": int(threads)}
         for strategy, r in by.items():
             p99 = r.get("latency_p99_ns")
@@ -86,7 +82,7 @@ def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
             rows = []
             for (label, solution, case), _ in probes[probes["threads"] == n].groupby(["label", "solution", "case"],
                                                                                         sort=False):
-                by = _by(probes, solution, case, n)
+                by = by_strategy(probes, solution, case, n)
                 if better in by and than in by:
                     difference = block_figures.compare_losses(by[better], by[than])
                     effect = ("both kept up in every probe" if _both_kept_up(by[better], by[than])
