@@ -64,7 +64,7 @@ threads.show_chapter(table, plan.counts)
 # %% [markdown]
 # ## Real time: one clock, several consumers
 #
-# The C++ engine also runs the real-time test with several threads. One clock thread feeds N
+# Both engines also run the real-time test with several threads. One clock thread feeds N
 # consumer threads in turn, so each consumer takes every Nth packet from a queue of its own. The
 # clock ticks N times as often, so that every consumer sees the same interval as one would alone.
 # Each consumer and the clock need a CPU of their own: N consumers need N + 1 CPUs. A strategy

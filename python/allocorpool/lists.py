@@ -185,9 +185,9 @@ THREAD_STRATEGY_LABELS = {"alloc": "Allocation", "pool": "Pool per thread", "sha
 THREAD_POOLS = THREAD_STRATEGIES[1:]  # the pooling strategies "pooling beats allocation" is asked of
 THREAD_COUNTS = (1, 2, 4, 8)
 # Real time with several consumers: one clock feeds N consumer threads in turn, each on a CPU of its own beside
-# the clock's (N + 1 CPUs), each seeing the reference interval (the clock ticks N times as often). The C++
-# engine runs it; the Java engine's clock feeds one consumer.
-THREAD_REALTIME_ENGINES = ("cpp",)
+# the clock's (N + 1 CPUs), each seeing the reference interval (the clock ticks N times as often). Both
+# engines run it.
+THREAD_REALTIME_ENGINES = ("cpp", "java")
 THREAD_SOLUTIONS = ("parallel-11", "g1", "zgc", "cpp-glibc", "flat-glibc")
 CHAPTERS["threads"] = THREAD_SOLUTIONS
 
@@ -245,7 +245,10 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                              "unchanged",
              "bf01f730c546": "the queue benchmark's header has threads too (null)",
              "8b820dc74190": "native-queue's clock thread may feed several queues in turn (FanOut, for the C++ "
-                             "engine's several consumers); the one-queue clock thread the JNI runs is the same code"},
+                             "engine's several consumers); the one-queue clock thread the JNI runs is the same code",
+             "fb0094708eed": "a real-time run may take several consumers (--threads: one clock feeding them in turn "
+                             "through the JNI's fan-out); a run of one consumer keeps its loop, meter and clock, "
+                             "which its reporter now reads through interfaces"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
                             "(CMakeLists.txt); the engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from allocorpool import effects, study
+from allocorpool import effects, lists, study
 from allocorpool.chapters import threads_realtime as chapter
 from allocorpool.profiles import ThreadPlan
 from allocorpool.run import executor, runner, sweep
@@ -48,8 +48,10 @@ def test_each_consumer_sees_the_chapters_interval_and_the_clock_ticks_n_times_as
     assert [(c.strategy, c.threads) for c in block.cells] == [(s, n) for n in (1, 2)
                                                                for s in ("alloc", "pool", "shared-pool")]
     assert block.repetitions == PROFILE.blocks.probe_repetitions
-    with pytest.raises(ValueError, match="C\\+\\+ real-time"):  # the Java engine's clock feeds one consumer
-        thread_probe_cell(PARALLEL, "pool", "A", PROFILE, 2)
+    java = thread_probe_block(PARALLEL, "A", PROFILE, (2,))  # the Java engine's clock feeds several too
+    assert [c.strategy for c in java.cells] == list(lists.THREAD_STRATEGIES) and java.cells[0].interval_ns == 500
+    with pytest.raises(ValueError, match="not in a series"):
+        replace(thread_probe_cell(PARALLEL, "pool", "A", PROFILE, 2), series=True)
 
 
 @pytest.mark.parametrize("cpus, threads, pins", [
@@ -72,7 +74,7 @@ def test_one_to_eight_consumers_on_the_fake_engine_lose_where_the_clock_outruns_
     monkeypatch.setattr(executor, "run_cell", _fake)
     monkeypatch.setattr(experiments, "consumer_counts", lambda planned, cpus=None: tuple(planned))
     probes = sweep.Sweep(PROFILE, tmp_path, progress=False).thread_probes([PARALLEL, FLAT])
-    assert set(probes["solution"]) == {"flat-glibc"}  # the Java engine's clock feeds one consumer
+    assert set(probes["solution"]) == {"parallel-11", "flat-glibc"}  # both engines feed several consumers
     assert sorted(probes["threads"].unique()) == [1, 2, 4, 8]
     assert (probes["interval_ns"] == 1000).all() and (probes["failed"] == 0).all()
     kept = probes.set_index(["strategy", "threads"])["keeps_up"]
@@ -80,7 +82,7 @@ def test_one_to_eight_consumers_on_the_fake_engine_lose_where_the_clock_outruns_
     assert (kept.xs(8, level="threads") == effects.FAILS).all()
     shown = chapter.table(probes)
     assert shown.loc[(FLAT.label, "A", 8), "Shared pool"].startswith("loses")
-    assert shown.loc[(FLAT.label, "A", 1), "Allocation"].startswith("keeps up in 2 probes")
+    assert shown.loc[(FLAT.label, "A", 1), "Allocation"].startswith("kept up in 2 of 2 probes")
     decided = {(question, n): verdict for question, n, verdict in chapter.questions(probes)}
     one = decided[("Pool per thread loses less than allocation", 1)]
     assert one.summary.startswith("no difference") and (one.cells["effect"] == "both kept up in every probe").all()
@@ -109,7 +111,7 @@ def test_a_pool_that_loses_less_is_said_so_with_its_interval():
                            row("shared-pool", [0.1, 0.5, 0.0])])
     shown = chapter.table(probes)
     assert shown.loc[("Flat", "B", 2), "Pool per thread against allocation: loss difference"].startswith("the pool loses less: -0.45")
-    assert shown.loc[("Flat", "B", 2), "Pool per thread"] == "keeps up in 3 probes; 99 % within 0.2 ms"
+    assert shown.loc[("Flat", "B", 2), "Pool per thread"] == "kept up in 3 of 3 probes; 99 % within 0.2 ms"
     decided = chapter.questions(probes)
     assert {(q, n): v for q, n, v in decided}[("Pool per thread loses less than allocation", 2)].outcome == effects.HOLDS
     verdicts = chapter.verdict_table(decided)

@@ -51,7 +51,8 @@ def loss_words(row: dict[str, Any]) -> str:
     return f"loses in {lossy} of {len(losses)} probes (up to {max(losses):.2g} %)"
 
 
-def _loss_text(row: dict[str, Any]) -> str:
+def loss_text(row: dict[str, Any]) -> str:
+    """A block row's outcome in words: kept up in every probe, or how it lost."""
     n = len(row.get("losses") or [])
     return f"kept up in {n} of {n} probes" if row["keeps_up"] == effects.HOLDS else loss_words(row)
 
@@ -67,11 +68,11 @@ def less_loss(probes: pd.DataFrame, better: tuple[str, ...], than: str, what: st
             continue
         best = rank(candidates)[0]
         difference = block_figures.compare_losses(best, by[than])
-        named = f"{best['strategy_label'].lower()} {_loss_text(best)}" if len(better) > 1 else _loss_text(best)
+        named = f"{best['strategy_label'].lower()} {loss_text(best)}" if len(better) > 1 else loss_text(best)
         rows.append({"label": label, "case": case, "interval_ns": best["interval_ns"],
                      " or ".join(STRATEGY_LABELS[s].lower() for s in better) + (", best" if len(better) > 1 else ""):
                          named,
-                     STRATEGY_LABELS[than].lower(): _loss_text(by[than]),
+                     STRATEGY_LABELS[than].lower(): loss_text(by[than]),
                      "effect": f"{best['strategy_label'].lower()} - {by[than]['strategy_label'].lower()}, "
                                f"loss: {difference.text()}",
                      "outcome": difference.outcome()})
@@ -102,7 +103,7 @@ def table(probes: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"solution": label, "case": case}
         for strategy, r in by.items():
             row[STRATEGY_LABELS[strategy].lower()] = (
-                "not measured" if r["keeps_up"] == effects.NOT_MEASURED else _loss_text(r))
+                "not measured" if r["keeps_up"] == effects.NOT_MEASURED else loss_text(r))
         if "pool" in by and "alloc" in by:
             difference = block_figures.compare_losses(by["pool"], by["alloc"])
             said = {effects.HOLDS: "pooling loses less", effects.FAILS: "allocation loses less"}.get(

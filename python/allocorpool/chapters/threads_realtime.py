@@ -14,10 +14,10 @@ from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import tallied
-from allocorpool.chapters.realtime_blocks import loss_words
+from allocorpool.chapters.realtime_blocks import loss_text
 from allocorpool.chapters.threads import by_strategy
 from allocorpool.effects import Verdict
-from allocorpool.lists import THREAD_STRATEGY_LABELS
+from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
 
 RULE = ("In each solution and case, the first strategy's median loss minus the second's over the block's probes, "
         "with its 95 % interval. A comparison holds where the whole interval lies below zero, fails where it lies "
@@ -35,8 +35,7 @@ def measured(probes: pd.DataFrame) -> pd.DataFrame:
 def _words(row: dict[str, Any] | None) -> str:
     if row is None or row["keeps_up"] == effects.NOT_MEASURED:
         return "not measured"
-    n = len(row.get("losses") or [])
-    return f"keeps up in {show.count(n, 'probe')}" if row["keeps_up"] == effects.HOLDS else loss_words(row)
+    return loss_text(row)
 
 
 def table(probes: pd.DataFrame) -> pd.DataFrame:
@@ -74,11 +73,11 @@ def _difference_words(a: dict[str, Any], b: dict[str, Any]) -> str:
 
 def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
     """At each consumer count: does each pool lose less than allocation, and a pool per thread less than the
-    shared pool; decided pair by pair on the blocks' losses."""
+    shared pool; decided pair by pair on the blocks' losses (a question no measured engine runs is left out)."""
     probes = measured(probes)
     decided = []
     for n in sorted(int(v) for v in probes["threads"].unique()) if len(probes) else []:
-        for better, than in (("pool", "alloc"), ("shared-pool", "alloc"), ("pool", "shared-pool")):
+        for better, than in [(pool, "alloc") for pool in THREAD_POOLS] + [("pool", "shared-pool")]:
             rows = []
             for (label, solution, case), _ in probes[probes["threads"] == n].groupby(["label", "solution", "case"],
                                                                                         sort=False):
@@ -88,6 +87,8 @@ def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
                     effect = ("both kept up in every probe" if _both_kept_up(by[better], by[than])
                               else f"loss: {difference.text()}")
                     rows.append({"solution": label, "case": case, "effect": effect, "outcome": difference.outcome()})
+            if not rows and better not in ("pool", "shared-pool"):
+                continue
             decided.append((f"{THREAD_STRATEGY_LABELS[better]} loses less than "
                             f"{THREAD_STRATEGY_LABELS[than].lower()}", n, tallied(pd.DataFrame(rows), "pairs")))
     return decided
@@ -120,7 +121,7 @@ def show_realtime(probes: pd.DataFrame, planned: tuple[int, ...], cpus: int) -> 
     """The real-time part: the counts measured and those this machine has too few CPUs for, the table, the
     findings and the verdicts."""
     if probes.empty:
-        show.note("No solution of this part is in this profile's selection: the C++ engine runs it.")
+        show.note("No solution of this part is in this profile's selection.")
         return
     shown = measured(probes)
     counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []

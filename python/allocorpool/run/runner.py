@@ -84,8 +84,8 @@ class Cell:
     # The boot a block's repetition ran in (run.blocks: the short boot id): a block measured again in
     # another boot is a replicate of its own, never mixed with this one's runs. "" outside blocks.
     boot: str = ""
-    # Batch only: the run's processing threads (--threads N: each with its own share of the case); None runs
-    # the model on the engine's main thread, as every other chapter's cells do.
+    # The run's processing threads (--threads N: each with its own share of the case; in real time, N consumers
+    # of one clock); None runs the model on the engine's main thread, as every other chapter's cells do.
     threads: int | None = None
 
     def __post_init__(self) -> None:
@@ -106,9 +106,8 @@ class Cell:
         if self.series and (self.engine != "java" or self.mode != "realtime" or self.live_objects
                             or self.stop_when_heap_full):
             raise ValueError("series: java realtime cells only, without live_objects or stop_when_heap_full")
-        if self.threads is not None and (self.threads < 1 or (self.mode != "batch" and self.engine != "cpp")):
-            raise ValueError(f"threads {self.threads!r}: 1 or more, for batch cells and C++ real-time cells only "
-                             "(None: the main thread)")
+        if self.threads is not None and (self.threads < 1 or self.series):
+            raise ValueError(f"threads {self.threads!r}: 1 or more, not in a series (None: the main thread)")
         object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:

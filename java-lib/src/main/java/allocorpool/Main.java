@@ -1,8 +1,8 @@
 package allocorpool;
 
-import allocorpool.queue.TickSources;
 import allocorpool.run.Run;
 import allocorpool.run.RunConfig;
+import allocorpool.run.TickSourceFactory;
 
 /**
  * The Java engine's entry point: parse the command line, run, exit with 0 (ok), 1 (the
@@ -25,6 +25,6 @@ public final class Main {
             System.exit(2);
             return;
         }
-        System.exit(Run.execute(config, TickSources::nativeClock, System.err));
+        System.exit(Run.execute(config, TickSourceFactory.NATIVE, System.err));
     }
 }

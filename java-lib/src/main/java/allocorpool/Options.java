@@ -125,8 +125,8 @@ public final class Options {
                 (v, s) -> v.scale = number("--scale", s, 0, false, 1));
         add("--producer-cpu", "N", "real-time: CPU of the clock thread, -1.." + MAX_CPU + ", -1 = not pinned (default 0)",
                 (v, s) -> v.producerCpu = (int) integer("--producer-cpu", s, -1, MAX_CPU));
-        add("--consumer-cpu", "N", "real-time: CPU of the processing thread, -1.." + MAX_CPU
-                + ", -1 = not pinned (default 1)",
+        add("--consumer-cpu", "N", "real-time: CPU of the processing thread (with --threads, the first of as many"
+                + " consecutive ones), -1.." + MAX_CPU + ", -1 = not pinned (default 1)",
                 (v, s) -> v.consumerCpu = (int) integer("--consumer-cpu", s, -1, MAX_CPU));
         add("--live-objects", null, "count live objects after a full GC at the end",
                 (v, s) -> v.liveObjects = true);
@@ -155,9 +155,10 @@ public final class Options {
                 + " filled model, per line of standard input until it closes; a line sets "
                 + String.join(", ", PROBE_OPTIONS) + " (each probe its own file of records)",
                 (v, s) -> v.probesFromStdin = true);
-        add("--threads", "N", "batch: N processing threads (1.." + MAX_THREADS + "), each making and processing"
+        add("--threads", "N", "N processing threads (1.." + MAX_THREADS + "), each making and processing"
                 + " its own share of the case's packets with its own FIFO and store; shared-pool gives them one"
-                + " pool, every other strategy one each (default: the main thread alone)",
+                + " pool, every other strategy one each; in real time one clock feeds them in turn, each its own"
+                + " queue, each pinned to a CPU from --consumer-cpu on (default: the main thread alone)",
                 (v, s) -> v.threads = (int) integer("--threads", s, 1, MAX_THREADS));
         add("--out", "FILE", "JSON Lines records to FILE, - for standard output (default -)",
                 (v, s) -> v.out = s);
@@ -252,9 +253,18 @@ public final class Options {
             throw new UsageException("--probes-from-stdin: only with --mode realtime, and not with --live-objects or"
                     + " --stop-when-heap-full (a probe would end with the heap of the ones before it)");
         }
-        if (v.threads > 0 && (realtime || v.probesFromStdin)) {
-            throw new UsageException("--threads: only with --mode batch (a real-time run has one clock and one"
-                    + " consumer)");
+        if (v.threads > 0 && v.probesFromStdin) {
+            throw new UsageException("--threads: not with --probes-from-stdin (a series probes one consumer)");
+        }
+        if (v.threads > 0 && realtime && v.consumerCpu >= 0) {
+            // one consumer per CPU from --consumer-cpu on, none of them the clock's
+            int last = v.consumerCpu + v.threads - 1;
+            if (last > MAX_CPU || (v.producerCpu >= v.consumerCpu && v.producerCpu <= last)) {
+                throw new UsageException("--consumer-cpu: " + v.threads + " consumer threads need CPUs "
+                        + v.consumerCpu + ".." + last + ", none the clock's (--producer-cpu " + v.producerCpu
+                        + "); valid: a first CPU that leaves " + v.threads + " CPUs of 0.." + MAX_CPU
+                        + " to the consumers apart from the clock's, or -1 (not pinned)");
+            }
         }
         if (v.warmupS >= v.durationS) {
             throw new UsageException("--warmup-s: " + v.warmupS + " must be less than --duration-s (" + v.durationS

@@ -21,13 +21,18 @@ class OptionsTest {
     }
 
     @Test
-    void threadsAreForBatchRunsWhoseSharesHoldTheirPackets() {
+    void threadsRunSharesThatHoldTheirPacketsEachConsumerOnACpuOfItsOwn() {
         assertEquals(0, Options.parse(new String[] {"--case", "A", "--strategy", "pool"}).threads);
         assertEquals(2, Options.parse(new String[] {"--case", "B", "--strategy", "shared-pool", "--threads", "2"})
                 .threads);
         assertMentions(error("--case", "A", "--strategy", "alloc", "--threads", "0"), "--threads", "1..256");
+        assertEquals(2, Options.parse(new String[] {"--case", "A", "--strategy", "alloc", "--threads", "2", "--mode",
+                "realtime", "--interval-ns", "1000", "--producer-cpu", "0", "--consumer-cpu", "1"}).threads);
         assertMentions(error("--case", "A", "--strategy", "alloc", "--threads", "2", "--mode", "realtime",
-                "--interval-ns", "1000"), "--threads", "only with --mode batch");
+                "--interval-ns", "1000", "--producer-cpu", "1", "--consumer-cpu", "0"), "--consumer-cpu",
+                "CPUs 0..1", "none the clock's", "or -1");
+        assertMentions(error("--case", "A", "--strategy", "alloc", "--threads", "2", "--mode", "realtime",
+                "--interval-ns", "1000", "--probes-from-stdin"), "--threads", "not with --probes-from-stdin");
         assertMentions(error("--case", "A", "--strategy", "alloc", "--threads", "8", "--scale", "0.001"),
                 "--threads", "8 threads need at least 8 packets");
         // 2,002 held in a pool of 2,002: thread 0's share of 1,001 cannot hold its 501 + 501

@@ -16,14 +16,14 @@ import org.HdrHistogram.Histogram;
  * <p>Values go into HdrHistograms at two significant digits (1 % resolution) up to an hour,
  * allocated once before the timed phase: a period's (reset each second) and the measured
  * window's (the packets whose ticks were due in it, as its loss counts the ticks due in it).
- * Single-threaded: the consumer records and reports.
+ * Single-threaded: the consumer records and reports (several consumers share a {@link SharedLatencyMeter}).
  */
-public final class LatencyMeter {
+public final class LatencyMeter implements LatencyReport {
     /** A packet in this many is timed. */
     public static final int SAMPLE_EVERY = 64;
 
-    private static final long HIGHEST_NS = 3_600_000_000_000L;
-    private static final int DIGITS = 2;
+    static final long HIGHEST_NS = 3_600_000_000_000L;
+    static final int DIGITS = 2;
 
     private final Histogram period = new Histogram(HIGHEST_NS, DIGITS);
     private final Histogram window = new Histogram(HIGHEST_NS, DIGITS);
@@ -33,21 +33,31 @@ public final class LatencyMeter {
      * the window when its tick was due in it.
      */
     public void record(long latenessNs, boolean inWindow) {
-        long value = Math.max(0, Math.min(latenessNs, HIGHEST_NS));
+        long value = clamped(latenessNs);
         period.recordValue(value);
         if (inWindow) {
             window.recordValue(value);
         }
     }
 
-    /** Puts the period's percentiles into a periodic record and starts the next period. */
+    @Override
     public void endPeriod(Map<String, Object> record) {
         putPercentiles(record, period);
         period.reset();
     }
 
-    /** Puts the measured window's percentiles and sample count into the summary. */
+    @Override
     public void summarize(Map<String, Object> summary) {
+        putWindow(summary, window);
+    }
+
+    /** A lateness in ns as metered: clamped to [0, an hour]. */
+    static long clamped(long latenessNs) {
+        return Math.max(0, Math.min(latenessNs, HIGHEST_NS));
+    }
+
+    /** The summary's latency fields from the measured window's histogram. */
+    static void putWindow(Map<String, Object> summary, Histogram window) {
         putPercentiles(summary, window);
         summary.put("latency_samples", window.getTotalCount());
         summary.put("latency_sample_every", SAMPLE_EVERY);
@@ -64,7 +74,7 @@ public final class LatencyMeter {
         }
     }
 
-    private static void putPercentiles(Map<String, Object> record, Histogram h) {
+    static void putPercentiles(Map<String, Object> record, Histogram h) {
         if (h.getTotalCount() == 0) {
             putNone(record, false);
             return;

@@ -80,6 +80,30 @@ public final class NativeClock {
      */
     static native long latenessNs(long handle, long tick);
 
+    /**
+     * Starts one clock thread feeding several consumers' queues in turn: tick i goes to queue
+     * {@code i % n} as that queue's tick {@code i / n}, so each queue's ticks number 0, 1, 2, ... as a
+     * lone queue's do.
+     *
+     * @param slots each queue's slots, as for {@link #start}
+     * @param controls each queue's control block, as for {@link #start}
+     * @return an opaque handle for {@link #stopFanOut} and {@link #joinFanOut}
+     */
+    static native long startFanOut(ByteBuffer[] slots, ByteBuffer[] controls, int size, long intervalNs,
+            int producerCpu);
+
+    /** As {@link #stop}, for a fan-out. */
+    static native void stopFanOut(long handle);
+
+    /**
+     * As {@link #join}, for a fan-out: every queue's {@code {emitted, written, dropped, undelivered}}
+     * in turn, 4 x n longs. Every consumer must have read its queue until done first.
+     */
+    static native long[] joinFanOut(long handle);
+
+    /** As {@link #latenessNs}, of the clock's own tick (tick j of queue k is the clock's tick j * n + k). */
+    static native long fanOutLatenessNs(long handle, long tick);
+
     /** Pins the calling thread to one CPU; returns 0 or the errno of sched_setaffinity. */
     public static native int pinCurrentThread(int cpu);
 

@@ -8,6 +8,9 @@ interface TickProducer {
     /** How long ago tick {@code tick} (widened sequence number) was due on this producer's schedule, in ns. */
     long latenessNs(long tick);
 
-    /** Waits for the producer to end; returns {@code {emitted, written, dropped, undelivered}}. */
+    /**
+     * Waits for the producer to end; returns {@code {emitted, written, dropped, undelivered}} (a clock
+     * feeding several queues: four for each queue in turn, see {@link FanOut}).
+     */
     long[] join();
 }

@@ -4,28 +4,12 @@ package allocorpool.queue;
  * A real-time source of ticks, as the packet processor sees it: one tick is one packet to
  * make. Ticks the consumer was too slow to take are lost and show up as gaps.
  */
-public interface TickSource extends AutoCloseable {
+public interface TickSource extends TickWindow, AutoCloseable {
     /** Takes the next tick if one is available now; never blocks. */
     boolean poll();
 
-    /** Ticks taken so far. */
-    long received();
-
     /** Ticks lost so far (gaps in the sequence seen by the consumer). */
     long lost();
-
-    /** The clock its ticks fall due by; the real-time loop reads the time on it. */
-    NanoClock clock();
-
-    /**
-     * Starts the measured window at {@code startNanos} (on {@link #clock}): the ticks due from then
-     * on are its ticks, whenever the consumer takes them or finds them missing. Call it once a
-     * tick was taken (the producer's schedule starts with its first) and before the window.
-     */
-    void setWindowStart(long startNanos);
-
-    /** Ticks lost among those due in the measured window (none before it opens). */
-    long lostInWindow();
 
     /** Whether the last tick taken was due in the measured window. */
     boolean lastInWindow();

@@ -30,6 +30,25 @@ public final class TickStats {
         this.trailingDropped = trailingDropped;
     }
 
+    /** The counts of several consumers' sources added up (one clock feeding them all). */
+    public static TickStats sum(TickStats... parts) {
+        long emitted = 0;
+        long dropped = 0;
+        long undelivered = 0;
+        long received = 0;
+        long gaps = 0;
+        long trailingDropped = 0;
+        for (TickStats p : parts) {
+            emitted += p.emitted;
+            dropped += p.dropped;
+            undelivered += p.undelivered;
+            received += p.received;
+            gaps += p.gaps;
+            trailingDropped += p.trailingDropped;
+        }
+        return new TickStats(emitted, dropped, undelivered, received, gaps, trailingDropped);
+    }
+
     /** True when both sides agree on every tick. */
     public boolean balanced() {
         return gaps + trailingDropped == dropped && received + dropped + undelivered == emitted;

@@ -5,10 +5,11 @@ import allocorpool.measure.GcEvent;
 import allocorpool.measure.GcKind;
 import allocorpool.measure.GcMonitor;
 import allocorpool.measure.LatencyMeter;
+import allocorpool.measure.LatencyReport;
 import allocorpool.measure.ProcessCpu;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Processor;
-import allocorpool.queue.TickSource;
+import allocorpool.queue.TickWindow;
 import allocorpool.record.RecordWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -52,8 +53,8 @@ final class PeriodReporter {
     private final Processor processor;
     private final CaseParams params;
     private final boolean stopWhenHeapFull;
-    private final LatencyMeter latency;
-    private final TickSource ticks;
+    private final LatencyReport latency;
+    private final TickWindow ticks;
     private final int threads;
     private String endedEarly;
     private final long start;
@@ -93,16 +94,17 @@ final class PeriodReporter {
      * and meter (null in batch).
      */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
-            Processor processor, CaseParams params, TickSource ticks, LatencyMeter latency) {
+            Processor processor, CaseParams params, TickWindow ticks, LatencyReport latency) {
         this(out, gc, config, human, clock, processor, params, ticks, latency, AllocationMeter.forCurrentThread());
     }
 
     /**
      * As above, the allocations counted by {@code alloc} (a threaded run's: its threads'), and the
-     * window's fill read from one thread's {@code processor} against its share's {@code params}.
+     * window's fill read from one thread's {@code processor} against its share's {@code params}; in
+     * real time, {@code ticks} and {@code latency} are every consumer's.
      */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
-            Processor processor, CaseParams params, TickSource ticks, LatencyMeter latency, AllocationMeter alloc) {
+            Processor processor, CaseParams params, TickWindow ticks, LatencyReport latency, AllocationMeter alloc) {
         this.out = out;
         this.gc = gc;
         this.alloc = alloc;

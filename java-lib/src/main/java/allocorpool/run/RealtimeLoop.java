@@ -14,9 +14,9 @@ import java.io.IOException;
  * read on the source's clock.
  */
 final class RealtimeLoop {
-    private static final int POLLS_PER_CHECK = 1024;
+    static final int POLLS_PER_CHECK = 1024;
 
-    private static final int SAMPLE_MASK = LatencyMeter.SAMPLE_EVERY - 1;
+    static final int SAMPLE_MASK = LatencyMeter.SAMPLE_EVERY - 1;
 
     static {
         if ((LatencyMeter.SAMPLE_EVERY & SAMPLE_MASK) != 0) {

@@ -9,6 +9,7 @@ import allocorpool.model.PacketLoop;
 import allocorpool.model.PacketSource;
 import allocorpool.queue.TickSource;
 import allocorpool.queue.TickStats;
+import allocorpool.queue.TickWindow;
 import allocorpool.record.RecordWriter;
 import allocorpool.strategy.BufferStrategy;
 import allocorpool.strategy.PoolCounts;
@@ -56,7 +57,7 @@ public final class Run {
     private TickStats stats;
     private ClassHistogram live;
     private PoolCounts counts;
-    private ThreadedBatch threaded;
+    private ThreadedRun threaded;
 
     private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human,
             RunClock clock, Integer seriesProbe, BiFunction<String, CaseParams, BufferStrategy> strategies) {
@@ -177,16 +178,24 @@ public final class Run {
         return 0;
     }
 
-    /** A batch run of --threads N (see ThreadedBatch); the threads are ended on every path. */
+    /**
+     * A run of --threads N (see ThreadedRun), batch or real time; the threads are ended on every path.
+     * In real time the tick counts must balance for every consumer.
+     */
     private void runThreaded(CaseParams params) throws IOException, InterruptedException {
-        threaded = new ThreadedBatch(config, params, strategies);
+        threaded = new ThreadedRun(config, params, strategies, ticks);
         try {
             threaded.fill(System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
                     (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
             PeriodReporter.writeGc(out, gc, clock);
+            TickWindow window = config.realtime() ? threaded.openTicks() : null;
             reporter = new PeriodReporter(out, gc, config, human, clock, threaded.firstProcessor(),
-                    threaded.firstShare(), null, null, threaded.allocationMeter());
+                    threaded.firstShare(), window, threaded.latency(), threaded.allocationMeter());
             threaded.run(reporter);
+            if (window != null) {
+                stats = threaded.tickStats();
+                reporter.settleLost(stats.gaps, stats.trailingDropped);
+            }
             reporter.finish();
         } finally {
             threaded.end();

@@ -30,8 +30,8 @@ public final class RunConfig {
     public final boolean probesFromStdin;
     public final String out;
     /**
-     * Batch: 0 runs the model on the main thread (the study's engine); N &gt; 0 runs N processing
-     * threads, each on its own share of the case (see ThreadedBatch).
+     * 0 runs the model on the main thread (the study's engine); N &gt; 0 runs N processing threads,
+     * each on its own share of the case, in real time each fed by the one clock (see ThreadedRun).
      */
     public final int threads;
 
@@ -88,8 +88,12 @@ public final class RunConfig {
         return Math.max(1, threads);
     }
 
-    /** Ticks in the capture delay (100 ms unless --capture-delay-ms) at the interval, at least one; 0 in batch mode. */
+    /**
+     * Ticks in the capture delay (100 ms unless --capture-delay-ms) at the interval, at least one; 0 in
+     * batch mode. With several threads, each consumer's queue: the capture delay of its own ticks (one in N).
+     */
     public int inputQueueSize() {
-        return realtime() ? (int) Math.max(1, Math.min(Integer.MAX_VALUE / 8, captureDelayMs * 1e6 / intervalNs)) : 0;
+        return realtime() ? (int) Math.max(1, Math.min(Integer.MAX_VALUE / 8,
+                captureDelayMs * 1e6 / ((double) intervalNs * processingThreads()))) : 0;
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import allocorpool.model.CaseParams;
 import allocorpool.model.Packet;
+import allocorpool.queue.JavaTickProducer;
+import allocorpool.queue.TickSource;
 import allocorpool.strategy.BufferStrategy;
 import allocorpool.strategy.PoolCounts;
 import allocorpool.strategy.Strategies;
@@ -24,16 +26,30 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Batch runs of several processing threads (--threads): for every strategy of the threaded chapter,
- * at one and two threads, a run ends ok with its header naming the threads and its counts exact over
- * all threads; a thread that fails, or a strategy that leaks, ends the run with an error summary.
- * Nothing here depends on how fast the threads run or how the scheduler shares the cores.
+ * Runs of several processing threads (--threads): for every strategy of the threaded chapter, at one
+ * and two threads, in batch and in real time (one clock feeding the threads, here the Java stand-in),
+ * a run ends ok with its header naming the threads and its counts exact over all threads (pool and,
+ * in real time, ticks); a thread that fails, or a strategy that leaks, ends the run with an error
+ * summary. Nothing here depends on how fast the threads run or how the scheduler shares the cores.
  */
-class ThreadedBatchTest {
+class ThreadedRunTest {
     static final List<String> STRATEGIES = List.of("alloc", "mix", "pool", "shared-pool", "netty-pooled-heap",
             "netty-pooled-direct");
     private static final TickSourceFactory NO_TICKS = (interval, capacity, producer, consumer) -> {
         throw new AssertionError("batch runs need no tick source");
+    };
+
+    /** The Java stand-in clock, fed to the threads in turn; nothing pinned. */
+    private static final TickSourceFactory JAVA_CLOCK = new TickSourceFactory() {
+        @Override
+        public TickSource open(long intervalNs, int capacity, int producerCpu, int consumerCpu) {
+            throw new AssertionError("a threaded run opens a fan-out");
+        }
+
+        @Override
+        public TickSource[] openFanOut(long intervalNs, int capacity, int consumers, int producerCpu) {
+            return JavaTickProducer.startFanOut(consumers, capacity, intervalNs, Long.MAX_VALUE);
+        }
     };
 
     @TempDir
@@ -74,6 +90,42 @@ class ThreadedBatchTest {
                 }
                 if (strategy.equals("pool") || strategy.equals("shared-pool")) {
                     assertEquals((long) params.poolSize, s.get("pool_capacity"), "the pool is the case's, split or not");
+                }
+            }
+        }
+    }
+
+    /**
+     * Real time at a tick every 20 us: each of N consumers gets a queue of the 100 ms capture delay of
+     * its own ticks (5,000 / N), and the summary's books balance over all of them, whatever was lost.
+     */
+    @Test
+    void everyStrategyRunsInRealTimeOnOneAndTwoConsumersWithExactBooks() throws IOException {
+        for (String strategy : STRATEGIES) {
+            for (int threads : new int[] {1, 2}) {
+                Path file = dir.resolve(strategy + "-realtime-" + threads + ".jsonl");
+                RunConfig config = RunFiles.config("B", strategy, "realtime", 20_000, 0.01, false, file, "--threads",
+                        String.valueOf(threads), "--duration-s", "1", "--warmup-s", "0.3");
+                int status = Run.execute(config, JAVA_CLOCK, human, new BufferedReader(new StringReader("")),
+                        Strategies::create);
+                assertEquals(0, status, strategy + " x " + threads);
+                List<Map<String, Object>> records = RunFiles.readRun(file);
+                Map<String, Object> header = records.get(0);
+                assertEquals((long) threads, header.get("threads"));
+                @SuppressWarnings("unchecked")
+                Map<String, Object> params = (Map<String, Object>) header.get("params");
+                assertEquals(5_000L / threads, params.get("input_queue_size"));
+                Map<String, Object> s = records.get(records.size() - 1);
+                assertEquals("ok", s.get("status"), s.toString());
+                assertTrue((Long) s.get("measured_packets") > 0, s.toString());
+                assertTrue((Long) s.get("latency_samples") > 0, s.toString());
+                assertEquals((Long) s.get("producer_dropped"), (Long) s.get("lost") + (Long) s.get("trailing_dropped"),
+                        s.toString());
+                long lostMeasured = (Long) s.get("lost_measured");
+                assertTrue(lostMeasured >= 0 && lostMeasured <= (Long) s.get("producer_dropped"), s.toString());
+                if (!strategy.equals("alloc")) {
+                    assertEquals((Long) s.get("pool_capacity"), (Long) s.get("pool_free") + (Long) s.get("pool_in_use"),
+                            s.toString());
                 }
             }
         }
