@@ -116,3 +116,19 @@ def test_a_pool_that_loses_less_is_said_so_with_its_interval():
     assert {(q, n): v for q, n, v in decided}[("Pool per thread loses less than allocation", 2)].outcome == effects.HOLDS
     verdicts = chapter.verdict_table(decided)
     assert verdicts.loc["Pool per thread loses less than allocation", "2 consumers"].startswith("Holds in 1")
+
+
+def test_a_solution_without_probes_reads_not_measured_once():
+    def row(strategy, keeps_up):
+        return {"solution": "zgc", "label": "ZGC", "case": "A", "threads": 1, "strategy": strategy,
+                "strategy_label": strategy, "interval_ns": 1000, "losses": [], "probes": 0, "failed": 0,
+                "keeps_up": keeps_up, "latency_p99_ns": None}
+    measured = {"solution": "flat-glibc", "label": "Flat", "case": "A", "threads": 1, "strategy": "alloc",
+                "strategy_label": "alloc", "interval_ns": 1000, "losses": [0.0, 0.0], "probes": 2, "failed": 0,
+                "keeps_up": effects.HOLDS, "latency_p99_ns": 2e5}
+    probes = pd.DataFrame([row("alloc", effects.NOT_MEASURED), row("pool", effects.NOT_MEASURED), measured])
+    shown = chapter.table(probes)
+    assert shown.loc[("ZGC", "A", 1), "Pool per thread against allocation: loss difference"] == "not measured"
+    decided = {(q, n): v for q, n, v in chapter.questions(probes)}
+    cells = decided[("Pool per thread loses less than allocation", 1)].cells
+    assert list(cells["effect"]) == ["no probes"]

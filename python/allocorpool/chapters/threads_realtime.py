@@ -67,8 +67,8 @@ def _difference_words(a: dict[str, Any], b: dict[str, Any]) -> str:
         return "both kept up in every probe: no difference"
     difference = block_figures.compare_losses(a, b)
     said = {effects.HOLDS: "the pool loses less", effects.FAILS: "allocation loses less",
-            effects.NO_DIFFERENCE: "no difference measured"}.get(difference.outcome(), "not measured")
-    return f"{said}: {difference.text()}"
+            effects.NO_DIFFERENCE: "no difference measured"}.get(difference.outcome())
+    return f"{said}: {difference.text()}" if said else "not measured"
 
 
 def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
@@ -85,6 +85,7 @@ def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
                 if better in by and than in by:
                     difference = block_figures.compare_losses(by[better], by[than])
                     effect = ("both kept up in every probe" if _both_kept_up(by[better], by[than])
+                              else "no probes" if difference.outcome() == effects.NOT_MEASURED
                               else f"loss: {difference.text()}")
                     rows.append({"solution": label, "case": case, "effect": effect, "outcome": difference.outcome()})
             if not rows and better not in ("pool", "shared-pool"):
