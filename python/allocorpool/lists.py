@@ -248,7 +248,9 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                              "engine's several consumers); the one-queue clock thread the JNI runs is the same code",
              "fb0094708eed": "a real-time run may take several consumers (--threads: one clock feeding them in turn "
                              "through the JNI's fan-out); a run of one consumer keeps its loop, meter and clock, "
-                             "which its reporter now reads through interfaces"},
+                             "which its reporter now reads through interfaces",
+             "8588266edcc0": "the fan-out's native clock became a class of its own, so that the one-consumer "
+                             "clock's calls are those of fb0094708eed again; the fan-out's code is unchanged"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
                             "(CMakeLists.txt); the engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "

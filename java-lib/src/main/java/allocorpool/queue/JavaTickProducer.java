@@ -55,9 +55,7 @@ public final class JavaTickProducer implements TickProducer {
         }
         JavaTickProducer producer = new JavaTickProducer(queues, intervalNs, ticks);
         producer.thread.start();
-        return consumers == 1
-                ? new TickSource[] {new QueueTickSource(queues[0], producer, intervalNs, NanoClock.SYSTEM)}
-                : FanOut.sources(producer, queues, intervalNs, NanoClock.SYSTEM);
+        return FanOut.sources(producer, queues, intervalNs, NanoClock.SYSTEM);
     }
 
     private void run() {

@@ -29,7 +29,7 @@ public final class TickSources {
         for (int k = 0; k < consumers; k++) {
             queues[k] = DualArrayQueue.allocate(capacity);
         }
-        return FanOut.sources(new NativeTickProducer(queues, intervalNs, producerCpu), queues, intervalNs,
+        return FanOut.sources(new NativeFanOutProducer(queues, intervalNs, producerCpu), queues, intervalNs,
                 NanoClock.SYSTEM);
     }
 
