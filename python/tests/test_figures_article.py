@@ -210,3 +210,13 @@ def test_the_cells_behind_a_verdict_are_named_for_the_reader():
         "solution", "strategy", "case", "outcome", "loss-free interval, ns", "lost at 1000 ns, %", "agrees"]
     indexed = display.readable(table.set_index(["label", "strategy_label", "case"]))
     assert list(indexed.index.names) == ["solution", "strategy", "case"]
+
+
+def test_a_long_commit_list_in_the_appendix_is_code_not_a_sentence():
+    import mistune
+
+    from allocorpool.chapters import readability
+    index = pd.DataFrame({"commit": [f"{n:012x}" for n in range(63)] + [None]})
+    html = mistune.html(methods.commits(index))
+    assert "(63)" in html and html.count("<code>") == 63
+    assert readability.findings(html) == []  # as prose, 63 hashes would be a sentence of 63 words

@@ -103,9 +103,10 @@ def checks(root: Path) -> str:
 
 
 def commits(index: pd.DataFrame) -> str:
+    """The commits, folded, each as code: identifiers a reader may copy, not a sentence to read."""
     found = sorted(index["commit"].dropna().astype(str).unique())
     return (f"<details><summary>The checkout's commits the runs were made from ({len(found)})</summary>\n\n"
-            f"{', '.join(found)}\n\n</details>")
+            f"{', '.join(f'`{commit}`' for commit in found)}\n\n</details>")
 
 
 def appendix(profile_name: str, data_dir: str, read: set[str] | None = None, selection: str | None = None,
