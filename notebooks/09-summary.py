@@ -26,7 +26,8 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import display as show
-from allocorpool.chapters import answer, summary, tables
+from allocorpool.analysis.stored_probes import losses_above
+from allocorpool.chapters import answer, decision, summary, tables
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 
@@ -44,7 +45,9 @@ searches = sweep.realtime(chosen)
 probes = sweep.probe_blocks(chosen)
 
 # %% tags=["answer"]
-answer.show_answer(batch, searches.table, reference_figures, answer.boots_of(batch), probes)
+# A search's loss-free interval stands unless a stored run of the same cell lost at it or above it.
+standing = losses_above(searches.table, decision.stored_runs(sweep, searches.probes))
+answer.show_answer(batch, standing, reference_figures, answer.boots_of(batch), probes)
 
 # %% [markdown]
 # ## Batch

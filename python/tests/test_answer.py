@@ -46,7 +46,7 @@ def test_the_abstract_counts_the_three_outcomes():
     batch = _batch({"alloc": [400, 410, 390], "mix": [100, 104, 98], "pool": [160, 165, 158]})
     said = answer.abstract(batch, SEARCHES, reference.load(), 2)
     assert "It holds in 1 of 1 solution and case pairs" in said and "in 2 boots of the machine" in said
-    assert "the shortest was mix in 1" in said
+    assert "The shortest was mix in 1" in said
     assert answer.boots_of(batch) == 1
 
 
@@ -161,3 +161,28 @@ def test_a_claim_at_1000_ns_reads_the_repeated_probes_over_the_search():
     by_block = realtime.mix_keeps_up_in_a_and_b(searches, probes=probes)  # its three probes there all lost
     assert by_block.summary == "in 0 of 1 cells" and by_block.cells.loc[0, "decided by"] == "repeated probes at 1000 ns"
     assert by_block.rule.startswith("Each cell at 1000 ns: by its repeated probes")
+
+
+def test_a_search_that_a_stored_loss_at_a_longer_interval_contradicts_does_not_stand():
+    from allocorpool.analysis.stored_probes import losses_above
+    runs = pd.DataFrame([{"solution": "parallel-11", "strategy": "mix", "case": "A", "interval_ns": i, "keeps_up": k}
+                         for i, k in ((30, False), (1000, False), (1000, False), (1000, True), (2000, None))]
+                        + [{"solution": "parallel-11", "strategy": "alloc", "case": "A", "interval_ns": 100,
+                            "keeps_up": False}])  # below allocation's 230 ns: the search saw it too
+    marked = losses_above(SEARCHES, runs).set_index("strategy")
+    assert marked.loc["mix", "lost_above_ns"] == 1000 and marked.loc["mix", "lost_above_runs"] == 2
+    assert pd.isna(marked.loc["alloc", "lost_above_ns"]) and pd.isna(marked.loc["pool", "lost_above_ns"])
+    best, words = answer.realtime_answer({r["strategy"]: r for r in marked.reset_index().to_dict("records")})
+    assert best == "alloc"
+    assert words == "Allocation at 230 ns; mix's 40 ns contradicted by a stored run that lost at 1,000 ns"
+    said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), marked.reset_index(),
+                           reference.load(), 1)
+    assert ("2 strategy searches found a loss-free interval, but a stored run lost at that interval or a longer "
+            "one for 1 of them. The shortest standing was allocation in 1") in said
+
+
+def test_where_every_search_is_contradicted_none_stands_and_each_is_named():
+    rows = {s: {"strategy": s, "outcome": "found", "interval_ns": i, "lost_above_ns": 1000.0}
+            for s, i in (("alloc", 520), ("mix", 810), ("pool", 670))}
+    assert answer.realtime_answer(rows) == (None, "no search stands: allocation's 520 ns, pooling's 670 and mix's 810 "
+                                                  "contradicted by a stored run that lost at up to 1,000 ns")

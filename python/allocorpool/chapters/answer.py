@@ -4,7 +4,8 @@ over the next, and what the 2019 article found.
 Batch: the strategy with the lowest median time per packet; its margin over the next is the ratio of their
 medians with its 95 % interval (effects), and where the interval does not clear parity by the margin the
 cell names both ("no difference measured"). Real time: the strategy that keeps up at the shortest interval
-(a search each, which has no interval), then, where the profile measured them, the real-time blocks at a
+(a search each, which has no interval; a search that a stored run losing at a longer interval contradicts
+does not stand), then, where the profile measured them, the real-time blocks at a
 million packets a second: every strategy probed repeatedly, the best the one with the least median loss,
 and its margin over the next the difference of their median losses with its 95 % interval. The
 abstract's sentences are counted from the same tables.
@@ -63,21 +64,39 @@ def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
 
 
 def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
-    """(best strategy, words): the shortest loss-free interval of the strategies' searches."""
+    """(best strategy, words): the shortest loss-free interval of the strategies' searches that stands. A
+    search stands unless a stored run of its strategy lost at that interval or a longer one (lost_above_ns,
+    from analysis.stored_probes.losses_above); such a search is named with the loss that contradicts it."""
     found = sorted((s for s in REAL if s in rows and rows[s].get("outcome") == "found"),
                    key=lambda s: float(rows[s]["interval_ns"]))
-    if not found:
+    contradicted = [s for s in found if _lost_above(rows[s]) is not None]
+    standing = [s for s in found if s not in contradicted]
+    against = ""
+    if contradicted:
+        named = [f"{NAMES[s]}'s {float(rows[s]['interval_ns']):.0f}" + (" ns" if i == 0 else "")
+                 for i, s in enumerate(contradicted)]
+        lost = max(_lost_above(rows[s]) or 0.0 for s in contradicted)
+        against = (f"{', '.join(named[:-1]) + ' and ' if len(named) > 1 else ''}{named[-1]} contradicted by a "
+                   f"stored run that lost at {'up to ' if len(contradicted) > 1 else ''}{lost:,.0f} ns")
+    if not standing:
         searched = [s for s in REAL if s in rows and rows[s].get("outcome") == "lost"]
+        if contradicted:
+            return None, f"no search stands: {against}"
         return None, "none keeps up" if searched else "not measured"
-    best = found[0]
+    best = standing[0]
     interval = float(rows[best]["interval_ns"])
     words = f"{NAMES[best].capitalize()} at {interval:.0f} ns"
-    if len(found) > 1:
-        nxt = found[1]
+    if len(standing) > 1:
+        nxt = standing[1]
         following = float(rows[nxt]["interval_ns"])
         words = (f"{NAMES[best].capitalize()} or {NAMES[nxt]} at {interval:.0f} ns" if following == interval
                  else f"{words}; {NAMES[nxt]} {following:.0f}")
-    return best, words
+    return best, words + (f"; {against}" if against else "")
+
+
+def _lost_above(row: dict[str, Any]) -> float | None:
+    value = row.get("lost_above_ns")
+    return None if value is None or pd.isna(value) else float(value)
 
 
 def block_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]:
@@ -194,9 +213,13 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
             best[strategy] = best.get(strategy, 0) + 1
     groups = judged.groupby(["solution", "case"]).ngroups
     counted = ", ".join(f"{NAMES[s]} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
+    against = int(found["lost_above_ns"].notna().sum()) if "lost_above_ns" in found else 0
+    contradicted = (f", but a stored run lost at that interval or a longer one for {against} of them"
+                    if against else "")
     second = (f"**Real time:** of {groups} solution and case pairs searched, {len(found)} strategy searches found "
-              f"a loss-free interval; the shortest was {counted or 'nowhere found'} (one search each: "
-              f"no confidence interval).") if groups else "**Real time:** nothing was searched."
+              f"a loss-free interval{contradicted}. The shortest {'standing ' if against else ''}was "
+              f"{counted or 'nowhere found'} (one search each: no confidence interval).") if groups \
+        else "**Real time:** nothing was searched."
     return f"{first} {second}{_realtime_blocks_sentence(probes)}"
 
 

@@ -46,9 +46,9 @@ def points(sweep: Sweep) -> pd.DataFrame:
                       decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
 
 
-def stored_runs(sweep: Sweep, probes: pd.DataFrame, cases: dict[str, int]) -> pd.DataFrame:
+def stored_runs(sweep: Sweep, probes: pd.DataFrame, cases: dict[str, int] | None = None) -> pd.DataFrame:
     """Every run the store holds of each search's configuration (repeats, probe blocks, long runs, earlier
-    searches' probes), as single probes with the search's labels and live set."""
+    searches' probes), as single probes with the search's labels and live set (where cases gives it)."""
     if not len(probes) or "key" not in probes:
         return pd.DataFrame(columns=["solution", "label", "engine", "strategy", "strategy_label", "live_packets",
                                      "interval_ns", "keeps_up", "probe_key", "machine", *LATENCY_FIELDS])
@@ -58,7 +58,7 @@ def stored_runs(sweep: Sweep, probes: pd.DataFrame, cases: dict[str, int]) -> pd
         ["configuration", "solution", "label", "engine", "strategy", "strategy_label", "case"]].drop_duplicates(
         "configuration")
     found = runs.merge(labels, on="configuration")
-    return found.assign(live_packets=found["case"].map(cases), probe_key=found["key"])
+    return found.assign(live_packets=found["case"].map(cases or {}), probe_key=found["key"])
 
 
 def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budget: Budget = Budget()) -> None:
