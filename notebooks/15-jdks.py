@@ -16,7 +16,7 @@
 # The article ran Java 8 in 2019. Between JDK 11 and JDK 25, Parallel and G1 were tuned release after
 # release, ZGC became a product and then generational, Shenandoah arrived and became generational
 # too, and CMS was removed. This chapter runs case C, which decided the article's real-time
-# results, on every JDK the study has. Each collector runs as its JDK ships it, with no flag but
+# results, on each JDK the study has. Each collector runs as its JDK ships it, with no flag but
 # its own choice (no pause goal, unlike the article's G1 rows), in the article's heap at the
 # profile's scale. Each JDK and collector runs its strategies in batch as one block (interleaved,
 # repeated, in one boot), so that its medians carry intervals and its comparisons are ratios with
@@ -31,6 +31,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool.chapters import display as show
 from allocorpool.chapters import jdks
+from allocorpool.profiles import jdk_solutions
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -47,7 +48,7 @@ table = sweep.across_jdks()
 # ## Each JDK's collectors side by side
 
 # %%
-jdks.show_chapter(table)
+jdks.show_chapter(table, planned=len(jdk_solutions(plan)))
 
 # %% tags=["check"]
 sweep.finish(table)

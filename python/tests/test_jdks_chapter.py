@@ -92,3 +92,12 @@ def test_every_panel_of_the_figure_has_the_log_axis_its_shared_values_need():
     fig = jdks.figure(two)
     axes = [name for name in fig.layout.to_plotly_json() if name.startswith("yaxis")]
     assert len(axes) >= 2 and all(fig.layout[name].type == "log" for name in axes)
+
+
+def test_the_chapter_says_how_much_of_its_plan_it_shows_and_which_pairs_were_measured():
+    assert jdks.coverage(TABLE, 6) == ("This page shows 6 of the plan's 6 JDK and collector pairs. The store holds a "
+                                       "finished batch block or run for 5 of them (Parallel on JDK 11, G1 on JDK 11, "
+                                       "Parallel on JDK 25, G1 on JDK 25, Generational ZGC on JDK 25).")
+    one = TABLE[TABLE["collector"] == "parallel"].head(1)
+    assert jdks.coverage(one, 23) == ("This page shows 1 of the plan's 23 JDK and collector pairs: the others are "
+                                      "outside the selection of solutions shown.")

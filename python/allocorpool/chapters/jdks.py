@@ -182,10 +182,26 @@ def findings(table: pd.DataFrame) -> list[str]:
     return lines + change_sentences(table) + pooling_tally(table)
 
 
-def show_chapter(table: pd.DataFrame) -> None:
+def coverage(table: pd.DataFrame, planned: int) -> str:
+    """What the chapter shows of its plan: the JDK and collector pairs of the selection shown, how many of them
+    the store measured, and which."""
+    pairs = table[["jdk", "collector"]].drop_duplicates()
+    done = table[table["batch_status"] == "ok"][["jdk", "collector"]].drop_duplicates()
+    named = ", ".join(f"{COLLECTOR_LABELS.get(c, c)} on JDK {j}" for j, c in done.itertuples(index=False))
+    said = (f"This page shows {len(pairs)} of the plan's {planned} JDK and collector pairs"
+            + (": the others are outside the selection of solutions shown." if len(pairs) < planned else "."))
+    if len(done) < len(pairs):
+        said += (f" The store holds a finished batch block or run for {len(done)} of them"
+                 + (f" ({named})." if len(done) else "."))
+    return said
+
+
+def show_chapter(table: pd.DataFrame, planned: int | None = None) -> None:
     if table.empty:
         show.note("No JDK and collector of this profile's plan is in its selection of solutions.")
         return
+    if planned:
+        show.note(coverage(table, planned))
     show.show_figure(figure(table))
     show.show_table(matrix(table, table.apply(batch_text, axis=1), "collector"),
                     "Batch: wall ns per packet, median (95 % interval)")
