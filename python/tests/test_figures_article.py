@@ -12,6 +12,7 @@ from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
 from allocorpool.run import sweep
+from allocorpool.run.progress import PROGRESS_METADATA
 from allocorpool.run.runner import Cell, CellResult
 
 BATCH = pd.DataFrame([
@@ -72,6 +73,9 @@ def executed_notebook(path, title, figure_html, data_dir, read=(), selection="pa
     shown = nbformat.v4.new_code_cell("show(fig)")
     shown.outputs = [nbformat.v4.new_output("stream", name="stderr", text="progress bar\n"),
                      nbformat.v4.new_output("display_data", data={"text/html": figure_html, "text/plain": "fig"}),
+                     # a progress line a chapter's own cell showed (a sweep it started): dropped too
+                     nbformat.v4.new_output("display_data", data={"text/plain": "[quick what-if queue  0 s] done"},
+                                            metadata=PROGRESS_METADATA),
                      # a function that returned what it had shown: its repr is no part of the article
                      nbformat.v4.new_output("execute_result", data={"text/plain": "[(Claim(text='...'), Verdict(...))]"},
                                             execution_count=1)]
@@ -220,3 +224,26 @@ def test_a_long_commit_list_in_the_appendix_is_code_not_a_sentence():
     html = mistune.html(methods.commits(index))
     assert "(63)" in html and html.count("<code>") == 63
     assert readability.findings(html) == []  # as prose, 63 hashes would be a sentence of 63 words
+
+
+def test_a_progress_line_in_a_notebook_carries_the_metadata_the_article_drops_it_by(monkeypatch):
+    from IPython import display as ipython_display
+
+    from allocorpool.run import progress
+    shown = []
+
+    class Handle:
+        def update(self, obj, **kwargs):
+            shown.append(kwargs)
+
+    def display(obj, **kwargs):
+        shown.append(kwargs)
+        return Handle()
+
+    monkeypatch.setattr(progress, "in_notebook", lambda: True)
+    monkeypatch.setattr(ipython_display, "display", display)
+    status = progress.Status(True, "quick what-if queue")
+    status.show("running")
+    status.show("done")
+    assert [kwargs["metadata"] for kwargs in shown] == [PROGRESS_METADATA] * 2
+    assert progress.is_progress({"metadata": PROGRESS_METADATA}) and not progress.is_progress({"metadata": {}})

@@ -15,15 +15,21 @@ def test_a_long_sentence_is_found_and_a_short_one_is_not():
 
 def test_internal_names_raw_values_progress_lines_and_unexplained_words_are_found():
     page = ("<p>The cell java_jdk11_g1_A ran. Sweep(profile) said so in store.parquet.</p>"
-            "<p>[full batch   12 s] running cpp_flat</p><p>The seed's figure.</p>"
+            "<p>[full batch   12 s] running cpp_flat</p><p>[full what-if queue      0 s] done</p>"
+            "<p>The seed's figure.</p>"
             "<table><caption>Read from data/reference/x.csv</caption><tr><th>ns_per_packet</th><td>True</td>"
             "<td>yes</td></tr></table>")
     rules = _rules(page)
     assert "internal name 'java_jdk11_g1_A'" in rules and "internal name 'Sweep(profile)'" in rules
     assert "internal name 'store.parquet'" in rules and "internal name 'x.csv'" in rules
-    assert any(rule.startswith("progress line") for rule in rules)
+    assert "progress line '[full batch   12 s]'" in rules and "progress line '[full what-if queue      0 s]'" in rules
     assert "unexplained word 'seed'" in rules
     assert "internal name in a table" in rules and "raw value in a table" in rules
+
+
+def test_a_progress_line_shown_as_plain_text_is_found():
+    rules = _rules("<pre>[full what-if queue      0 s] done: 3 what-if probes</pre><pre>x = 1</pre>")
+    assert rules == ["progress line '[full what-if queue      0 s]'"]
 
 
 def test_code_and_scripts_are_not_prose():

@@ -1,8 +1,8 @@
 """Renders the executed study notebooks as one self-contained HTML article.
 
 The notebooks (build/executed/<profile>/NN-*.ipynb, in name order) are merged into one, with
-their code hidden, their parameters cells, stream output and the output of cells tagged
-`progress` dropped (errors are kept), and an opening section that says where the figures come from
+their code hidden; their parameters cells, stream output, the output of cells tagged `progress`
+and any other progress line dropped (errors are kept); and an opening section that says where the figures come from
 (the stored cells the chapters read, their machines and engine time) and lists the chapters.
 nbconvert's lab template renders it with plotly.js inlined once in the page's head, and with no
 script or style fetched from anywhere else (require.js, MathJax and mermaid are left out: the
@@ -29,6 +29,7 @@ from allocorpool.chapters import answer
 from allocorpool.chapters.methods import appendix
 from allocorpool.data.store import DEFAULT_PROFILE, Store
 from allocorpool.run import machine
+from allocorpool.run.progress import is_progress
 from allocorpool.run.sweep import READ_CELLS_MIMETYPE
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
@@ -147,7 +148,7 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
                 progress = "progress" in tags
                 cell.outputs = [o for o in cell.outputs if o.get("output_type") == "error"
                                 or (o.get("output_type") != "stream" and not progress and not _bare_value(o)
-                                    and READ_CELLS_MIMETYPE not in o.get("data", {}))]
+                                    and not is_progress(o) and READ_CELLS_MIMETYPE not in o.get("data", {}))]
                 if answer.ANSWER_TAG in tags:
                     answer_cell.outputs += cell.outputs
                     continue

@@ -25,7 +25,7 @@ _WORD = re.compile(r"[A-Za-z0-9]")
 # An underscore joining two words (a cell key, a column or a function name), a call or a module
 # path, a file name, a progress line of the sweep, and words the reader is never told.
 INTERNAL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[A-Za-z0-9_=]+\b|\b\w+\(\w*\)|\b\w+\.(?:py|parquet|jsonl|ipynb|json|csv)\b")
-PROGRESS_LINE = re.compile(r"\[\w+ \w+ +\d+ s\]|\brunning (?:java|cpp)_")
+PROGRESS_LINE = re.compile(r"\[\w+(?: [\w-]+)+ +\d+ s\]|\brunning (?:java|cpp)_")
 RAW_VALUES = {"True", "False", "nan", "NaN", "None"}
 BANNED_WORDS = re.compile(r"\bseeds?\b", re.IGNORECASE)
 
@@ -82,6 +82,9 @@ def findings(html: str) -> list[Finding]:
                               ("unexplained word", BANNED_WORDS)):
             for match in pattern.finditer(paragraph):
                 found.append(Finding(f"{rule} {match.group(0)!r}", paragraph))
+    for block in BeautifulSoup(html, "html.parser").find_all("pre"):  # a progress line shown as plain text
+        for match in PROGRESS_LINE.finditer(block.get_text()):
+            found.append(Finding(f"progress line {match.group(0)!r}", block.get_text()))
     for cell in table_cells(html):
         if cell in RAW_VALUES:
             found.append(Finding("raw value in a table", cell))

@@ -17,6 +17,12 @@ import pandas as pd
 # A chapter's record of the stored cells it read (Sweep.finish): an output no viewer shows, from which the
 # article's first screen says which runs, machines and engine time its figures come from.
 READ_CELLS_MIMETYPE = "application/vnd.allocorpool.cells-read+json"
+# The metadata of a progress line's display: the article drops it from whichever cell showed it.
+PROGRESS_METADATA = {"allocorpool": {"progress": True}}
+
+
+def is_progress(output: dict[str, Any]) -> bool:
+    return bool(output.get("metadata", {}).get("allocorpool", {}).get("progress"))
 
 
 class ChapterFailed(RuntimeError):
@@ -51,9 +57,9 @@ class Status:
             if in_notebook():
                 from IPython.display import Pretty, display
                 if self._handle is None:
-                    self._handle = display(Pretty(line), display_id=True)
+                    self._handle = display(Pretty(line), display_id=True, metadata=PROGRESS_METADATA)
                 else:
-                    self._handle.update(Pretty(line))
+                    self._handle.update(Pretty(line), metadata=PROGRESS_METADATA)
 
 
 def show_cells_read(profile_name: str, selection_name: str, keys: list[str], engine_s: float) -> None:
