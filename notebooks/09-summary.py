@@ -81,7 +81,7 @@ summary.show_realtime_blocks(probes)
 # The best figure of each column, and the best Java one:
 
 # %%
-summary.show_best(batch, searches.table, sweep.profile.cases)
+summary.show_best(batch, standing, sweep.profile.cases)
 
 # %% [markdown]
 # ## The article's conclusions on this machine

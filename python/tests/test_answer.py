@@ -186,3 +186,18 @@ def test_where_every_search_is_contradicted_none_stands_and_each_is_named():
             for s, i in (("alloc", 520), ("mix", 810), ("pool", 670))}
     assert answer.realtime_answer(rows) == (None, "no search stands: allocation's 520 ns, pooling's 670 and mix's 810 "
                                                   "contradicted by a stored run that lost at up to 1,000 ns")
+
+
+def test_the_best_real_time_figure_is_that_of_a_search_that_stands(monkeypatch):
+    from allocorpool.chapters import display as show
+    from allocorpool.chapters import summary
+    said = []
+    monkeypatch.setattr(show, "note", said.append)
+    searches = SEARCHES.assign(engine="java", label="Parallel 11", baseline=False,
+                               strategy_label=SEARCHES["strategy"].str.capitalize(),
+                               lost_above_ns=[None, 1000.0, None])  # mix's 40 ns contradicted
+    batch = _batch({"alloc": [400, 410, 390]}).assign(strategy_label="Allocation")
+    summary.show_best(batch, searches, ("A",))
+    lines = said[0].splitlines()
+    assert lines[1] == "- real-time, case A: Parallel 11 Alloc (230 ns); best Java: Parallel 11 Alloc (230 ns)"
+    assert lines[-1] == "- real-time loss-free intervals that a stored run losing at a longer one contradicts: 1"

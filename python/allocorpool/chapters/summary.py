@@ -29,10 +29,13 @@ from allocorpool.chapters.claims import (
 
 
 def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...]) -> None:
-    """The best figure of each column of both tests, and the best Java one."""
+    """The best figure of each column of both tests, and the best Java one; in real time, of the searches that
+    stand (where the table says which a stored loss contradicts: analysis.stored_probes.losses_above)."""
     lines = []
+    found = searches[searches["outcome"] == "found"]
+    contradicted = found["lost_above_ns"].notna() if "lost_above_ns" in found else pd.Series(False, index=found.index)
     for test, frame, column in (("batch", batch[batch["strategy"] != "dummy"], "ns_per_packet"),
-                                ("real-time", searches[searches["outcome"] == "found"], "interval_ns")):
+                                ("real-time", found[~contradicted], "interval_ns")):
         ranked = frame[~frame["baseline"]]
         for case in cases:
             in_case = ranked[ranked["case"] == case]
@@ -44,6 +47,9 @@ def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...
             lines.append(f"- {test}, case {case}: " + ("; ".join(parts) if parts else "no solution"))
     unsolved = searches[(searches["outcome"] != "found") & ~searches["baseline"]]
     lines.append(f"- real-time cells with no loss-free interval: {len(unsolved)} of {int((~searches['baseline']).sum())}")
+    if contradicted.any():
+        lines.append(f"- real-time loss-free intervals that a stored run losing at a longer one contradicts: "
+                     f"{int(contradicted[~found['baseline']].sum())}")
     show.note("\n".join(lines))
 
 
