@@ -73,7 +73,7 @@ if sweep.profile.name != "full":
     miniature.show_pauses(pause_table, sweep.profile.name, sweep.profile.capture_delay_ms,
                           full.profile.capture_delay_ms, delay_ms)
 else:
-    show.note(show.NOTHING_SMALLER)
+    show.nothing_to_show(show.NOTHING_SMALLER)
 
 # %% [markdown]
 # ## The delay that does not scale
@@ -90,7 +90,7 @@ if sweep.profile.name != "full":
     miniature.show_delays(miniature.delays(small_searches.probes, small_batch, sweep.store.index),
                           sweep.profile.name, delay_ms)
 else:
-    show.note(show.NOTHING_SMALLER)
+    show.nothing_to_show(show.NOTHING_SMALLER)
 
 # %% [markdown]
 # ## The sentinel searches

@@ -76,7 +76,7 @@ chapter.show_crossovers(measured.curves)
 # %%
 full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
 if sweep.profile.name == "full":
-    show.note(show.NOTHING_SMALLER)
+    show.nothing_to_show(show.NOTHING_SMALLER)
 else:
     full = Sweep("full", full_data_dir or None, replay=True)  # read only: nothing of the full profile runs here
     at_full_size = full.continuum(full.solutions_named([s.name for s in sweep.solutions("continuum")]))

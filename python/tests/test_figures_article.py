@@ -247,3 +247,21 @@ def test_a_progress_line_in_a_notebook_carries_the_metadata_the_article_drops_it
     status.show("done")
     assert [kwargs["metadata"] for kwargs in shown] == [PROGRESS_METADATA] * 2
     assert progress.is_progress({"metadata": PROGRESS_METADATA}) and not progress.is_progress({"metadata": {}})
+
+
+def test_a_section_with_nothing_to_show_here_is_left_out_of_the_article(tmp_path):
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["papermill"] = {"parameters": {"profile": "quick", "data_dir": str(tmp_path / "data")}}
+    empty = nbformat.v4.new_code_cell("show.nothing_to_show(...)")
+    empty.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": "Nothing here."},
+                                            metadata=display.NOTHING_METADATA)]
+    kept = nbformat.v4.new_code_cell("show.note(...)")
+    kept.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": "Something."})]
+    notebook.cells = [nbformat.v4.new_markdown_cell("# Chapter\n\nIntro."),
+                      nbformat.v4.new_markdown_cell("## Empty section\n\nProse."), empty,
+                      nbformat.v4.new_markdown_cell("## Full section\n\nProse."), kept]
+    nbformat.write(notebook, tmp_path / "01-chapter.ipynb")
+    merged = article.merge([tmp_path / "01-chapter.ipynb"], "Title")
+    sources = "\n".join(c.source for c in merged.cells)
+    assert "## Full section" in sources and "Something." in str([c.get("outputs") for c in merged.cells])
+    assert "Empty section" not in sources and "Nothing here." not in str([c.get("outputs") for c in merged.cells])

@@ -25,7 +25,7 @@ from nbconvert import HTMLExporter
 from plotly.offline import get_plotlyjs
 
 from allocorpool import paths, study
-from allocorpool.chapters import answer
+from allocorpool.chapters import answer, display
 from allocorpool.chapters.methods import appendix
 from allocorpool.data.store import DEFAULT_PROFILE, Store
 from allocorpool.run import machine
@@ -152,6 +152,9 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
                 if answer.ANSWER_TAG in tags:
                     answer_cell.outputs += cell.outputs
                     continue
+                if cell.outputs and all(map(display.is_nothing_to_show, cell.outputs)):
+                    _drop_section_heading(merged)  # a section with nothing to show here is left out
+                    continue
             merged.cells.append(cell)
     if answer_cell.outputs:
         merged.cells.insert(1, answer_cell)
@@ -160,6 +163,12 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
     merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="methods"></a>\n\n## Methods: where these figures '
                                                       f"come from\n\n{methods}"))
     return merged
+
+
+def _drop_section_heading(merged: nbformat.NotebookNode) -> None:
+    """Drops the markdown cell of a section (a heading and its prose) that the merge just appended."""
+    if merged.cells and merged.cells[-1].cell_type == "markdown" and merged.cells[-1].source.startswith("## "):
+        merged.cells.pop()
 
 
 def _bare_value(output: nbformat.NotebookNode) -> bool:

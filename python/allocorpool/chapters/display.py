@@ -73,6 +73,20 @@ def note(text: str) -> None:
     display(Markdown(text))
 
 
+# The metadata of a section's only output when the section has nothing to show under this profile: the
+# notebook says why, and the article leaves the section out (article.merge).
+NOTHING_METADATA = {"allocorpool": {"nothing_to_show": True}}
+
+
+def nothing_to_show(text: str) -> None:
+    """The one sentence of a section with nothing to show here; the article leaves the section out."""
+    display(Markdown(text), metadata=NOTHING_METADATA)
+
+
+def is_nothing_to_show(output: dict[str, Any]) -> bool:
+    return bool(output.get("metadata", {}).get("allocorpool", {}).get("nothing_to_show"))
+
+
 def failure_html(frame: pd.DataFrame, what: str) -> str:
     """Failed cells as an HTML list: what failed, why, and its stderr tail folded under it."""
     if frame.empty:
