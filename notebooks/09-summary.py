@@ -77,8 +77,6 @@ summary.show_realtime_blocks(probes)
 
 # %% [markdown]
 # ## What this machine says
-#
-# The best figure of each column, and the best Java one:
 
 # %%
 summary.show_best(batch, standing, sweep.profile.cases)

@@ -191,13 +191,16 @@ def test_where_every_search_is_contradicted_none_stands_and_each_is_named():
 def test_the_best_real_time_figure_is_that_of_a_search_that_stands(monkeypatch):
     from allocorpool.chapters import display as show
     from allocorpool.chapters import summary
-    said = []
+    said, shown = [], []
     monkeypatch.setattr(show, "note", said.append)
+    monkeypatch.setattr(show, "show_table", lambda table, caption=None, **_: shown.append(table))
     searches = SEARCHES.assign(engine="java", label="Parallel 11", baseline=False,
                                strategy_label=SEARCHES["strategy"].str.capitalize(),
                                lost_above_ns=[None, 1000.0, None])  # mix's 40 ns contradicted
     batch = _batch({"alloc": [400, 410, 390]}).assign(strategy_label="Allocation")
     summary.show_best(batch, searches, ("A",))
-    lines = said[0].splitlines()
-    assert lines[1] == "- real-time, case A: Parallel 11 Alloc (230 ns); best Java: Parallel 11 Alloc (230 ns)"
-    assert lines[-1] == "- real-time loss-free intervals that a stored run losing at a longer one contradicts: 1"
+    (table,) = shown
+    assert table.loc[("real time", "A"), "best"] == "Parallel 11, alloc: 230"
+    assert table.loc[("batch", "A"), "best Java"] == "Parallel 11, allocation: 400"
+    assert said == ["In real time, 1 of 3 searched cells have no loss-free interval, and a stored run that lost at a "
+                    "longer interval contradicts the loss-free interval of 1 more."]

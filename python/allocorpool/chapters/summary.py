@@ -29,28 +29,31 @@ from allocorpool.chapters.claims import (
 
 
 def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...]) -> None:
-    """The best figure of each column of both tests, and the best Java one; in real time, of the searches that
-    stand (where the table says which a stored loss contradicts: analysis.stored_probes.losses_above)."""
-    lines = []
+    """The best figure of each column of both tests, and the best Java one, as a table; in real time, of the
+    searches that stand (where the table says which a stored loss contradicts: analysis.stored_probes.losses_above)."""
+    rows = []
     found = searches[searches["outcome"] == "found"]
     contradicted = found["lost_above_ns"].notna() if "lost_above_ns" in found else pd.Series(False, index=found.index)
-    for test, frame, column in (("batch", batch[batch["strategy"] != "dummy"], "ns_per_packet"),
-                                ("real-time", found[~contradicted], "interval_ns")):
+    for test, frame, column, unit in (("batch", batch[batch["strategy"] != "dummy"], "ns_per_packet", "ns per packet"),
+                                      ("real time", found[~contradicted], "interval_ns", "ns between packets")):
         ranked = frame[~frame["baseline"]]
         for case in cases:
             in_case = ranked[ranked["case"] == case]
             overall = tables.best(in_case, column, ["case"])
             java = tables.best(in_case[in_case["engine"] == "java"], column, ["case"])
-            parts = [f"{r.label} {r.strategy_label} ({getattr(r, column):.0f} ns)" for r in overall.itertuples()]
-            parts += [f"best Java: {r.label} {r.strategy_label} ({getattr(r, column):.0f} ns)"
-                      for r in java.itertuples()]
-            lines.append(f"- {test}, case {case}: " + ("; ".join(parts) if parts else "no solution"))
+            rows.append({"test": test, "case": case, "figure": unit,
+                         "best": next((f"{r.label}, {r.strategy_label.lower()}: {getattr(r, column):.0f}"
+                                       for r in overall.itertuples()), "none"),
+                         "best Java": next((f"{r.label}, {r.strategy_label.lower()}: {getattr(r, column):.0f}"
+                                            for r in java.itertuples()), "none")})
+    show.show_table(pd.DataFrame(rows).set_index(["test", "case"]), "The best figure of each column, and the best Java one")
     unsolved = searches[(searches["outcome"] != "found") & ~searches["baseline"]]
-    lines.append(f"- real-time cells with no loss-free interval: {len(unsolved)} of {int((~searches['baseline']).sum())}")
+    said = (f"In real time, {unsolved.shape[0]} of {int((~searches['baseline']).sum())} searched cells have no loss-free "
+            "interval")
     if contradicted.any():
-        lines.append(f"- real-time loss-free intervals that a stored run losing at a longer one contradicts: "
-                     f"{int(contradicted[~found['baseline']].sum())}")
-    show.note("\n".join(lines))
+        said += (f", and a stored run that lost at a longer interval contradicts the loss-free interval of "
+                 f"{int(contradicted[~found['baseline']].sum())} more")
+    show.note(said + ".")
 
 
 def show_realtime_blocks(probes: pd.DataFrame) -> None:
