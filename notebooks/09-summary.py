@@ -63,9 +63,9 @@ show.note(tables.MARK_LEGEND)
 
 # %%
 show.show_failures(tables.failures(searches.table), "search")
-show.show_table(tables.realtime_summary(searches.table, reference.realtime(reference_figures, with_extras=False)),
+show.show_table(tables.realtime_summary(standing, reference.realtime(reference_figures, with_extras=False)),
                 caption="Real-time test: smallest loss-free interval in ns, or the loss at 1000 ns")
-show.note(tables.MARK_LEGEND)
+show.note(tables.MARK_LEGEND + (" " + tables.CONTRADICTED_LEGEND if standing["lost_above_ns"].notna().any() else ""))
 
 # %% [markdown]
 # A search finds each strategy's shortest loss-free interval once. To compare the strategies with a

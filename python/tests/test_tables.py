@@ -122,3 +122,17 @@ def test_a_grid_puts_the_article_beside_ours_with_a_dash_where_it_has_nothing():
     assert grid.loc[("Parallel (JDK 25)", "Mix")].tolist() == ["failed", "—"]
     best = tables.best(batch, "ns_per_packet", ["case"])
     assert best["label"].tolist() == ["CMS (JDK 11)"]
+
+
+def test_a_search_a_stored_loss_contradicts_is_shown_with_its_mark_and_not_ranked():
+    ref = reference.load()
+    realtime_ref = reference.realtime(ref, with_extras=False)
+    searches = frame_like_ours(realtime_ref, "realtime")
+    flat = (searches["label"] == "C++ flat (glibc)") & (searches["strategy_label"] == "Pooling") & (
+        searches["case"] == "A")
+    searches = searches.assign(lost_above_ns=[1000.0 if f else None for f in flat])
+    styler = tables.realtime_summary(searches, realtime_ref)
+    marked = marks_of(styler)
+    assert ("C++ flat (glibc)", "Pooling", "A", OURS) not in marked  # unmarked: neither green nor grey
+    assert marked[("C++ flat (glibc)", "Mix", "A", OURS)] == "green"
+    assert styler.data.loc[("C++ flat (glibc)", "Pooling"), ("A", OURS)].endswith(" †")

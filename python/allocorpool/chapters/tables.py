@@ -52,10 +52,22 @@ def batch_text(row: dict[str, Any]) -> str:
     return f"{value:.0f}"
 
 
+def contradicted(row: dict[str, Any]) -> bool:
+    """Whether a stored run that lost at a longer interval contradicts a search's loss-free interval
+    (analysis.stored_probes.losses_above marks it)."""
+    value = row.get("lost_above_ns")
+    return row["outcome"] == "found" and value is not None and not pd.isna(value)
+
+
+CONTRADICTED_LEGEND = ("†: a stored run of the same cell lost at this interval or a longer one, so the search's "
+                       "interval does not stand and is not ranked.")
+
+
 def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
-    """A search's result as the article writes it: the interval, or "lost: x%" (and the big heap's loss)."""
+    """A search's result as the article writes it: the interval (with † where a stored loss contradicts it), or
+    "lost: x%" (and the big heap's loss)."""
     if row["outcome"] == "found":
-        return f"{row['interval_ns']:.0f}"
+        return f"{row['interval_ns']:.0f}" + (" †" if contradicted(row) else "")
     if row["outcome"] == "missing":
         return STATUS_TEXT["missing"]
     if row["outcome"] == "failed":
@@ -172,12 +184,15 @@ def batch_summary(batch: pd.DataFrame, reference_batch: pd.Series) -> Styler:
 
 
 def realtime_summary(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -> Styler:
-    """The article's second summary table: the smallest loss-free interval, or the loss at 1000 ns, marked."""
+    """The article's second summary table: the smallest loss-free interval, or the loss at 1000 ns, marked; a
+    search a stored loss contradicts is shown with † and not ranked."""
     table = grid(searches, lambda r: realtime_text(r, with_big_heap=False), reference_realtime["text"])
-    figures = _figures(searches, lambda r: r["interval_ns"] if r["outcome"] == "found" else math.nan)
+    figures = _figures(searches, lambda r: r["interval_ns"] if r["outcome"] == "found" and not contradicted(r)
+                       else math.nan)
+    lost = _figures(searches, lambda r: math.nan if r["outcome"] == "found" else 1.0).notna()
     java = _row_flags(searches, figures.index, lambda r: r["engine"] == "java")
     ranked = _row_flags(searches, figures.index, lambda r: not r["baseline"])
-    ours = marks(figures, java, ranked, figures.isna())
+    ours = marks(figures, java, ranked, lost)
     known = _figures(searches, lambda r: 1.0 if r["reference_name"] and (r["reference_name"], r["strategy_label"], r["case"])
                      in reference_realtime.index else math.nan)
     reference_values = _figures(searches, lambda r: reference_realtime["interval_ns"].get(
