@@ -362,6 +362,8 @@ def test_the_long_runs_of_the_full_profile_say_how_many_lost(monkeypatch):
     full = _searches({"Allocation": 280, "Mix": 500, "Pooling": 9800})
     miniature.show_long_runs(_long_runs(full, {"Allocation": 0.2, "Mix": None}), "full")
     assert len(tables[0]) == 2  # the runs made: pooling lost in its search
+    assert tables[0]["long_run_s"].tolist() == ["120", "120"]  # digits that mean something: no "120.000"
+    assert tables[0]["lost_pct"].tolist()[0] == "0.2"
     assert notes == ["1 of 1 searches that kept up at 1000 ns lost packets there over 120 s (1 did not finish)."]
     miniature.show_long_runs(_long_runs(_searches({"Pooling": None}), {}), "full")
     assert notes[-1].startswith("No sentinel search of profile full kept up at 1000 ns")

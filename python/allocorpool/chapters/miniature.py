@@ -274,8 +274,10 @@ def show_long_runs(long_runs: pd.DataFrame, name: str) -> None:
         show.note(f"No sentinel search of profile {name} kept up at 1000 ns: there is no long run to show.")
         return
     table = ran.set_index(["label", "case", "strategy_label"])[["long_run_s", "status", "lost_pct", "gc_pause_max_ms"]]
-    show.show_table(table, caption=f"Profile {name}: a long run at 1000 ns of each sentinel search that kept up there",
-                    precision=3)
+    shown = table.assign(long_run_s=table["long_run_s"].map(lambda v: f"{v:.0f}"),
+                         lost_pct=table["lost_pct"].map(lambda v: "—" if pd.isna(v) else f"{v:.3g}"),
+                         gc_pause_max_ms=table["gc_pause_max_ms"].map(lambda v: "—" if pd.isna(v) else f"{v:.3g}"))
+    show.show_table(shown, caption=f"Profile {name}: a long run at 1000 ns of each sentinel search that kept up there")
     judged = ran[ran["loses"].notna()]
     show.note(f"{int(judged['loses'].astype(bool).sum())} of {len(judged)} searches that kept up at 1000 ns lost "
               f"packets there over {ran['long_run_s'].max():g} s" + (f" ({len(ran) - len(judged)} did not finish)"
