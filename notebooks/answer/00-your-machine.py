@@ -32,7 +32,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
 
 # %%
-from allocorpool.chapters import answer, summary, your_machine
+from allocorpool.chapters import answer, summary, tables, your_machine
 from allocorpool.chapters import display as show
 from allocorpool.data import reference
 from allocorpool.data.tables import SEARCH_COLUMNS
@@ -68,7 +68,7 @@ for test, words in (("batch", "in batch: its margin over the next in time per pa
                     ("real time", "in real time: each strategy's loss at one interval, over repeated probes")):
     part = table[[c for c in table.columns if c.startswith(test + ",")]] if len(table) else table
     if len(part.columns):
-        show.show_table(answer.wrapping(part.rename(columns=lambda c: c.split(", ")[1])),
+        show.show_table(tables.wrapping(part.rename(columns=lambda c: c.split(", ")[1])),
                         caption=f"This machine: the best strategy of each solution and case, {words}")
 
 # %% [markdown]

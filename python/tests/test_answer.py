@@ -204,3 +204,11 @@ def test_the_best_real_time_figure_is_that_of_a_search_that_stands(monkeypatch):
     assert table.loc[("batch", "A"), "best Java"] == "Parallel 11, allocation: 400"
     assert said == ["In real time, 1 of 3 searched cells have no loss-free interval, and a stored run that lost at a "
                     "longer interval contradicts the loss-free interval of 1 more."]
+
+
+def test_the_real_time_block_table_says_both_kept_up_rather_than_a_zero_difference():
+    from allocorpool.chapters import realtime_blocks
+    kept = realtime_blocks.table(_probes({"alloc": [0.0] * 3, "pool": [0.0] * 3}))
+    assert kept["pooling's loss - allocation's"].tolist() == ["both kept up in every probe: no difference"]
+    lost = realtime_blocks.table(_probes({"alloc": [0.10, 0.14, 0.30], "pool": [0.0] * 3}))
+    assert lost["pooling's loss - allocation's"].iloc[0].startswith("pooling loses less: ")

@@ -17,14 +17,13 @@ import math
 from typing import Any
 
 import pandas as pd
-from pandas.io.formats.style import Styler
 
 from allocorpool import effects, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters import realtime_blocks
 from allocorpool.chapters.claims import article_data, versus
-from allocorpool.chapters.tables import style
+from allocorpool.chapters.tables import wrapping
 
 CITATION = ('Pavel Zemtsov, ["To allocate or to pool?"](https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html), '
             "*Experiments in program optimisation*, 17 January 2019")
@@ -253,12 +252,6 @@ def glossary(solutions: list[str]) -> pd.DataFrame:
     rows = [{"term": term, "meaning": meaning} for term, meaning in TERMS.items()]
     rows += [{"term": s.label, "meaning": s.about or s.label} for s in study.solutions(tuple(solutions))]
     return pd.DataFrame(rows)
-
-
-def wrapping(table: pd.DataFrame) -> Styler:
-    """The answer's look: the project's, with words that wrap in columns of a readable width."""
-    return style(table).set_table_styles([{"selector": "td", "props": "white-space: normal; text-align: left; "
-                                                                     "min-width: 12em;"}], overwrite=False)
 
 
 def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int,

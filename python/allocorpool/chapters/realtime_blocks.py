@@ -105,9 +105,21 @@ def table(probes: pd.DataFrame) -> pd.DataFrame:
             row[STRATEGY_LABELS[strategy].lower()] = (
                 "not measured" if r["keeps_up"] == effects.NOT_MEASURED else loss_text(r))
         if "pool" in by and "alloc" in by:
-            difference = block_figures.compare_losses(by["pool"], by["alloc"])
-            said = {effects.HOLDS: "pooling loses less", effects.FAILS: "allocation loses less"}.get(
-                difference.outcome(), difference.outcome())
-            row["pooling's loss - allocation's"] = f"{said}: {difference.text()}"
+            row["pooling's loss - allocation's"] = difference_words(by["pool"], by["alloc"])
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def both_kept_up(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["keeps_up"] == b["keeps_up"] == effects.HOLDS
+
+
+def difference_words(pool: dict[str, Any], alloc: dict[str, Any], pool_name: str = "pooling") -> str:
+    """A pool's loss against allocation's over their probes: which loses less, by the difference of median
+    losses with its interval; where both kept up in every probe, that, rather than a zero difference."""
+    if both_kept_up(pool, alloc):
+        return "both kept up in every probe: no difference"
+    difference = block_figures.compare_losses(pool, alloc)
+    said = {effects.HOLDS: f"{pool_name} loses less", effects.FAILS: "allocation loses less",
+            effects.NO_DIFFERENCE: "no difference measured"}.get(difference.outcome())
+    return f"{said}: {difference.text()}" if said else "not measured"

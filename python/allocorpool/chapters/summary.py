@@ -63,7 +63,7 @@ def show_realtime_blocks(probes: pd.DataFrame) -> None:
         show.note("No strategy was probed repeatedly at one interval here: the real-time answer rests on the "
                   "searches alone.")
         return
-    show.show_table(realtime_blocks.table(blocks).set_index(["solution", "case"]),
+    show.show_table(tables.wrapping(realtime_blocks.table(blocks).set_index(["solution", "case"])),
                     caption=f"Real time at {int(blocks['interval_ns'].iloc[0]):,} ns: each strategy over its "
                             "block's probes, and pooling's loss against allocation's")
 

@@ -268,3 +268,9 @@ def best(frame: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
     if known.empty:
         return known
     return known.loc[known.groupby(by, sort=False)[value].idxmin()].reset_index(drop=True)
+
+
+def wrapping(table: pd.DataFrame) -> Styler:
+    """The project's look, with words that wrap in columns of a readable width (tables of sentences)."""
+    return style(table).set_table_styles([{"selector": "td", "props": "white-space: normal; text-align: left; "
+                                                                     "min-width: 12em;"}], overwrite=False)

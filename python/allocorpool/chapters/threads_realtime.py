@@ -14,7 +14,7 @@ from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import tallied
-from allocorpool.chapters.realtime_blocks import loss_text
+from allocorpool.chapters.realtime_blocks import both_kept_up, difference_words, loss_text
 from allocorpool.chapters.threads import by_strategy
 from allocorpool.effects import Verdict
 from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
@@ -53,22 +53,9 @@ def table(probes: pd.DataFrame) -> pd.DataFrame:
             latency = f"; 99 % within {p99 / 1e6:.3g} ms" if p99 is not None and not pd.isna(p99) else ""
             row[THREAD_STRATEGY_LABELS[strategy]] = _words(r) + (latency if r["keeps_up"] == effects.HOLDS else "")
         if "pool" in by and "alloc" in by:
-            row["Pool per thread against allocation: loss difference"] = _difference_words(by["pool"], by["alloc"])
+            row["Pool per thread against allocation: loss difference"] = difference_words(by["pool"], by["alloc"], "the pool")
         rows.append(row)
     return pd.DataFrame(rows).set_index(["solution", "case", "consumers"]) if rows else pd.DataFrame()
-
-
-def _both_kept_up(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return a["keeps_up"] == b["keeps_up"] == effects.HOLDS
-
-
-def _difference_words(a: dict[str, Any], b: dict[str, Any]) -> str:
-    if _both_kept_up(a, b):
-        return "both kept up in every probe: no difference"
-    difference = block_figures.compare_losses(a, b)
-    said = {effects.HOLDS: "the pool loses less", effects.FAILS: "allocation loses less",
-            effects.NO_DIFFERENCE: "no difference measured"}.get(difference.outcome())
-    return f"{said}: {difference.text()}" if said else "not measured"
 
 
 def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
@@ -84,7 +71,7 @@ def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
                 by = by_strategy(probes, solution, case, n)
                 if better in by and than in by:
                     difference = block_figures.compare_losses(by[better], by[than])
-                    effect = ("both kept up in every probe" if _both_kept_up(by[better], by[than])
+                    effect = ("both kept up in every probe" if both_kept_up(by[better], by[than])
                               else "no probes" if difference.outcome() == effects.NOT_MEASURED
                               else f"loss: {difference.text()}")
                     rows.append({"solution": label, "case": case, "effect": effect, "outcome": difference.outcome()})
