@@ -39,6 +39,9 @@ def same_rows(table, other, columns) -> bool:
     return comparable(table).equals(comparable(other))
 
 
+pytestmark = pytest.mark.own_memory_latency  # latency_known below, for the tests and the module's fixtures alike
+
+
 @pytest.fixture(autouse=True, scope="module")
 def latency_known():
     """The calibration's memory latency, without its program (the reference cell runs the fake engine)."""
