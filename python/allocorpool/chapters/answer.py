@@ -23,6 +23,7 @@ from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters import realtime_blocks
 from allocorpool.chapters.claims import article_data, versus
+from allocorpool.chapters.tables import contradicted as contradicted_search
 from allocorpool.chapters.tables import wrapping
 
 CITATION = ('Pavel Zemtsov, ["To allocate or to pool?"](https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html), '
@@ -68,13 +69,13 @@ def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
     from analysis.stored_probes.losses_above); such a search is named with the loss that contradicts it."""
     found = sorted((s for s in REAL if s in rows and rows[s].get("outcome") == "found"),
                    key=lambda s: float(rows[s]["interval_ns"]))
-    contradicted = [s for s in found if _lost_above(rows[s]) is not None]
+    contradicted = [s for s in found if contradicted_search(rows[s])]
     standing = [s for s in found if s not in contradicted]
     against = ""
     if contradicted:
         named = [f"{NAMES[s]}'s {float(rows[s]['interval_ns']):.0f}" + (" ns" if i == 0 else "")
                  for i, s in enumerate(contradicted)]
-        lost = max(_lost_above(rows[s]) or 0.0 for s in contradicted)
+        lost = max(float(rows[s]["lost_above_ns"]) for s in contradicted)
         against = (f"{', '.join(named[:-1]) + ' and ' if len(named) > 1 else ''}{named[-1]} contradicted by a "
                    f"stored run that lost at {'up to ' if len(contradicted) > 1 else ''}{lost:,.0f} ns")
     if not standing:
@@ -91,11 +92,6 @@ def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
         words = (f"{NAMES[best].capitalize()} or {NAMES[nxt]} at {interval:.0f} ns" if following == interval
                  else f"{words}; {NAMES[nxt]} {following:.0f}")
     return best, words + (f"; {against}" if against else "")
-
-
-def _lost_above(row: dict[str, Any]) -> float | None:
-    value = row.get("lost_above_ns")
-    return None if value is None or pd.isna(value) else float(value)
 
 
 def block_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]:
