@@ -97,8 +97,26 @@ def test_a_real_time_block_names_the_strategy_that_loses_least_only_where_its_in
     rows = {r["strategy"]: r for r in _probes({"alloc": [0.0] * 3, "mix": [0.0] * 3, "pool": [0.0] * 3}).to_dict("records")}
     assert answer.block_answer(rows) == (None, effects.NO_DIFFERENCE, "at 1,000 ns (3 probes each): all keep up")
     # the other way round: allocation loses less than pooling in every resample
-    outcomes = answer.pooling_against_allocation_in_real_time(_probes({"alloc": [0.0] * 3, "pool": [0.2, 0.3, 0.25]}))
-    assert outcomes == [effects.FAILS]
+    comparisons = answer.pooling_against_allocation_in_real_time(_probes({"alloc": [0.0] * 3, "pool": [0.2, 0.3, 0.25]}))
+    assert [c.outcome() for c in comparisons] == [effects.FAILS]
+
+
+def test_a_real_time_block_decided_in_one_boot_and_not_in_another_says_the_boots_disagree():
+    by_boot = {"alloc": {"b1": [0.10, 0.14, 0.30], "b2": [0.0] * 3}, "pool": {"b1": [0.0] * 3, "b2": [0.0] * 3}}
+    probes = _probes({s: [v for boot in losses.values() for v in boot] for s, losses in by_boot.items()})
+    probes["boot_losses"] = [by_boot[s] for s in probes["strategy"]]
+    probes["boot_keeps_up"] = [{b: effects.HOLDS if not any(v) else effects.FAILS for b, v in by_boot[s].items()}
+                               for s in probes["strategy"]]
+    best, outcome, words = answer.block_answer({r["strategy"]: r for r in probes.to_dict("records")})
+    assert (best, outcome) == ("pool", effects.NO_DIFFERENCE)  # the newest boot (b2) stands: both kept up there
+    assert words == ("at 1,000 ns (6 probes each in 2 boots): pooling keeps up, allocation loses in 3 of 6 probes "
+                     "(up to 0.3 %), yet kept up in every probe of 1 of 2 boots; pooling = allocation, no difference "
+                     "measured (boots disagree)")
+    comparison = answer.pooling_against_allocation_in_real_time(probes)[0]
+    assert {b: d.outcome() for b, d in comparison.by_boot.items()} == {"b1": effects.HOLDS, "b2": effects.NO_DIFFERENCE}
+    said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), SEARCHES, reference.load(), 2,
+                           probes)
+    assert "1 whose boots disagree" in said and "over 3 probes a strategy and its 95 % interval, in the newest of 2 boots" in said
 
 
 def test_the_answer_shows_the_real_time_block_beside_the_search_and_the_abstract_counts_it():

@@ -10,6 +10,7 @@ import pytest
 
 from allocorpool import effects, machine, study
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.chapters import realtime_blocks
 from allocorpool.data.store import Store
 from allocorpool.run import blocks, calibration, executor, machine_check, sweep
 from allocorpool.run.runner import run_cell
@@ -179,6 +180,24 @@ def test_a_real_time_block_keeps_up_only_where_no_probe_of_it_lost(tmp_path, mon
     assert (lossy["keeps_up"] == effects.FAILS).all() and (lossy["lossy"] == 3).all()
     assert block_figures.keeps_up([{"ok": True}, {"ok": False}, {"ok": None}]) == effects.FAILS  # one is enough
     assert block_figures.keeps_up([{"ok": None}]) == effects.NOT_MEASURED
+
+
+def test_a_real_time_block_that_keeps_up_in_one_boot_and_loses_in_another_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(executor, "run_cell", _fake)
+    monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))
+    monkeypatch.setattr(calibration, "_latency_cache", {})
+    prof = replace(PROFILE, blocks=study.BlockPlan(repetitions=2, probe_repetitions=3))
+    monkeypatch.setattr(machine, "boot_id", lambda: "fast-boot")
+    first = sweep.Sweep(prof, tmp_path, progress=False).probe_blocks([FLAT], interval_ns=1000)
+    assert (first["keeps_up"] == effects.HOLDS).all()
+    monkeypatch.setattr(machine, "boot_id", lambda: "slow-boot")
+    monkeypatch.setenv("FAKE_SLOWDOWN", "3")  # loses below 1311 ns
+    both = sweep.Sweep(prof, tmp_path, progress=False).probe_blocks([FLAT], interval_ns=1000).set_index("strategy")
+    assert (both["probes"] == 6).all() and (both["keeps_up"] == effects.FAILS).all()  # one lossy boot is enough
+    assert both.loc["pool", "boot_keeps_up"] == {"fastboot": effects.HOLDS, "slowboot": effects.FAILS}
+    words = realtime_blocks.loss_words(both.loc["pool"].to_dict())
+    assert words.startswith("loses in 3 of 6 probes") and words.endswith(", yet kept up in every probe of 1 of 2 boots")
+    assert realtime_blocks.boots_words({"boot_keeps_up": {"a": effects.FAILS, "b": effects.FAILS}}) == ""
 
 
 

@@ -149,13 +149,53 @@ def keeps_up(probes: list[dict[str, Any]]) -> str:
     return effects.HOLDS if all(judged) else effects.FAILS
 
 
-def compare_losses(a: Mapping[str, Any], b: Mapping[str, Any]) -> effects.Difference:
-    """Two cells of a real-time block (rows of probe blocks, with every finished probe's loss in percent):
-    the difference of their median losses with its interval. Its outcome HOLDS where a loses less in
-    every resample; two cells that lost nothing in any probe show no difference."""
-    return effects.difference(_losses(a), _losses(b))
+@dataclass(frozen=True)
+class LossComparison:
+    """One real-time comparison (a's median loss less b's) in every boot both were probed in; the newest
+    boot's difference stands, as a batch Comparison's ratio does."""
+
+    by_boot: dict[str, effects.Difference]
+    boot: str
+
+    @property
+    def difference(self) -> effects.Difference:
+        return self.by_boot[self.boot]
+
+    @property
+    def flips(self) -> bool:
+        """Whether boots decided it differently (one holds where another fails or measures no difference)."""
+        decided = {d.outcome() for d in self.by_boot.values() if d.outcome() != effects.NOT_MEASURED}
+        return len(decided) > 1
+
+    @property
+    def measured(self) -> bool:
+        return self.difference.measured
+
+    def outcome(self) -> str:
+        return self.difference.outcome()
+
+    def text(self) -> str:
+        """The standing boot's difference, and where boots disagree, that they do."""
+        return self.difference.text() + ("; the boots disagree" if self.flips else "")
+
+
+def compare_losses(a: Mapping[str, Any], b: Mapping[str, Any]) -> LossComparison:
+    """Two cells of a real-time block (rows of probe blocks, with every finished probe's loss in percent,
+    by boot in boot_losses): the difference of their median losses with its interval, in each boot both
+    were probed in. Its outcome HOLDS where a loses less in every resample; two cells that lost nothing in
+    any probe show no difference. Rows without boots are compared over all their probes."""
+    left, right = _boot_losses(a), _boot_losses(b)
+    shared = [boot for boot in left if boot in right]
+    if not shared:
+        return LossComparison({"": effects.difference(_losses(a), _losses(b))}, "")
+    return LossComparison({boot: effects.difference(left[boot], right[boot]) for boot in shared}, shared[-1])
 
 
 def _losses(row: Mapping[str, Any]) -> list[float]:
     losses = row.get("losses")
     return [float(v) for v in losses] if isinstance(losses, (list, tuple)) else []
+
+
+def _boot_losses(row: Mapping[str, Any]) -> dict[str, list[float]]:
+    by_boot = row.get("boot_losses")
+    return {str(k): [float(v) for v in values] for k, values in by_boot.items()} if isinstance(by_boot, Mapping) else {}

@@ -102,22 +102,25 @@ def block_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
     if not measured:
         return None, effects.NOT_MEASURED, ""
     probes = max(int(rows[s].get("probes") or 0) for s in measured)
+    boots = max(len(rows[s].get("boot_losses") or {}) for s in measured)
     ranked = [str(r["strategy"]) for r in realtime_blocks.rank([rows[s] for s in measured])]
     keeping = [NAMES[s] for s in ranked if rows[s]["keeps_up"] == effects.HOLDS]
     parts = [("all keep up" if len(keeping) == len(REAL) else " and ".join(keeping)
               + (" keeps up" if len(keeping) == 1 else " keep up"))] if keeping else []
     parts += [f"{NAMES[s]} {realtime_blocks.loss_words(rows[s])}" for s in ranked if rows[s]["keeps_up"] != effects.HOLDS]
-    words = f"at {int(rows[ranked[0]]['interval_ns']):,} ns ({probes} probes each): " + ", ".join(parts)
+    words = (f"at {int(rows[ranked[0]]['interval_ns']):,} ns ({probes} probes each"
+             f"{f' in {boots} boots' if boots > 1 else ''}): " + ", ".join(parts))
     best = ranked[0]
     if len(ranked) == 1:
         return best, effects.NOT_MEASURED, words + " (the others failed)"
     nxt = ranked[1]
-    outcome = block_figures.compare_losses(rows[best], rows[nxt]).outcome()
+    comparison = block_figures.compare_losses(rows[best], rows[nxt])
+    outcome = comparison.outcome()
     if len(keeping) >= 2:
         return None, outcome, words
     if outcome != effects.HOLDS:
         words += f"; {NAMES[best]} = {NAMES[nxt]}, no difference measured"
-    return best, outcome, words
+    return best, outcome, words + (" (boots disagree)" if comparison.flips else "")
 
 
 def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame,
@@ -156,28 +159,32 @@ def _by_strategy(frame: pd.DataFrame, solution: str, case: str) -> dict[str, dic
     return {str(r["strategy"]): r for r in part.to_dict("records")}
 
 
-def pooling_against_allocation_in_real_time(probes: pd.DataFrame) -> list[str]:
-    """Per solution and case of the real-time blocks: whether pooling loses less than allocation at the
-    blocks' interval (effects outcomes; both keeping up in every probe is no difference)."""
-    outcomes = []
+def pooling_against_allocation_in_real_time(probes: pd.DataFrame) -> list[block_figures.LossComparison]:
+    """Per solution and case of the real-time blocks: pooling's loss against allocation's at the blocks'
+    interval, in each boot (its outcome: an effects outcome; both keeping up in every probe is no difference)."""
+    comparisons = []
     for _, part in probes.groupby(["solution", "case"], sort=False):
         rows = {str(r["strategy"]): r for r in part.to_dict("records")}
         if "pool" in rows and "alloc" in rows:
-            outcomes.append(block_figures.compare_losses(rows["pool"], rows["alloc"]).outcome())
-    return outcomes
+            comparisons.append(block_figures.compare_losses(rows["pool"], rows["alloc"]))
+    return comparisons
 
 
 def _realtime_blocks_sentence(probes: pd.DataFrame | None) -> str:
     if probes is None or not len(probes):
         return ""
-    tally = effects.tally(pooling_against_allocation_in_real_time(probes))
+    comparisons = pooling_against_allocation_in_real_time(probes)
+    tally = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
     if not tally.judged:
         return ""
     interval = int(probes["interval_ns"].iloc[0])
-    repeats = int(pd.to_numeric(probes["probes"]).median())
+    standing = [c.difference.n_a for c in comparisons if c.measured]
+    repeats = int(pd.Series(standing).median()) if standing else int(pd.to_numeric(probes["probes"]).median())
+    boots = max(len(c.by_boot) for c in comparisons)
     return (f" At one packet every {interval:,} ns, does pooling lose fewer packets than allocation? It "
             f"{tally.text('solution and case pairs')}, judged by the difference of median losses over "
-            f"{repeats} probes a strategy and its 95 % interval.")
+            f"{repeats} probes a strategy and its 95 % interval"
+            f"{f', in the newest of {boots} boots' if boots > 1 else ''}.")
 
 
 def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int,

@@ -45,10 +45,21 @@ def loss_words(row: dict[str, Any]) -> str:
     losses = [float(v) for v in row.get("losses") or []]
     lossy = sum(1 for v in losses if v > 0)
     if not lossy:
-        return "falls behind"
+        return "falls behind" + boots_words(row)
     if lossy == len(losses):
-        return f"loses {effects.spread(losses).text('%')}"
-    return f"loses in {lossy} of {len(losses)} probes (up to {max(losses):.2g} %)"
+        return f"loses {effects.spread(losses).text('%')}" + boots_words(row)
+    return f"loses in {lossy} of {len(losses)} probes (up to {max(losses):.2g} %)" + boots_words(row)
+
+
+def boots_words(row: dict[str, Any]) -> str:
+    """Where boots decided the cell differently (one kept up in every probe, another lost): ', yet kept up in
+    every probe of 1 of 2 boots'; else nothing."""
+    verdicts = row.get("boot_keeps_up")
+    judged = [v for v in verdicts.values() if v != effects.NOT_MEASURED] if isinstance(verdicts, dict) else []
+    held = judged.count(effects.HOLDS)
+    if not held or held == len(judged):
+        return ""
+    return f", yet kept up in every probe of {held} of {len(judged)} boots"
 
 
 def loss_text(row: dict[str, Any]) -> str:
@@ -75,7 +86,7 @@ def less_loss(probes: pd.DataFrame, better: tuple[str, ...], than: str, what: st
                      STRATEGY_LABELS[than].lower(): loss_text(by[than]),
                      "effect": f"{best['strategy_label'].lower()} - {by[than]['strategy_label'].lower()}, "
                                f"loss: {difference.text()}",
-                     "outcome": difference.outcome()})
+                     "outcome": difference.outcome(), **({"boots": "disagree"} if difference.flips else {})})
     return tallied(pd.DataFrame(rows), what)
 
 

@@ -65,7 +65,7 @@ def show_realtime_blocks(probes: pd.DataFrame) -> None:
         return
     show.show_table(tables.wrapping(realtime_blocks.table(blocks).set_index(["solution", "case"])),
                     caption=f"Real time at {int(blocks['interval_ns'].iloc[0]):,} ns: each strategy over its "
-                            "block's probes, and pooling's loss against allocation's")
+                            "block's probes in every boot, and pooling's loss against allocation's in the newest boot")
 
 
 # ---- the article's conclusions ----------------------------------------------------------------

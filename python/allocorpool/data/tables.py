@@ -30,9 +30,10 @@ SEARCH_COLUMNS = SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_
                                     "stderr_tail", "reference_key", "big_heap_keys", *LATENCY_FIELDS, "machine"]
 # A sentinel search's long run at 1000 ns (where it kept up there); loses: over the long run, or the search's own loss
 # A real-time block's row per strategy: its probes at one interval (every boot), how many lost or failed, the
-# losses of those that finished, and whether it keeps up there (analysis.blocks.keeps_up)
+# losses of those that finished, and whether it keeps up there (analysis.blocks.keeps_up), over all boots and
+# in each (boot_keeps_up: {boot: outcome}; boot_losses: {boot: losses}, oldest boot first)
 PROBE_BLOCK_COLUMNS = SOLUTION_COLUMNS + ["interval_ns", "probes", "lossy", "failed", "loss_pct", "loss_max_pct",
-                                         "losses", "keeps_up", "boots", "keys"]
+                                         "losses", "keeps_up", "boot_keeps_up", "boot_losses", "boots", "keys"]
 LONG_RUN_COLUMNS = SOLUTION_COLUMNS + ["search_loses", "long_run_s", "status", "lost_pct", "gc_pause_max_ms", "error",
                                        "key", "machine", "loses"]
 # keeps_up: every probe of the size kept up (a size next to a change in its line's verdict is probed

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool.analysis.blocks import keeps_up
+from allocorpool.analysis.blocks import complete_boots, keeps_up
 from allocorpool.analysis.search import MISSING, Probe, probe_verdict  # noqa: F401 (the experiments' import)
 from allocorpool.data.records import CellResult, Run
 from allocorpool.data.tables import LATENCY_FIELDS
@@ -31,8 +31,17 @@ def probe_block_figures(mine: list[dict[str, Any]], runs: pd.DataFrame, interval
                         duration_s: float) -> tuple[dict[str, Any], list[Probe]]:
     """A real-time block cell's figures (data.tables.PROBE_BLOCK_COLUMNS) from its probes' index rows (every
     boot's): how many lost or failed, their median and largest loss, every finished probe's loss, and whether it
-    keeps up (analysis.blocks.keeps_up: one lossy probe is enough to say it does not). runs: the block's runs."""
+    keeps up (analysis.blocks.keeps_up: one lossy probe is enough to say it does not), over all boots and in
+    each boot apart. runs: the block's runs."""
     probes = [probe_verdict(r, interval_ns, duration_s) for r in mine]
+    complete = complete_boots(runs)  # oldest first; a boot that did not finish the block is not one of them
+    by_boot: dict[str, list[Probe]] = {boot: [] for boot in complete}
+    for record, probe in zip(mine, probes):
+        boot = record.get("boot")
+        boot = "" if boot is None or pd.isna(boot) else str(boot)
+        if boot in by_boot or not complete:
+            by_boot.setdefault(boot, []).append(probe)
+    by_boot = {boot: part for boot, part in by_boot.items() if part}
     losses = [p.lost_pct for p in probes if p.lost_pct is not None]
     return {"probes": len(probes),
             "lossy": sum(1 for p in probes if p.status == "ok" and not p.ok),
@@ -41,6 +50,9 @@ def probe_block_figures(mine: list[dict[str, Any]], runs: pd.DataFrame, interval
             "loss_max_pct": max(losses) if losses else None,
             "losses": [p.lost_pct or 0.0 for p in probes if p.status == "ok"],
             "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
+            "boot_keeps_up": {boot: keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in part])
+                              for boot, part in by_boot.items()},
+            "boot_losses": {boot: [p.lost_pct or 0.0 for p in part if p.status == "ok"] for boot, part in by_boot.items()},
             "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
             "keys": [r["key"] for r in mine]}, probes
 
