@@ -93,11 +93,14 @@ class Comparison:
     @property
     def flips(self) -> bool:
         """Whether boots decided it differently (one holds where another fails or measures no difference)."""
-        decided = {o for o in self.outcomes.values() if o != effects.NOT_MEASURED}
-        return len(decided) > 1
+        return _disagree(self.outcomes.values())
 
     def outcome(self) -> str:
         return self.effect.outcome(self.threshold)
+
+
+def _disagree(outcomes: Iterable[str]) -> bool:
+    return len({o for o in outcomes if o != effects.NOT_MEASURED}) > 1
 
 
 def _boot_samples(row: Mapping[str, Any]) -> dict[str, list[float]]:
@@ -164,8 +167,7 @@ class LossComparison:
     @property
     def flips(self) -> bool:
         """Whether boots decided it differently (one holds where another fails or measures no difference)."""
-        decided = {d.outcome() for d in self.by_boot.values() if d.outcome() != effects.NOT_MEASURED}
-        return len(decided) > 1
+        return _disagree(d.outcome() for d in self.by_boot.values())
 
     @property
     def measured(self) -> bool:

@@ -34,6 +34,13 @@ def probe_block_figures(mine: list[dict[str, Any]], runs: pd.DataFrame, interval
     keeps up (analysis.blocks.keeps_up: one lossy probe is enough to say it does not), over all boots and in
     each boot apart. runs: the block's runs."""
     probes = [probe_verdict(r, interval_ns, duration_s) for r in mine]
+
+    def judged(part: list[Probe]) -> str:
+        return keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in part])
+
+    def finished(part: list[Probe]) -> list[float]:
+        return [p.lost_pct or 0.0 for p in part if p.status == "ok"]
+
     complete = complete_boots(runs)  # oldest first; a boot that did not finish the block is not one of them
     by_boot: dict[str, list[Probe]] = {boot: [] for boot in complete}
     for record, probe in zip(mine, probes):
@@ -48,12 +55,10 @@ def probe_block_figures(mine: list[dict[str, Any]], runs: pd.DataFrame, interval
             "failed": sum(1 for p in probes if p.status != "ok"),
             "loss_pct": float(pd.Series(losses).median()) if losses else None,
             "loss_max_pct": max(losses) if losses else None,
-            "losses": [p.lost_pct or 0.0 for p in probes if p.status == "ok"],
-            "keeps_up": keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in probes]),
-            "boot_keeps_up": {boot: keeps_up([{"ok": p.ok if p.status == "ok" else None} for p in part])
-                              for boot, part in by_boot.items()},
-            "boot_losses": {boot: [p.lost_pct or 0.0 for p in part if p.status == "ok"] for boot, part in by_boot.items()},
-            "boots": runs.loc[runs["complete"].astype(bool), "boot"].nunique() if len(runs) else 0,
+            "losses": finished(probes), "keeps_up": judged(probes),
+            "boot_keeps_up": {boot: judged(part) for boot, part in by_boot.items()},
+            "boot_losses": {boot: finished(part) for boot, part in by_boot.items()},
+            "boots": len(complete),
             "keys": [r["key"] for r in mine]}, probes
 
 
