@@ -63,7 +63,7 @@ record-pool-choice: env
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) pool-choice blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-pool-choice-$$name.txt)" || true; \
 	done
 
-# The JDKs chapter's blocks (each JDK and collector's strategies on the decisive case), a JDK and collector at a time,
+# The JDKs chapter's blocks (each JDK and collector's strategies on the decisive case) and real-time probes, a JDK and collector at a time,
 # each committed as it finishes, as `make record` does. ONLY= names some of them (`blocks --list --jdks` lists all).
 record-jdks: env jdks
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \

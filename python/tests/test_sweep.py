@@ -315,6 +315,24 @@ def test_a_replay_reads_the_jdks_cells_from_the_batch_block_that_holds_them(tmp_
     assert replayed["ns_low"].notna().all()
 
 
+def test_recording_a_jdk_and_collector_measures_its_blocks_then_its_probes(tmp_path, engine, monkeypatch):
+    from allocorpool.run import record
+    behaviours, runs = engine
+    behaviours[("pool", "realtime")] = "slow"
+    plan = study.JdkPlan(jdks=(11,), collectors=("parallel",), strategies=("alloc", "pool"), cases=None)
+    prof = replace(study.PROFILES["ci"], name="jdks-record", jdks=plan, strict=False)
+    monkeypatch.setattr(record.profiles, "profile", lambda name: prof)
+    monkeypatch.setattr(record, "Sweep", lambda name, progress: sweep.Sweep(prof, tmp_path, progress=False))
+    said = record.record_jdks("jdks-record", "parallel-11").splitlines()
+    assert said[0].startswith("parallel-11 case A: alloc ") and "pool / alloc" in said[0]
+    assert said[1] == f"parallel-11 case A alloc at {plan.interval_ns} ns: keeps up (one probe)"
+    assert said[2] == f"parallel-11 case A pool at {plan.interval_ns} ns: falls behind (one probe)"
+    probes = [cell for cell in runs if cell.mode == "realtime"]
+    assert sorted(cell.strategy for cell in probes) == ["alloc", "pool"]
+    again = len(runs)
+    assert record.record_jdks("jdks-record", "parallel-11").splitlines() == said and len(runs) == again
+
+
 def test_recording_the_jdks_blocks_names_the_valid_jdk_and_collectors_on_a_bad_one(capsys):
     from allocorpool.__main__ import main
     assert main(["blocks", "--profile", "ci", "--solution", "cms-8", "--jdks"]) == 2

@@ -14,6 +14,8 @@ import math
 
 from allocorpool import effects, lists, profiles
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.analysis.search import probe_verdict
+from allocorpool.run.cells import probe_cell
 from allocorpool.run.sweep import Sweep
 
 
@@ -90,8 +92,9 @@ def record_pool_choice(profile_name: str, solution: str) -> str:
 
 
 def record_jdks(profile_name: str, solution: str) -> str:
-    """Measures one JDK and collector's blocks of the JDKs chapter in this boot (what the store lacks) and words
-    the result: each strategy's time per packet and pooling over allocation, per case of the chapter's plan."""
+    """Measures one JDK and collector's blocks of the JDKs chapter in this boot (what the store lacks), then each
+    strategy's real-time probe at the plan's interval, and words the result: each strategy's time per packet and
+    pooling over allocation, per case of the chapter's plan, and whether each probe kept up."""
     prof = profiles.profile(profile_name)
     known = {s.name: s for s in profiles.jdk_solutions(prof.jdks)}
     chosen = lists.named(known, solution, "JDK and collector of the JDKs chapter")
@@ -106,6 +109,17 @@ def record_jdks(profile_name: str, solution: str) -> str:
         ratio = (f"; pool / alloc {block_figures.compare(rows['pool'], rows['alloc']).effect.text()}"
                  if all(rows.get(s, {}).get("status") == "ok" for s in ("pool", "alloc")) else "")
         lines.append(f"{solution} case {case}: {said} ns per packet{ratio}")
+    for case in cases:
+        for strategy in prof.jdks.strategies:
+            cell = probe_cell(chosen, strategy, case, prof, prof.jdks.interval_ns)
+            row = sweep.cell_row(cell)
+            if row["status"] != "ok":
+                lines.append(f"{solution} case {case} {strategy} at {prof.jdks.interval_ns} ns: {row['status']}")
+                continue
+            probe = probe_verdict(row, prof.jdks.interval_ns, cell.duration_s)
+            outcome = ("keeps up" if probe.ok else f"loses {probe.lost_pct:.3g} %" if probe.lost_pct
+                       else "falls behind")
+            lines.append(f"{solution} case {case} {strategy} at {prof.jdks.interval_ns} ns: {outcome} (one probe)")
     return "\n".join(lines)
 
 
