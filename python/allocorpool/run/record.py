@@ -14,8 +14,6 @@ import math
 
 from allocorpool import effects, lists, profiles
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.analysis.search import probe_verdict
-from allocorpool.run.cells import probe_cell
 from allocorpool.run.sweep import Sweep
 
 
@@ -109,17 +107,14 @@ def record_jdks(profile_name: str, solution: str) -> str:
         ratio = (f"; pool / alloc {block_figures.compare(rows['pool'], rows['alloc']).effect.text()}"
                  if all(rows.get(s, {}).get("status") == "ok" for s in ("pool", "alloc")) else "")
         lines.append(f"{solution} case {case}: {said} ns per packet{ratio}")
+    interval_ns = prof.jdks.interval_ns
     for case in cases:
         for strategy in prof.jdks.strategies:
-            cell = probe_cell(chosen, strategy, case, prof, prof.jdks.interval_ns)
-            row = sweep.cell_row(cell)
-            if row["status"] != "ok":
-                lines.append(f"{solution} case {case} {strategy} at {prof.jdks.interval_ns} ns: {row['status']}")
-                continue
-            probe = probe_verdict(row, prof.jdks.interval_ns, cell.duration_s)
+            row, probe = sweep.jdk_probe(chosen, strategy, case)
             outcome = ("keeps up" if probe.ok else f"loses {probe.lost_pct:.3g} %" if probe.lost_pct
                        else "falls behind")
-            lines.append(f"{solution} case {case} {strategy} at {prof.jdks.interval_ns} ns: {outcome} (one probe)")
+            said = f"{outcome} (one probe)" if row["status"] == "ok" else row["status"]
+            lines.append(f"{solution} case {case} {strategy} at {interval_ns} ns: {said}")
     return "\n".join(lines)
 
 

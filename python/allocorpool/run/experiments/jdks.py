@@ -14,7 +14,7 @@ from allocorpool.profiles import jdk_solutions
 from allocorpool.run.blocks import Block
 from allocorpool.run.cells import batch_block, batch_cell, jdk_block, probe_cell
 from allocorpool.run.executor import Executor
-from allocorpool.run.experiments.rows import labels, latency, probe_verdict
+from allocorpool.run.experiments.rows import Probe, labels, latency, probe_verdict
 
 
 class JdkExperiments(Executor):
@@ -33,10 +33,8 @@ class JdkExperiments(Executor):
 
         def measure(job: tuple[Solution, str, str]) -> dict[str, Any]:
             solution, strategy, case = job
-            probed = probe_cell(solution, strategy, case, self.profile, plan.interval_ns)
             batch, spread = self._jdk_batch(solution, strategy, case, blocks, figures)
-            probe = self.cell_row(probed)
-            judged = probe_verdict(probe, plan.interval_ns, probed.duration_s)
+            probe, judged = self.jdk_probe(solution, strategy, case)
             failed = [row for row in (batch, probe) if row["status"] != "ok"]
             return {**labels(solution, strategy, case), "jdk": solution.jdk, "collector": solution.collector,
                     "batch_status": batch["status"], **batch_costs(batch), **spread,
@@ -49,6 +47,14 @@ class JdkExperiments(Executor):
         rows = self._each(measure, jobs, "cells across the JDKs")
         self._end(f"{len(rows)} (JDK, collector, strategy, case) cells")
         return pd.DataFrame(rows, columns=JDK_COLUMNS)
+
+    def jdk_probe(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], Probe]:
+        """A strategy's real-time probe at the plan's interval: its row (run if missing, read in a replay) and
+        its verdict."""
+        interval_ns = self.profile.jdks.interval_ns
+        probed = probe_cell(solution, strategy, case, self.profile, interval_ns)
+        row = self.cell_row(probed)
+        return row, probe_verdict(row, interval_ns, probed.duration_s)
 
     def jdk_blocks(self, chosen: list[Solution], cases: list[str]
                    ) -> tuple[dict[tuple[str, str], Block], dict[str, dict[str, Any]]]:
