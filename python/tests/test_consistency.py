@@ -53,6 +53,7 @@ def test_in_the_full_store_every_configuration_agrees_or_the_summary_names_it(mo
     monkeypatch.setattr(summary.show, "show_table", lambda table, *a, **k: shown.append(table))
     index = Store(FULL).index
     table = same.consistency(index)
+    monkeypatch.setattr(same, "consistency", lambda _: table)  # the chapter's call reads this table, not a second pass
     assert len(table) and set(table["outcome"]) <= {same.AGREE, same.BOOTS_DISAGREE, same.RUNS_DISAGREE,
                                                     same.CANNOT_TELL}
     summary.show_consistency(index)

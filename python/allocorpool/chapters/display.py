@@ -24,7 +24,8 @@ from allocorpool.chapters.tables import style
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
 # Under the full profile, a section that sets a small profile beside the article's sizes has no second side.
 NOTHING_SMALLER = ("This is the full profile itself: there is no smaller profile here to set beside it. The quick "
-                   "profile's article (`make study`) shows this section, its small runs against this store's.")
+                   "profile's article (`make study PROFILE=quick`) shows this section, its small runs against this "
+                   "store's.")
 
 
 def figure_bundle(fig: go.Figure) -> dict[str, Any]:
