@@ -82,7 +82,7 @@ class EchoProfile:
 
 PROFILES: dict[str, EchoProfile] = {p.name: p for p in (
     # JDK 11 with generational ZGC is an "unsupported" row: the ci profile shows one.
-    EchoProfile("ci", jdks=(11, 25), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=1, warmup_s=0.5,
+    EchoProfile("ci", jdks=(11, 25), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=0.5, warmup_s=0.25,
                 heap="512m", warmup_iterations=1, iterations=2, iteration_ms=200, forks=1, repetitions=2),
     EchoProfile("quick", jdks=JDKS, collectors=COLLECTORS, clients=CLIENTS, duration_s=2, warmup_s=1, heap="1g",
                 warmup_iterations=2, iterations=3, iteration_ms=500, forks=1),
