@@ -111,9 +111,8 @@ def record_jdks(profile_name: str, solution: str) -> str:
     for case in cases:
         for strategy in prof.jdks.strategies:
             row, probe = sweep.jdk_probe(chosen, strategy, case)
-            outcome = ("keeps up" if probe.ok else f"loses {probe.lost_pct:.3g} %" if probe.lost_pct
-                       else "falls behind")
-            said = f"{outcome} (one probe)" if row["status"] == "ok" else row["status"]
+            said = (row["status"] if row["status"] != "ok" else "keeps up (one probe)" if probe.ok
+                    else f"loses {probe.lost_pct:.3g} % (one probe)" if probe.lost_pct else "falls behind (one probe)")
             lines.append(f"{solution} case {case} {strategy} at {interval_ns} ns: {said}")
     return "\n".join(lines)
 
