@@ -160,13 +160,8 @@ lab: env notebooks
 TEST_EXECUTED_DIR := $(TEST_NOTEBOOKS_DIR)/executed
 test-notebooks: env jdks native java cpp notebooks $(ANSWER_NOTEBOOK)
 	rm -rf $(TEST_NOTEBOOKS_DIR) && mkdir -p $(TEST_EXECUTED_DIR)/answer
-	@failed=""; for notebook in $(STUDY_NOTEBOOKS) $(ANSWER_NOTEBOOK); do \
-	  out=$(TEST_EXECUTED_DIR)/$${notebook#$(NOTEBOOKS_DIR)/}; start=$$(date +%s); \
-	  $(VENV)/bin/papermill --cwd $(ROOT) --kernel python3 --log-level WARNING -p profile ci \
-	    -p data_dir $(TEST_NOTEBOOKS_DIR)/data $$notebook $$out || failed="$$failed $$(basename $$notebook)"; \
-	  echo "$$(basename $$notebook) under ci: $$(( $$(date +%s) - start )) s"; \
-	done; \
-	if [ -n "$$failed" ]; then echo "notebooks that failed under ci:$$failed (their executed copies in $(TEST_EXECUTED_DIR) show where)"; exit 1; fi
+	$(PY) tools/execute_notebooks.py --cwd $(ROOT) --label " under ci" -p profile ci -p data_dir $(TEST_NOTEBOOKS_DIR)/data \
+	  $(TEST_EXECUTED_DIR) $(NOTEBOOKS_DIR) $(STUDY_NOTEBOOKS) $(ANSWER_NOTEBOOK)
 
 # The study in a real browser (Debian's Chromium): a chapter opened from JupyterLab's file browser
 # runs under ci, and the ci article, rendered from the notebooks test-notebooks executed, draws.

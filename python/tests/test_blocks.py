@@ -168,6 +168,33 @@ def test_the_memory_latency_is_timed_once_per_boot_for_every_process_of_a_store(
     assert calibration._recent_latency(latency, folder)["load_ns_16mib"] == 104.0 and len(timings) == 4
 
 
+def test_a_reference_run_stands_for_later_blocks_only_where_the_profile_lets_it(tmp_path, monkeypatch):
+    ran = []
+
+    def run(cell):
+        ran.append(cell.key)
+        return executor.run_cell(cell, tmp_path / "runs", progress=False,
+                                 build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
+
+    clock = [1_000_000.0]
+    monkeypatch.setattr(calibration.time, "time", lambda: clock[0])
+    monkeypatch.setattr(machine, "boot_id", lambda: "boot-one")
+    folder = tmp_path / "calibration"
+    each = replace(PROFILE, blocks=study.BlockPlan(repetitions=2))
+    for _ in range(2):  # by default every block runs its own
+        assert calibration.calibrate(each, run, folder=folder)["reference_status"] == "ok"
+    assert len(ran) == 2
+    standing = replace(PROFILE, blocks=study.BlockPlan(repetitions=2, reference_valid_s=60))
+    first = calibration.calibrate(standing, run, folder=folder)
+    again = calibration.calibrate(standing, run, folder=folder)
+    assert len(ran) == 3 and again["reference_ns_per_packet"] == first["reference_ns_per_packet"] is not None
+    clock[0] += 61  # too old: run again
+    calibration.calibrate(standing, run, folder=folder)
+    monkeypatch.setattr(machine, "boot_id", lambda: "boot-two")  # another boot never takes this one's figure
+    calibration.calibrate(standing, run, folder=folder)
+    assert len(ran) == 5
+
+
 def test_a_real_time_block_keeps_up_only_where_no_probe_of_it_lost(tmp_path, monkeypatch):
     monkeypatch.setattr(executor, "run_cell", _fake)
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))

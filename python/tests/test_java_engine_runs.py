@@ -37,7 +37,7 @@ def test_batch_every_strategy_and_case(jdk: int, collector: str, tmp_path: Path)
         for case in CASES if (jdk, collector) == REFERENCE_JVMS[0] else ["B"]:
             out = tmp_path / f"{strategy}-{case}.jsonl"
             records, done = run_engine(run, ["--case", case, "--strategy", strategy, "--mode", "batch",
-                                             "--duration-s", "1", "--warmup-s", "0.5", "--scale", "0.01",
+                                             "--duration-s", "0.3", "--warmup-s", "0.1", "--scale", "0.01",
                                              "--out", str(out)])
             assert done.returncode == 0, f"{strategy} {case}: {done.stderr[-2000:]}"
             header, summary = records[0], records[-1]
@@ -55,10 +55,10 @@ def test_realtime_reports_lost_counts_every_second(tmp_path: Path) -> None:
     out = tmp_path / "rt.jsonl"
     records, done = run_engine(JavaRun(jdk=17, collector="g1", heap="1g"),
                                ["--case", "A", "--strategy", "pool", "--mode", "realtime", "--interval-ns", "1000",
-                                "--duration-s", "10", "--warmup-s", "2", "--scale", "0.1", "--out", str(out)])
+                                "--duration-s", "3.5", "--warmup-s", "0.5", "--scale", "0.1", "--out", str(out)])
     assert done.returncode == 0, done.stderr[-2000:]
     periodic = [r for r in records if r["type"] == "periodic"]
-    assert len(periodic) >= 9, periodic
+    assert len(periodic) >= 3, periodic
     assert all(isinstance(r["lost"], int) for r in periodic)
     summary = records[-1]
     assert summary["status"] == "ok", summary

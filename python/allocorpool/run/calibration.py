@@ -29,6 +29,7 @@ REFERENCE = ("g1", "alloc", "B")
 # notebook each) share it; a process without a folder keeps it in memory.
 LATENCY_VALID_S = 1800.0
 LATENCY_FILE = "memory-latency.json"
+REFERENCE_FILE = "reference.json"  # the last reference run's figure, where the profile lets it stand a while
 _latency_cache: dict[str, tuple[float, dict[str, float | None]]] = {}
 REFERENCE_MAX_S = 5.0  # the reference run's length: the block's batch runs', at most this
 COLUMNS = [*machine_check.LATENCY_COLUMNS, "reference_key", "reference_status", "reference_ns_per_packet"]
@@ -45,13 +46,43 @@ def calibrate(prof: Profile, run: Callable[[Cell], CellResult],
               latency: Callable[[], dict[str, float | None]] | None = None, folder: Path | None = None) -> dict[str, Any]:
     """This boot's calibration now (COLUMNS): the memory's latency (machine_check.memory_latency unless told;
     shared through `folder` when given) and the reference cell's time per packet, run by `run` and not stored
-    as a cell (None where a figure could not be measured: the reference's status says why)."""
+    as a cell (None where a figure could not be measured: the reference's status says why). Where the profile's
+    blocks let a reference stand for a while (BlockPlan.reference_valid_s), a block started within that time of
+    an ok reference run in this boot and `folder` records that run's figure."""
     loads = _recent_latency(latency or machine_check.memory_latency, folder)
     cell = reference_cell(prof)
+    kept = _recent_reference(cell.key, folder, prof.blocks.reference_valid_s)
+    if kept is not None:
+        return {**loads, "reference_key": cell.key, "reference_status": "ok", "reference_ns_per_packet": kept}
     result = run(cell)
     summary = (result.run.summary or {}) if result.status == "ok" else {}
-    return {**loads, "reference_key": cell.key, "reference_status": result.status,
-            "reference_ns_per_packet": summary.get("ns_per_packet")}
+    ns = summary.get("ns_per_packet")
+    if folder is not None and ns is not None and prof.blocks.reference_valid_s > 0:
+        _write(folder, REFERENCE_FILE, {"boot_id": machine.boot_id() or "", "timed_at": time.time(), "key": cell.key,
+                                        "ns_per_packet": ns})
+    return {**loads, "reference_key": cell.key, "reference_status": result.status, "reference_ns_per_packet": ns}
+
+
+def _recent_reference(key: str, folder: Path | None, valid_s: float) -> float | None:
+    """The time per packet of this boot's last ok reference run of `key` kept in `folder`, when it ran less
+    than valid_s ago (else None: it runs again)."""
+    if folder is None or valid_s <= 0:
+        return None
+    try:
+        kept = json.loads((folder / REFERENCE_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(kept, dict) or kept.get("boot_id") != (machine.boot_id() or "") or kept.get("key") != key:
+        return None
+    fresh = 0 <= time.time() - float(kept.get("timed_at", -1e18)) <= valid_s
+    return float(kept["ns_per_packet"]) if fresh and kept.get("ns_per_packet") is not None else None
+
+
+def _write(folder: Path, name: str, content: dict[str, Any]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = folder / f".{name}.{time.monotonic_ns()}"
+    temporary.write_text(json.dumps(content))
+    temporary.replace(folder / name)
 
 
 def _recent_latency(latency: Callable[[], dict[str, float | None]], folder: Path | None) -> dict[str, float | None]:
@@ -62,10 +93,7 @@ def _recent_latency(latency: Callable[[], dict[str, float | None]], folder: Path
     if cached is None or not 0 <= now - cached[0] <= LATENCY_VALID_S:
         cached = (now, latency())
         if folder is not None and any(value is not None for value in cached[1].values()):
-            folder.mkdir(parents=True, exist_ok=True)
-            temporary = folder / f".{LATENCY_FILE}.{time.monotonic_ns()}"
-            temporary.write_text(json.dumps({"boot_id": boot, "timed_at": now, "figures": cached[1]}))
-            temporary.replace(folder / LATENCY_FILE)
+            _write(folder, LATENCY_FILE, {"boot_id": boot, "timed_at": now, "figures": cached[1]})
     _latency_cache[boot] = cached
     return dict(cached[1])
 

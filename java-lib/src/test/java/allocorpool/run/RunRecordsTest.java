@@ -256,7 +256,7 @@ class RunRecordsTest {
         Path first = dir.resolve("series-0.jsonl");
         Path second = dir.resolve("series-1.jsonl");
         BufferedReader lines = new BufferedReader(new StringReader(
-                "--interval-ns 40000 --duration-s 2 --warmup-s 1 --out " + second + "\n"));
+                "--interval-ns 40000 --duration-s 0.5 --warmup-s 0.2 --out " + second + "\n"));
         assertEquals(0, Run.execute(config("B", "native-mix", "realtime", 20_000, 0.01, false, first,
                 "--probes-from-stdin"), JAVA_CLOCK, human, lines));
         List<Map<String, Object>> a = readRun(first);

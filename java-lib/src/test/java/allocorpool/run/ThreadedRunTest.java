@@ -59,7 +59,7 @@ class ThreadedRunTest {
 
     private RunConfig config(String strategy, int threads, Path out) {
         return RunFiles.config("B", strategy, "batch", 0, 0.01, false, out, "--threads", String.valueOf(threads),
-                "--duration-s", "1", "--warmup-s", "0.3");
+                "--duration-s", "0.4", "--warmup-s", "0.1");
     }
 
     private int execute(RunConfig config, BiFunction<String, CaseParams, BufferStrategy> strategies) {
@@ -105,7 +105,7 @@ class ThreadedRunTest {
             for (int threads : new int[] {1, 2}) {
                 Path file = dir.resolve(strategy + "-realtime-" + threads + ".jsonl");
                 RunConfig config = RunFiles.config("B", strategy, "realtime", 20_000, 0.01, false, file, "--threads",
-                        String.valueOf(threads), "--duration-s", "1", "--warmup-s", "0.3");
+                        String.valueOf(threads), "--duration-s", "0.4", "--warmup-s", "0.1");
                 int status = Run.execute(config, JAVA_CLOCK, human, new BufferedReader(new StringReader("")),
                         Strategies::create);
                 assertEquals(0, status, strategy + " x " + threads);
