@@ -46,7 +46,11 @@ def test_batch_every_strategy_and_case(jdk: int, collector: str, tmp_path: Path)
             assert header["collector"] == collector
             assert (header["strategy"], header["case"]) == (strategy, case)
             assert summary["status"] == "ok", summary
-            assert summary["measured_packets"] > 0 and summary["ns_per_packet"] > 0
+            # The fill counts packets, the window time: a window a busy machine starves may measure none, and
+            # then has no time per packet, but its books balance all the same.
+            assert summary["fill_packets"] > 0 and 0 <= summary["measured_packets"] <= summary["packets"], summary
+            assert (summary["ns_per_packet"] is None) == (summary["measured_packets"] == 0), summary
+            assert summary["ns_per_packet"] is None or summary["ns_per_packet"] > 0, summary
             if strategy in ("pool", "mix", "native-pool", "native-mix"):
                 assert summary["pool_free"] + summary["pool_in_use"] == summary["pool_capacity"], summary
 

@@ -98,7 +98,7 @@ class NettyRunTest {
             RunConfig config = config("B", strategy, 20_000, file);
             assertEquals(0, Run.execute(config, JAVA_CLOCK, human), strategy);
             assertConserved(file, config.caseParams());
-            assertTrue((Long) summary(file).get("packets") > 0);
+            assertTrue((Long) summary(file).get("fill_packets") > 0);  // counted, not timed: on any machine
         }
     }
 
