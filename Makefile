@@ -69,7 +69,7 @@ cpp:
 
 # The C++ test suite again under AddressSanitizer + LeakSanitizer and UBSan. Unoptimized, with line tables only: the
 # sanitizers check the same (the real-time tests run on a scripted clock, so the build's speed does not matter to
-# them), and the build takes half the CPU time of -O1 with full debug information, its tests some 20 s longer. Only
+# them), and the build takes half the CPU time of -O1 with full debug information for slightly longer tests. Only
 # the tests and the engines they start: the benchmarks are not under test.
 cpp-asan:
 	cmake -S cpp-lib -B $(BUILD)/cpp-lib-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O0" \

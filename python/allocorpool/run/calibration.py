@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from allocorpool import machine
+from allocorpool.data.store import atomic_write
 from allocorpool.lists import SOLUTIONS_BY_NAME
 from allocorpool.profiles import Profile
 from allocorpool.run import machine_check
@@ -79,10 +80,7 @@ def _recent_reference(key: str, folder: Path | None, valid_s: float) -> float | 
 
 
 def _write(folder: Path, name: str, content: dict[str, Any]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    temporary = folder / f".{name}.{time.monotonic_ns()}"
-    temporary.write_text(json.dumps(content))
-    temporary.replace(folder / name)
+    atomic_write(folder / name, lambda temporary: temporary.write_text(json.dumps(content)))
 
 
 def _recent_latency(latency: Callable[[], dict[str, float | None]], folder: Path | None) -> dict[str, float | None]:
