@@ -3,8 +3,9 @@
 - JupyterLab (the project environment, with its settings) lists the chapters; a double-click on
   one opens it as a notebook, not as a text file; running it under the ci profile shows its first
   table (the cells come from the store `make test-notebooks` filled, or run).
-- The rendered article draws every figure and logs no script error, and prints no path of the
-  machine that built it.
+- The rendered article, the ci one and the published full-size one, draws every figure and logs
+  no script error, prints no path of the machine that built it, answers on its first screen and
+  reads without long sentences or internal names.
 
 `make test-browser` runs these after rendering the ci article (ALLOC_OR_POOL_ARTICLE).
 """
@@ -54,6 +55,21 @@ def browser(tmp_path_factory):
     driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)), options=options)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(params=["ci", "published"])
+def article(request) -> Path:
+    """The ci article make test-browser renders (ALLOC_OR_POOL_ARTICLE), and the published one
+    (docs/article.html, the committed full-size study's)."""
+    if request.param == "published":
+        page = paths.project_root() / "docs" / "article.html"
+        hint = "make publish renders it"
+    else:
+        page = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
+        hint = "render it first (make test-browser does)"
+    if not page.is_file():
+        pytest.fail(f"{page} is missing: {hint}")
+    return page
 
 
 def _free_port() -> int:
@@ -125,10 +141,7 @@ def test_a_chapter_opens_as_a_notebook_and_runs_to_its_first_table(browser, lab)
     assert "ns" in table[0].text or "case" in table[0].text.lower()
 
 
-def test_the_article_draws_every_figure_without_a_script_error(browser):
-    article = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
-    if not article.is_file():
-        pytest.fail(f"{article} is missing: render it first (make test-browser does)")
+def test_the_article_draws_every_figure_without_a_script_error(browser, article):
     text = article.read_text(encoding="utf-8")
     for private in {str(paths.project_root()), str(Path.home())} - {"/"}:
         assert private not in text, f"the article prints a path of the machine that built it: {private}"
@@ -142,10 +155,7 @@ def test_the_article_draws_every_figure_without_a_script_error(browser):
 
 
 
-def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser):
-    article = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
-    if not article.is_file():
-        pytest.fail(f"{article} is missing: render it first (make test-browser does)")
+def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser, article):
     browser.set_window_size(1400, 900)
     browser.get(article.as_uri())
     WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "table"))
@@ -162,14 +172,11 @@ def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser
     assert link.text == '"To allocate or to pool?"' or "allocate or to pool" in link.text
 
 
-def test_the_article_reads_without_long_sentences_internal_names_or_raw_values(browser):
+def test_the_article_reads_without_long_sentences_internal_names_or_raw_values(browser, article):
     """No sentence over 50 words, no cell key, column, file or API name, no True/False/nan in a table, no
     progress line and no unexplained word, in the page as Chromium lays it out (readability's rules)."""
     from allocorpool.chapters import readability
 
-    article = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
-    if not article.is_file():
-        pytest.fail(f"{article} is missing: render it first (make test-browser does)")
     browser.get(article.as_uri())
     WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "table"))
     page = browser.execute_script("return document.documentElement.outerHTML;")
