@@ -150,6 +150,10 @@ def test_the_article_draws_every_figure_without_a_script_error(browser, article)
     figures = WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".plotly-graph-div"))
     WebDriverWait(browser, 60).until(lambda d: all(f.find_elements(By.CSS_SELECTOR, ".main-svg") for f in figures))
     assert len(figures) >= 5
+    wide = browser.execute_script(
+        "return Array.from(document.querySelectorAll('td, th')).filter(c => c.getBoundingClientRect().width > 500"
+        " && getComputedStyle(c).whiteSpace === 'nowrap').map(c => c.textContent.trim().slice(0, 60));")
+    assert not wide, f"{len(wide)} table cells run on one line wider than a reading column: {wide[:5]}"
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert not errors, f"the article logged script errors: {errors}"
 

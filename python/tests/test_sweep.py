@@ -377,6 +377,12 @@ def test_the_jdks_chapter_runs_each_collector_of_each_jdk_and_a_selection_limits
     monkeypatch.setenv(sweep.SOLUTIONS_VARIABLE, "paper")  # of these, the article ran only Parallel on 11 (its "CMS")
     paper = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
     assert list(paper["solution"]) == ["parallel-11"] and paper["batch_key"].iloc[0] == table["batch_key"].iloc[0]
+    # a replay under the selection shows every pair the store holds (the article ran none of these JDKs),
+    # and of an empty store only the selection's
+    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True).across_jdks()
+    assert list(replayed["batch_key"]) == list(table["batch_key"]) and list(replayed["keeps_up"]) == [True, False] * 2
+    empty = sweep.Sweep(prof, tmp_path / "empty", progress=False, replay=True).across_jdks()
+    assert list(empty["solution"]) == ["parallel-11"] and list(empty["batch_status"]) == ["missing"]
 
 
 def test_a_replay_without_the_timeline_runs_says_they_are_not_measured(tmp_path, monkeypatch):

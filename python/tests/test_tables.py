@@ -1,6 +1,7 @@
 """reference.py and tables.py: the article's figures, grids beside ours, and the article's marks."""
 
 import math
+import re
 
 import pandas as pd
 
@@ -136,3 +137,15 @@ def test_a_search_a_stored_loss_contradicts_is_shown_with_its_mark_and_not_ranke
     assert ("C++ flat (glibc)", "Pooling", "A", OURS) not in marked  # unmarked: neither green nor grey
     assert marked[("C++ flat (glibc)", "Mix", "A", OURS)] == "green"
     assert styler.data.loc[("C++ flat (glibc)", "Pooling"), ("A", OURS)].endswith(" †")
+
+
+def test_a_sentence_in_a_table_wraps_to_a_reading_width_and_a_figure_stays_on_one_line():
+    table = pd.DataFrame({"figure": ["2,299 (2,106-2,307)"],
+                          "decided by": ["Per case, the shortest loss-free interval of flat C++ against every solution's."]},
+                         index=["claim"])
+    page = tables.style(table).to_html()
+    cells = dict(re.findall(r"#T_\w+_row0_col(\d) \{\s*([^}]*)\}", page))
+    # it must win over the table's own nowrap, whose selector (the table's id and td) is the more specific
+    assert "white-space: normal !important" in cells["1"] and "max-width: 26em" in cells["1"]
+    assert "white-space" not in cells.get("0", "")
+    assert "white-space: nowrap" in page  # the default of every other cell

@@ -139,3 +139,13 @@ def test_a_replay_without_the_larger_counts_shows_those_it_holds():
                "strategy_label": "Allocation", "status": "missing"}
     table = pd.DataFrame([_row("alloc", 1, [100, 101, 99]), _row("alloc", 2, [100, 101, 99]), missing])
     assert sorted(chapter.measured(table)["threads"].unique()) == [1, 2]
+
+
+def test_the_chapter_says_which_counts_ran_and_which_need_a_larger_machine():
+    table = pd.DataFrame([_row("alloc", 1, [100, 101, 99]), _row("pool", 1, [60, 61, 59]),
+                          _row("alloc", 2, [100, 130, 70]), _row("pool", 2, [99, 102, 98])])
+    assert chapter.counts_note(table, planned=(1, 2, 4, 8)) == (
+        "Thread counts measured: 1 and 2. Runs of 4 and 8 threads need a CPU for each thread (the machine measured "
+        "has 2): a larger machine runs them.")
+    assert chapter.counts_note(table, planned=(1, 2)) == "Thread counts measured: 1 and 2."
+    assert chapter.counts_note(table.assign(status="missing"), planned=(1, 2)) == "Thread counts measured: none."

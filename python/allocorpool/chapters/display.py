@@ -64,6 +64,12 @@ def count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n:,} {plural}"
 
 
+def series(items) -> str:
+    """'1', '1 and 2', '2, 4 and 8': a short list in a sentence ('' for none)."""
+    said = [str(item) for item in items]
+    return " and ".join([", ".join(said[:-1]), said[-1]]) if len(said) > 1 else "".join(said)
+
+
 def listing(intro: str, items: list[str]) -> str:
     """An enumeration for the reader: its introduction, then one bullet per item (never one long sentence)."""
     return intro.rstrip(":. ") + ":\n\n" + "\n".join(f"- {item}" for item in items) + "\n"

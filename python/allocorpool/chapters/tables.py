@@ -158,13 +158,21 @@ def _marked(table: pd.DataFrame, ours: pd.DataFrame, reference_marks: pd.DataFra
     return style(table).apply(styles, axis=None)
 
 
+LONG_CELL = 32  # characters: a cell longer than this is a sentence, and wraps
+WRAPPED = "white-space: normal !important; min-width: 12em; max-width: 26em; text-align: left !important;"
+
+
 def style(table: pd.DataFrame) -> Styler:
-    """The project's table look: compact, figures to the right, the article's columns in italics."""
+    """The project's table look: compact, figures to the right on one line, sentences wrapped to a column
+    of reading width (so that no table runs off the page), the article's columns in italics."""
     styler = table.style.set_table_styles([
         {"selector": "", "props": "border-collapse: collapse; font-size: 0.9em;"},
         {"selector": "th, td", "props": "border: 1px solid #cccccc; padding: 2px 8px;"},
         {"selector": "td", "props": "text-align: right; white-space: nowrap;"},
+        {"selector": "th", "props": "max-width: 26em;"},
     ])
+    if len(table) and table.index.is_unique and table.columns.is_unique:  # Styler.apply needs unique labels
+        styler = styler.apply(lambda frame: frame.map(lambda v: WRAPPED if len(str(v)) > LONG_CELL else ""), axis=None)
     reference_columns = [c for c in table.columns if isinstance(c, tuple) and c[-1] == REFERENCE]
     if reference_columns:
         styler = styler.set_properties(subset=reference_columns, **{"font-style": "italic"})

@@ -263,22 +263,28 @@ def _ratio(table: pd.DataFrame, threads: int, solution: str, case: str) -> float
     return _ns(rows.get(SHARED)) / _ns(rows.get(PER_THREAD)) if PER_THREAD in rows and SHARED in rows else math.nan
 
 
+def counts_note(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> str:
+    """Which thread counts the table measured, and which of the plan need a larger machine."""
+    shown = measured(table)
+    counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
+    left = [n for n in sorted(set(planned) | {int(n) for n in table["threads"].unique()}) if n not in counts]
+    cpus = pd.to_numeric(shown.get("cpus"), errors="coerce").max() if len(shown) else math.nan
+    machine = f" (the machine measured has {int(cpus)})" if not math.isnan(cpus) else ""
+    if not counts:
+        return "Thread counts measured: none."
+    return (f"Thread counts measured: {show.series(counts)}."
+            + (f" Runs of {show.series(left)} threads need a CPU for each thread{machine}: a larger machine runs "
+               "them." if left else ""))
+
+
 def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
     """The chapter: which thread counts ran, the answer, the figure, the tables, the findings and verdicts.
     planned: the profile's thread counts (a run lists only those this machine has CPUs for)."""
     if table.empty:
         show.note("No solution of this chapter is in this profile's selection.")
         return
-    shown = measured(table)
-    counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
-    planned = sorted(set(planned) | {int(n) for n in table["threads"].unique()})
-    left = [n for n in planned if n not in counts]
-    cpus = pd.to_numeric(shown.get("cpus"), errors="coerce").max() if len(shown) else math.nan
-    machine = f" (the machine measured has {int(cpus)})" if not math.isnan(cpus) else ""
-    show.note(f"Thread counts measured: {', '.join(map(str, counts)) or 'none'}"
-              + (f". {', '.join(map(str, left))} threads need a CPU each{machine}: a larger machine runs them."
-                 if left else "."))
-    if not counts:
+    show.note(counts_note(table, planned))
+    if measured(table).empty:
         return
     show.show_table(answer_table(table), "The answer by thread count: the fastest strategy in batch and how much "
                                          "less time it takes than the next (95 % interval)")

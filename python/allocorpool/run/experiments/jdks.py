@@ -20,14 +20,15 @@ from allocorpool.run.experiments.rows import Probe, labels, latency, probe_verdi
 class JdkExperiments(Executor):
     def across_jdks(self) -> pd.DataFrame:
         """For each JDK of the profile's plan and each collector it has (profiles.jdk_solutions; those a
-        selection holds, under one), each case: the strategies' batch runs as a block (run.cells.jdk_block:
+        selection holds, under one, and in a replay those the store holds too), each case: the strategies' batch runs as a block (run.cells.jdk_block:
         the median of its newest complete boot with its interval), and each strategy's real-time probe at the
         plan's interval, in the article's heap at the profile's scale. On a cluster, or under a profile without
         blocks, each batch cell runs once."""
         self._begin("collectors across the JDKs")
         plan = self.profile.jdks
-        chosen = [s for s in jdk_solutions(plan) if self.selection is None or s.name in self.selection]
         cases = [case for case in (plan.cases or self.profile.cases) if case in self.profile.cases]
+        chosen = [s for s in jdk_solutions(plan)
+                  if self.selection is None or s.name in self.selection or (self.replay and self._held(s, cases))]
         blocks, figures = self.jdk_blocks(chosen, cases)
         jobs = [(solution, strategy, case) for solution in chosen for strategy in plan.strategies for case in cases]
 
@@ -47,6 +48,15 @@ class JdkExperiments(Executor):
         rows = self._each(measure, jobs, "cells across the JDKs")
         self._end(f"{len(rows)} (JDK, collector, strategy, case) cells")
         return pd.DataFrame(rows, columns=JDK_COLUMNS)
+
+    def _held(self, solution: Solution, cases: list[str]) -> bool:
+        """Whether the store holds any measurement of a JDK and collector of the plan: a replay shows those
+        outside its selection too, since no selection of the article's solutions holds the JDKs this
+        chapter is about (the article ran none of them), while a sweep measures only those it selects."""
+        cells = [probe_cell(solution, strategy, case, self.profile, self.profile.jdks.interval_ns)
+                 for strategy in self.profile.jdks.strategies for case in cases]
+        cells += [cell for case in cases for cell in jdk_block(solution, case, self.profile).cells]
+        return any(cell.key in self._rows or self.store.latest(cell.measurement) for cell in cells)
 
     def jdk_probe(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], Probe]:
         """A strategy's real-time probe at the plan's interval: its row (run if missing, read in a replay) and
