@@ -284,7 +284,9 @@ def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
         show.note("No solution of this chapter is in this profile's selection.")
         return
     show.note(counts_note(table, planned))
-    if measured(table).empty:
+    shown = measured(table)
+    counts = shown["threads"].unique() if len(shown) else []
+    if not len(counts):
         return
     show.show_table(answer_table(table), "The answer by thread count: the fastest strategy in batch and how much "
                                          "less time it takes than the next (95 % interval)")
