@@ -74,11 +74,9 @@ threads.show_chapter(table, plan.counts)
 probes = sweep.thread_probes(chosen)
 
 # %%
-import os
-
 from allocorpool.chapters import threads_realtime
 
-threads_realtime.show_realtime(probes, plan.counts, len(os.sched_getaffinity(0)))
+threads_realtime.show_realtime(probes, plan.counts, threads.measured_cpus(table))
 
 # %% tags=["check"]
 sweep.finish(table, probes)

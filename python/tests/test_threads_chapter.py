@@ -149,3 +149,4 @@ def test_the_chapter_says_which_counts_ran_and_which_need_a_larger_machine():
         "has 2): a larger machine runs them.")
     assert chapter.counts_note(table, planned=(1, 2)) == "Thread counts measured: 1 and 2."
     assert chapter.counts_note(table.assign(status="missing"), planned=(1, 2)) == "Thread counts measured: none."
+    assert chapter.measured_cpus(table) == 2 and chapter.measured_cpus(table.assign(status="missing")) is None

@@ -100,6 +100,12 @@ def test_a_replay_shows_the_counts_a_smaller_machine_ran(tmp_path, monkeypatch):
     assert sorted(replayed["threads"].unique()) == [1, 2, 4, 8]
     assert sorted(chapter.measured(replayed)["threads"].unique()) == [1]
     assert (replayed.loc[replayed["threads"] > 1, "keeps_up"] == effects.NOT_MEASURED).all()
+    # the machine named is the one that measured, not the one replaying
+    assert chapter.counts_note(replayed, (1, 2, 4, 8), 2) == (
+        "Consumer counts measured: 1. Runs of 2, 4 and 8 consumers need one CPU more than their count (the machine "
+        "measured has 2): a larger machine runs them.")
+    assert chapter.counts_note(replayed, (1,), None) == "Consumer counts measured: 1."
+    assert chapter.counts_note(replayed.assign(keeps_up=effects.NOT_MEASURED), (1,), 2) == "Consumer counts measured: none."
 
 
 def test_a_pool_that_loses_less_is_said_so_with_its_interval():

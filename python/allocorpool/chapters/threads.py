@@ -263,13 +263,20 @@ def _ratio(table: pd.DataFrame, threads: int, solution: str, case: str) -> float
     return _ns(rows.get(SHARED)) / _ns(rows.get(PER_THREAD)) if PER_THREAD in rows and SHARED in rows else math.nan
 
 
+def measured_cpus(table: pd.DataFrame) -> int | None:
+    """The CPUs of the machine that measured the table's runs (the most, if several did); None if none ran."""
+    shown = measured(table)
+    cpus = pd.to_numeric(shown.get("cpus"), errors="coerce").max() if len(shown) else math.nan
+    return None if math.isnan(cpus) else int(cpus)
+
+
 def counts_note(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> str:
     """Which thread counts the table measured, and which of the plan need a larger machine."""
     shown = measured(table)
     counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
     left = [n for n in sorted(set(planned) | {int(n) for n in table["threads"].unique()}) if n not in counts]
-    cpus = pd.to_numeric(shown.get("cpus"), errors="coerce").max() if len(shown) else math.nan
-    machine = f" (the machine measured has {int(cpus)})" if not math.isnan(cpus) else ""
+    cpus = measured_cpus(table)
+    machine = f" (the machine measured has {cpus})" if cpus is not None else ""
     if not counts:
         return "Thread counts measured: none."
     return (f"Thread counts measured: {show.series(counts)}."

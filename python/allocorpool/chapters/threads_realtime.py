@@ -106,19 +106,28 @@ def findings(probes: pd.DataFrame) -> list[str]:
     return lines
 
 
-def show_realtime(probes: pd.DataFrame, planned: tuple[int, ...], cpus: int) -> None:
-    """The real-time part: the counts measured and those this machine has too few CPUs for, the table, the
-    findings and the verdicts."""
+def counts_note(probes: pd.DataFrame, planned: tuple[int, ...], cpus: int | None) -> str:
+    """Which consumer counts the probes measured, and which of the plan need a larger machine than the one
+    that measured them (cpus: its CPUs, if known)."""
+    shown = measured(probes)
+    counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
+    if not counts:
+        return "Consumer counts measured: none."
+    left = [n for n in sorted(set(planned)) if n not in counts]
+    machine = f" (the machine measured has {cpus})" if cpus is not None else ""
+    return (f"Consumer counts measured: {show.series(counts)}."
+            + (f" Runs of {show.series(left)} consumers need one CPU more than their count{machine}: a larger "
+               "machine runs them." if left else ""))
+
+
+def show_realtime(probes: pd.DataFrame, planned: tuple[int, ...], cpus: int | None) -> None:
+    """The real-time part: the counts measured and those the measuring machine (cpus: its CPUs, if known)
+    has too few CPUs for, the table, the findings and the verdicts."""
     if probes.empty:
         show.note("No solution of this part is in this profile's selection.")
         return
-    shown = measured(probes)
-    counts = sorted(int(n) for n in shown["threads"].unique()) if len(shown) else []
-    left = [n for n in sorted(set(planned)) if n not in counts]
-    show.note(f"Consumer counts measured: {', '.join(map(str, counts)) or 'none'}"
-              + (f". {', '.join(map(str, left))} consumers need one CPU more than their count; this machine has "
-                 f"{cpus}." if left else "."))
-    if not counts:
+    show.note(counts_note(probes, planned, cpus))
+    if measured(probes).empty:
         return
     show.show_table(table(probes), "Real time, one clock and N consumers: each strategy's outcome over its probes")
     for line in findings(probes):
