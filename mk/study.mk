@@ -19,7 +19,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article publish study answer lab test-notebooks test-browser plan record record-threads record-pool-choice \
+.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-pool-choice \
   record-jdks record-continuum
 
 notebooks: $(STUDY_NOTEBOOKS)
@@ -111,13 +111,6 @@ article: env notebooks
 	    -p profile $(PROFILE) $$notebook $(EXECUTED_DIR)/$$(basename $$notebook) || exit 1; \
 	done
 	$(PY) -m allocorpool.chapters.article $(EXECUTED_DIR) $(ARTICLE_HTML)
-
-# The published article, docs/article.html: the committed full-size study's article, stamped with
-# the digest of what it was rendered from (a test fails when the store, chapters or package changed
-# after it). Run it, and commit the page, whenever a commit changes them.
-publish:
-	$(MAKE) --no-print-directory article PROFILE=full SOLUTIONS=paper
-	$(PY) -m allocorpool.chapters.publish $(BUILD)/article.html docs/article.html
 
 # From a fresh clone, by default: your machine's answer. Set up what the article's eight solutions
 # need (JDK 11), measure the blocks the article's answer rests on (profile answer), and render them

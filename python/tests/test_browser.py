@@ -3,8 +3,8 @@
 - JupyterLab (the project environment, with its settings) lists the chapters; a double-click on
   one opens it as a notebook, not as a text file; running it under the ci profile shows its first
   table (the cells come from the store `make test-notebooks` filled, or run).
-- The rendered article, the ci one and the published full-size one, draws every figure and logs
-  no script error, prints no path of the machine that built it, answers on its first screen and
+- The rendered article draws every figure and logs no script error, keeps sentences in tables
+  wrapped, prints no path of the machine that built it, answers on its first screen and
   reads without long sentences or internal names.
 
 `make test-browser` runs these after rendering the ci article (ALLOC_OR_POOL_ARTICLE).
@@ -57,18 +57,12 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
-@pytest.fixture(params=["ci", "published"])
-def article(request) -> Path:
-    """The ci article make test-browser renders (ALLOC_OR_POOL_ARTICLE), and the published one
-    (docs/article.html, the committed full-size study's)."""
-    if request.param == "published":
-        page = paths.project_root() / "docs" / "article.html"
-        hint = "make publish renders it"
-    else:
-        page = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
-        hint = "render it first (make test-browser does)"
+@pytest.fixture
+def article() -> Path:
+    """The ci article make test-browser renders (ALLOC_OR_POOL_ARTICLE), or build/article.html."""
+    page = Path(os.environ.get("ALLOC_OR_POOL_ARTICLE") or paths.project_root() / "build" / "article.html")
     if not page.is_file():
-        pytest.fail(f"{page} is missing: {hint}")
+        pytest.fail(f"{page} is missing: render it first (make test-browser does)")
     return page
 
 
