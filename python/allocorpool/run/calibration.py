@@ -69,14 +69,20 @@ def _recent_reference(key: str, folder: Path | None, valid_s: float) -> float | 
     than valid_s ago (else None: it runs again)."""
     if folder is None or valid_s <= 0:
         return None
-    try:
-        kept = json.loads((folder / REFERENCE_FILE).read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(kept, dict) or kept.get("boot_id") != (machine.boot_id() or "") or kept.get("key") != key:
+    kept = _this_boots(folder / REFERENCE_FILE, machine.boot_id() or "")
+    if kept is None or kept.get("key") != key:
         return None
     fresh = 0 <= time.time() - float(kept.get("timed_at", -1e18)) <= valid_s
     return float(kept["ns_per_packet"]) if fresh and kept.get("ns_per_packet") is not None else None
+
+
+def _this_boots(path: Path, boot: str) -> dict[str, Any] | None:
+    """What a store's folder keeps in `path`, when this boot wrote it (else None)."""
+    try:
+        kept = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, dict) and kept.get("boot_id") == boot else None
 
 
 def _write(folder: Path, name: str, content: dict[str, Any]) -> None:
@@ -98,10 +104,7 @@ def _recent_latency(latency: Callable[[], dict[str, float | None]], folder: Path
 
 def _read_latency(path: Path, boot: str) -> tuple[float, dict[str, float | None]] | None:
     """The timing a store's folder keeps, when it is this boot's (else None: timed again)."""
-    try:
-        kept = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(kept, dict) or kept.get("boot_id") != boot or not isinstance(kept.get("figures"), dict):
+    kept = _this_boots(path, boot)
+    if kept is None or not isinstance(kept.get("figures"), dict):
         return None
     return float(kept["timed_at"]), {column: kept["figures"].get(column) for column in machine_check.LATENCY_COLUMNS}

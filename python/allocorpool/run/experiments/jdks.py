@@ -20,8 +20,9 @@ from allocorpool.run.experiments.rows import Probe, labels, latency, probe_verdi
 class JdkExperiments(Executor):
     def across_jdks(self) -> pd.DataFrame:
         """For each JDK of the profile's plan and each collector it has (profiles.jdk_solutions; those a
-        selection holds, under one, and in a replay those the store holds too), each case: the strategies' batch runs as a block (run.cells.jdk_block:
-        the median of its newest complete boot with its interval), and each strategy's real-time probe at the
+        selection holds, under one, and in a replay those the store holds too), each case: the strategies'
+        batch runs as a block (run.cells.jdk_block: the median of its newest complete boot with its
+        interval), and each strategy's real-time probe at the
         plan's interval, in the article's heap at the profile's scale. On a cluster, or under a profile without
         blocks, each batch cell runs once."""
         self._begin("collectors across the JDKs")
