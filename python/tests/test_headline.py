@@ -77,3 +77,10 @@ def test_the_readme_block_is_replaced_and_a_readme_without_it_is_refused(tmp_pat
 def test_the_readme_says_what_the_committed_store_says():
     """Fails when a sweep has changed data/full's verdicts and `make readme-answer` was not run."""
     assert headline.current(README.read_text()) == headline.from_store("full")
+
+
+def test_writing_to_a_readme_without_the_block_exits_2_naming_the_markers(tmp_path, capsys):
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n")
+    assert headline.main(["--write", str(readme)]) == 2
+    assert headline.BEGIN in capsys.readouterr().err and readme.read_text() == "# x\n"

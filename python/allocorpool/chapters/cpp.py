@@ -12,17 +12,8 @@ from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import (
-    search_rule,
-    ratio_rule,
-    Claim,
-    Verdict,
-    across,
-    every,
-    outcome_is,
-    searched,
-    verdicts_of,
-)
+from allocorpool.chapters.claims import (Claim, Verdict, across, every, outcome_is, ratio_rule, search_rule, searched,
+                                         verdicts_of)
 from allocorpool.lists import POOL_CHOICE_LABELS, POOL_CHOICE_SOLUTIONS, Solution
 
 

@@ -142,9 +142,9 @@ def replace(text: str, lines: list[str]) -> str:
 
 
 def current(text: str) -> list[str]:
-    """The lines between the README's answer markers."""
+    """The lines between the README's answer markers (an empty block: one empty line; no block: none)."""
     start, end = text.find(BEGIN), text.find(END)
-    return [] if start < 0 or end < 0 else text[start + len(BEGIN):end].strip("\n").splitlines()
+    return [] if start < 0 or end < start else text[start + len(BEGIN):end].strip("\n").splitlines() or [""]
 
 
 def from_store(profile: str = "full") -> list[str]:
@@ -162,15 +162,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="full", help="whose store (default full)")
     parser.add_argument("--write", type=Path, metavar="README", help="replace the answer block of this file")
     args = parser.parse_args(argv)
-    lines = from_store(args.profile)
     if args.write is None:
-        print("\n".join(lines))
+        print("\n".join(from_store(args.profile)))
         return 0
-    try:
-        args.write.write_text(replace(args.write.read_text(), lines))
-    except ValueError as error:
-        print(f"headline: {error}", file=sys.stderr)
+    text = args.write.read_text()
+    if not current(text):  # before the store is read: a README without the block is refused at once
+        print(f"headline: {args.write} has no answer block: add the lines {BEGIN!r} and {END!r} where it goes",
+              file=sys.stderr)
         return 2
+    args.write.write_text(replace(text, from_store(args.profile)))
     return 0
 
 

@@ -5,18 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from allocorpool.chapters.claims import (
-    search_rule,
-    ratio_rule,
-    POOLING_AS_WELL_RULE,
-    Claim,
-    Verdict,
-    across,
-    outcome_is,
-    pooling_keeps_up_as_well_as_allocation,
-    searched,
-    verdicts_of,
-)
+from allocorpool.chapters.claims import (POOLING_AS_WELL_RULE, Claim, Verdict, across, outcome_is,
+                                         pooling_keeps_up_as_well_as_allocation, ratio_rule, search_rule, searched,
+                                         verdicts_of)
 
 ARTICLE_ZGC = "zgc"  # the article's ZGC: JDK 11, non-generational
 ARTICLE_G1 = "g1"
