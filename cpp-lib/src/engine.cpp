@@ -137,6 +137,35 @@ void report(const SummaryInputs& summary) {
     }
 }
 
+// What is run, on standard error, before the model is built.
+void announce(const Options& options, const CaseParams& params, const AllocatorInfo& allocator) {
+    const std::string threads =
+            options.threads != 0 ? " on " + std::to_string(options.threads) + " thread(s)" : std::string();
+    std::fprintf(stderr,
+                 "cpp_engine: design %s, strategy %s%s, case %s (queue %u, store %u, scale %g), source %s, %s mode, "
+                 "allocator %s (%s, malloc from %s)\n",
+                 options.design.c_str(), options.strategy.c_str(), threads.c_str(), options.case_name.c_str(),
+                 params.internal_queue_size, params.stored_count, options.scale, options.source.c_str(),
+                 options.mode == Mode::realtime ? "realtime" : "batch", allocator.name.c_str(),
+                 allocator.version.c_str(), allocator.malloc_provider.c_str());
+}
+
+// The summary's last inputs once the run has ended: the pool's counts, the timeline's totals, the
+// threads' shares, an interruption, and the allocation counting pass.
+void finish_summary(const AnyModel* model, const RunTotals& totals, const Options& options, SummaryInputs& summary) {
+    if (model && model->is_pool()) {
+        summary.pool = model->counts();
+    }
+    summary.totals = totals;
+    if (model) {
+        summary.thread_share_min = model->thread_share_min();
+    }
+    if (summary.totals.stop_signal != 0 && !summary.error) {
+        summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
+    }
+    count_allocations_into(options, summary);
+}
+
 }  // namespace
 
 int run_engine(int argc, char** argv) {
@@ -185,15 +214,7 @@ int run_engine(int argc, char** argv) {
     // t = 0 of the run's clock: the header record. Building the model (a pool's
     // pre-allocation) and the fill phase come after it.
     const Clock::time_point origin = Clock::now();
-    std::fprintf(stderr,
-                 "cpp_engine: design %s, strategy %s%s, case %s (queue %u, store %u, scale %g), source %s, %s mode, "
-                 "allocator %s (%s, malloc from %s)\n",
-                 options.design.c_str(), options.strategy.c_str(),
-                 options.threads != 0 ? (" on " + std::to_string(options.threads) + " thread(s)").c_str() : "",
-                 options.case_name.c_str(),
-                 params.internal_queue_size, params.stored_count, options.scale, options.source.c_str(),
-                 realtime ? "realtime" : "batch", allocator.name.c_str(), allocator.version.c_str(),
-                 allocator.malloc_provider.c_str());
+    announce(options, params, allocator);
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
@@ -205,17 +226,7 @@ int run_engine(int argc, char** argv) {
     summary.threads = threads;
     // Outlives the summary: tearing the model down comes after the last record.
     const std::unique_ptr<AnyModel> model = measure(options, description, origin, timeline, summary);
-    if (model && model->is_pool()) {
-        summary.pool = model->counts();
-    }
-    summary.totals = timeline.totals();
-    if (model) {
-        summary.thread_share_min = model->thread_share_min();
-    }
-    if (summary.totals.stop_signal != 0 && !summary.error) {
-        summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
-    }
-    count_allocations_into(options, summary);
+    finish_summary(model.get(), timeline.totals(), options, summary);
     summary.peak_rss_bytes = peak_rss_bytes();
     writer.write(summary_record(summary));
 
