@@ -7,7 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from allocorpool import cost, lists, profiles
+from allocorpool import lists, profiles
+from allocorpool.run import cost
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.settings import DEFAULT_PROFILE

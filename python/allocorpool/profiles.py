@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from allocorpool.analysis.search import RESOLUTION
+from allocorpool import collectors
 from allocorpool.lists import (
     CASES,
     COLLECTOR_LABELS,
@@ -26,7 +26,10 @@ from allocorpool.lists import (
     Solution,
     named,
 )
-from allocorpool.run import jdks
+
+# The real-time search stops when its loss-free interval is within this share of a lossy one (a profile's
+# default; analysis.search's too).
+RESOLUTION = 0.1
 
 
 @dataclass(frozen=True)
@@ -285,7 +288,7 @@ def jdk_solutions(plan: JdkPlan) -> list[Solution]:
     return [Solution(f"{collector}-{jdk}", f"{COLLECTOR_LABELS[collector]} (JDK {jdk})", "java", jdk=jdk,
                      collector=collector)
             for jdk in plan.jdks for collector in COLLECTOR_LABELS
-            if collector in jdks.collectors_of(jdk) and (plan.collectors is None or collector in plan.collectors)]
+            if collector in collectors.collectors_of(jdk) and (plan.collectors is None or collector in plan.collectors)]
 
 
 def in_series(solution: Solution, plan: SearchPlan) -> bool:

@@ -7,13 +7,13 @@ The study's vocabulary lives in four modules, each with one job:
 - profiles.py: the profiles (ci, quick, full) and their plans of searches, heaps, the continuum,
   the JDKs and blocks;
 - run/cells.py: the cells and blocks a solution, strategy and case make under a profile;
-- cost.py: the cost model behind `make plan`.
+- run/cost.py: the cost model behind `make plan`.
 """
 
 from __future__ import annotations
 
 from allocorpool import paths  # noqa: F401  (tests set study.paths.engine_build)
-from allocorpool.cost import (  # noqa: F401
+from allocorpool.run.cost import (  # noqa: F401
     ALLOCATOR_FILL_FACTOR,
     CONTINUUM_REPEATS,
     COUNTING_FILL_FACTOR,

@@ -50,11 +50,11 @@ from typing import Any
 import pandas as pd
 
 from allocorpool.data.tables import LATENCY_FIELDS, value
+from allocorpool.profiles import RESOLUTION
 
 REFERENCE_NS = 1000
 MIN_STEP_NS = 10
 SIGNIFICANT_DIGITS = 2
-RESOLUTION = 0.1  # the search stops when the loss-free interval is within this share of a lossy one
 OUTCOMES = ("found", "lost", "failed", "missing")  # missing: a replay of a store that lacks a probe
 MISSING = "missing"
 PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error",

@@ -9,7 +9,7 @@ import pandas as pd
 
 from allocorpool import paths
 from allocorpool.analysis.search import MISSING
-from allocorpool.cost import in_minutes, modelled_against_measured, search_s
+from allocorpool.run.cost import in_minutes, modelled_against_measured, search_s
 from allocorpool.data.tables import value
 from allocorpool.lists import REALTIME_STRATEGIES, Solution, selection
 from allocorpool.profiles import Profile
