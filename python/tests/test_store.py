@@ -81,6 +81,19 @@ def test_a_failed_cell_is_stored_with_its_stderr(tmp_path):
     assert len(store.load(cell.key).run.periodic) == 2
 
 
+def test_the_index_rows_by_key_follow_every_change(tmp_path, runs_dir):
+    store = Store(tmp_path)
+    assert store.index_rows() == {}
+    store.put(sample_result(runs_dir))
+    rows = store.index_rows()
+    assert list(rows) == [REALTIME.key] and rows[REALTIME.key]["status"] == "ok"
+    assert store.index_rows() is rows  # unchanged index: the same rows, not built again
+    other = Cell(engine="java", jdk=21, collector="g1", case="C", strategy="pool", mode="realtime", interval_ns=1000,
+                 duration_s=6, warmup_s=2, gc_log=True)
+    store.put(sample_result(runs_dir, other))
+    assert set(store.index_rows()) == {REALTIME.key, other.key}
+
+
 def test_an_interrupted_sweep_resumes_with_the_remaining_cells(tmp_path, runs_dir):
     cells = [cpp_cell(case, strategy) for case, strategy in (("A", "pool"), ("A", "mix"), ("B", "pool"), ("B", "mix"))]
     run = read_run(runs_dir / "cpp-realtime.jsonl")

@@ -94,6 +94,8 @@ class Store:
         self.cells_dir.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()  # cells that finish at once on a cluster are stored one after the other
         self._index = self._reconcile()
+        self._rows: dict[str, dict[str, Any]] = {}
+        self._rows_of: pd.DataFrame | None = None  # the index _rows was built from
 
     @classmethod
     def chosen(cls, profile_name: str, data_dir: str | Path | None = None) -> Store:
@@ -136,6 +138,15 @@ class Store:
     @property
     def index(self) -> pd.DataFrame:
         return self._index.copy()
+
+    def index_rows(self) -> dict[str, dict[str, Any]]:
+        """Every index row by key, read-only: built once per state of the index (every change replaces
+        the index, so a changed index builds it again), for readers that look up many keys."""
+        with self._lock:
+            if self._rows_of is not self._index:
+                self._rows = {row["key"]: row for row in self._index.to_dict("records")} if len(self._index) else {}
+                self._rows_of = self._index
+            return self._rows
 
     def has(self, key: str, ok_only: bool = False) -> bool:
         rows = self._index[self._index["key"] == key] if len(self._index) else self._index

@@ -203,8 +203,7 @@ class BlockRunner:
         return row is None or (self.retry_failed and cell.key not in self._retried and row["status"] != "ok")
 
     def _stored(self) -> dict[str, dict[str, Any]]:
-        index = self.store.index
-        return {row["key"]: row for row in index.to_dict("records")} if len(index) else {}
+        return self.store.index_rows()
 
     def _row(self, cell: Cell, stored: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
         """The stored run of a cell: its own key's, else one of a build that measures the same, else (in a
