@@ -25,8 +25,6 @@ namespace {
 
 constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
-// How much longer than --duration-s the fill phase may take before the run is an error.
-constexpr double fill_grace_s = 600;
 
 // Writes each period as a record and as a human line on standard error.
 class EngineObserver final : public RunObserver {

@@ -16,9 +16,15 @@ runs end when the heap is 90 % used (--stop-when-heap-full: the window is what t
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
+
+# The model's facts the engines share (engine-facts.json, beside this package's source: the cases, the pools,
+# the limits); the engines' tests check their own constants against the same file.
+ENGINE_FACTS: dict[str, Any] = json.loads((Path(__file__).resolve().parents[2] / "engine-facts.json").read_text())
 
 _Named = TypeVar("_Named")
 
@@ -44,7 +50,7 @@ EPSILON_HEAP_MB = 8192
 # and not the kernel handing out fresh pages.
 EPSILON_OPTIONS = ("-XX:+AlwaysPreTouch",)
 REFERENCE_NS = 1000  # the article's interval for "lost: x%"
-MAX_CAPTURING_DELAY_MS = 100  # the article's input queue, in time
+MAX_CAPTURING_DELAY_MS: int = ENGINE_FACTS["max_capturing_delay_ms"]  # the article's input queue, in time
 
 
 @dataclass(frozen=True)
@@ -198,7 +204,7 @@ POOL_CHOICE_STRATEGIES = ("alloc", "pool", "pmr")
 POOL_CHOICE_LABELS = {"alloc": "Allocation", "pool": "Free list", "pmr": "Standard-library pool"}
 POOL_CHOICE_SOLUTIONS = ("cpp-glibc", "flat-glibc")
 
-POOL_SIZE = 1_000_000
+POOL_SIZE: int = ENGINE_FACTS["pool_size"]
 
 # The collectors-across-JDKs chapter: each JDK's collectors as it ships them (no flag but the
 # collector's own; the article's G1 rows add an 80 ms goal, these do not), in the article's heap.
@@ -264,11 +270,13 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                             "(lost ticks, zero) with its packets every 1024 packets",
             "b355ac0ae992": "the engine's run moved its banner and the summary's last inputs into functions of "
                             "their own (engine.cpp only: the model and its loops, in other files, compile the same; "
-                            "an A/B of flat pooling C and C++ allocation A found no difference)"}}
+                            "an A/B of flat pooling C and C++ allocation A found no difference); then its fill "
+                            "limit, the same 600 s, moved to engine.hpp for the shared-facts test that joined the "
+                            "build"}}
 
 # The engines' case sizes (case A as the published code ran it): the internal FIFO and the store.
-INTERNAL_QUEUE_SIZE = {"A": 1_000, "B": 100_000, "C": 495_000}
-STORED_COUNT = {"A": 1_000, "B": 100_000, "C": 495_000}
+INTERNAL_QUEUE_SIZE: dict[str, int] = {case: sizes["internal_queue_size"] for case, sizes in ENGINE_FACTS["cases"].items()}
+STORED_COUNT: dict[str, int] = {case: sizes["stored_count"] for case, sizes in ENGINE_FACTS["cases"].items()}
 
 
 def live_packets(case: str, scale: float) -> int:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from tqdm.auto import tqdm
 
-from allocorpool import paths, settings
+from allocorpool import lists, paths, settings
 from allocorpool.data import gclog
 from allocorpool.data.keys import configuration_of
 from allocorpool.data.records import CellResult, RecordReader, Run
@@ -39,7 +39,7 @@ STOP_GRACE_S = 5.0
 # limit: at the article's sizes case C's allocating fill takes 80-100 s before the first period,
 # longer than a whole short run may take. The engines end a fill that has not finished within
 # duration_s + ENGINE_FILL_LIMIT_S with an error (docs/records.md); the runner waits a minute more.
-ENGINE_FILL_LIMIT_S = 600.0
+ENGINE_FILL_LIMIT_S = float(lists.ENGINE_FACTS["fill_limit_s"])
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ package allocorpool.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import allocorpool.EngineFacts;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 /** The cases (A as the published code ran it), the scale, and the overrides. */
@@ -16,6 +18,20 @@ class CaseParamsTest {
         assertEquals(1_000, a.storedCount);
         assertEquals(100_000, CaseParams.of("B", 1).storedCount);
         assertEquals(495_000, CaseParams.of("C", 1).internalQueueSize);
+    }
+
+    @Test
+    void theCasesAndLimitsAreTheSharedFacts() throws IOException {
+        EngineFacts facts = EngineFacts.load();
+        for (String name : new String[] {"A", "B", "C"}) {
+            CaseParams params = CaseParams.of(name, 1);
+            assertEquals(facts.number("cases." + name + ".internal_queue_size"), params.internalQueueSize, name);
+            assertEquals(facts.number("cases." + name + ".stored_count"), params.storedCount, name);
+            assertEquals(facts.number("pool_size"), params.poolSize, name);
+            assertEquals(facts.number("mix_pool_size"), params.mixPoolSize, name);
+        }
+        assertEquals(facts.number("max_capturing_delay_ms"), CaseParams.MAX_CAPTURING_DELAY_MS);
+        assertEquals(facts.number("max_override_count"), CaseParams.MAX_COUNT);
     }
 
     @Test
