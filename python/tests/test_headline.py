@@ -76,7 +76,8 @@ def test_the_readme_block_is_replaced_and_a_readme_without_it_is_refused(tmp_pat
 
 def test_the_readme_says_what_the_committed_store_says():
     """Fails when a sweep has changed data/full's verdicts and `make readme-answer` was not run."""
-    assert headline.current(README.read_text()) == headline.from_store("full")
+    assert headline.current(README.read_text()) == headline.from_store("full"), \
+        "the README's answer is not what data/full says: run `make readme-answer`"
 
 
 def test_writing_to_a_readme_without_the_block_exits_2_naming_the_markers(tmp_path, capsys):
