@@ -13,7 +13,7 @@ with a pinned seed so that a replay of the same store prints the same intervals.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -284,14 +284,17 @@ class Tally:
             return NO_DIFFERENCE
         return MIXED
 
-    def text(self, what: str = "cells") -> str:
-        """'holds in 14, fails in 3, no difference measured in 7 of 24 cells (2 not measured)'."""
+    def text(self, what: str = "cells", labels: Mapping[str, str] | None = None,
+             unmeasured: bool = True) -> str:
+        """'holds in 14, fails in 3, no difference measured in 7 of 24 cells (2 not measured)'; labels name the
+        outcomes otherwise ({HOLDS: "faster", ...}); unmeasured=False leaves the count of the unmeasured out."""
         if self.judged == 0:
             return f"not measured in any of {self.not_measured} {what}" if self.not_measured else f"no {what}"
-        parts = [f"{label} in {count}" for label, count in
+        named = labels or {}
+        parts = [f"{named.get(outcome, outcome)} in {count}" for outcome, count in
                  ((HOLDS, self.holds), (FAILS, self.fails), (NO_DIFFERENCE, self.no_difference)) if count]
-        text = ", ".join(parts) + f" of {self.judged} {what}"
-        extra = [f"{self.not_measured} not measured"] if self.not_measured else []
+        text = ", ".join(parts) + f" of {self.judged} {what}".rstrip()
+        extra = [f"{self.not_measured} not measured"] if self.not_measured and unmeasured else []
         extra += [f"{self.flips} whose boots disagree"] if self.flips else []
         return text + (f" ({'; '.join(extra)})" if extra else "")
 

@@ -1,11 +1,11 @@
-"""The answer for the README, a sentence and the table it reads: pooling against allocation, counted from the committed
-full-size store as the article counts it, so that the README cannot say more than the data.
+"""The README's answer, a sentence and the table it reads: pooling against allocation, counted from the
+committed full-size store as the article counts it, so that the README cannot say more than the data.
 
 Batch: per solution and case of the article's eight, pooling's median time per packet over allocation's, with
 its 95 % interval over a block's repetitions (analysis.blocks.compare); then, in case C, the same over every
 JDK and collector pair the JDKs chapter measured. Real time: per solution and case, the difference of the two
-strategies' median losses at one packet a microsecond (analysis.blocks.compare_losses). Each sentence tallies
-the verdicts by family (Java on the heap, Java with buffers off the heap, C++, flat C++): faster, slower, or no
+strategies' median losses at one packet a microsecond (analysis.blocks.compare_losses). Each row tallies the
+verdicts by family (Java on the heap, Java with buffers off the heap, C++, flat C++): faster, slower, or no
 difference measured, so each could come out either way. The lead sentence names the families where pooling won
 in every pair.
 
@@ -27,6 +27,7 @@ import pandas as pd
 
 from allocorpool import effects, lists
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.chapters import jdks as jdk_chapter
 
 BEGIN = "<!-- answer: computed from data/full by make readme-answer -->"
 END = "<!-- /answer -->"
@@ -67,26 +68,8 @@ def tallies(table: pd.DataFrame, cases: Iterable[str],
 
 
 def tally_words(tally: effects.Tally, words: dict[str, str] = WORDS) -> str:
-    """'faster in 1, slower in 4 of 6' (what was not judged left out; boots that disagree said)."""
-    if tally.judged == 0:
-        return "not measured"
-    parts = [f"{words[o]} in {n}" for o, n in ((effects.HOLDS, tally.holds), (effects.FAILS, tally.fails),
-                                              (effects.NO_DIFFERENCE, tally.no_difference)) if n]
-    text = ", ".join(parts) + f" of {tally.judged}"
-    return text + (f" ({tally.flips} whose boots disagree)" if tally.flips else "")
-
-
-def _jdk_pairs(jdks: pd.DataFrame) -> effects.Tally:
-    """Case C over the JDKs chapter's JDK and collector pairs, as it counts them (its rows in block form)."""
-    outcomes, flips = [], 0
-    rows = jdks[(jdks["case"] == "C") & (jdks["batch_status"] == "ok")] if len(jdks) else jdks
-    for _, part in rows.groupby(["jdk", "collector"], sort=False) if len(rows) else ():
-        by = {str(r["strategy"]): r for r in part.to_dict("records")}
-        if "pool" in by and "alloc" in by:
-            comparison = block_figures.compare(by["pool"], by["alloc"])
-            outcomes.append(comparison.outcome())
-            flips += int(comparison.flips)
-    return effects.tally(outcomes, flips)
+    """'faster in 1, slower in 4 of 6' (the unmeasured left out; boots that disagree said)."""
+    return tally.text("", labels=words, unmeasured=False) if tally.judged else "not measured"
 
 
 def _jdks_of(table: pd.DataFrame, name: str) -> str:
@@ -113,7 +96,7 @@ def lines(batch: pd.DataFrame, probes: pd.DataFrame | None, jdks: pd.DataFrame) 
             f"{_named(gained_ab)}. Elsewhere the verdicts are mixed or show no difference, as counted here "
             f"over solution and case pairs:")
     rows = [("batch, " + _jdks_of(batch, f), alive.get(f), few.get(f), WORDS) for f in FAMILIES]
-    pairs = _jdk_pairs(jdks)
+    pairs = jdk_chapter.pooling_tallies(jdks).get("C", effects.tally([])) if len(jdks) else effects.tally([])
     if pairs.judged:
         rows.insert(1, (f"batch, Java on the heap, every collector of JDK {jdks['jdk'].min()} to {jdks['jdk'].max()}",
                         pairs, None, WORDS))
@@ -148,7 +131,7 @@ def current(text: str) -> list[str]:
 
 
 def from_store(profile: str = "full") -> list[str]:
-    """The sentences from a profile's store, the article's eight solutions (it runs nothing)."""
+    """The lines from a profile's store, the article's eight solutions (it runs nothing)."""
     from allocorpool.run.sweep import Sweep  # the store's reader, only where the sentences are made from it
 
     sweep = Sweep(profile, None, progress=False, replay=True)

@@ -143,23 +143,26 @@ def change_sentences(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def pooling_tally(table: pd.DataFrame) -> list[str]:
+def pooling_tallies(table: pd.DataFrame) -> dict[str, effects.Tally]:
     """Per case: over the JDK and collector pairs whose blocks hold both, whether pooling takes less time than
     allocation in batch (pooling's median over allocation's, 95 % interval, decided by the margin)."""
-    lines: list[str] = []
+    found: dict[str, effects.Tally] = {}
     if "strategy" not in table:
-        return lines
+        return found
     for case, part in table.groupby("case", sort=False):
         by = {key: {r["strategy"]: r for _, r in rows.iterrows()}
               for key, rows in part.groupby(["jdk", "collector"], sort=False)}
         comparisons = [block_figures.compare(_row(rows["pool"]), _row(rows["alloc"])) for rows in by.values()
                        if all(s in rows and rows[s]["batch_status"] == "ok" for s in ("pool", "alloc"))]
-        if not comparisons:
-            continue
-        tally = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
-        lines.append(f"Pooling takes less time than allocation in batch, case {case}: "
-                     f"{tally.text('JDK and collector pairs')}.")
-    return lines
+        if comparisons:
+            found[str(case)] = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
+    return found
+
+
+def pooling_tally(table: pd.DataFrame) -> list[str]:
+    """pooling_tallies in words, a sentence per case."""
+    return [f"Pooling takes less time than allocation in batch, case {case}: {tally.text('JDK and collector pairs')}."
+            for case, tally in pooling_tallies(table).items()]
 
 
 def findings(table: pd.DataFrame) -> list[str]:
