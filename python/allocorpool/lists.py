@@ -256,7 +256,10 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                              "through the JNI's fan-out); a run of one consumer keeps its loop, meter and clock, "
                              "which its reporter now reads through interfaces",
              "8588266edcc0": "the fan-out's native clock became a class of its own, so that the one-consumer "
-                             "clock's calls are those of fb0094708eed again; the fan-out's code is unchanged"},
+                             "clock's calls are those of fb0094708eed again; the fan-out's code is unchanged",
+             "e4d1c4a936a9": "the header and the peak resident set read /proc through a FileInputStream, not a "
+                             "FileChannel (JDK 11's ZGC failed once inside a FileChannel before a run began); the "
+                             "runs and their loops are unchanged"},
     "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
                             "(CMakeLists.txt); the engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "

@@ -15,6 +15,7 @@ from allocorpool import collectors
 from allocorpool.lists import (
     CASES,
     COLLECTOR_LABELS,
+    CONTINUUM_SOLUTIONS,
     MAX_CAPTURING_DELAY_MS,
     REFERENCE_NS,
     SELECTIONS,
@@ -82,6 +83,7 @@ class ContinuumPlan:
 
     sizes: tuple[int, ...] = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000)
     strategies: tuple[str, ...] = ("alloc", "mix", "pool")
+    solutions: tuple[str, ...] = CONTINUUM_SOLUTIONS  # those the profile and the selection hold
     interval_ns: int = REFERENCE_NS
     pool_sizes: tuple[int, ...] = (1_000_000, 3_000_000, 10_000_000)
     # Where a heap pool's largest size ran out of heap: the bisection between the largest size that fitted and
@@ -201,7 +203,8 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
     # The notebook tests: every chapter's code on one solution of each kind the chapter needs (the collectors of
     # 2019 on JDK 11, off-heap buffers, C++ allocating and flat, a second allocator), runs shorter than a second.
     # The continuum's two sizes are ones the full store holds too (its miniature comparison has both sides); its
-    # largest stops short of the full heap's, where the collector thrashes for seconds and checks no more code.
+    # largest stops short of the full heap's, where the collector thrashes for seconds and checks no more code; a
+    # Java collector and flat C++ run every path of its code.
     Profile("ci", "under a second per run, case A, a solution of each kind: for the notebook tests",
             scale=0.02, batch_s=0.25, batch_warmup_s=0.1, probe_s=0.25, probe_warmup_s=0.1, timeline_s=1, long_run_s=1,
             queue_probe_s=0.2, queue_fixed_probe_s=0.2,
@@ -209,6 +212,7 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.5),
             blocks=BlockPlan(repetitions=2, probe_repetitions=2, reference_valid_s=1800),
             continuum=ContinuumPlan(sizes=(1_000, 100_000), strategies=("alloc", "pool"),
+                                    solutions=("parallel-11", "flat-glibc"),
                                     pool_sizes=(1_000_000, 10_000_000), pool_resolution=3_000_000,
                                     off_heap=("native-parallel-11",)),
             jdks=JdkPlan(jdks=(11, 25), collectors=("parallel", "g1"), strategies=("alloc", "pool"), cases=None),

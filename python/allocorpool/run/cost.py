@@ -16,7 +16,6 @@ import pandas as pd
 
 from allocorpool.analysis.min_heap import STEP_DOWN
 from allocorpool.lists import (
-    CONTINUUM_SOLUTIONS,
     HEAP_SOLUTIONS,
     REALTIME_STRATEGIES,
     SENTINELS,
@@ -224,7 +223,7 @@ def _continuum(prof: Profile, chosen: list[Solution]) -> tuple[int, float]:
     two sizes) and their seconds (every size taken to fit; not the bisection of a heap pool that does not fit:
     how far it goes depends on the machine)."""
     reach = prof.continuum
-    on_continuum = [s for s in chosen if s.name in CONTINUUM_SOLUTIONS]
+    on_continuum = [s for s in chosen if s.name in reach.solutions]
     middle = sorted(reach.sizes)[len(reach.sizes) // 2]
     pool_block = 2 * prof.blocks.repetitions if reach.pool_sizes else 0  # ContinuumExperiments.pool_blocks
     block_s = prof.blocks.batch_s or prof.batch_s

@@ -1,7 +1,6 @@
 package allocorpool.measure;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import allocorpool.record.ProcFile;
 import java.nio.file.Paths;
 
 /** The process's peak resident set (VmHWM in /proc/self/status): heap, native buffers and all. */
@@ -11,12 +10,12 @@ public final class PeakRss {
     /** Bytes, or null where /proc is not there. */
     public static Long bytes() {
         try {
-            for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
+            for (String line : ProcFile.lines(Paths.get("/proc/self/status"))) {
                 if (line.startsWith("VmHWM:")) {
                     return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
                 }
             }
-        } catch (IOException | NumberFormatException e) {
+        } catch (NumberFormatException e) {
             return null;
         }
         return null;

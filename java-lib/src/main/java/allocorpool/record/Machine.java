@@ -2,7 +2,6 @@ package allocorpool.record;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
@@ -61,10 +60,6 @@ public final class Machine {
     }
 
     private static List<String> lines(Path file) {
-        try {
-            return Files.readAllLines(file);
-        } catch (IOException e) {
-            return List.of();
-        }
+        return ProcFile.lines(file);
     }
 }
