@@ -37,7 +37,7 @@ chosen = sweep.solutions()
 # Chapter 14 measures the pool sizes; the summary reads what the store holds of them and runs nothing
 # (`make article` replays every chapter, so the article's summary has them once chapter 14 has run).
 stored = Sweep(profile, data_dir or None, replay=True)
-pool_solutions = stored.solutions("continuum")
+pool_solutions = stored.continuum_solutions()
 
 # %% tags=["progress"]
 batch = sweep.batch(chosen)

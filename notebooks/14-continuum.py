@@ -54,7 +54,7 @@ show.note(f"Profile {sweep.profile.name}: sizes {', '.join(f'{s:,}' for s in pla
           f"largest that fits the heap found to within {plan.pool_resolution:,}.")
 
 # %% tags=["progress"]
-measured = sweep.continuum(sweep.solutions_named(plan.solutions))
+measured = sweep.continuum(sweep.continuum_solutions())
 
 # %%
 chapter.show_curves(measured.curves)
@@ -79,7 +79,7 @@ if sweep.profile.name == "full":
     show.nothing_to_show(show.NOTHING_SMALLER)
 else:
     full = Sweep("full", full_data_dir or None, replay=True)  # read only: nothing of the full profile runs here
-    at_full_size = full.continuum(full.solutions_named([s.name for s in sweep.solutions_named(plan.solutions)]))
+    at_full_size = full.continuum(full.solutions_named([s.name for s in sweep.continuum_solutions()]))
     chapter.show_against_full(measured.curves, at_full_size.curves, sweep.profile.name)
 
 # %% [markdown]

@@ -206,8 +206,7 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
     # probes, and every probe fills its store first. The check replays the plan's own searches: the store
     # also holds the probes above 2000 ns of the searches up to 10,000 ns, which are no part of them.
     full = PROFILES["full"]
-    replay = Sweep(full, ROOT / "data" / "full", progress=False, replay=True)
-    replay.selection = study.selection("paper")
+    replay = Sweep(full, ROOT / "data" / "full", progress=False, replay=True, selection="paper")
     replayed = make_plan.replayed_searches(replay)
     check = make_plan.searches_against_model(full, replayed)
     # every replayed search is counted once, with all its probes; a search the store lacks a probe of is not
@@ -236,8 +235,7 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
 def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
     # The plan says where a search's time goes from the same replay as its model check: the same probes
     # and minutes, each under the purpose the search ran it for, its fill a part of its time.
-    replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True)
-    replay.selection = study.selection("paper")
+    replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True, selection="paper")
     replayed = make_plan.replayed_searches(replay)
     check = make_plan.searches_against_model(replay.profile, replayed)
     by_purpose = make_plan.search_time_by_purpose(replay.profile, replayed)

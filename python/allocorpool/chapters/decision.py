@@ -36,7 +36,7 @@ def points(sweep: Sweep) -> pd.DataFrame:
     probes and the probes across the JDKs (a replay reads them; a sweep that runs would run them)."""
     scale = sweep.profile.scale
     searches = sweep.realtime(sweep.solutions())
-    continuum = sweep.continuum(sweep.solutions("continuum")).curves
+    continuum = sweep.continuum(sweep.continuum_solutions()).curves
     across = sweep.across_jdks()
     across = across.assign(live_packets=[live_packets(case, scale) for case in across["case"]])
     cases = {case: live_packets(case, scale) for case in sweep.profile.cases}

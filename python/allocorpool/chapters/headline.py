@@ -134,8 +134,7 @@ def from_store(profile: str = "full") -> list[str]:
     """The lines from a profile's store, the article's eight solutions (it runs nothing)."""
     from allocorpool.run.sweep import Sweep  # the store's reader, only where the sentences are made from it
 
-    sweep = Sweep(profile, None, progress=False, replay=True)
-    sweep.selection_name, sweep.selection = "all", lists.selection("all")  # the JDKs chapter's every pair
+    sweep = Sweep(profile, None, progress=False, replay=True, selection="all")  # the JDKs chapter's every pair
     chosen = sweep.solutions_named(lists.selection("paper") or ())
     return lines(sweep.batch(chosen), sweep.probe_blocks(chosen), sweep.across_jdks())
 

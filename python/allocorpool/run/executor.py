@@ -79,11 +79,13 @@ class Executor:
 
     def __init__(self, profile_name: str | Profile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False, replay: bool | None = None,
-                 scheduler: str | Cluster | None = None, slots: int | Slots | None = None) -> None:
+                 scheduler: str | Cluster | None = None, slots: int | Slots | None = None,
+                 selection: str | None = None) -> None:
         self.profile = profile(profile_name or settings.profile_name())
         self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
-        self.selection_name = settings.selection_name()
+        # the solutions shown (lists.SELECTIONS; None: the environment's, settings.SOLUTIONS_VARIABLE)
+        self.selection_name = settings.selection_name() if selection is None else selection
         self.selection = lists.selection(self.selection_name)
         # A replay shows what the store holds (the newest result of each measurement, whichever engine
         # build made it) and runs nothing: the article of a committed store renders anywhere.

@@ -11,7 +11,7 @@ from allocorpool import paths
 from allocorpool.analysis.search import MISSING
 from allocorpool.run.cost import in_minutes, modelled_against_measured, search_s
 from allocorpool.data.tables import value
-from allocorpool.lists import REALTIME_STRATEGIES, Solution, selection
+from allocorpool.lists import REALTIME_STRATEGIES, Solution
 from allocorpool.profiles import Profile
 from allocorpool.run.sweep import Sweep
 
@@ -96,8 +96,7 @@ def print_model_check(prof: Profile, selection_name: str) -> None:
           "the fill of a run for them); "
           "the notebooks' own work, the queue benchmark, binary trees and the event echo are not in the model:")
     print(check.to_string())
-    replay = Sweep(prof, progress=False, replay=True)
-    replay.selection = selection(selection_name)
+    replay = Sweep(prof, progress=False, replay=True, selection=selection_name)
     replayed = replayed_searches(replay)  # once for both tables: the replay loads the batch runs' GC logs
     searches = searches_against_model(prof, replayed)
     if not searches.empty:

@@ -41,6 +41,10 @@ def around_changes(line: list[dict[str, Any]]) -> set[int]:
 
 
 class ContinuumExperiments(Executor):
+    def continuum_solutions(self) -> list[Solution]:
+        """The solutions of the profile's continuum plan that the profile and the selection hold."""
+        return self.solutions_named(self.profile.continuum.solutions)
+
     def continuum(self, chosen: Iterable[Solution]) -> Continuum:
         """For each chosen solution, strategy and live-set size of the profile's continuum plan: a
         batch run and a real-time probe at the plan's interval; and the pool-size what-if."""
