@@ -96,7 +96,7 @@ def lines(batch: pd.DataFrame, probes: pd.DataFrame | None, jdks: pd.DataFrame) 
             f"{_named(gained_ab)}. Elsewhere the verdicts are mixed or show no difference, as counted here "
             f"over solution and case pairs:")
     rows = [("batch, " + _jdks_of(batch, f), alive.get(f), few.get(f), WORDS) for f in FAMILIES]
-    pairs = jdk_chapter.pooling_tallies(jdks).get("C", effects.tally([])) if len(jdks) else effects.tally([])
+    pairs = jdk_chapter.pooling_tallies(jdks).get("C", effects.tally([]))
     if pairs.judged:
         rows.insert(1, (f"batch, Java on the heap, every collector of JDK {jdks['jdk'].min()} to {jdks['jdk'].max()}",
                         pairs, None, WORDS))

@@ -31,7 +31,7 @@ public final class Machine {
     }
 
     public static String cpuModel() {
-        for (String line : lines(Paths.get("/proc/cpuinfo"))) {
+        for (String line : ProcFile.lines(Paths.get("/proc/cpuinfo"))) {
             if (line.startsWith("model name")) {
                 return line.substring(line.indexOf(':') + 1).trim();
             }
@@ -46,7 +46,7 @@ public final class Machine {
 
     /** Physical memory (MemTotal), or null where /proc/meminfo is not there. */
     public static Long memoryBytes() {
-        for (String line : lines(Paths.get("/proc/meminfo"))) {
+        for (String line : ProcFile.lines(Paths.get("/proc/meminfo"))) {
             if (line.startsWith("MemTotal:")) {
                 return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
             }
@@ -55,11 +55,7 @@ public final class Machine {
     }
 
     private static String firstLine(Path file) {
-        List<String> lines = lines(file);
+        List<String> lines = ProcFile.lines(file);
         return lines.isEmpty() ? null : lines.get(0).trim();
-    }
-
-    private static List<String> lines(Path file) {
-        return ProcFile.lines(file);
     }
 }
