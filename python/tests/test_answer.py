@@ -45,7 +45,7 @@ def test_an_interval_that_does_not_clear_the_margin_names_both_and_a_single_run_
 def test_the_abstract_counts_the_three_outcomes():
     batch = _batch({"alloc": [400, 410, 390], "mix": [100, 104, 98], "pool": [160, 165, 158]})
     said = answer.abstract(batch, SEARCHES, reference.load(), 2)
-    assert "It holds in 1 of 1 solution and case pairs" in said and "in 2 boots of the machine" in said
+    assert "It holds in 1 of 1 solution and case pairs" in said and "in the newest of 2 boots" in said
     assert "The shortest was mix in 1" in said
     assert answer.boots_of(batch) == 1
 
@@ -58,6 +58,8 @@ def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disa
     table = summary.reproducibility(batch.assign(label="Parallel 11"))
     assert table.loc[0, "boot b1"].startswith("holds: 0.4") and table.loc[0, "boot b2"].startswith("no difference")
     assert table.loc[0, "boots agree"] == "no: the boots disagree"
+    said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
+    assert "no difference measured in 1 of 1 solution and case pairs (1 whose boots disagree)" in said
 
 
 def test_the_glossary_defines_the_terms_and_every_solution_shown():

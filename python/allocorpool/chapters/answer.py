@@ -191,18 +191,20 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
              probes: pd.DataFrame | None = None) -> str:
     """The first screen's few sentences, each counted from the data."""
     ranked = batch[(batch["strategy"] != "dummy") & ~batch["baseline"].astype(bool)]
-    pairs = []
+    pairs, flips = [], 0
     for (_, _), part in ranked.groupby(["solution", "case"], sort=False):
         rows = {str(r["strategy"]): r for r in part.to_dict("records")}
-        pairs.append(versus(rows.get("pool"), rows.get("alloc"))[0])
-    tally = effects.tally(pairs)
+        outcome, _, flipped = versus(rows.get("pool"), rows.get("alloc"))
+        pairs.append(outcome)
+        flips += flipped
+    tally = effects.tally(pairs, flips)
     runs = pd.to_numeric(batch["runs"], errors="coerce")
     reps = runs[runs >= 2]  # the cells measured as blocks (a single run decides nothing)
     if tally.judged:
         first = (f"**Batch:** does pooling take at least {effects.MARGIN:.0%} less time per packet than allocation? "
                  f"It {tally.text('solution and case pairs')}, judged by the ratio of medians over "
-                 f"{int(reps.median())} repetitions a cell and its 95 % interval, in "
-                 f"{boots} boot{'s' if boots != 1 else ''} of the machine.")
+                 f"{int(reps.median())} repetitions a cell and its 95 % interval"
+                 f"{f', in the newest of {boots} boots that measured it' if boots > 1 else ', in one boot'}.")
     else:
         first = (f"**Batch:** the {tally.not_measured} solution and case pairs shown have one run a cell, which "
                  f"decides nothing: their figures are shown, but no verdict is drawn from them.")
