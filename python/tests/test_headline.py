@@ -43,6 +43,16 @@ def test_the_other_way_round_names_no_family():
     assert "for none of the solutions; where few do (cases A and B), for none of the solutions." in lead
 
 
+def test_a_family_that_won_every_case_is_named_once():
+    batch = _batch({("flat-glibc", "C"): {"pool": FAST, "alloc": SLOW},
+                    ("flat-glibc", "A"): {"pool": FAST, "alloc": SLOW},
+                    ("parallel-11", "C"): {"pool": FAST, "alloc": NOISY}})
+    lead = headline.lines(batch, batch.iloc[:0], pd.DataFrame())[0]
+    assert lead.startswith("In every case, pooling took less time per packet than allocation in every solution "
+                           "measured for flat C++. Elsewhere")
+    assert lead.count("flat C++") == 1
+
+
 def test_real_time_counts_fewer_packets_lost_per_family():
     probes = pd.DataFrame([{"solution": "zgc", "case": "C", "strategy": s, "baseline": False,
                             "boot_losses": {"b1": losses}}

@@ -91,10 +91,12 @@ def lines(batch: pd.DataFrame, probes: pd.DataFrame | None, jdks: pd.DataFrame) 
     few = tallies(batch, ["A", "B"], block_figures.compare)
     gained_c = [f for f, t in alive.items() if t.outcome() == effects.HOLDS]
     gained_ab = [f for f, t in few.items() if t.outcome() == effects.HOLDS]
-    lead = (f"Where nearly every buffer stays alive (case C), pooling took less time per packet than allocation "
-            f"in every solution measured for {_named(gained_c)}; where few do (cases A and B), for "
-            f"{_named(gained_ab)}. Elsewhere the verdicts are mixed or show no difference, as counted here "
-            f"over solution and case pairs:")
+    won = (f"In every case, pooling took less time per packet than allocation in every solution measured for "
+           f"{_named(gained_c)}." if gained_c and gained_c == gained_ab else
+           f"Where nearly every buffer stays alive (case C), pooling took less time per packet than allocation "
+           f"in every solution measured for {_named(gained_c)}; where few do (cases A and B), for "
+           f"{_named(gained_ab)}.")
+    lead = f"{won} Elsewhere the verdicts are mixed or show no difference, as counted here over solution and case pairs:"
     rows = [("batch, " + _jdks_of(batch, f), alive.get(f), few.get(f), WORDS) for f in FAMILIES]
     pairs = jdk_chapter.pooling_tallies(jdks).get("C", effects.tally([]))
     if pairs.judged:
