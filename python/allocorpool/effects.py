@@ -27,6 +27,10 @@ SEED = 2019  # the bootstrap's random state: pinned, so a replay prints the same
 HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED = "holds", "fails", "no difference measured", "not measured"
 OUTCOMES = (HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED)
 MIXED = "mixed"  # a claim over several comparisons that came out both ways (Tally.outcome)
+# How the boots that measured one comparison agree: AGREE (every boot that decided it decided it alike),
+# DISAGREE (some boots' intervals clear the margin and others' do not) or OPPOSE (one boot holds where
+# another fails: the direction itself moved between boots).
+AGREE, DISAGREE, OPPOSE = "", "disagree", "opposite"
 # How a verdict reads in a chapter's claims table.
 WORDS = {HOLDS: "holds", FAILS: "does not hold", NO_DIFFERENCE: NO_DIFFERENCE, NOT_MEASURED: "cannot tell",
          MIXED: "partly"}
@@ -265,7 +269,8 @@ class Tally:
     fails: int
     no_difference: int
     not_measured: int
-    flips: int = 0
+    flips: int = 0  # comparisons whose boots disagree (DISAGREE or OPPOSE)
+    opposite: int = 0  # of those, the ones whose boots gave opposite outcomes (OPPOSE)
 
     @property
     def judged(self) -> int:
@@ -295,14 +300,43 @@ class Tally:
                  ((HOLDS, self.holds), (FAILS, self.fails), (NO_DIFFERENCE, self.no_difference)) if count]
         text = ", ".join(parts) + f" of {self.judged} {what}".rstrip()
         extra = [f"{self.not_measured} not measured"] if self.not_measured and unmeasured else []
-        extra += [f"{self.flips} whose boots disagree"] if self.flips else []
+        if self.flips:
+            extra += [f"{self.flips} whose boots disagree, "
+                      f"{self.opposite or 'none'} with opposite verdicts"]
         return text + (f" ({'; '.join(extra)})" if extra else "")
 
 
-def tally(outcomes: Iterable[str], flips: int = 0) -> Tally:
+def agreement(outcomes: Iterable[str]) -> str:
+    """How the boots' outcomes of one comparison agree: AGREE, DISAGREE or OPPOSE (unmeasured boots left out)."""
+    seen = {o for o in outcomes if o != NOT_MEASURED}
+    if HOLDS in seen and FAILS in seen:
+        return OPPOSE
+    return DISAGREE if len(seen) > 1 else AGREE
+
+
+def boots_words(how: str) -> str:
+    """A verdict's note on its boots: nothing where they agree."""
+    return {DISAGREE: " (boots disagree)", OPPOSE: " (boots give opposite verdicts)"}.get(how, "")
+
+
+def tally_table(table: pd.DataFrame) -> Tally:
+    """The tally of a table of comparisons: its outcome column, and its boots column (DISAGREE or OPPOSE where
+    the boots that measured a row disagree)."""
+    boots = table["boots"] if "boots" in table else pd.Series("", index=table.index)
+    return tally(table["outcome"], int(boots.isin([DISAGREE, OPPOSE]).sum()), int((boots == OPPOSE).sum()))
+
+
+def tally_of(comparisons: Iterable) -> Tally:
+    """The tally of comparisons (each with outcome() and agreement, as analysis.blocks' comparisons have)."""
+    listed = list(comparisons)
+    return tally([c.outcome() for c in listed], sum(bool(c.agreement) for c in listed),
+                 sum(c.agreement == OPPOSE for c in listed))
+
+
+def tally(outcomes: Iterable[str], flips: int = 0, opposite: int = 0) -> Tally:
     listed = list(outcomes)
     unknown = [o for o in listed if o not in OUTCOMES]
     if unknown:
         raise ValueError(f"outcomes {sorted(set(unknown))}: each must be one of {', '.join(OUTCOMES)}")
     return Tally(listed.count(HOLDS), listed.count(FAILS), listed.count(NO_DIFFERENCE), listed.count(NOT_MEASURED),
-                 flips)
+                 flips, opposite)

@@ -57,9 +57,16 @@ def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disa
     batch.loc[batch["strategy"] == "pool", "boot_samples"] = [{"b1": [160, 165, 158], "b2": [158, 166, 161]}]
     table = summary.reproducibility(batch.assign(label="Parallel 11"))
     assert table.loc[0, "boot b1"].startswith("holds: 0.4") and table.loc[0, "boot b2"].startswith("no difference")
-    assert table.loc[0, "boots agree"] == "no: the boots disagree"
+    assert table.loc[0, "boots agree"] == "no: decided in some boots, not in others"
     said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
-    assert "no difference measured in 1 of 1 solution and case pairs (1 whose boots disagree)" in said
+    assert ("no difference measured in 1 of 1 solution and case pairs (1 whose boots disagree, none with opposite "
+            "verdicts)") in said
+    # pooling faster in b1 and slower in b2: the boots give opposite verdicts, and the abstract says so
+    batch.loc[batch["strategy"] == "pool", "boot_samples"] = [{"b1": [160, 165, 158], "b2": [300, 310, 305]}]
+    table = summary.reproducibility(batch.assign(label="Parallel 11"))
+    assert table.loc[0, "boots agree"] == "no: opposite verdicts"
+    said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
+    assert "fails in 1 of 1 solution and case pairs (1 whose boots disagree, 1 with opposite verdicts)" in said
 
 
 def test_the_glossary_defines_the_terms_and_every_solution_shown():

@@ -118,7 +118,13 @@ def test_a_verdict_that_flips_between_boots_says_so():
     assert comparison.outcomes == {"b1": effects.HOLDS, "b2": effects.NO_DIFFERENCE}
     assert comparison.flips and comparison.boot == "b2" and comparison.outcome() == effects.NO_DIFFERENCE
     table = block_figures.boot_table([({"solution": "x"}, comparison)])
-    assert table["boots agree"].tolist() == ["no: the boots disagree"]
+    assert table["boots agree"].tolist() == ["no: decided in some boots, not in others"]
+    assert comparison.agreement == effects.DISAGREE
+    reverse = block_figures.compare(fast, {"boot_samples": {"b1": [100, 99, 101], "b2": [50, 49, 51]}})
+    assert reverse.outcomes == {"b1": effects.HOLDS, "b2": effects.FAILS} and reverse.agreement == effects.OPPOSE
+    assert block_figures.boot_table([({"solution": "x"}, reverse)])["boots agree"].tolist() == ["no: opposite verdicts"]
+    alike = block_figures.compare(fast, {"boot_samples": {"b1": [100, 99, 101], "b2": [200, 201, 199]}})
+    assert alike.agreement == effects.AGREE and not alike.flips
     single = block_figures.compare({"ns_per_packet": 50.0}, {"ns_per_packet": 100.0})
     assert single.outcome() == effects.NOT_MEASURED  # one run against one decides nothing
 

@@ -72,7 +72,9 @@ def test_the_jdk_pairs_are_counted_in_case_c():
 
 def test_tally_words_say_boots_that_disagree():
     assert headline.tally_words(effects.tally([effects.HOLDS, effects.FAILS], 1)) == \
-        "faster in 1, slower in 1 of 2 (1 whose boots disagree)"
+        "faster in 1, slower in 1 of 2 (1 whose boots disagree, none with opposite verdicts)"
+    assert headline.tally_words(effects.tally([effects.HOLDS, effects.FAILS, effects.HOLDS], 2, 1)) == \
+        "faster in 2, slower in 1 of 3 (2 whose boots disagree, 1 with opposite verdicts)"
     assert headline.tally_words(effects.tally([effects.NOT_MEASURED])) == "not measured"
 
 

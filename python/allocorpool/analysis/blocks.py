@@ -91,16 +91,17 @@ class Comparison:
         return {boot: effect.outcome(self.threshold) for boot, effect in self.by_boot.items()}
 
     @property
+    def agreement(self) -> str:
+        """How its boots agree: effects.AGREE, DISAGREE (decided in some, not others) or OPPOSE."""
+        return effects.agreement(self.outcomes.values())
+
+    @property
     def flips(self) -> bool:
         """Whether boots decided it differently (one holds where another fails or measures no difference)."""
-        return _disagree(self.outcomes.values())
+        return bool(self.agreement)
 
     def outcome(self) -> str:
         return self.effect.outcome(self.threshold)
-
-
-def _disagree(outcomes: Iterable[str]) -> bool:
-    return len({o for o in outcomes if o != effects.NOT_MEASURED}) > 1
 
 
 def _boot_samples(row: Mapping[str, Any]) -> dict[str, list[float]]:
@@ -128,6 +129,11 @@ def _single(row: Mapping[str, Any]) -> list[float]:
     return [] if value is None or (isinstance(value, float) and math.isnan(value)) else [float(value)]
 
 
+# The reproducibility table's words where the boots disagree.
+AGREEMENT_WORDS = {effects.DISAGREE: "no: decided in some boots, not in others",
+                   effects.OPPOSE: "no: opposite verdicts"}
+
+
 def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.DataFrame:
     """The reproducibility table: each comparison (its labels) with its outcome and ratio in each boot,
     and whether the boots agree."""
@@ -136,7 +142,7 @@ def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.D
         row = dict(labels)
         for boot, effect in comparison.by_boot.items():
             row[f"boot {boot or 'single run'}"] = f"{effect.outcome(comparison.threshold)}: {effect.text()}"
-        row["boots agree"] = "no: the boots disagree" if comparison.flips else (
+        row["boots agree"] = AGREEMENT_WORDS.get(comparison.agreement) or (
             "yes" if len(comparison.by_boot) > 1 else "one boot only")
         rows.append(row)
     return pd.DataFrame(rows)
@@ -165,9 +171,14 @@ class LossComparison:
         return self.by_boot[self.boot]
 
     @property
+    def agreement(self) -> str:
+        """How its boots agree: effects.AGREE, DISAGREE (decided in some, not others) or OPPOSE."""
+        return effects.agreement(d.outcome() for d in self.by_boot.values())
+
+    @property
     def flips(self) -> bool:
         """Whether boots decided it differently (one holds where another fails or measures no difference)."""
-        return _disagree(d.outcome() for d in self.by_boot.values())
+        return bool(self.agreement)
 
     @property
     def measured(self) -> bool:
@@ -178,7 +189,8 @@ class LossComparison:
 
     def text(self) -> str:
         """The standing boot's difference, and where boots disagree, that they do."""
-        return self.difference.text() + ("; the boots disagree" if self.flips else "")
+        return self.difference.text() + {effects.DISAGREE: "; the boots disagree",
+                                          effects.OPPOSE: "; the boots give opposite verdicts"}.get(self.agreement, "")
 
 
 def compare_losses(a: Mapping[str, Any], b: Mapping[str, Any]) -> LossComparison:

@@ -53,7 +53,7 @@ def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
         return best, outcome, f"{NAMES[best].capitalize()} ({text})"
     comparison = block_figures.compare(rows[best], rows[nxt])
     outcome, effect = comparison.outcome(), comparison.effect
-    boots = " (boots disagree)" if comparison.flips else ""
+    boots = effects.boots_words(comparison.agreement)
     if outcome == effects.HOLDS:
         saving = f"{100 * (1 - effect.ratio):.0f} % ({100 * (1 - effect.high):.0f}-{100 * (1 - effect.low):.0f} %)"
         return best, outcome, f"{NAMES[best].capitalize()}, {saving} less time than {NAMES[nxt]}{boots}"
@@ -120,7 +120,7 @@ def block_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
         return None, outcome, words
     if outcome != effects.HOLDS:
         words += f"; {NAMES[best]} = {NAMES[nxt]}, no difference measured"
-    return best, outcome, words + (" (boots disagree)" if comparison.flips else "")
+    return best, outcome, words + effects.boots_words(comparison.agreement)
 
 
 def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame,
@@ -174,7 +174,7 @@ def _realtime_blocks_sentence(probes: pd.DataFrame | None) -> str:
     if probes is None or not len(probes):
         return ""
     comparisons = pooling_against_allocation_in_real_time(probes)
-    tally = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
+    tally = effects.tally_of(comparisons)
     if not tally.judged:
         return ""
     interval = int(probes["interval_ns"].iloc[0])
@@ -191,13 +191,13 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
              probes: pd.DataFrame | None = None) -> str:
     """The first screen's few sentences, each counted from the data."""
     ranked = batch[(batch["strategy"] != "dummy") & ~batch["baseline"].astype(bool)]
-    pairs, flips = [], 0
+    pairs, agreements = [], []
     for (_, _), part in ranked.groupby(["solution", "case"], sort=False):
         rows = {str(r["strategy"]): r for r in part.to_dict("records")}
-        outcome, _, flipped = versus(rows.get("pool"), rows.get("alloc"))
+        outcome, _, agree = versus(rows.get("pool"), rows.get("alloc"))
         pairs.append(outcome)
-        flips += flipped
-    tally = effects.tally(pairs, flips)
+        agreements.append(agree)
+    tally = effects.tally(pairs, sum(bool(a) for a in agreements), agreements.count(effects.OPPOSE))
     runs = pd.to_numeric(batch["runs"], errors="coerce")
     reps = runs[runs >= 2]  # the cells measured as blocks (a single run decides nothing)
     if tally.judged:

@@ -84,25 +84,25 @@ def per_group(frame: pd.DataFrame, value: str, condition: Callable[[dict[str, fl
                  [c for c in table.columns if c != "_figures"], what)
 
 
-# A judge of one (solution, case) group: its rows by strategy label -> (outcome, the effect in words, whether
-# the boots that measured it disagree); effects.OUTCOMES
-Judge = Callable[[dict[str, dict[str, Any]]], tuple[str, str, bool]]
+# A judge of one (solution, case) group: its rows by strategy label -> (outcome, the effect in words, how the
+# boots that measured it agree); effects.OUTCOMES, effects.AGREE/DISAGREE/OPPOSE
+Judge = Callable[[dict[str, dict[str, Any]]], tuple[str, str, str]]
 
 
 def versus(numerator: dict[str, Any] | None, denominator: dict[str, Any] | None,
-           threshold: float = 1.0) -> tuple[str, str, bool]:
+           threshold: float = 1.0) -> tuple[str, str, str]:
     """numerator's time per packet over denominator's, decided against threshold: from the block's
     repetitions (ratio of medians, 95 % interval, boot by boot) where the rows hold them, else (the 2019
     article's figures, one each) from the two figures alone; a single run of ours decides nothing."""
     if numerator is None or denominator is None:
-        return effects.NOT_MEASURED, "not measured", False
+        return effects.NOT_MEASURED, "not measured", effects.AGREE
     if "boot_samples" not in numerator:  # the 2019 article's tables: one figure per cell
         a, b = _number(numerator.get("ns_per_packet")), _number(denominator.get("ns_per_packet"))
         ratio = a / b if known(a, b) and b else None
         text = f"{ratio:.2f} x (one figure each)" if ratio is not None else "not measured"
-        return effects.decide_point(ratio, threshold), text, False
+        return effects.decide_point(ratio, threshold), text, effects.AGREE
     comparison = block_figures.compare(numerator, denominator, threshold)
-    return comparison.outcome(), comparison.effect.text(), comparison.flips
+    return comparison.outcome(), comparison.effect.text(), comparison.agreement
 
 
 def cheapest(rows: dict[str, dict[str, Any]], labels: Iterable[str]) -> dict[str, Any] | None:
@@ -121,9 +121,9 @@ def per_group_effect(frame: pd.DataFrame, judge: Judge, what: str = "solution an
     rows = []
     for group, part in frame.groupby(keys, sort=False):
         by = {str(r["strategy_label"]): r for r in part.to_dict("records")}
-        outcome, text, flips = judge(by)
+        outcome, text, boots = judge(by)
         rows.append({**dict(zip(keys, group if isinstance(group, tuple) else (group,))), "effect": text,
-                     "outcome": outcome, **({"boots": "disagree"} if flips else {})})
+                     "outcome": outcome, **({"boots": boots} if boots else {})})
     return tallied(pd.DataFrame(rows), what)
 
 
@@ -132,7 +132,7 @@ def tallied(table: pd.DataFrame, what: str) -> Verdict:
     outcome; the rows against it first."""
     if not len(table):
         return Verdict(effects.NOT_MEASURED, f"no {what} to check")
-    tally = effects.tally(table["outcome"], int((table.get("boots") == "disagree").sum()) if "boots" in table else 0)
+    tally = effects.tally_table(table)
     order = {effects.FAILS: 0, effects.NO_DIFFERENCE: 1, effects.NOT_MEASURED: 2, effects.HOLDS: 3}
     table = table.sort_values("outcome", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
     return Verdict(tally.outcome(), tally.text(what), table)
@@ -148,9 +148,9 @@ def across(left: pd.DataFrame, right: pd.DataFrame, columns: list[str], threshol
         other = theirs.get((row["strategy"], row["case"]))
         if other is None:
             continue
-        outcome, text, flips = versus(row, other, threshold)
+        outcome, text, boots = versus(row, other, threshold)
         rows.append({**{c: row.get(c) for c in columns}, "effect": text, "outcome": outcome,
-                     **({"boots": "disagree"} if flips else {})})
+                     **({"boots": boots} if boots else {})})
     return tallied(pd.DataFrame(rows), what)
 
 

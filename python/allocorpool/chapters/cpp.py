@@ -85,10 +85,11 @@ def pool_choice_findings(table: pd.DataFrame) -> list[str]:
         faster = sum(c.outcome() == effects.HOLDS for c in judged)
         ratios = sorted(c.effect.ratio for c in judged)
         span = f"{ratios[0]:.2f}" if len(ratios) == 1 else f"{ratios[0]:.2f} to {ratios[-1]:.2f}"
-        flips = sum(c.flips for c in judged)
+        flips, opposite = sum(c.flips for c in judged), sum(c.agreement == effects.OPPOSE for c in judged)
         lines.append(f"Against {words}, the standard-library pool takes more time in {slower} and less in {faster} "
                      f"of {show.count(len(judged), 'design and case pair')}, its time {span} times as long"
-                     + (f"; in {flips} the boots disagree" if flips else "") + ".")
+                     + (f"; in {flips} the boots disagree ({opposite or 'none'} with opposite verdicts)"
+                        if flips else "") + ".")
     return lines
 
 

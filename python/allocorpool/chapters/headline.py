@@ -58,13 +58,10 @@ def _pairs(table: pd.DataFrame, cases: Iterable[str]) -> Iterable[tuple[str, dic
 def tallies(table: pd.DataFrame, cases: Iterable[str],
             compare: Callable[[dict[str, Any], dict[str, Any]], Any]) -> dict[str, effects.Tally]:
     """Per family: pooling against allocation over the solution and case pairs of `cases`."""
-    outcomes: dict[str, list[str]] = {}
-    flips: dict[str, int] = {}
+    comparisons: dict[str, list[Any]] = {}
     for solution, by in _pairs(table, cases):
-        comparison = compare(by["pool"], by["alloc"])
-        outcomes.setdefault(family(solution), []).append(comparison.outcome())
-        flips[family(solution)] = flips.get(family(solution), 0) + int(comparison.flips)
-    return {f: effects.tally(outcomes[f], flips[f]) for f in FAMILIES if f in outcomes}
+        comparisons.setdefault(family(solution), []).append(compare(by["pool"], by["alloc"]))
+    return {f: effects.tally_of(comparisons[f]) for f in FAMILIES if f in comparisons}
 
 
 def tally_words(tally: effects.Tally, words: dict[str, str] = WORDS) -> str:

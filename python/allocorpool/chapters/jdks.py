@@ -119,7 +119,7 @@ def changes_table(table: pd.DataFrame) -> pd.DataFrame:
                      "later over earlier": effect.text(),
                      "change": (CHANGE_WORDS.get(comparison.outcome(), "not compared") if effect.measured
                                 else "one run each: not compared")
-                     + (" (the boots disagree)" if comparison.flips else "")})
+                     + effects.boots_words(comparison.agreement)})
     return pd.DataFrame(rows).set_index(["strategy, case", "collector"]) if rows else pd.DataFrame()
 
 
@@ -131,7 +131,7 @@ def change_sentences(table: pd.DataFrame) -> list[str]:
         by_panel.setdefault(panel, []).append(_change(first, last))
     lines = []
     for panel, comparisons in by_panel.items():
-        tally = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
+        tally = effects.tally_of(comparisons)
         if tally.judged == 0:
             lines.append(f"In batch, {panel}: each collector ran once per JDK, too few runs to compare the JDKs.")
             continue
@@ -139,7 +139,8 @@ def change_sentences(table: pd.DataFrame) -> list[str]:
                                                       ("no difference measured", tally.no_difference)) if n]
         lines.append(f"In batch, {panel}, from the first JDK to the last: {', '.join(parts)} of "
                      f"{show.count(tally.judged, 'collector')}"
-                     + (f" ({tally.flips} whose boots disagree)" if tally.flips else "") + ".")
+                     + (f" ({tally.flips} whose boots disagree, {tally.opposite or 'none'} with opposite verdicts)"
+                        if tally.flips else "") + ".")
     return lines
 
 
@@ -155,7 +156,7 @@ def pooling_tallies(table: pd.DataFrame) -> dict[str, effects.Tally]:
         comparisons = [block_figures.compare(_row(rows["pool"]), _row(rows["alloc"])) for rows in by.values()
                        if all(s in rows and rows[s]["batch_status"] == "ok" for s in ("pool", "alloc"))]
         if comparisons:
-            found[str(case)] = effects.tally([c.outcome() for c in comparisons], sum(c.flips for c in comparisons))
+            found[str(case)] = effects.tally_of(comparisons)
     return found
 
 

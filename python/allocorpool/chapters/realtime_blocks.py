@@ -86,7 +86,7 @@ def less_loss(probes: pd.DataFrame, better: tuple[str, ...], than: str, what: st
                      STRATEGY_LABELS[than].lower(): loss_text(by[than]),
                      "effect": f"{best['strategy_label'].lower()} - {by[than]['strategy_label'].lower()}, "
                                f"loss: {difference.text()}",
-                     "outcome": difference.outcome(), **({"boots": "disagree"} if difference.flips else {})})
+                     "outcome": difference.outcome(), **({"boots": difference.agreement} if difference.flips else {})})
     return tallied(pd.DataFrame(rows), what)
 
 

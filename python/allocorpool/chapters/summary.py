@@ -184,7 +184,7 @@ def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFr
     cells = pd.concat([in_batch.cells.assign(test="batch"), real_time.assign(test="real time")], ignore_index=True)
     if not len(cells):
         return Verdict(effects.NOT_MEASURED, "no solution and case pairs to check")
-    tally = effects.tally(cells["outcome"], int((cells.get("boots") == "disagree").sum()) if "boots" in cells else 0)
+    tally = effects.tally_table(cells)
     real_rule = (f"pooling's median loss at {REF:,} ns minus allocation's, over repeated probes, holds where its "
                  "95 % interval lies below zero" if blocks is not None else
                  "pooling keeps up at an interval no longer than allocation's, one search each")
@@ -198,11 +198,11 @@ def mix_best_when_few_are_kept(batch: pd.DataFrame, **_: object) -> Verdict:
     java = batch[(batch["engine"] == "java") & ~batch["baseline"].astype(bool)]
     java = java.assign(ns_per_packet=java["ns_per_packet"].where(java["status"] == "ok"))
 
-    def order(rows: dict) -> tuple[str, str, bool]:
+    def order(rows: dict) -> tuple[str, str, str]:
         case = next(iter(rows.values()))["case"]
         first, second = ("Mix", "Pooling") if case == "A" else ("Pooling", "Mix")
-        outcome, text, flips = versus(rows.get(first), rows.get(second))
-        return outcome, f"{first.lower()} / {second.lower()} {text}", flips
+        outcome, text, boots = versus(rows.get(first), rows.get(second))
+        return outcome, f"{first.lower()} / {second.lower()} {text}", boots
     return per_group_effect(java[java["case"].isin(["A", "C"])], order)
 
 
@@ -412,12 +412,14 @@ def show_reproducibility(batch: pd.DataFrame) -> None:
         show.note("No batch block is stored yet: there is no verdict to compare between boots.")
         return
     boots = [c for c in table.columns if c.startswith("boot ") and c != "boots agree"]
-    flips = int((table["boots agree"] == "no: the boots disagree").sum())
+    flips = int(table["boots agree"].str.startswith("no").sum())
+    opposite = int((table["boots agree"] == block_figures.AGREEMENT_WORDS[effects.OPPOSE]).sum())
     if len(boots) < 2:
         show.note(f"Every batch block here was measured in one boot only ({boots[0][5:] if boots else 'none'}): "
                   f"the table shows each verdict once; a sweep in another boot adds a column.")
     else:
         show.note(f"{len(boots)} boots measured these blocks; in {flips} of {len(table)} solution and case pairs the "
-                  f"boots disagree on whether pooling beats allocation.")
+                  f"boots disagree on whether pooling beats allocation, and in {opposite or 'none'} of them one boot "
+                  f"finds pooling faster where another finds it slower.")
     show.show_table(table.set_index(["solution", "case"]), caption="Pooling / allocation, time per packet, in each "
                                                                     "boot: outcome, ratio of medians and 95 % interval")

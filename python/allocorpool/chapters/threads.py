@@ -65,7 +65,7 @@ def best_text(rows: dict[str, dict[str, Any]]) -> str:
     nxt = THREAD_STRATEGY_LABELS[ranked[1]]
     comparison = block_figures.compare(rows[ranked[0]], rows[ranked[1]])
     effect, outcome = comparison.effect, comparison.outcome()
-    boots = " (boots disagree)" if comparison.flips else ""
+    boots = effects.boots_words(comparison.agreement)
     if outcome == effects.HOLDS:
         return (f"{best}, {100 * (1 - effect.ratio):.0f} % ({100 * (1 - effect.high):.0f}-"
                 f"{100 * (1 - effect.low):.0f} %) less time than {nxt}{boots}")
@@ -167,9 +167,9 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
             continue  # a strategy its engine has not (Netty in C++): no pair, not an unmeasured one
         a = by_strategy(table, solution, case, threads).get(numerator)
         b = by_strategy(table, solution, case, denominator_threads or threads).get(denominator)
-        outcome, effect, flips = versus(None if _missing(a) else a, None if _missing(b) else b, threshold)
+        outcome, effect, boots = versus(None if _missing(a) else a, None if _missing(b) else b, threshold)
         rows.append({"solution": label, "case": case, "effect": effect, "outcome": outcome,
-                     **({"boots": "disagree"} if flips else {})})
+                     **({"boots": boots} if boots else {})})
     return pd.DataFrame(rows)
 
 

@@ -75,7 +75,7 @@ def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
                               else "no probes" if difference.outcome() == effects.NOT_MEASURED
                               else f"loss: {difference.text()}")
                     rows.append({"solution": label, "case": case, "effect": effect, "outcome": difference.outcome(),
-                                 **({"boots": "disagree"} if difference.flips else {})})
+                                 **({"boots": difference.agreement} if difference.flips else {})})
             if not rows and better not in ("pool", "shared-pool"):
                 continue
             decided.append((f"{THREAD_STRATEGY_LABELS[better]} loses less than "
