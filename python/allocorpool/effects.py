@@ -289,6 +289,11 @@ class Tally:
             return NO_DIFFERENCE
         return MIXED
 
+    def boots_text(self) -> str:
+        """'2 whose boots disagree, 1 with opposite verdicts' (empty where every boot agreed)."""
+        return f"{self.flips} whose boots disagree, {self.opposite or 'none'} with opposite verdicts" \
+            if self.flips else ""
+
     def text(self, what: str = "cells", labels: Mapping[str, str] | None = None,
              unmeasured: bool = True) -> str:
         """'holds in 14, fails in 3, no difference measured in 7 of 24 cells (2 not measured)'; labels name the
@@ -300,9 +305,7 @@ class Tally:
                  ((HOLDS, self.holds), (FAILS, self.fails), (NO_DIFFERENCE, self.no_difference)) if count]
         text = ", ".join(parts) + f" of {self.judged} {what}".rstrip()
         extra = [f"{self.not_measured} not measured"] if self.not_measured and unmeasured else []
-        if self.flips:
-            extra += [f"{self.flips} whose boots disagree, "
-                      f"{self.opposite or 'none'} with opposite verdicts"]
+        extra += [self.boots_text()] if self.flips else []
         return text + (f" ({'; '.join(extra)})" if extra else "")
 
 
@@ -322,15 +325,20 @@ def boots_words(how: str) -> str:
 def tally_table(table: pd.DataFrame) -> Tally:
     """The tally of a table of comparisons: its outcome column, and its boots column (DISAGREE or OPPOSE where
     the boots that measured a row disagree)."""
-    boots = table["boots"] if "boots" in table else pd.Series("", index=table.index)
-    return tally(table["outcome"], int(boots.isin([DISAGREE, OPPOSE]).sum()), int((boots == OPPOSE).sum()))
+    return tally_agreements(table["outcome"], table["boots"] if "boots" in table else ())
 
 
 def tally_of(comparisons: Iterable) -> Tally:
     """The tally of comparisons (each with outcome() and agreement, as analysis.blocks' comparisons have)."""
     listed = list(comparisons)
-    return tally([c.outcome() for c in listed], sum(bool(c.agreement) for c in listed),
-                 sum(c.agreement == OPPOSE for c in listed))
+    return tally_agreements([c.outcome() for c in listed], [c.agreement for c in listed])
+
+
+def tally_agreements(outcomes: Iterable[str], agreements: Iterable[str]) -> Tally:
+    """The tally of outcomes, with how many of them the boots disagree on (agreements: DISAGREE or OPPOSE
+    where they do; anything else where they agree)."""
+    listed = list(agreements)
+    return tally(outcomes, sum(a in (DISAGREE, OPPOSE) for a in listed), sum(a == OPPOSE for a in listed))
 
 
 def tally(outcomes: Iterable[str], flips: int = 0, opposite: int = 0) -> Tally:

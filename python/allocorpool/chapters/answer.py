@@ -197,7 +197,7 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
         outcome, _, agree = versus(rows.get("pool"), rows.get("alloc"))
         pairs.append(outcome)
         agreements.append(agree)
-    tally = effects.tally(pairs, sum(bool(a) for a in agreements), agreements.count(effects.OPPOSE))
+    tally = effects.tally_agreements(pairs, agreements)
     runs = pd.to_numeric(batch["runs"], errors="coerce")
     reps = runs[runs >= 2]  # the cells measured as blocks (a single run decides nothing)
     if tally.judged:

@@ -81,15 +81,12 @@ def pool_choice_findings(table: pd.DataFrame) -> list[str]:
         if not judged:
             continue
         # the standard pool's time over the other's: FAILS where it is slower by the margin
-        slower = sum(c.outcome() == effects.FAILS for c in judged)
-        faster = sum(c.outcome() == effects.HOLDS for c in judged)
+        tally = effects.tally_of(judged)
         ratios = sorted(c.effect.ratio for c in judged)
         span = f"{ratios[0]:.2f}" if len(ratios) == 1 else f"{ratios[0]:.2f} to {ratios[-1]:.2f}"
-        flips, opposite = sum(c.flips for c in judged), sum(c.agreement == effects.OPPOSE for c in judged)
-        lines.append(f"Against {words}, the standard-library pool takes more time in {slower} and less in {faster} "
-                     f"of {show.count(len(judged), 'design and case pair')}, its time {span} times as long"
-                     + (f"; in {flips} the boots disagree ({opposite or 'none'} with opposite verdicts)"
-                        if flips else "") + ".")
+        lines.append(f"Against {words}, the standard-library pool takes more time in {tally.fails} and less in "
+                     f"{tally.holds} of {show.count(len(judged), 'design and case pair')}, its time {span} times as "
+                     f"long" + (f" ({tally.boots_text()})" if tally.flips else "") + ".")
     return lines
 
 

@@ -139,8 +139,7 @@ def change_sentences(table: pd.DataFrame) -> list[str]:
                                                       ("no difference measured", tally.no_difference)) if n]
         lines.append(f"In batch, {panel}, from the first JDK to the last: {', '.join(parts)} of "
                      f"{show.count(tally.judged, 'collector')}"
-                     + (f" ({tally.flips} whose boots disagree, {tally.opposite or 'none'} with opposite verdicts)"
-                        if tally.flips else "") + ".")
+                     + (f" ({tally.boots_text()})" if tally.flips else "") + ".")
     return lines
 
 
