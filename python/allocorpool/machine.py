@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,12 @@ def _proc_value(path: str, key: str) -> str | None:
 
 def cpu_model() -> str:
     return _proc_value("/proc/cpuinfo", "model name") or platform.processor() or platform.machine()
+
+
+def cpu_name(model: str) -> str:
+    """A CPU model as the article prints it: without the trademark marks /proc/cpuinfo carries
+    ("Intel(R) Xeon(R) CPU" reads "Intel Xeon CPU")."""
+    return " ".join(re.sub(r"\((?:R|TM|tm|r)\)", " ", str(model)).split())
 
 
 def cpus() -> int:

@@ -34,3 +34,22 @@ def test_a_progress_line_shown_as_plain_text_is_found():
 
 def test_code_and_scripts_are_not_prose():
     assert _rules("<script>var a_b = 1;</script><pre>make_study()</pre><p>Fine.</p>") == []
+
+
+def test_the_first_screen_names_a_cpu_without_its_trademark_marks(tmp_path, runs_dir):
+    """/proc/cpuinfo's "Intel(R) Xeon(R)" reads like an API name; the provenance line prints the plain name."""
+    import dataclasses
+
+    from allocorpool.chapters.article import summary_line
+    from allocorpool.data import gclog
+    from allocorpool.data.records import read_run
+    from allocorpool.data.store import Store
+    from allocorpool.run.runner import Cell, CellResult
+
+    run = read_run(runs_dir / "java-batch.jsonl")
+    run = dataclasses.replace(run, header={**run.header, "cpu_model": "Intel(R) Xeon(R) CPU @ 2.20GHz"})
+    cell = Cell(engine="java", jdk=21, collector="g1", case="A", strategy="alloc")
+    Store(tmp_path).put(CellResult(cell, "ok", 0, "", 1.0, run, gclog.parse(runs_dir / "java-realtime.gc.log")))
+    line = summary_line("ci", str(tmp_path), None, None)
+    assert "Intel Xeon CPU @ 2.20GHz (2 CPUs)" in line, line
+    assert readability.findings(f"<p>{line}</p>") == []

@@ -24,11 +24,10 @@ from jinja2 import DictLoader
 from nbconvert import HTMLExporter
 from plotly.offline import get_plotlyjs
 
-from allocorpool import paths, study
+from allocorpool import machine, paths, study
 from allocorpool.chapters import answer, display
 from allocorpool.chapters.methods import appendix
 from allocorpool.data.store import DEFAULT_PROFILE, Store
-from allocorpool.run import machine
 from allocorpool.run.progress import is_progress
 from allocorpool.run.sweep import READ_CELLS_MIMETYPE
 
@@ -114,7 +113,8 @@ def summary_line(profile_name: str, data_dir: str, read: set[str] | None, select
         return f"Profile {prof.name}, {shown}: the store holds nothing the chapters read. [Methods](#methods)."
     dates = pd.to_datetime(index["stored_utc"])
     machines = index.groupby(list(machine.MACHINE_FIELDS), dropna=False).ngroups
-    cpus = sorted({f"{cpu} ({int(n)} CPUs)" for cpu, n in zip(index["cpu_model"], index["cpus"]) if pd.notna(n)})
+    cpus = sorted({f"{machine.cpu_name(cpu)} ({int(n)} CPUs)"
+                   for cpu, n in zip(index["cpu_model"], index["cpus"]) if pd.notna(n)})
     boots = index["boot_id"].nunique() if "boot_id" in index else 0
     return (f"Profile **{prof.name}** ({prof.description}); {shown}; measured on {machines} machine"
             f"{'s' if machines != 1 else ''} ({'; '.join(cpus)}) from {dates.min():%Y-%m-%d} to "

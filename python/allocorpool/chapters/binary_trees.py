@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from allocorpool import paths
+from allocorpool import machine, paths
 from allocorpool.chapters import display as show
 from allocorpool.run.binary_trees import Results
 
@@ -98,7 +98,8 @@ def machine_table(results: Results) -> pd.DataFrame:
     runs = results.runs.dropna(subset=["cpu_model"])
     facts = {"CPU": "cpu_model", "CPUs": "cpus", "memory, GB": "memory_bytes", "kernel": "kernel", "host": "host",
              "commit": "commit"}
-    values = {title: ", ".join(sorted({f"{v / 2**30:.1f}" if name == "memory_bytes" else str(v)
+    values = {title: ", ".join(sorted({f"{v / 2**30:.1f}" if name == "memory_bytes"
+                                       else machine.cpu_name(v) if name == "cpu_model" else str(v)
                                        for v in runs[name].dropna()}))
               for title, name in facts.items()}
     return pd.DataFrame({"value": values}).rename_axis("what")

@@ -21,6 +21,7 @@ from plotly.subplots import make_subplots
 from allocorpool import effects, paths
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
+from allocorpool.machine import cpu_name
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED, Verdict
 
 FAILED = ("error", "timeout")
@@ -473,7 +474,8 @@ def machine(index: pd.DataFrame) -> pd.DataFrame:
     runs = index[index.get("cell_kind", pd.Series(dtype=str)) == "event-echo"] if len(index) else index
     if not len(runs):
         return pd.DataFrame(columns=["what", "value"])
-    rows = [{"what": title, "value": ", ".join(str(v) for v in runs[name].dropna().unique())}
+    rows = [{"what": title, "value": ", ".join(cpu_name(v) if name == "cpu_model" else str(v)
+                                               for v in runs[name].dropna().unique())}
             for name, title in (("cpu_model", "CPU"), ("cpus", "CPUs"), ("kernel", "kernel"), ("commit", "commit"))]
     builds = runs.dropna(subset=["jdk_build"]).groupby("jdk")["jdk_build"].agg(lambda b: ", ".join(sorted(set(b))))
     rows += [{"what": f"JDK {int(jdk)}", "value": build} for jdk, build in builds.items()]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from allocorpool import paths, study
+from allocorpool import machine, paths, study
 from allocorpool.data import reference
 from allocorpool.data.store import Store
-from allocorpool.run import calibration, machine, machine_check
+from allocorpool.run import calibration, machine_check
 
 
 def markdown_table(rows: list[dict[str, object]]) -> str:
@@ -40,7 +40,7 @@ def sizes(prof: study.Profile) -> str:
 
 def machines(index: pd.DataFrame) -> str:
     groups = index.groupby(list(machine.MACHINE_FIELDS), dropna=False)
-    rows = [{"CPU": cpu, "CPUs": int(cpus), "memory": f"{memory / 2**30:.1f} GB", "kernel": kernel,
+    rows = [{"CPU": machine.cpu_name(cpu), "CPUs": int(cpus), "memory": f"{memory / 2**30:.1f} GB", "kernel": kernel,
              "runs": len(cells), "engine time": f"{cells['elapsed_s'].sum() / 3600:.1f} h"}
             for (cpu, cpus, memory, kernel), cells in groups]
     dates = pd.to_datetime(index["stored_utc"])

@@ -15,6 +15,8 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool import machine
+
 # A real-time run's metered latency (docs/records.md): how late its sampled packets were made, from when due.
 LATENCY_FIELDS = ("latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns")
 # What a batch cell's row adds to a single run's: its spread over the newest complete boot's repetitions,
@@ -115,7 +117,7 @@ def window_collections(row: dict[str, Any]) -> int | None:
 def machine_name(row: dict[str, Any]) -> str | None:
     """The machine a cell ran on, as the tables name it: CPU model and count (None: not run)."""
     model, cpus = value(row, "cpu_model"), value(row, "cpus")
-    return None if model is None or cpus is None else f"{model}, {int(cpus)} CPUs"
+    return None if model is None or cpus is None else f"{machine.cpu_name(model)}, {int(cpus)} CPUs"
 
 
 def machine_names(rows: Iterable[dict[str, Any]]) -> str | None:
