@@ -335,7 +335,8 @@ def test_real_ci_cells_on_a_two_worker_cluster_store_what_a_local_run_stores(sha
     assert all(builds.values())
     assert set(probes["engine"]) == {"java", "cpp"} and probes["keeps_up"].notna().all()
     this = machine.host_fingerprint()
-    assert set(batch["machine"]) == set(probes["machine"]) == {f"{this['cpu_model']}, {this['cpus']} CPUs"}
+    named = f"{machine.cpu_name(this['cpu_model'])}, {this['cpus']} CPUs"
+    assert set(batch["machine"]) == set(probes["machine"]) == {named}
     cluster.close()
 
 
