@@ -43,7 +43,7 @@ def cpu_model() -> str:
 def cpu_name(model: str) -> str:
     """A CPU model as the article prints it: without the trademark marks /proc/cpuinfo carries
     ("Intel(R) Xeon(R) CPU" reads "Intel Xeon CPU")."""
-    return " ".join(re.sub(r"\((?:R|TM|tm|r)\)", " ", str(model)).split())
+    return " ".join(re.sub(r"\((?:R|TM)\)", " ", str(model), flags=re.IGNORECASE).split())
 
 
 def cpus() -> int:

@@ -1,6 +1,13 @@
 """chapters/readability.py: the rules the rendered article is held to, on small pages."""
 
+import dataclasses
+
 from allocorpool.chapters import readability
+from allocorpool.chapters.article import summary_line
+from allocorpool.data import gclog
+from allocorpool.data.records import read_run
+from allocorpool.data.store import Store
+from allocorpool.run.runner import Cell, CellResult
 
 
 def _rules(html):
@@ -38,14 +45,6 @@ def test_code_and_scripts_are_not_prose():
 
 def test_the_first_screen_names_a_cpu_without_its_trademark_marks(tmp_path, runs_dir):
     """/proc/cpuinfo's "Intel(R) Xeon(R)" reads like an API name; the provenance line prints the plain name."""
-    import dataclasses
-
-    from allocorpool.chapters.article import summary_line
-    from allocorpool.data import gclog
-    from allocorpool.data.records import read_run
-    from allocorpool.data.store import Store
-    from allocorpool.run.runner import Cell, CellResult
-
     run = read_run(runs_dir / "java-batch.jsonl")
     run = dataclasses.replace(run, header={**run.header, "cpu_model": "Intel(R) Xeon(R) CPU @ 2.20GHz"})
     cell = Cell(engine="java", jdk=21, collector="g1", case="A", strategy="alloc")

@@ -21,8 +21,8 @@ from plotly.subplots import make_subplots
 from allocorpool import effects, paths
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
-from allocorpool.machine import cpu_name
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED, Verdict
+from allocorpool.machine import cpu_name
 
 FAILED = ("error", "timeout")
 PROGRAM_NAMES = {"echo": "echo runs", "allocation": "allocation loops"}
