@@ -317,9 +317,13 @@ def agreement(outcomes: Iterable[str]) -> str:
     return DISAGREE if len(seen) > 1 else AGREE
 
 
+# How the boots that measured one comparison disagree, in the words every table and sentence uses.
+AGREEMENT_WORDS = {DISAGREE: "decided in some boots, not in others", OPPOSE: "opposite verdicts in different boots"}
+
+
 def boots_words(how: str) -> str:
-    """A verdict's note on its boots: nothing where they agree."""
-    return {DISAGREE: " (boots disagree)", OPPOSE: " (boots give opposite verdicts)"}.get(how, "")
+    """A verdict's note on its boots, in brackets: nothing where they agree."""
+    return f" ({AGREEMENT_WORDS[how]})" if how in AGREEMENT_WORDS else ""
 
 
 def tally_table(table: pd.DataFrame) -> Tally:

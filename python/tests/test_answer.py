@@ -64,7 +64,7 @@ def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disa
     # pooling faster in b1 and slower in b2: the boots give opposite verdicts, and the abstract says so
     batch.loc[batch["strategy"] == "pool", "boot_samples"] = [{"b1": [160, 165, 158], "b2": [300, 310, 305]}]
     table = summary.reproducibility(batch.assign(label="Parallel 11"))
-    assert table.loc[0, "boots agree"] == "no: opposite verdicts"
+    assert table.loc[0, "boots agree"] == "no: opposite verdicts in different boots"
     said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
     assert "fails in 1 of 1 solution and case pairs (1 whose boots disagree, 1 with opposite verdicts)" in said
 
@@ -120,7 +120,7 @@ def test_a_real_time_block_decided_in_one_boot_and_not_in_another_says_the_boots
     assert (best, outcome) == ("pool", effects.NO_DIFFERENCE)  # the newest boot (b2) stands: both kept up there
     assert words == ("at 1,000 ns (6 probes each in 2 boots): pooling keeps up, allocation loses in 3 of 6 probes "
                      "(up to 0.3 %), yet kept up in every probe of 1 of 2 boots; pooling = allocation, no difference "
-                     "measured (boots disagree)")
+                     "measured (decided in some boots, not in others)")
     comparison = answer.pooling_against_allocation_in_real_time(probes)[0]
     assert {b: d.outcome() for b, d in comparison.by_boot.items()} == {"b1": effects.HOLDS, "b2": effects.NO_DIFFERENCE}
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), SEARCHES, reference.load(), 2,

@@ -122,7 +122,7 @@ def test_a_verdict_that_flips_between_boots_says_so():
     assert comparison.agreement == effects.DISAGREE
     reverse = block_figures.compare(fast, {"boot_samples": {"b1": [100, 99, 101], "b2": [50, 49, 51]}})
     assert reverse.outcomes == {"b1": effects.HOLDS, "b2": effects.FAILS} and reverse.agreement == effects.OPPOSE
-    assert block_figures.boot_table([({"solution": "x"}, reverse)])["boots agree"].tolist() == ["no: opposite verdicts"]
+    assert block_figures.boot_table([({"solution": "x"}, reverse)])["boots agree"].tolist() == ["no: opposite verdicts in different boots"]
     alike = block_figures.compare(fast, {"boot_samples": {"b1": [100, 99, 101], "b2": [200, 201, 199]}})
     assert alike.agreement == effects.AGREE and not alike.flips
     single = block_figures.compare({"ns_per_packet": 50.0}, {"ns_per_packet": 100.0})

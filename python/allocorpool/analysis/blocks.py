@@ -129,11 +129,6 @@ def _single(row: Mapping[str, Any]) -> list[float]:
     return [] if value is None or (isinstance(value, float) and math.isnan(value)) else [float(value)]
 
 
-# The reproducibility table's words where the boots disagree.
-AGREEMENT_WORDS = {effects.DISAGREE: "no: decided in some boots, not in others",
-                   effects.OPPOSE: "no: opposite verdicts"}
-
-
 def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.DataFrame:
     """The reproducibility table: each comparison (its labels) with its outcome and ratio in each boot,
     and whether the boots agree."""
@@ -142,8 +137,8 @@ def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.D
         row = dict(labels)
         for boot, effect in comparison.by_boot.items():
             row[f"boot {boot or 'single run'}"] = f"{effect.outcome(comparison.threshold)}: {effect.text()}"
-        row["boots agree"] = AGREEMENT_WORDS.get(comparison.agreement) or (
-            "yes" if len(comparison.by_boot) > 1 else "one boot only")
+        words = effects.AGREEMENT_WORDS.get(comparison.agreement)
+        row["boots agree"] = f"no: {words}" if words else "yes" if len(comparison.by_boot) > 1 else "one boot only"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -189,8 +184,8 @@ class LossComparison:
 
     def text(self) -> str:
         """The standing boot's difference, and where boots disagree, that they do."""
-        return self.difference.text() + {effects.DISAGREE: "; the boots disagree",
-                                          effects.OPPOSE: "; the boots give opposite verdicts"}.get(self.agreement, "")
+        words = effects.AGREEMENT_WORDS.get(self.agreement)
+        return self.difference.text() + (f"; {words}" if words else "")
 
 
 def compare_losses(a: Mapping[str, Any], b: Mapping[str, Any]) -> LossComparison:

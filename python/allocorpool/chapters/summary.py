@@ -372,6 +372,11 @@ def machine_table(facts: pd.DataFrame) -> pd.DataFrame:
 def reproducibility(batch: pd.DataFrame) -> pd.DataFrame:
     """Pooling against allocation in each (solution, case), boot by boot: its outcome and ratio in every boot
     that completed the block, and whether the boots agree."""
+    return block_figures.boot_table(_pool_against_alloc(batch))
+
+
+def _pool_against_alloc(batch: pd.DataFrame) -> list[tuple[dict[str, Any], block_figures.Comparison]]:
+    """Pooling against allocation in each (solution, case) whose block stores its runs by boot."""
     ranked = batch[(batch["strategy"] != "dummy") & ~batch["baseline"].astype(bool)]
     compared = []
     for (label, case), part in ranked.groupby(["label", "case"], sort=False):
@@ -379,7 +384,7 @@ def reproducibility(batch: pd.DataFrame) -> pd.DataFrame:
         if "pool" in rows and "alloc" in rows and isinstance(rows["pool"].get("boot_samples"), dict):
             compared.append(({"solution": label, "case": case},
                              block_figures.compare(rows["pool"], rows["alloc"])))
-    return block_figures.boot_table(compared)
+    return compared
 
 
 SHOWN_CONFIGURATIONS = 30  # the longest table of configurations whose figures differ that the chapter prints
@@ -407,13 +412,14 @@ def show_consistency(index: pd.DataFrame) -> None:
 
 def show_reproducibility(batch: pd.DataFrame) -> None:
     """The reproducibility table, or one sentence where no block was measured or one boot measured them all."""
-    table = reproducibility(batch)
+    compared = _pool_against_alloc(batch)
+    table = block_figures.boot_table(compared)
     if not len(table):
         show.note("No batch block is stored yet: there is no verdict to compare between boots.")
         return
     boots = [c for c in table.columns if c.startswith("boot ") and c != "boots agree"]
-    flips = int(table["boots agree"].str.startswith("no").sum())
-    opposite = int((table["boots agree"] == block_figures.AGREEMENT_WORDS[effects.OPPOSE]).sum())
+    counted = effects.tally_of(comparison for _, comparison in compared)
+    flips, opposite = counted.flips, counted.opposite
     if len(boots) < 2:
         show.note(f"Every batch block here was measured in one boot only ({boots[0][5:] if boots else 'none'}): "
                   f"the table shows each verdict once; a sweep in another boot adds a column.")
