@@ -58,9 +58,11 @@ def test_the_first_screen_counts_cpu_models_apart_from_machines(tmp_path, runs_d
     """Machines differ by kernel as well as CPU: five machines of two CPU models say both counts."""
     run = read_run(runs_dir / "java-batch.jsonl")
     log = gclog.parse(runs_dir / "java-realtime.gc.log")
-    for strategy, cpu, kernel in (("alloc", "AMD EPYC", "6.1"), ("pool", "AMD EPYC", "6.2"), ("mix", "Intel Xeon", "6.1")):
+    machines = (("alloc", "AMD EPYC", "6.1"), ("pool", "AMD EPYC", "6.2"), ("mix", "Intel(R) Xeon(R) Processor", "6.1"))
+    for strategy, cpu, kernel in machines:
         header = {**run.header, "cpu_model": cpu, "os": kernel}
         cell = Cell(engine="java", jdk=21, collector="g1", case="A", strategy=strategy)
         Store(tmp_path).put(CellResult(cell, "ok", 0, "", 1.0, dataclasses.replace(run, header=header), log))
-    line = summary_line("ci", str(tmp_path), None, None)
-    assert "measured on 3 machines (2 CPU models: AMD EPYC, 2 CPUs; Intel Xeon, 2 CPUs)" in line, line
+    line = summary_line("full", str(tmp_path), None, "paper")
+    assert "Measured on 3 machines (2 CPU models: AMD EPYC, 2 CPUs; Intel Xeon Processor, 2 CPUs)" in line, line
+    assert readability.findings(f"<p>{line}</p>") == []  # the full profile's long description is a sentence apart

@@ -117,7 +117,7 @@ def summary_line(profile_name: str, data_dir: str, read: set[str] | None, select
                    for cpu, n in zip(index["cpu_model"], index["cpus"]) if pd.notna(n)})
     kinds = f"{len(cpus)} CPU models: " if len(cpus) > 1 else ""
     boots = index["boot_id"].nunique() if "boot_id" in index else 0
-    return (f"Profile **{prof.name}** ({prof.description}); {shown}; measured on {machines} machine"
+    return (f"Profile **{prof.name}** ({prof.description}); {shown}. Measured on {machines} machine"
             f"{'s' if machines != 1 else ''} ({kinds}{'; '.join(cpus)}) from {dates.min():%Y-%m-%d} to "
             f"{dates.max():%Y-%m-%d}, in {boots} recorded boot{'s' if boots != 1 else ''}. How, where and with what: "
             f"[Methods](#methods).")
