@@ -40,9 +40,9 @@ from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
 plan = sweep.profile.heap
-show.note(f"Strategies {', '.join(plan.strategies)}; {show.count(len(plan.cases or sweep.profile.cases), 'case')} "
-          f"{', '.join(plan.cases or sweep.profile.cases)}; multiples {', '.join(f'{f:g}' for f in plan.factors)} "
-          f"of the minimum heap, found to within {plan.resolution:.0%}.")
+show.note(f"{show.strategies(plan.strategies).capitalize()} in {show.cases(plan.cases or sweep.profile.cases)}, "
+          f"at {show.series(f'{f:g}' for f in plan.factors)} times the minimum heap, each minimum found to within "
+          f"{plan.resolution:.0%}.")
 
 # %% tags=["progress"]
 multiples = sweep.heap_multiples(sweep.solutions("heap"))

@@ -36,10 +36,10 @@ from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
 plan = sweep.profile.jdks
-show.note(f"JDKs {', '.join(map(str, plan.jdks))}; collectors "
-          f"{', '.join(plan.collectors) if plan.collectors else 'every one each JDK has (but Epsilon)'}; strategies "
-          f"{', '.join(plan.strategies)}; {show.count(len(plan.cases or sweep.profile.cases), 'case')} "
-          f"{', '.join(plan.cases or sweep.profile.cases)}.")
+collectors = (show.series(plan.collectors) if plan.collectors
+              else "every collector each ships but Epsilon (which never collects)")
+show.note(f"JDKs {show.series(plan.jdks)}, with {collectors}: {show.strategies(plan.strategies)} in "
+          f"{show.cases(plan.cases or sweep.profile.cases)}.")
 
 # %% tags=["progress"]
 table = sweep.across_jdks()

@@ -66,3 +66,12 @@ def test_the_first_screen_counts_cpu_models_apart_from_machines(tmp_path, runs_d
     line = summary_line("full", str(tmp_path), None, "paper")
     assert "Measured on 3 machines (2 CPU models: AMD EPYC, 2 CPUs; Intel Xeon Processor, 2 CPUs)" in line, line
     assert readability.findings(f"<p>{line}</p>") == []  # the full profile's long description is a sentence apart
+
+
+def test_a_chapters_plan_names_strategies_by_their_labels():
+    """The plan lines of chapters 13-15 printed the engine's keys ('alloc, pool'); they read as words now."""
+    from allocorpool.chapters import display
+    said = f"{display.strategies(['alloc', 'pool']).capitalize()} in {display.cases(['C'])}."
+    assert said == "Allocation and pooling in case C."
+    assert display.cases(["A", "B", "C"]) == "cases A, B and C"
+    assert readability.findings(f"<p>{said}</p>") == []

@@ -19,6 +19,7 @@ from IPython.display import HTML, Markdown, display
 from pandas.io.formats.style import Styler
 
 from allocorpool.analysis.search import MISSING
+from allocorpool.lists import STRATEGY_LABELS
 from allocorpool.chapters.tables import style
 
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
@@ -68,6 +69,17 @@ def series(items) -> str:
     """'1', '1 and 2', '2, 4 and 8': a short list in a sentence ('' for none)."""
     said = [str(item) for item in items]
     return " and ".join([", ".join(said[:-1]), said[-1]]) if len(said) > 1 else "".join(said)
+
+
+def strategies(names) -> str:
+    """'allocation, mix and pooling': the article's strategies by their labels, in a sentence."""
+    return series(STRATEGY_LABELS.get(name, name).lower() for name in names)
+
+
+def cases(names) -> str:
+    """'case C', 'cases A, B and C'."""
+    listed = list(names)
+    return f"case{'s' if len(listed) > 1 else ''} {series(listed)}"
 
 
 def listing(intro: str, items: list[str]) -> str:
