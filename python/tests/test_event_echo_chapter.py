@@ -124,3 +124,11 @@ def test_runs_the_store_lacks_are_counted_and_not_listed_as_failures():
         "3 of the profile's 4 runs are not measured: the store does not hold them (2 of the echo runs, 1 of the "
         "allocation loops).")
     assert chapter.not_measured(echo[echo["status"] == "ok"]) is None
+
+
+def test_pairs_a_jdk_lacks_are_said_in_words_not_as_the_launchers_error():
+    """The page showed the launcher's message ("JDK 11 has no collector 'zgc-gen' ...") in a table."""
+    echo = pd.DataFrame([echo_row("nio", jdk, "zgc-gen", 1, "copy", 0, status="unsupported") for jdk in (17, 11)])
+    said = chapter.unsupported(echo, pd.DataFrame(columns=echo.columns))
+    assert said == "Not run, since the JDK lacks the collector: Generational ZGC on JDK 11 and 17."
+    assert chapter.unsupported(pd.DataFrame(columns=echo.columns)) is None

@@ -394,6 +394,7 @@ def test_a_replay_without_the_timeline_runs_says_they_are_not_measured(tmp_path,
     monkeypatch.setattr(sections.show, "note", notes.append)
     sections.show_timelines(runs)
     assert notes and all(note.endswith("not measured (the store has no such run).") for note in notes)
+    assert all(", alloc," not in note for note in notes) and any(", allocation, case" in note for note in notes)
 
 
 def test_a_search_whose_repeat_loses_goes_on_above_it(tmp_path, engine):

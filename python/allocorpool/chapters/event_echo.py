@@ -22,6 +22,7 @@ from allocorpool import effects, paths
 from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED, Verdict
+from allocorpool.lists import COLLECTOR_LABELS
 from allocorpool.machine import cpu_name
 
 FAILED = ("error", "timeout")
@@ -43,7 +44,7 @@ def seed_value(figures: pd.DataFrame, metric: str) -> float:
 
 
 def collector_label(collector: str) -> str:
-    return {"g1": "G1", "parallel": "Parallel", "zgc-gen": "gen. ZGC", "zgc": "ZGC"}.get(collector, collector)
+    return COLLECTOR_LABELS.get(collector, collector)
 
 
 def label(row: dict[str, Any]) -> str:
@@ -68,11 +69,15 @@ def failures(*tables: pd.DataFrame) -> pd.DataFrame:
     return rows.assign(label=[label(r) for r in rows.to_dict("records")])
 
 
-def unsupported(*tables: pd.DataFrame) -> pd.DataFrame:
-    """One line per JDK and collector the profile asks for and the JDK lacks, with the launcher's reason."""
-    frames = [t[t["status"] == "unsupported"][["jdk", "collector", "error"]] for t in tables if len(t)]
+def unsupported(*tables: pd.DataFrame) -> str | None:
+    """The JDK and collector pairs the profile asks for and the JDK lacks, in a sentence; None where none."""
+    frames = [t[t["status"] == "unsupported"][["jdk", "collector"]] for t in tables if len(t)]
     rows = pd.concat(frames, ignore_index=True).drop_duplicates() if frames else pd.DataFrame()
-    return rows.rename(columns={"error": "why not"}).reset_index(drop=True)
+    if not len(rows):
+        return None
+    pairs = [f"{collector_label(str(collector))} on JDK {show.series(sorted(part['jdk'].unique()))}"
+             for collector, part in rows.groupby("collector")]
+    return f"Not run, since the JDK lacks the collector: {'; '.join(pairs)}."
 
 
 def not_measured(*tables: pd.DataFrame) -> str | None:
@@ -92,8 +97,8 @@ def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:
         show.note(note)
     show.show_failures(failures(echo, allocation), "run")
     missing = unsupported(echo, allocation)
-    if len(missing):
-        show.show_table(missing.set_index(["jdk", "collector"]), caption="Rows not run: the JDK lacks the collector")
+    if missing:
+        show.note(missing)
     chronicle = echo[(echo["transport"] == "chronicle") & echo["status"].isin(FAILED)]
     if len(chronicle):
         pairs = sorted({f"JDK {r['jdk']} {collector_label(r['collector'])}" for r in chronicle.to_dict("records")})
