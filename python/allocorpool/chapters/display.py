@@ -19,8 +19,8 @@ from IPython.display import HTML, Markdown, display
 from pandas.io.formats.style import Styler
 
 from allocorpool.analysis.search import MISSING
-from allocorpool.lists import STRATEGY_LABELS
 from allocorpool.chapters.tables import style
+from allocorpool.lists import STRATEGY_LABELS
 
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
 # Under the full profile, a section that sets a small profile beside the article's sizes has no second side.

@@ -14,7 +14,6 @@ from allocorpool.analysis.search import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters import figures, tables
 from allocorpool.data import reference
-from allocorpool.lists import STRATEGY_LABELS
 
 
 def show_batch(batch: pd.DataFrame, reference_figures: pd.DataFrame, reference_source: str) -> None:
@@ -122,7 +121,7 @@ def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:
     """Each long real-time run at 1000 ns with its pauses laid over the seconds that lost
     packets, and the table pairing lossy seconds with the pauses over them."""
     for solution, strategy, case, result in runs:
-        title = f"{solution.label}, {STRATEGY_LABELS.get(strategy, strategy).lower()}, case {case}, 1000 ns"
+        title = f"{solution.label}, {show.strategies([strategy])}, case {case}, 1000 ns"
         if result.status == MISSING:
             show.note(f"{title}: not measured (the store has no such run).")
             continue
