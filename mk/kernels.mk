@@ -26,13 +26,11 @@ kernels: env java cpp $(CPP_EXPLORE_LIB)
 # JupyterLab (`make lab`, mk/study.mk) shows the Java and C++ kernels beside Python.
 lab: kernels
 
-$(KERNEL_NOTEBOOKS_DIR)/%.ipynb: notebooks/%.java | $(VENV)/.installed
-	@mkdir -p $(@D)
-	$(VENV)/bin/jupytext --quiet --to ipynb --output $@ $<
+$(KERNEL_NOTEBOOKS_DIR)/%.ipynb: notebooks/%.java tools/to_ipynb.py | $(VENV)/.installed
+	$(PY) tools/to_ipynb.py $(@D) $<
 
-$(KERNEL_NOTEBOOKS_DIR)/%.ipynb: notebooks/%.cpp | $(VENV)/.installed
-	@mkdir -p $(@D)
-	$(VENV)/bin/jupytext --quiet --to ipynb --output $@ $<
+$(KERNEL_NOTEBOOKS_DIR)/%.ipynb: notebooks/%.cpp tools/to_ipynb.py | $(VENV)/.installed
+	$(PY) tools/to_ipynb.py $(@D) $<
 
 # nbval's compatibility shim for JJava goes beside the notebooks pytest runs.
 $(KERNEL_NOTEBOOKS_DIR)/conftest.py: notebooks/conftest.py

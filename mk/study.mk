@@ -24,9 +24,9 @@ LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 notebooks: $(STUDY_NOTEBOOKS)
 
-$(NOTEBOOKS_DIR)/%.ipynb: notebooks/%.py | $(VENV)/.installed
-	@mkdir -p $(@D)
-	$(VENV)/bin/jupytext --quiet --to ipynb --output $@ $<
+# All of them in one process (a grouped target: one run makes every notebook).
+$(STUDY_NOTEBOOKS) &: $(STUDY_SOURCES) tools/to_ipynb.py | $(VENV)/.installed
+	$(PY) tools/to_ipynb.py $(NOTEBOOKS_DIR) $(STUDY_SOURCES)
 
 # What a profile runs and about how long it takes.
 plan: env
@@ -127,17 +127,19 @@ ANSWER_SOURCE := notebooks/answer/00-your-machine.py
 ANSWER_NOTEBOOK := $(NOTEBOOKS_DIR)/answer/00-your-machine.ipynb
 ANSWER_HTML := $(BUILD)/your-machine.html
 
+# The set-up's steps two at a time: the environment's downloads beside the engines' builds.
+STUDY_SETUP_JOBS ?= 2
+
 study:
 ifeq ($(STUDY_PROFILE),answer)
 	@start=$$(date +%s); status=0; \
-	$(MAKE) --no-print-directory env build || exit $$?; \
-	$(PY) -m allocorpool jdks 11 || exit $$?; \
+	$(MAKE) --no-print-directory -j$(STUDY_SETUP_JOBS) env build jdks JDK_MAJORS=11 || exit $$?; \
 	$(MAKE) --no-print-directory answer || status=$$?; \
 	echo "make study (answer): wall time $$(( $$(date +%s) - start )) s; page $(ANSWER_HTML)"; \
 	exit $$status
 else
 	@start=$$(date +%s); status=0; \
-	$(MAKE) --no-print-directory env jdks build || exit $$?; \
+	$(MAKE) --no-print-directory -j$(STUDY_SETUP_JOBS) env jdks build || exit $$?; \
 	$(MAKE) --no-print-directory sweep PROFILE=$(STUDY_PROFILE) || status=$$?; \
 	$(MAKE) --no-print-directory article PROFILE=$(STUDY_PROFILE) || status=$$?; \
 	echo "make study ($(STUDY_PROFILE)): wall time $$(( $$(date +%s) - start )) s; article $(ARTICLE_HTML):" \
@@ -145,9 +147,8 @@ else
 	exit $$status
 endif
 
-$(ANSWER_NOTEBOOK): $(ANSWER_SOURCE) | $(VENV)/.installed
-	@mkdir -p $(@D)
-	$(VENV)/bin/jupytext --quiet --to ipynb --output $@ $<
+$(ANSWER_NOTEBOOK): $(ANSWER_SOURCE) tools/to_ipynb.py | $(VENV)/.installed
+	$(PY) tools/to_ipynb.py $(@D) $<
 
 # Measures (or reads back, from data/answer) your machine's answer and renders it as one page.
 answer: env $(ANSWER_NOTEBOOK)

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from allocorpool import lists, profiles
-from allocorpool.run import cost
 from allocorpool.run import jdks
 from allocorpool.run.java import JavaRun
 from allocorpool.settings import DEFAULT_PROFILE
@@ -76,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"JDK {major}: {', '.join(jdks.collectors_of(major))}")
             return 0
         if args.command == "plan":
+            from allocorpool.run import cost  # pandas, which the other commands (and bad input) need not load
             chosen = profiles.profile(args.profile)
             if chosen.name == "answer":  # make study's default: only the answer's blocks
                 print(cost.answer_estimate(chosen))

@@ -1,5 +1,6 @@
 """study.py: the solutions, their chapters, heaps that scale, cells, profiles and the estimate."""
 
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -9,7 +10,7 @@ import pandas as pd
 import pytest
 
 from allocorpool import study
-from allocorpool.run import jdks
+from allocorpool.run import cost, jdks
 from allocorpool.run import plan as make_plan
 from allocorpool.run.sweep import Sweep
 from allocorpool.study import CHAPTERS, PROFILES, SOLUTIONS, SOLUTIONS_BY_NAME, batch_cell, probe_cell
@@ -191,6 +192,16 @@ def test_the_estimates_model_of_a_run_is_that_of_the_committed_full_runs():
     assert 0.8 < near_min.loc[("java", "batch"), "measured_per_model"] < 1.25
     assert check.loc[("all", ""), "runs"] == (index["cell_kind"] == "engine").sum()
     assert study.modelled_against_measured(index[index["cell_kind"] == "binary-trees"]).empty
+
+
+def test_the_answers_estimate_counts_a_reference_run_per_block_unless_one_stands():
+    answer = PROFILES["answer"]
+    def references(prof):
+        said = cost.answer_estimate(prof)
+        return int(re.search(r"(\d+) blocks", said)[1]), int(re.search(r"\((\d+) reference runs\)", said)[1])
+    blocks, standing = references(answer)
+    assert blocks == 2 * 8 * 3 and 1 <= standing < blocks
+    assert references(replace(answer, blocks=replace(answer.blocks, reference_valid_s=0))) == (blocks, blocks)
 
 
 def test_plan_checks_its_model_against_the_profiles_store():

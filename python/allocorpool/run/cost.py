@@ -344,8 +344,10 @@ def answer_estimate(prof: Profile, chosen: list[Solution] | None = None) -> str:
             seconds += len(REALTIME_STRATEGIES) * plan.probe_repetitions * run_s(s.filler, probe_len, fill, False)
     blocks = 2 * len(chosen) * len(prof.cases)
     reference = run_s("java", min(batch_len, 5.0), fill_s("B", prof.scale))
-    calibration = blocks * reference + LATENCY_S
+    # Where a reference run stands for a while (BlockPlan.reference_valid_s), one runs per that much measuring.
+    references = blocks if plan.reference_valid_s <= 0 else min(blocks, math.ceil(seconds / plan.reference_valid_s))
+    calibration = references * reference + LATENCY_S
     return (f"profile {prof.name}: {prof.description}\n  {len(chosen)} solutions x {len(prof.cases)} case(s): "
-            f"{blocks} blocks, {runs:.0f} runs ~ {seconds / 60:.1f} min, their calibrations ~ {calibration / 60:.1f} "
-            f"min; estimate: about {(seconds + calibration) / 60:.0f} min of measuring (set-up and building come "
-            "before it)")
+            f"{blocks} blocks, {runs:.0f} runs ~ {seconds / 60:.1f} min, their calibrations ({references} reference runs) "
+            f"~ {calibration / 60:.1f} min; estimate: about {(seconds + calibration) / 60:.0f} min of measuring (set-up and "
+            "building come before it)")
