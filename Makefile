@@ -30,8 +30,8 @@ all: build
 build: native java cpp
 
 # Python: conda when present, else a venv filled from the pip section of the same environment.yml, by uv
-# (pinned here): it fetches the same pinned packages as pip, in parallel, in two thirds of pip's time. uv puts
-# a package's headers under its normalized name; cppyy finds its own C++ API only as CPyCppyy, as pip names it.
+# (pinned here): it fetches the same pinned packages as pip, in parallel, in two thirds of pip's time. The
+# exploration kernels' packages (tagged [kernels]) come with `make kernels` (mk/kernels.mk).
 UV_VERSION := 0.13.9
 env: $(VENV)/.installed
 $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproject.toml tools/jupyterlab-overrides.json
@@ -41,10 +41,7 @@ $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproj
 	  python3 -m venv $(VENV) && \
 	  $(VENV)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION) && \
 	  $(VENV)/bin/uv pip install --quiet --python $(VENV)/bin/python \
-	    -r <(python3 tools/requirements_from_env.py environment.yml) && \
-	  for api in $(VENV)/include/site/python*/cpycppyy; do \
-	    [ ! -d "$$api" ] || [ -e "$${api%/*}/CPyCppyy" ] || ln -s cpycppyy "$${api%/*}/CPyCppyy"; \
-	  done; \
+	    -r <(python3 tools/requirements_from_env.py environment.yml); \
 	fi
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e python
 	# JupyterLab's settings for this environment: the text notebooks open as notebooks on a double-click.

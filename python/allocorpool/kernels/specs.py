@@ -55,7 +55,7 @@ def jjava_jars() -> tuple[Path, Path]:
     jars = java_spec / "jjava-launcher.jar", java_spec / "jjava.jar"
     for jar in jars:
         if not jar.is_file():
-            raise FileNotFoundError(f"{jar} is missing: is the jjava package installed (make env)?")
+            raise FileNotFoundError(f"{jar} is missing: is the jjava package installed (make kernels)?")
     return jars
 
 
