@@ -32,6 +32,10 @@ $(KERNELS_INSTALLED): $(VENV)/.installed environment.yml tools/requirements_from
 	fi
 	touch $@
 
+# make test installs them in its set-up, beside the engines' builds, rather than in the kernels suite's slot
+# at the end of the run.
+TEST_BUILT_FILES += $(KERNELS_INSTALLED)
+
 # Kernel specs into the project environment (.venv/share/jupyter/kernels); reinstalling
 # refreshes them.
 kernels: env $(KERNELS_INSTALLED) java cpp $(CPP_EXPLORE_LIB)
