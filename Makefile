@@ -33,6 +33,7 @@ build: native java cpp
 # (pinned here): it fetches the same pinned packages as pip, in parallel, in two thirds of pip's time. The
 # exploration kernels' packages (tagged [kernels]) come with `make kernels` (mk/kernels.mk).
 UV_VERSION := 0.13.9
+UV_INSTALL = $(VENV)/bin/uv pip install --quiet --python $(VENV)/bin/python
 env: $(VENV)/.installed
 $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproject.toml tools/jupyterlab-overrides.json
 	@if command -v conda >/dev/null 2>&1; then \
@@ -40,8 +41,7 @@ $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproj
 	else \
 	  python3 -m venv $(VENV) && \
 	  $(VENV)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION) && \
-	  $(VENV)/bin/uv pip install --quiet --python $(VENV)/bin/python \
-	    -r <(python3 tools/requirements_from_env.py environment.yml); \
+	  $(UV_INSTALL) -r <(python3 tools/requirements_from_env.py environment.yml); \
 	fi
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e python
 	# JupyterLab's settings for this environment: the text notebooks open as notebooks on a double-click.

@@ -19,13 +19,12 @@ $(CPP_EXPLORE_LIB): cpp-lib/src/alloc_counter.cpp cpp-lib/src/case_params.cpp cp
 	g++ -std=c++20 -O2 -fPIC -shared -Wall -Wextra -o $@ $(filter %.cpp,$^)
 
 # The kernels' Python packages, environment.yml's [kernels] group, into a venv (conda installed them with the
-# rest): cppyy builds from source, minutes of a CPU that only the kernels need. uv puts a package's headers
+# rest): cppyy builds from source at every install, which only the kernels need. uv puts a package's headers
 # under its normalized name; cppyy finds its own C++ API only as CPyCppyy, as pip names it.
 KERNELS_INSTALLED := $(VENV)/.kernels-installed
 $(KERNELS_INSTALLED): $(VENV)/.installed environment.yml tools/requirements_from_env.py
 	@if ! command -v conda >/dev/null 2>&1; then \
-	  $(VENV)/bin/uv pip install --quiet --python $(VENV)/bin/python \
-	    -r <(python3 tools/requirements_from_env.py environment.yml --group kernels) && \
+	  $(UV_INSTALL) -r <(python3 tools/requirements_from_env.py environment.yml --group kernels) && \
 	  for api in $(VENV)/include/site/python*/cpycppyy; do \
 	    [ ! -d "$$api" ] || [ -e "$${api%/*}/CPyCppyy" ] || ln -s cpycppyy "$${api%/*}/CPyCppyy"; \
 	  done; \

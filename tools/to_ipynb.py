@@ -1,8 +1,8 @@
-"""Converts the study's text notebooks (jupytext's percent format, notebooks/NN-*.py) to .ipynb files in one
-process. jupytext's command line starts an interpreter and imports jupytext for every notebook, which costs
-seconds each; the build converts all of them at once instead.
+"""Converts notebooks kept as jupytext text (the chapters' notebooks/NN-*.py, the exploration notebooks'
+.java and .cpp) to .ipynb files in one process. jupytext's command line starts an interpreter and imports
+jupytext for every notebook, which costs seconds each; the build converts all of them at once instead.
 
-Usage: python tools/to_ipynb.py OUT_DIR SOURCE.py [SOURCE.py ...]
+Usage: python tools/to_ipynb.py OUT_DIR SOURCE [SOURCE ...]
        writes OUT_DIR/<name>.ipynb for each SOURCE (its folder made if missing)
 """
 

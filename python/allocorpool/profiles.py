@@ -263,8 +263,8 @@ PROFILES["answer"] = replace(
     PROFILES["quick"], name="answer",
     description="the blocks of the article's answer, for its eight solutions, at a tenth of its sizes: three 1 s "
                 "batch runs and three 1.5 s probes per strategy",
-    # A reference run stands for the blocks of the next five minutes: some 45 blocks would otherwise spend three of
-    # the half hour on their references, and a boot that moves within a sweep still shows, five minutes apart.
+    # A reference run stands for the blocks of the next five minutes: one per block would spend minutes of the half
+    # hour on references (`make plan PROFILE=answer` counts them), and a boot that moves within a sweep still shows.
     solutions=SELECTIONS["paper"], blocks=BlockPlan(repetitions=3, batch_s=1, batch_warmup_s=0.5, probe_repetitions=3,
                                                     dummy=False, reference_valid_s=300))
 
