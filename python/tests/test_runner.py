@@ -76,6 +76,7 @@ def test_engine_commands(tmp_path, monkeypatch):
 
 def test_a_good_run_streams_its_records(tmp_path, monkeypatch):
     monkeypatch.delenv("ALLOC_OR_POOL_COMMIT", raising=False)
+    monkeypatch.setenv("FAKE_PERIOD_S", "0.05")  # periods that arrive one after another
     seen = []
     result = run_cell(Cell(**CPP), tmp_path, build=fake("ok"), poll_s=0.02, progress=True,
                       on_update=lambda run: seen.append(len(run.periodic)))
