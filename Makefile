@@ -31,9 +31,12 @@ build: native java cpp
 
 # Python: conda when present, else a venv filled from the pip section of the same environment.yml, by uv
 # (pinned here): it fetches the same pinned packages as pip, in parallel, in two thirds of pip's time. The
-# exploration kernels' packages (tagged [kernels]) come with `make kernels` (mk/kernels.mk).
+# exploration kernels' packages (tagged [kernels]) come with `make kernels` (mk/kernels.mk). Packages and the
+# study's own modules are compiled to bytecode once, at install: where the environment sets
+# PYTHONDONTWRITEBYTECODE, every process (each notebook's kernel, each test worker) would otherwise compile
+# pandas, scipy and plotly again as it imports them.
 UV_VERSION := 0.13.9
-UV_INSTALL = $(VENV)/bin/uv pip install --quiet --python $(VENV)/bin/python
+UV_INSTALL = $(VENV)/bin/uv pip install --quiet --compile-bytecode --python $(VENV)/bin/python
 env: $(VENV)/.installed
 $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproject.toml tools/jupyterlab-overrides.json
 	@if command -v conda >/dev/null 2>&1; then \
@@ -44,6 +47,7 @@ $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproj
 	  $(UV_INSTALL) -r <(python3 tools/requirements_from_env.py environment.yml); \
 	fi
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps -e python
+	$(VENV)/bin/python -m compileall -q python/allocorpool
 	# JupyterLab's settings for this environment: the text notebooks open as notebooks on a double-click.
 	install -D -m 644 tools/jupyterlab-overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
