@@ -29,6 +29,8 @@ from allocorpool.lists import (
 )
 from allocorpool.profiles import (HeapPlan, Profile, SearchPlan, continuum_repetitions, in_series, jdk_solutions,
                                   solutions)
+from allocorpool.run.calibration import reference_cell
+from allocorpool.run.cells import batch_block, probe_block
 
 # What a run costs beyond its fill phase and its measured time (start-up, set-up, exit), by filler. A
 # C++ batch run also runs its allocation-counting pass (cpp-lib's counting_pass.hpp; real-time runs
@@ -329,25 +331,23 @@ LATENCY_S = 20.0
 
 def answer_estimate(prof: Profile, chosen: list[Solution] | None = None) -> str:
     """What `make study` measures under a profile (the answer's blocks: chapter 09's batch and real-time
-    blocks, nothing else) and about how long, calibrations included."""
+    blocks, nothing else) and about how long, calibrations included. Each run is modelled from the cell its
+    block plans (its --duration-s holds its warm-up) as modelled_against_measured models a stored one."""
     chosen = solutions(None, prof) if chosen is None else [s for s in chosen if prof.selects(s)]
-    plan = prof.blocks
-    batch_strategies = len(STRATEGIES) if plan.dummy else len(REALTIME_STRATEGIES)
-    batch_len = (plan.batch_s or prof.batch_s) + (plan.batch_warmup_s or prof.batch_warmup_s)
-    probe_len = prof.probe_s + prof.probe_warmup_s
+    blocks = [(s, case, make(s, case, prof)) for s in chosen for case in prof.cases for make in (batch_block, probe_block)]
     runs = seconds = 0.0
-    for s in chosen:
-        for case in prof.cases:
-            fill = fill_s(case, prof.scale, s.filler, allocator=s.allocator)
-            runs += (batch_strategies * plan.repetitions + len(REALTIME_STRATEGIES) * plan.probe_repetitions)
-            seconds += batch_strategies * plan.repetitions * run_s(s.filler, batch_len, fill)
-            seconds += len(REALTIME_STRATEGIES) * plan.probe_repetitions * run_s(s.filler, probe_len, fill, False)
-    blocks = 2 * len(chosen) * len(prof.cases)
-    reference = run_s("java", min(batch_len, 5.0), fill_s("B", prof.scale))
+    for solution, case, block in blocks:
+        fill = fill_s(case, prof.scale, solution.filler, allocator=solution.allocator)
+        runs += len(block.cells) * block.repetitions
+        seconds += block.repetitions * sum(run_s(solution.filler, cell.duration_s, fill, cell.mode == "batch")
+                                           for cell in block.cells)
+    reference = reference_cell(prof)
+    reference_s = run_s("java", reference.duration_s, fill_s(reference.case, prof.scale))
     # Where a reference run stands for a while (BlockPlan.reference_valid_s), one runs per that much measuring.
-    references = blocks if plan.reference_valid_s <= 0 else min(blocks, math.ceil(seconds / plan.reference_valid_s))
-    calibration = references * reference + LATENCY_S
+    valid_s = prof.blocks.reference_valid_s
+    references = len(blocks) if valid_s <= 0 else min(len(blocks), math.ceil(seconds / valid_s))
+    calibration = references * reference_s + LATENCY_S
     return (f"profile {prof.name}: {prof.description}\n  {len(chosen)} solutions x {len(prof.cases)} case(s): "
-            f"{blocks} blocks, {runs:.0f} runs ~ {seconds / 60:.1f} min, their calibrations ({references} reference runs) "
+            f"{len(blocks)} blocks, {runs:.0f} runs ~ {seconds / 60:.1f} min, their calibrations ({references} reference runs) "
             f"~ {calibration / 60:.1f} min; estimate: about {(seconds + calibration) / 60:.0f} min of measuring (set-up and "
             "building come before it)")
