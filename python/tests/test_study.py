@@ -206,7 +206,7 @@ def test_the_answers_estimate_counts_a_reference_run_per_block_unless_one_stands
 
 def test_the_answers_estimate_takes_a_runs_warm_up_inside_its_duration():
     # The estimate once added each run's warm-up to its length, where the engines time the warm-up inside
-    # --duration-s: it said 29 min of measuring for a make study that measured for 23.
+    # --duration-s: a longer warm-up within the same duration must not lengthen it.
     answer = PROFILES["answer"]
     def minutes(prof):
         return float(re.search(r"runs ~ ([\d.]+) min", cost.answer_estimate(prof))[1])
