@@ -109,7 +109,7 @@ realtime_chapter.show_what_if(what_if)
 # behind each verdict, those against it first, are folded under it.
 
 # %%
-realtime_chapter.show_verdicts(reference_figures, searches=searches.table, batch=batch, probes=probes)
+realtime_chapter.show_verdicts(reference_figures, searches=sections.standing(sweep, searches), batch=batch, probes=probes)
 
 # %% tags=["check"]
 sweep.finish(searches.table)

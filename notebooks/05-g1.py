@@ -76,10 +76,10 @@ sections.show_realtime(searches, reference_figures, "G1 on Java 8")
 
 # %% tags=["progress"]
 as_run = sweep.solutions_named(["parallel-11"])  # the article's "CMS" as it ran, for comparison
-baseline, baseline_searches = sweep.batch(as_run), sweep.realtime(as_run).table
+baseline, baseline_searches = sweep.batch(as_run), sections.standing(sweep, sweep.realtime(as_run))
 
 # %%
-g1_chapter.show_verdicts(reference_figures, batch=batch, searches=searches.table, baseline=baseline,
+g1_chapter.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), baseline=baseline,
                          baseline_searches=baseline_searches)
 
 # %% tags=["check"]

@@ -72,7 +72,7 @@ sections.show_realtime(searches, reference_figures, "ZGC on Java 11")
 g1_batch = sweep.batch(sweep.solutions_named(["g1"]))  # the article's G1 as it ran, for comparison
 
 # %%
-zgc_chapter.show_verdicts(reference_figures, batch=batch, searches=searches.table, g1_batch=g1_batch)
+zgc_chapter.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), g1_batch=g1_batch)
 
 # %% tags=["check"]
 sweep.finish(batch, searches.table)

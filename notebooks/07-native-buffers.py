@@ -83,7 +83,7 @@ sections.show_timelines(runs)
 heap_batch = sweep.batch(sweep.solutions_named(native_buffers.TWINS.values()))  # the same collectors, heap buffers
 
 # %%
-native_buffers.show_verdicts(reference_figures, batch=batch, searches=searches.table, heap_batch=heap_batch)
+native_buffers.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), heap_batch=heap_batch)
 
 # %% tags=["check"]
 sweep.finish(batch, searches.table)

@@ -81,7 +81,7 @@ sections.show_realtime(searches, reference_figures, "glibc", big_heap=False)
 # first, are folded under it.
 
 # %%
-cpp.show_verdicts(reference_figures, batch=batch, searches=searches.table)
+cpp.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches))
 
 # %% tags=["check"]
 sweep.finish(batch, searches.table, pool_choice)

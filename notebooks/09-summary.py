@@ -26,8 +26,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import display as show
-from allocorpool.analysis.stored_probes import losses_above
-from allocorpool.chapters import answer, decision, summary, tables
+from allocorpool.chapters import answer, sections, summary, tables
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 
@@ -46,7 +45,7 @@ probes = sweep.probe_blocks(chosen)
 
 # %% tags=["answer"]
 # A search's loss-free interval stands unless a stored run of the same cell lost at it or above it.
-standing = losses_above(searches.table, decision.stored_runs(sweep, searches.probes))
+standing = sections.standing(sweep, searches)
 answer.show_answer(batch, standing, reference_figures, answer.boots_of(batch), probes)
 
 # %% [markdown]
@@ -90,7 +89,7 @@ summary.show_best(batch, standing, sweep.profile.cases)
 # pool sizes, as far as the store holds them.
 
 # %%
-summary.show_conclusions(reference_figures, batch=batch, searches=searches.table, probes=probes,
+summary.show_conclusions(reference_figures, batch=batch, searches=standing, probes=probes,
                          what_if=sweep.what_if_queue(["parallel-11"]), pool_sizes=stored.pool_sizes(pool_solutions),
                          queue_ms=sweep.profile.capture_delay_ms)
 

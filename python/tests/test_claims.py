@@ -465,3 +465,20 @@ def test_g1_keeps_up_in_more_cells_only_cell_by_cell_never_by_comparing_counts()
     assert wider.outcome == HOLDS
     same = g1.keeps_up_in_more_cells_than_cms(searches("g1", g1_found), searches("parallel-11", g1_found))
     assert same.outcome == NO_DIFFERENCE
+
+
+def test_a_keeps_up_claim_reads_every_lossy_run_the_store_holds_not_only_the_searchs_path():
+    """ZGC's mix found 60 ns loss-free, but a stored probe of the same configuration lost at 1,000 ns: the claim
+    that ZGC keeps up with mix fails there, and the claim that a cell loses holds."""
+    from allocorpool.analysis.stored_probes import losses_above
+    from allocorpool.chapters import zgc
+    searches = pd.DataFrame([{"solution": "zgc", "label": "ZGC 11", "baseline": False, "strategy": s,
+                              "strategy_label": s.capitalize(), "case": "B", "outcome": "found", "interval_ns": 60.0,
+                              "loss_pct": None} for s in ("mix", "pool")])
+    assert zgc.mix_and_pool_keep_up_everywhere(searches).outcome == HOLDS
+    runs = pd.DataFrame([{"solution": "zgc", "strategy": "mix", "case": "B", "interval_ns": 1000, "keeps_up": False}])
+    standing = losses_above(searches, runs)
+    verdict = zgc.mix_and_pool_keep_up_everywhere(standing)
+    assert verdict.outcome != HOLDS and "1 of 2" in verdict.summary, verdict
+    mix = verdict.cells[verdict.cells["strategy_label"] == "Mix"].iloc[0]
+    assert mix["outcome"] == "lost" and mix["interval_ns"] == 1000

@@ -43,7 +43,8 @@ def ratio_rule(scope: str, ratio: str, bound: str = "parity") -> str:
 
 def search_rule(scope: str, holds: str = "its search found an interval with no loss") -> str:
     """How a claim decided by real-time searches reads for the reader."""
-    return f"{scope}, one search each. It holds where {holds}."
+    return (f"{scope}, one search each. It holds where {holds}. A stored run that lost at the interval found, "
+            f"or at a longer one, counts as a loss.")
 
 
 def share(passed: int, total: int, what: str = "cells") -> Verdict:
@@ -167,8 +168,18 @@ def known(*values: float) -> bool:
 
 
 def searched(frame: pd.DataFrame) -> pd.DataFrame:
-    """Search rows a claim can judge: not a baseline, not failed, not missing from a replayed store."""
+    """Search rows a claim can judge: not a baseline, not failed, not missing from a replayed store. A loss-free
+    interval that a stored run of the same configuration contradicts (it lost there or at a longer interval:
+    lost_above_ns, from chapters.sections.standing) reads as lost at that run's interval: a loss any run
+    measured outweighs the search's loss-free probes."""
     ranked = frame[~frame["baseline"].astype(bool)]
+    if "lost_above_ns" in ranked:
+        against = ranked["outcome"].eq("found") & pd.to_numeric(ranked["lost_above_ns"], errors="coerce").notna()
+        if against.any():
+            ranked = ranked.copy()
+            ranked.loc[against, "interval_ns"] = ranked.loc[against, "lost_above_ns"]
+            ranked.loc[against, "outcome"] = "lost"
+            ranked.loc[against, "loss_pct"] = math.nan
     return ranked.assign(judged=ranked["outcome"].isin(["found", "lost"]))
 
 
@@ -179,7 +190,7 @@ POOLING_AS_WELL_RULE = search_rule("Per solution and case", "allocation found no
 def pooling_keeps_up_as_well_as_allocation(searches: pd.DataFrame, **_: object) -> Verdict:
     """Per solution and case: where allocation keeps up, pooling does too at an interval no longer."""
     rows = []
-    for (label, case), part in searches[~searches["baseline"].astype(bool)].groupby(["label", "case"], sort=False):
+    for (label, case), part in searched(searches).groupby(["label", "case"], sort=False):
         by = {r["strategy"]: r for r in part.to_dict("records")}
         if "alloc" not in by or "pool" not in by:
             continue
@@ -204,7 +215,9 @@ def _result(row: dict[str, Any]) -> str:
     if row["outcome"] == "found":
         return f"{row['interval_ns']:.0f} ns"
     if row["outcome"] == "lost":
-        return "lost" + (f" {row['loss_pct']:.2g}%" if pd.notna(row.get("loss_pct")) else "")
+        if pd.notna(row.get("loss_pct")):
+            return f"lost {row['loss_pct']:.2g}%"
+        return f"lost at {row['interval_ns']:,.0f} ns" if pd.notna(row.get("interval_ns")) else "lost"
     return str(row["outcome"])
 
 

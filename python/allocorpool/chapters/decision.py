@@ -11,14 +11,12 @@ import plotly.graph_objects as go
 
 from allocorpool.analysis import decision
 from allocorpool.analysis.decision import Budget
-from allocorpool.analysis.search import LATENCY_FIELDS
-from allocorpool.analysis.stored_probes import stored_probes
 from allocorpool.chapters import display as show
+from allocorpool.chapters.sections import stored_runs
 from allocorpool.chapters.figures import STRATEGY_COLOURS
-from allocorpool.data.keys import configuration_of
 from allocorpool.effects import FAILS, HOLDS, NOT_MEASURED
 from allocorpool.run.runner import Cell
-from allocorpool.study import SAME_MEASUREMENT_BUILDS, Profile, Solution, continuum_cells, live_packets
+from allocorpool.study import Profile, Solution, continuum_cells, live_packets
 
 if TYPE_CHECKING:
     from allocorpool.run.sweep import Sweep
@@ -44,21 +42,6 @@ def points(sweep: Sweep) -> pd.DataFrame:
                       decision.probe_points(stored_runs(sweep, searches.probes, cases), "stored run"),
                       decision.probe_points(continuum, "continuum probe"),
                       decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
-
-
-def stored_runs(sweep: Sweep, probes: pd.DataFrame, cases: dict[str, int] | None = None) -> pd.DataFrame:
-    """Every run the store holds of each search's configuration (repeats, probe blocks, long runs, earlier
-    searches' probes), as single probes with the search's labels and live set (where cases gives it)."""
-    if not len(probes) or "key" not in probes:
-        return pd.DataFrame(columns=["solution", "label", "engine", "strategy", "strategy_label", "live_packets",
-                                     "interval_ns", "keeps_up", "probe_key", "machine", *LATENCY_FIELDS])
-    same = [build for builds in SAME_MEASUREMENT_BUILDS.values() for build in builds]
-    runs = stored_probes(sweep.store.index, probes["key"], same)
-    labels = probes.assign(configuration=probes["key"].map(configuration_of))[
-        ["configuration", "solution", "label", "engine", "strategy", "strategy_label", "case"]].drop_duplicates(
-        "configuration")
-    found = runs.merge(labels, on="configuration")
-    return found.assign(live_packets=found["case"].map(cases or {}), probe_key=found["key"])
 
 
 def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budget: Budget = Budget()) -> None:

@@ -6,14 +6,21 @@ article's are (e.g. "CMS on Java 8")."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from allocorpool.analysis.search import MISSING
+from allocorpool import lists
+from allocorpool.analysis.search import LATENCY_FIELDS, MISSING
+from allocorpool.analysis.stored_probes import losses_above, stored_probes
 from allocorpool.chapters import display as show
 from allocorpool.chapters import figures, tables
 from allocorpool.data import reference
+from allocorpool.data.keys import configuration_of
+from allocorpool.study import SAME_MEASUREMENT_BUILDS
+
+if TYPE_CHECKING:
+    from allocorpool.run.sweep import Sweep
 
 
 def show_batch(batch: pd.DataFrame, reference_figures: pd.DataFrame, reference_source: str) -> None:
@@ -47,10 +54,25 @@ def show_left_out(sweep: Any, chapter: str) -> None:
     by_reason: dict[str, list[str]] = {}
     for solution, reason in left:
         by_reason.setdefault(reason, []).append(solution.label)
-    said = "; ".join(f"{reason} leaves out {', '.join(labels)}" for reason, labels in by_reason.items())
+    said = "; ".join(_leaving(reason, labels) for reason, labels in by_reason.items())
     selected = any(reason.startswith("the selection") for _, reason in left)
-    show.note(f"Not in this rendering: {said}"
-              + (" (`SOLUTIONS=all` shows every solution the profile has)." if selected else "."))
+    show.note(said[0].upper() + said[1:]
+              + (" (the rendering of every solution shows them)." if selected else "."))
+
+
+def _leaving(reason: str, labels: list[str]) -> str:
+    """'this rendering keeps <selection> and leaves out ...' or 'the <profile> profile leaves out ...'."""
+    kind, _, name = reason.removeprefix("the ").partition(" ")
+    if kind == "selection":
+        return f"this rendering keeps {lists.SELECTION_TEXTS.get(name, name)}; it leaves out {listed(labels)}"
+    return f"the {name} profile leaves out {listed(labels)}"
+
+
+def listed(labels: list[str]) -> str:
+    """'a, b and c'; labels that hold a comma are set apart by semicolons alone ('a; b, c')."""
+    if any("," in label for label in labels):
+        return "; ".join(labels)
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
 def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_source: str, big_heap: bool = True) -> None:
@@ -187,3 +209,25 @@ def _latency_sentence(summary: dict[str, Any]) -> str | None:
         return None
     return (f"after the warm-up, half its packets were made within {values['p50'] / 1e6:.3g} ms of when they were "
             f"due, 99.9 % within {values['p999'] / 1e6:.3g} ms, and the latest {values['max'] / 1e6:.3g} ms late.")
+
+
+def stored_runs(sweep: Sweep, probes: pd.DataFrame, cases: dict[str, int] | None = None) -> pd.DataFrame:
+    """Every run the store holds of each search's configuration (repeats, probe blocks, long runs, earlier
+    searches' probes), as single probes with the search's labels and live set (where cases gives it)."""
+    if not len(probes) or "key" not in probes:
+        return pd.DataFrame(columns=["solution", "label", "engine", "strategy", "strategy_label", "live_packets",
+                                     "interval_ns", "keeps_up", "probe_key", "machine", *LATENCY_FIELDS])
+    same = [build for builds in SAME_MEASUREMENT_BUILDS.values() for build in builds]
+    runs = stored_probes(sweep.store.index, probes["key"], same)
+    labels = probes.assign(configuration=probes["key"].map(configuration_of))[
+        ["configuration", "solution", "label", "engine", "strategy", "strategy_label", "case"]].drop_duplicates(
+        "configuration")
+    found = runs.merge(labels, on="configuration")
+    return found.assign(live_packets=found["case"].map(cases or {}), probe_key=found["key"])
+
+
+def standing(sweep: Sweep, searches: Any) -> pd.DataFrame:
+    """The searches' table with what every stored run of the same configuration says above each loss-free
+    interval found (lost_above_ns: analysis.stored_probes.losses_above). A claim that a cell keeps up reads
+    this, so that a loss any stored run measured outweighs the search's loss-free probes."""
+    return losses_above(searches.table, stored_runs(sweep, searches.probes))
