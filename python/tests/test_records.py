@@ -85,3 +85,15 @@ def test_runs_recorded_before_latency_was_metered_have_the_columns_empty(runs_di
     for name in ("java-batch.jsonl", "java-realtime.jsonl"):
         periodic = read_run(runs_dir / name).periodic
         assert "latency_p999_ns" in periodic and periodic["latency_p999_ns"].isna().all()
+
+
+def test_a_collector_that_reports_only_cycles_has_no_recorded_pause_not_a_zero_one():
+    """JDK 11's ZGC tells the engine of its collections through one bean of cycles: its pauses are in the GC
+    log only, so the batch tables read its records' zero pauses as not seen."""
+    from allocorpool.data.tables import recorded
+    zgc = {"gc_pause_count": 0, "gc_pause_max_ms": 0.0, "gc_cycle_count": 12}
+    assert recorded(zgc, "gc_pause_max_ms") is None and recorded(zgc, "gc_cycle_count") == 12
+    quiet = {"gc_pause_count": 0, "gc_pause_max_ms": 0.0, "gc_cycle_count": 0}  # no collection in the window
+    assert recorded(quiet, "gc_pause_max_ms") == 0.0
+    g1 = {"gc_pause_count": 3, "gc_pause_max_ms": 7.5, "gc_cycle_count": 1}
+    assert recorded(g1, "gc_pause_max_ms") == 7.5

@@ -340,7 +340,7 @@ CONCLUSIONS = (
     Claim("The collector is the biggest risk: where Java loses packets, a pause longer than the input queue explains it",
           gc_is_the_biggest_risk,
           f"Each Java cell that lost packets at {REF:,} ns: holds where its batch run's longest pause outlasts the "
-          "input queue."),
+          "input queue. A collector that reports no pause to the engine (ZGC on JDK 11) is not judged."),
     Claim(f"ZGC handles even case C, with mix and pooling at {ZGC_C_LIMIT_NS} ns or less", zgc_keeps_up_in_c,
           f"ZGC's mix and pooling in case C, one search each: holds where both keep up at {ZGC_C_LIMIT_NS} ns or "
           "less."),

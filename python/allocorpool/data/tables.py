@@ -107,6 +107,18 @@ def value(row: dict[str, Any], name: str) -> Any:
     return found
 
 
+PAUSE_FIELDS = ("gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms")
+
+
+def recorded(row: dict[str, Any], name: str) -> Any:
+    """A field of an index row as value() gives it, except the pause figures of a run whose collector told
+    the engine of collections but of no pause (JDK 11's ZGC has one bean, of cycles): its pauses are only in
+    its GC log, so the records' zero pauses are None (not seen), never a measured zero."""
+    if name in PAUSE_FIELDS and value(row, "gc_pause_count") == 0 and (value(row, "gc_cycle_count") or 0) > 0:
+        return None
+    return value(row, name)
+
+
 def window_collections(row: dict[str, Any]) -> int | None:
     """The collections a Java run's measured window saw, as the engine was notified of them (pauses and
     concurrent cycles); None where the row does not say (C++, a failed run)."""
@@ -133,4 +145,4 @@ def batch_costs(row: dict[str, Any]) -> dict[str, Any]:
     packets, cpu = value(row, "measured_packets"), value(row, "measured_cpu_s")
     return {"ns_per_packet": value(row, "ns_per_packet") if ok else None,
             "cpu_ns_per_packet": cpu * 1e9 / packets if ok and cpu is not None and packets else None,
-            **{name: value(row, name) if ok else None for name in ("gc_pause_total_ms", "gc_pause_max_ms")}}
+            **{name: recorded(row, name) if ok else None for name in ("gc_pause_total_ms", "gc_pause_max_ms")}}

@@ -10,7 +10,7 @@ import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.analysis.search import MISSING
-from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, machine_name, value
+from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, machine_name, recorded, value
 from allocorpool.lists import POOL_CHOICE_STRATEGIES, REALTIME_STRATEGIES, REFERENCE_NS, Solution
 from allocorpool.run.blocks import Block
 from allocorpool.run.cells import batch_block, batch_cell, batch_strategies, pool_choice_block, probe_block
@@ -112,6 +112,6 @@ class BatchExperiments(Executor):
         ok = row["status"] == "ok"
         return {**labels(solution, strategy, case), "source": source, "key": row["key"], "status": row["status"],
                 "error": value(row, "error"), "stderr_tail": value(row, "stderr_tail"),
-                **{name: value(row, name) if ok else None for name in BATCH_FIELDS},
+                **{name: recorded(row, name) if ok else None for name in BATCH_FIELDS},
                 **({"ns_per_packet": found["spread"].median} if found is not None and ok else {}),
                 **spread, "machine": machine_name(row)}

@@ -8,7 +8,7 @@ import pandas as pd
 
 from allocorpool import lists
 from allocorpool.analysis.search import loses_at_reference
-from allocorpool.data.tables import BATCH_COLUMNS, LONG_RUN_COLUMNS, SOLUTION_COLUMNS, Searches, machine_name, value
+from allocorpool.data.tables import BATCH_COLUMNS, LONG_RUN_COLUMNS, SOLUTION_COLUMNS, Searches, machine_name, recorded, value
 from allocorpool.lists import REALTIME_STRATEGIES, REFERENCE_NS, Solution
 from allocorpool.run.cells import probe_cell
 from allocorpool.run.experiments.batch import BatchExperiments
@@ -61,7 +61,7 @@ class SentinelExperiments(BatchExperiments, RealtimeExperiments):
                 probe = probe_verdict(run, REFERENCE_NS, duration)
                 finished = run["status"] == "ok"
                 row |= {"long_run_s": duration, "status": run["status"], "lost_pct": probe.lost_pct,
-                        "gc_pause_max_ms": value(run, "gc_pause_max_ms") if finished else None,
+                        "gc_pause_max_ms": recorded(run, "gc_pause_max_ms") if finished else None,
                         "error": None if finished else value(run, "error"), "key": run["key"],
                         "machine": machine_name(run), "loses": (not probe.ok) if finished else None}
             else:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.analysis.search import MISSING
-from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, THREAD_PROBE_COLUMNS, machine_name, value
+from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, THREAD_PROBE_COLUMNS, machine_name, recorded, value
 from allocorpool.lists import THREAD_REALTIME_ENGINES, THREAD_STRATEGY_LABELS, Solution
 from allocorpool.profiles import Profile
 from allocorpool.run.blocks import Block
@@ -117,6 +117,6 @@ class ThreadExperiments(Executor):
         row = found["standing"]
         ok = row.get("status") == "ok"
         return {**labels, "key": row.get("key", key), "status": row.get("status", MISSING),
-                "error": value(row, "error"), **{name: value(row, name) if ok else None for name in THREAD_FIELDS},
+                "error": value(row, "error"), **{name: recorded(row, name) if ok else None for name in THREAD_FIELDS},
                 **({"ns_per_packet": found["spread"].median} if ok else {}), **spread_columns(found),
                 "machine": machine_name(row)}
