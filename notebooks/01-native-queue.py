@@ -33,14 +33,12 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool import paths
 from allocorpool.chapters import display as show
 from allocorpool.chapters import native_queue
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
-show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}. Results are kept in "
-          f"`{paths.shown(sweep.store.root)}`.")
+show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")
 
 # %% tags=["progress"]
 queue = sweep.queue_bench()

@@ -290,9 +290,11 @@ class Tally:
         return MIXED
 
     def boots_text(self) -> str:
-        """'2 whose boots disagree, 1 with opposite verdicts' (empty where every boot agreed)."""
-        return f"{self.flips} whose boots disagree, {self.opposite or 'none'} with opposite verdicts" \
-            if self.flips else ""
+        """'boots disagree on 2, 1 of them with opposite verdicts' (empty where every boot agreed)."""
+        if not self.flips:
+            return ""
+        opposite = f"{self.opposite} of them" if self.opposite else "none"
+        return f"boots disagree on {self.flips}, {opposite} with opposite verdicts"
 
     def text(self, what: str = "cells", labels: Mapping[str, str] | None = None,
              unmeasured: bool = True) -> str:

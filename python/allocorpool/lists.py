@@ -33,6 +33,8 @@ STRATEGY_LABELS = {"dummy": "Dummy", "alloc": "Allocation", "mix": "Mix", "pool"
 REALTIME_STRATEGIES = ("alloc", "mix", "pool")  # the dummy strategy only measures the harness
 CASES = ("A", "B", "C")
 ALLOCATORS = ("glibc", "jemalloc", "mimalloc", "tcmalloc")
+ALLOCATOR_ABOUT = {"glibc": "glibc's malloc, as the 2019 article ran it", "jemalloc": "malloc replaced by jemalloc",
+                   "mimalloc": "malloc replaced by mimalloc", "tcmalloc": "malloc replaced by tcmalloc"}
 SEED_JDK = 11  # the article ran CMS and G1 on Java 8 and ZGC on Java 11; 11 is the oldest here and the last with CMS
 MODERN_JDK = 25
 ARTICLE_HEAP_MB = 2048  # the article's -Xmx2g; its native-buffer runs had half (1 GB)
@@ -101,8 +103,10 @@ class Solution:
 def _cpp(design: str, allocator: str) -> Solution:
     title = "C++" if design == "cpp" else "C++ flat"
     reference = title if allocator == "glibc" else None
+    model = ("the Java model translated object for object" if design == "cpp"
+             else "a packet's parsed objects kept inside the packet")
     return Solution(f"{design}-{allocator}", f"{title} ({allocator})", "cpp", reference_name=reference, design=design,
-                    allocator=allocator)
+                    allocator=allocator, about=f"C++, {model}; {ALLOCATOR_ABOUT.get(allocator, allocator)}")
 
 
 # The article ran its G1 rows with an 80 ms pause goal; the rows compared with them do too.
@@ -149,7 +153,7 @@ SELECTIONS: dict[str, tuple[str, ...] | None] = {
     "all": None,
     "paper": tuple(s.name for s in SOLUTIONS if s.reference_name),
 }
-SELECTION_TEXTS = {"all": "every solution the profile has", "paper": "the article's solutions, as it ran them"}
+SELECTION_TEXTS = {"all": "every solution the profile has", "paper": "the 2019 article's solutions as it ran them"}
 
 # Which chapter (notebook) runs which solutions; the summary shows them all.
 CHAPTERS: dict[str, tuple[str, ...]] = {

@@ -28,7 +28,7 @@ def test_the_best_strategy_is_named_with_its_margin_over_the_next_and_the_2019_b
     table = answer.answer_table(batch, SEARCHES, reference.load())
     cell = table.loc["Parallel 11, 2019 \"CMS\"", "batch, case A"]
     assert cell.startswith("Mix, 3") and "less time than pooling" in cell and cell.endswith("; 2019: mix")
-    assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case A"] == "Mix at 40 ns; allocation 230; 2019: mix"
+    assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case A"] == "Mix at 40 ns; allocation 230 ns; 2019: mix"
 
 
 def test_an_interval_that_does_not_clear_the_margin_names_both_and_a_single_run_decides_nothing():
@@ -59,21 +59,34 @@ def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disa
     assert table.loc[0, "boot b1"].startswith("holds: 0.4") and table.loc[0, "boot b2"].startswith("no difference")
     assert table.loc[0, "boots agree"] == "no: decided in some boots, not in others"
     said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
-    assert ("no difference measured in 1 of 1 solution and case pairs (1 whose boots disagree, none with opposite "
+    assert ("no difference measured in 1 of 1 solution and case pairs (boots disagree on 1, none with opposite "
             "verdicts)") in said
     # pooling faster in b1 and slower in b2: the boots give opposite verdicts, and the abstract says so
     batch.loc[batch["strategy"] == "pool", "boot_samples"] = [{"b1": [160, 165, 158], "b2": [300, 310, 305]}]
     table = summary.reproducibility(batch.assign(label="Parallel 11"))
     assert table.loc[0, "boots agree"] == "no: opposite verdicts in different boots"
     said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
-    assert "fails in 1 of 1 solution and case pairs (1 whose boots disagree, 1 with opposite verdicts)" in said
+    assert "fails in 1 of 1 solution and case pairs (boots disagree on 1, 1 of them with opposite verdicts)" in said
 
 
 def test_the_glossary_defines_the_terms_and_every_solution_shown():
     table = answer.glossary(["parallel-11", "flat-glibc"]).set_index("term")
-    assert {"strategy", "case", "block", "interval", "no difference measured"} <= set(table.index)
+    assert {"strategy", "case", "block", "boot", "search", "95 % interval", "no difference measured"} <= set(table.index)
     assert 'Parallel 11, 2019 "CMS"' in table.index and len(table) == len(answer.TERMS) + 2
+    assert all(meaning != term for term, meaning in table["meaning"].items()), "a meaning that repeats its label"
     assert not table["meaning"].isna().any()
+
+
+def test_the_abstract_opens_with_the_plain_answer_in_words():
+    faster = _batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]})
+    said = answer.abstract(faster, SEARCHES, reference.load(), 1)
+    assert said.startswith("**In short:** Pooling took less time per packet than allocation in every solution "
+                           "measured for Java on the heap where few buffers stay alive (cases A and B).")
+    slower = _batch({"alloc": [160, 165, 158], "pool": [400, 410, 390]})
+    said = answer.abstract(slower, SEARCHES, reference.load(), 1)
+    assert said.startswith("**In short:** In no family of solutions did pooling take less time")
+    single = _batch({"alloc": [400], "pool": [160]})
+    assert not answer.abstract(single, SEARCHES, reference.load(), 0).startswith("**In short:**")
 
 
 def test_the_machine_table_counts_a_long_commit_list_instead_of_printing_it():
@@ -125,7 +138,7 @@ def test_a_real_time_block_decided_in_one_boot_and_not_in_another_says_the_boots
     assert {b: d.outcome() for b, d in comparison.by_boot.items()} == {"b1": effects.HOLDS, "b2": effects.NO_DIFFERENCE}
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), SEARCHES, reference.load(), 2,
                            probes)
-    assert "1 whose boots disagree" in said and "over 3 probes a strategy and its 95 % interval, in the newest of 2 boots" in said
+    assert "boots disagree on 1" in said and "over 3 probes a strategy and its 95 % interval, in the newest of 2 boots" in said
 
 
 def test_the_answer_shows_the_real_time_block_beside_the_search_and_the_abstract_counts_it():
@@ -133,7 +146,7 @@ def test_the_answer_shows_the_real_time_block_beside_the_search_and_the_abstract
     probes = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.0] * 3, "pool": [0.0] * 3})
     cell = answer.answer_table(batch, SEARCHES, reference.load(), probes).loc["Parallel 11, 2019 \"CMS\"",
                                                                                 "real time, case A"]
-    assert cell == ("Mix at 40 ns; allocation 230; at 1,000 ns (3 probes each): mix and pooling keep up, allocation "
+    assert cell == ("Mix at 40 ns; allocation 230 ns; at 1,000 ns (3 probes each): mix and pooling keep up, allocation "
                     "loses 0.14 % (0.10-0.30); 2019: mix")
     said = answer.abstract(batch, SEARCHES, reference.load(), 1, probes)
     assert ("At one packet every 1,000 ns, does pooling lose fewer packets than allocation? It holds in 1 of 1 "
@@ -204,14 +217,14 @@ def test_a_search_that_a_stored_loss_at_a_longer_interval_contradicts_does_not_s
     assert words == "Allocation at 230 ns; mix's 40 ns contradicted by a stored run that lost at 1,000 ns"
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), marked.reset_index(),
                            reference.load(), 1)
-    assert ("2 strategy searches found a loss-free interval, but a stored run lost at that interval or a longer "
+    assert ("2 of 3 strategy searches found a loss-free interval, but a stored run lost at that interval or a longer "
             "one for 1 of them. The shortest standing was allocation in 1") in said
 
 
 def test_where_every_search_is_contradicted_none_stands_and_each_is_named():
     rows = {s: {"strategy": s, "outcome": "found", "interval_ns": i, "lost_above_ns": 1000.0}
             for s, i in (("alloc", 520), ("mix", 810), ("pool", 670))}
-    assert answer.realtime_answer(rows) == (None, "no search stands: allocation's 520 ns, pooling's 670 and mix's 810 "
+    assert answer.realtime_answer(rows) == (None, "no search stands: allocation's 520 ns, pooling's 670 ns and mix's 810 ns "
                                                   "contradicted by a stored run that lost at up to 1,000 ns")
 
 
@@ -239,3 +252,9 @@ def test_the_real_time_block_table_says_both_kept_up_rather_than_a_zero_differen
     assert kept["pooling's loss - allocation's"].tolist() == ["both kept up in every probe: no difference"]
     lost = realtime_blocks.table(_probes({"alloc": [0.10, 0.14, 0.30], "pool": [0.0] * 3}))
     assert lost["pooling's loss - allocation's"].iloc[0].startswith("pooling loses less: ")
+
+
+def test_a_tie_for_the_shortest_interval_is_counted_as_a_tie_not_for_one_strategy():
+    tied = SEARCHES.assign(interval_ns=[40, 40, None])
+    said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), tied, reference.load(), 1)
+    assert "The shortest was allocation or mix in 1 (one search each" in said, said

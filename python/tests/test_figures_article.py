@@ -126,7 +126,7 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     assert "The chapters read 1 of the 2 runs the store holds: 0.5 h of engine time" in methods
     # the chapters' text names every solution: the first screen says which this rendering shows
     every = len(study.solutions(None, study.profile("quick")))
-    assert (f"Solutions: <strong>paper</strong> (<code>SOLUTIONS=paper</code>), the article's solutions, as it ran them: "
+    assert (f"Solutions: <strong>paper</strong> (<code>SOLUTIONS=paper</code>), the 2019 article's solutions as it ran them: "
             f"8 of the profile's {every}; the chapters' text names the others") in methods
     assert sweep.READ_CELLS_MIMETYPE not in page
     assert str(tmp_path) not in page  # no path of the machine that built it
@@ -196,6 +196,11 @@ def test_a_chapter_says_which_of_its_solutions_the_selection_or_the_profile_leav
     assert sweep.Sweep("full", tmp_path, progress=False).left_out("g1") == []
     ci = sweep.Sweep("ci", tmp_path, progress=False)
     assert {why for _, why in ci.left_out("g1")} <= {"the profile ci"}
+    said = []
+    monkeypatch.setattr(sections.show, "note", said.append)
+    sections.show_left_out(paper, "g1")  # a label holding a comma is not read as two solutions
+    assert said == ["This rendering keeps the 2019 article's solutions as it ran them; it leaves out G1 25; "
+                    "G1 25, compact headers (the rendering of every solution shows them)."]
     with pytest.raises(ValueError, match="the notebooks ran with different selections of solutions"):
         nb = [nbformat.v4.new_notebook(), nbformat.v4.new_notebook()]
         for notebook, name in zip(nb, ("paper", "all")):

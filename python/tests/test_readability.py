@@ -28,7 +28,10 @@ def test_internal_names_raw_values_progress_lines_and_unexplained_words_are_foun
             "<td>yes</td></tr></table>")
     rules = _rules(page)
     assert "internal name 'java_jdk11_g1_A'" in rules and "internal name 'Sweep(profile)'" in rules
-    assert "internal name 'store.parquet'" in rules and "internal name 'x.csv'" in rules
+    assert "internal name 'store.parquet'" in rules and "internal name 'data/reference/x.csv'" in rules
+    assert _rules("<p>Results are kept in data/full.</p>") == ["internal name 'data/full'"]
+    assert _rules("<p>Results are kept in <code>data/full</code>.</p>") == ["internal name 'data/full'"]
+    assert _rules("<p>Run <code>make study PROFILE=quick</code>.</p><pre>data/full</pre>") == []
     assert "progress line '[full batch   12 s]'" in rules and "progress line '[full what-if queue      0 s]'" in rules
     assert "unexplained word 'seed'" in rules
     assert "internal name in a table" in rules and "raw value in a table" in rules

@@ -18,10 +18,10 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool import effects, study
+from allocorpool import effects, lists, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
-from allocorpool.chapters import realtime_blocks
+from allocorpool.chapters import headline, realtime_blocks
 from allocorpool.chapters.claims import article_data, versus
 from allocorpool.chapters.tables import contradicted as contradicted_search
 from allocorpool.chapters.tables import wrapping
@@ -63,6 +63,16 @@ def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
     return best, outcome, f"{NAMES[best].capitalize()}, one run each (not decided)"
 
 
+def shortest_standing(rows: dict[str, dict[str, Any]]) -> list[str]:
+    """The strategies whose standing search found the shortest loss-free interval (several where they tie)."""
+    standing = [s for s in REAL if s in rows and rows[s].get("outcome") == "found" and not contradicted_search(rows[s])]
+    if not standing:
+        return []
+    shortest = min(float(rows[s]["interval_ns"]) for s in standing)
+    return [s for s in sorted(standing, key=lambda s: float(rows[s]["interval_ns"]))
+            if float(rows[s]["interval_ns"]) == shortest]
+
+
 def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
     """(best strategy, words): the shortest loss-free interval of the strategies' searches that stands. A
     search stands unless a stored run of its strategy lost at that interval or a longer one (lost_above_ns,
@@ -73,8 +83,7 @@ def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
     standing = [s for s in found if s not in contradicted]
     against = ""
     if contradicted:
-        named = [f"{NAMES[s]}'s {float(rows[s]['interval_ns']):.0f}" + (" ns" if i == 0 else "")
-                 for i, s in enumerate(contradicted)]
+        named = [f"{NAMES[s]}'s {float(rows[s]['interval_ns']):,.0f} ns" for s in contradicted]
         lost = max(float(rows[s]["lost_above_ns"]) for s in contradicted)
         against = (f"{', '.join(named[:-1]) + ' and ' if len(named) > 1 else ''}{named[-1]} contradicted by a "
                    f"stored run that lost at {'up to ' if len(contradicted) > 1 else ''}{lost:,.0f} ns")
@@ -85,12 +94,12 @@ def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
         return None, "none keeps up" if searched else "not measured"
     best = standing[0]
     interval = float(rows[best]["interval_ns"])
-    words = f"{NAMES[best].capitalize()} at {interval:.0f} ns"
+    words = f"{NAMES[best].capitalize()} at {interval:,.0f} ns"
     if len(standing) > 1:
         nxt = standing[1]
         following = float(rows[nxt]["interval_ns"])
-        words = (f"{NAMES[best].capitalize()} or {NAMES[nxt]} at {interval:.0f} ns" if following == interval
-                 else f"{words}; {NAMES[nxt]} {following:.0f}")
+        words = (f"{NAMES[best].capitalize()} or {NAMES[nxt]} at {interval:,.0f} ns" if following == interval
+                 else f"{words}; {NAMES[nxt]} {following:,.0f} ns")
     return best, words + (f"; {against}" if against else "")
 
 
@@ -182,7 +191,7 @@ def _realtime_blocks_sentence(probes: pd.DataFrame | None) -> str:
     repeats = int(pd.Series(standing).median()) if standing else int(pd.to_numeric(probes["probes"]).median())
     boots = max(len(c.by_boot) for c in comparisons)
     return (f" At one packet every {interval:,} ns, does pooling lose fewer packets than allocation? It "
-            f"{tally.text('solution and case pairs')}, judged by the difference of median losses over "
+            f"{tally.text('solution and case pairs')}. Each pair is judged by the difference of median losses over "
             f"{repeats} probes a strategy and its 95 % interval"
             f"{f', in the newest of {boots} boots' if boots > 1 else ''}.")
 
@@ -201,9 +210,9 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     runs = pd.to_numeric(batch["runs"], errors="coerce")
     reps = runs[runs >= 2]  # the cells measured as blocks (a single run decides nothing)
     if tally.judged:
-        first = (f"**Batch:** does pooling take at least {effects.MARGIN:.0%} less time per packet than allocation? "
-                 f"It {tally.text('solution and case pairs')}, judged by the ratio of medians over "
-                 f"{int(reps.median())} repetitions a cell and its 95 % interval"
+        first = (f"**Batch:** does pooling take at least {effects.MARGIN * 100:.0f} % less time per packet than "
+                 f"allocation? It {tally.text('solution and case pairs')}. Each pair is judged by the ratio of medians "
+                 f"over {int(reps.median())} repetitions a cell and its 95 % interval"
                  f"{f', in the newest of {boots} boots that measured it' if boots > 1 else ', in one boot'}.")
     else:
         first = (f"**Batch:** the {tally.not_measured} solution and case pairs shown have one run a cell, which "
@@ -212,19 +221,23 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     judged = searches[searches["outcome"].isin(["found", "lost"]) & ~searches["baseline"].astype(bool)]
     best: dict[str, int] = {}
     for (_, _), part in judged.groupby(["solution", "case"], sort=False):
-        strategy, _ = realtime_answer({str(r["strategy"]): r for r in part.to_dict("records")})
-        if strategy:
-            best[strategy] = best.get(strategy, 0) + 1
+        tied = shortest_standing({str(r["strategy"]): r for r in part.to_dict("records")})
+        if tied:
+            named = " or ".join(NAMES[s] for s in tied)
+            best[named] = best.get(named, 0) + 1
     groups = judged.groupby(["solution", "case"]).ngroups
-    counted = ", ".join(f"{NAMES[s]} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
+    counted = ", ".join(f"{s} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
+    searched_count = len(searches[~searches["baseline"].astype(bool)])
     against = int(found["lost_above_ns"].notna().sum()) if "lost_above_ns" in found else 0
     contradicted = (f", but a stored run lost at that interval or a longer one for {against} of them"
                     if against else "")
-    second = (f"**Real time:** of {groups} solution and case pairs searched, {len(found)} strategy searches found "
-              f"a loss-free interval{contradicted}. The shortest {'standing ' if against else ''}was "
+    second = (f"**Real time:** in {groups} solution and case pairs, {len(found)} of {searched_count} strategy "
+              f"searches found a loss-free interval{contradicted}. The shortest {'standing ' if against else ''}was "
               f"{counted or 'nowhere found'} (one search each: no confidence interval).") if groups \
         else "**Real time:** nothing was searched."
-    return f"{first} {second}{_realtime_blocks_sentence(probes)}"
+    answer = headline.lead(batch)
+    parts = [f"**In short:** {answer}" if answer else "", first, f"{second}{_realtime_blocks_sentence(probes)}"]
+    return "\n\n".join(part for part in parts if part)  # a paragraph each: the answer, batch, real time
 
 
 def boots_of(batch: pd.DataFrame) -> int:
@@ -236,19 +249,32 @@ def boots_of(batch: pd.DataFrame) -> int:
     return len(boots)
 
 
+def _live(case: str) -> str:
+    return f"{lists.live_packets(case, 1.0):,}"
+
+
 TERMS = {
-    "strategy": "how the processor gets a packet buffer: allocation (a new one each time), pooling (from a pool "
-                "of a million), mix (a smaller pool, allocating when it runs dry)",
-    "case": "how many packets stay alive: A few, B a realistic number, C nearly as many as the pool holds",
+    "strategy": f"how the processor gets a packet buffer: allocation (a new one each time), pooling (from a pool of "
+                f"{lists.POOL_SIZE:,} buffers), mix (a pool of {lists.ENGINE_FACTS['mix_pool_size']:,}, allocating "
+                f"when it runs dry)",
+    "case": f"how many packets stay alive at the article's sizes: A {_live('A')}, B {_live('B')}, C {_live('C')} "
+            f"(nearly as many as the pool holds)",
     "batch": "the source produces as fast as the processor consumes; the figure is the time per packet",
     "real time": "a clock produces one packet per tick; the figures are the shortest tick interval with no packet "
                  "lost, and the share of packets lost at a fixed interval",
+    "search": "the real-time runs that look for the shortest loss-free tick interval: doubling, then bisecting "
+              "between a lossy and a loss-free interval to within 10 %; one run per interval tried, the last "
+              "confirmed by a longer one",
     "probe": "one real-time run at a fixed interval; a strategy keeps up there where no probe of it lost a packet",
     "solution": "a runtime and its memory manager: a JDK and collector, or a C++ design and allocator",
+    "boot": "one start of the machine (a virtual machine may move to other hardware between boots); figures from "
+            "different boots can differ by more than the spread within one",
     "block": "the runs one comparison rests on: every strategy of a solution and case, interleaved and repeated in "
              "one boot of the machine",
-    "interval": "the 95 % bootstrap interval of a median or of a ratio of medians, over a block's repetitions",
-    "no difference measured": "the ratio's interval does not clear parity by the 5 % margin",
+    "95 % interval": "the 95 % bootstrap interval of a median, a ratio of medians or a difference of medians, over a "
+                     "block's repetitions",
+    "no difference measured": f"a ratio's 95 % interval does not clear parity by the {effects.MARGIN * 100:.0f} % margin, "
+                              "or a difference of losses' interval holds zero",
 }
 
 
@@ -262,7 +288,7 @@ def glossary(solutions: list[str]) -> pd.DataFrame:
 def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int,
                 probes: pd.DataFrame | None = None) -> None:
     """The answer: the citation, the abstract and the table (the article moves this to its first screen)."""
-    show.note(f"This study measures again, on today's JDKs and C++ allocators, {CITATION}.")
+    show.note(f"This study repeats the measurements of {CITATION}, on today's JDKs and C++ allocators.")
     show.note(abstract(batch, searches, reference_figures, boots, probes))
     table = answer_table(batch, searches, reference_figures, probes)
     realtime = "in real time: the shortest loss-free interval" + (

@@ -81,19 +81,36 @@ def _named(names: list[str]) -> str:
         names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
 
 
+def lead(batch: pd.DataFrame) -> str:
+    """The plain answer in batch: the families where pooling took less time than allocation in every pair
+    measured, in case C and in cases A and B ("" where no pair was judged)."""
+    alive = tallies(batch, ["C"], block_figures.compare)
+    few = tallies(batch, ["A", "B"], block_figures.compare)
+    if not any(t.judged for t in (*alive.values(), *few.values())):
+        return ""
+    gained_c = [f for f, t in alive.items() if t.outcome() == effects.HOLDS]
+    gained_ab = [f for f, t in few.items() if t.outcome() == effects.HOLDS]
+    if gained_c and gained_c == gained_ab:
+        return (f"In every case, pooling took less time per packet than allocation in every solution measured for "
+                f"{_named(gained_c)}.")
+    if not gained_c and not gained_ab:
+        return "In no family of solutions did pooling take less time per packet than allocation in every pair measured."
+    alive_words = "where nearly every buffer stays alive (case C)"
+    few_words = "where few do (cases A and B)" if gained_c else "where few buffers stay alive (cases A and B)"
+    if not gained_ab or not gained_c:
+        where, named = (alive_words, gained_c) if gained_c else (few_words, gained_ab)
+        return (f"Pooling took less time per packet than allocation in every solution measured for {_named(named)} "
+                f"{where}.")
+    return (f"{alive_words[0].upper() + alive_words[1:]}, pooling took less time per packet than allocation in every solution "
+            f"measured for {_named(gained_c)}; {few_words}, for {_named(gained_ab)}.")
+
+
 def lines(batch: pd.DataFrame, probes: pd.DataFrame | None, jdks: pd.DataFrame) -> list[str]:
     """The lead sentence, then the table it reads: per test and family, pooling against allocation in case C
     and in cases A and B."""
     alive = tallies(batch, ["C"], block_figures.compare)
     few = tallies(batch, ["A", "B"], block_figures.compare)
-    gained_c = [f for f, t in alive.items() if t.outcome() == effects.HOLDS]
-    gained_ab = [f for f, t in few.items() if t.outcome() == effects.HOLDS]
-    won = (f"In every case, pooling took less time per packet than allocation in every solution measured for "
-           f"{_named(gained_c)}." if gained_c and gained_c == gained_ab else
-           f"Where nearly every buffer stays alive (case C), pooling took less time per packet than allocation "
-           f"in every solution measured for {_named(gained_c)}; where few do (cases A and B), for "
-           f"{_named(gained_ab)}.")
-    lead = f"{won} Elsewhere the verdicts are mixed or show no difference, as counted here over solution and case pairs:"
+    lead_words = f"{lead(batch) or 'No solution and case pair was measured in repeated runs.'} Elsewhere the verdicts are mixed or show no difference, as counted here over solution and case pairs:"
     rows = [("batch, " + _jdks_of(batch, f), alive.get(f), few.get(f), WORDS) for f in FAMILIES]
     pairs = jdk_chapter.pooling_tallies(jdks).get("C", effects.tally([]))
     if pairs.judged:
@@ -108,7 +125,7 @@ def lines(batch: pd.DataFrame, probes: pd.DataFrame | None, jdks: pd.DataFrame) 
         if (c and c.judged) or (ab and ab.judged):
             table.append(f"| {what} | {tally_words(c, words) if c else 'not measured'} | "
                          f"{tally_words(ab, words) if ab else 'not measured'} |")
-    return [lead, "", *table]
+    return [lead_words, "", *table]
 
 
 def block(lines: list[str]) -> str:

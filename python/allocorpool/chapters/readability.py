@@ -24,7 +24,10 @@ _WORD = re.compile(r"[A-Za-z0-9]")
 
 # An underscore joining two words (a cell key, a column or a function name), a call or a module
 # path, a file name, a progress line of the sweep, and words the reader is never told.
-INTERNAL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[A-Za-z0-9_=]+\b|\b\w+\(\w*\)|\b\w+\.(?:py|parquet|jsonl|ipynb|json|csv)\b")
+INTERNAL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[A-Za-z0-9_=]+\b|\b\w+\(\w*\)|\b\w+\.(?:py|parquet|jsonl|ipynb|json|csv)\b"
+                           r"|\b(?:data|build|notebooks|python|docs)/[\w./-]*\w")
+# A project path, in prose or set as inline code: the reader of the page has no checkout.
+PROJECT_PATH = re.compile(r"\b(?:data|build|notebooks|python|docs)/[\w./-]*\w")
 PROGRESS_LINE = re.compile(r"\[\w+(?: [\w-]+)+ +\d+ s\]|\brunning (?:java|cpp)_")
 RAW_VALUES = {"True", "False", "nan", "NaN", "None"}
 BANNED_WORDS = re.compile(r"\bseeds?\b", re.IGNORECASE)
@@ -82,6 +85,9 @@ def findings(html: str) -> list[Finding]:
                               ("unexplained word", BANNED_WORDS)):
             for match in pattern.finditer(paragraph):
                 found.append(Finding(f"{rule} {match.group(0)!r}", paragraph))
+    for code in BeautifulSoup(html, "html.parser").find_all("code"):
+        if code.find_parent("pre") is None:
+            found += [Finding(f"internal name {m.group(0)!r}", code.get_text()) for m in PROJECT_PATH.finditer(code.get_text())]
     for block in BeautifulSoup(html, "html.parser").find_all("pre"):  # a progress line shown as plain text
         for match in PROGRESS_LINE.finditer(block.get_text()):
             found.append(Finding(f"progress line {match.group(0)!r}", block.get_text()))
