@@ -116,6 +116,13 @@ def test_the_regions_name_the_largest_live_set_each_engine_kept_up_with():
            "C++: up to 990,000 packets live (Flat-Glibc)." in lines
     frontier = decision.frontier(POINTS)
     assert frontier[(frontier["solution"] == "flat-glibc")]["rate_per_s"].max() == pytest.approx(1e7)
+    # a stored run that lost at 1000 ns with the same live set outweighs the loss-free search there
+    lossy = pd.DataFrame([{**POINTS.iloc[0].to_dict(), "solution": "flat-glibc", "label": "Flat-Glibc", "engine": "cpp",
+                           "strategy": "pool", "strategy_label": "Pool", "live_packets": 990_000, "loss_free_ns": None,
+                           "loses_at_ns": 1000, "key": "lost-c"}])
+    lines = chapter.regions(pd.concat([POINTS, lossy], ignore_index=True), 1_000_000)
+    assert "**Pool** loss-free at 1,000,000 packets/s — Java: up to 2,000 packets live (Parallel-11); " \
+           "C++: up to 2,000 packets live (Flat-Glibc)." in lines, lines
 
 
 def _point(live, free=None, loses=None, key="k"):

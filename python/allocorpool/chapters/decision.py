@@ -111,21 +111,28 @@ def chart(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> go.Figu
 
 
 def regions(points: pd.DataFrame, rate_per_s: float) -> list[str]:
-    """Per strategy: the largest live set at which a Java and a C++ solution were measured loss-free at
-    this rate or faster; the article's real-time conclusions are these boundaries at 1000 ns."""
+    """Per strategy: the largest live set at which a Java and a C++ solution hold at this rate, decided as the
+    chart's answer decides (analysis.decision.decide: a loss at conditions no harder outweighs a loss-free
+    run); the article's real-time conclusions are these boundaries at 1000 ns."""
     lines = []
     interval = 1e9 / rate_per_s
-    free = points[points["loss_free_ns"] <= interval]
+    holding = []
+    for (_, _), pair in points.groupby(["solution", "strategy"], sort=False):
+        for live in sorted(pair.loc[pair["loss_free_ns"] <= interval, "live_packets"].unique(), reverse=True):
+            if decision.decide(pair, rate_per_s, int(live))["verdict"].iloc[0] == HOLDS:
+                holding.append({**pair.iloc[0][["label", "engine", "strategy_label"]].to_dict(), "live_packets": live})
+                break
+    held = pd.DataFrame(holding, columns=["label", "engine", "strategy_label", "live_packets"])
     for strategy, part in points.groupby("strategy_label", sort=False):
         said = []
         for engine, name in (("java", "Java"), ("cpp", "C++")):
             if not (part["engine"] == engine).any():
                 continue
-            holding = free[(free["strategy_label"] == strategy) & (free["engine"] == engine)]
-            if holding.empty:
-                said.append(f"{name}: no live set measured")
+            found = held[(held["strategy_label"] == strategy) & (held["engine"] == engine)]
+            if found.empty:
+                said.append(f"{name}: at none of the live sets measured")
             else:
-                top = holding.loc[holding["live_packets"].idxmax()]
-                said.append(f"{name}: up to {top['live_packets']:,} packets live ({top['label']})")
+                top = found.loc[found["live_packets"].idxmax()]
+                said.append(f"{name}: up to {int(top['live_packets']):,} packets live ({top['label']})")
         lines.append(f"**{strategy}** loss-free at {rate_per_s:,.0f} packets/s — " + "; ".join(said) + ".")
     return lines
