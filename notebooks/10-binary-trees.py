@@ -66,7 +66,8 @@ results = binary_trees.sweep(bt_profile, data_dir or None)
 show.show_table(chapter.machine_table(results), caption="Where the runs were measured")
 chapter.show_failures(results)
 tables = {depth: chapter.with_seed(results.table, seed, depth) for depth in bt_profile.depths}
-for depth, rows in tables.items():
+drawn = chapter.drawn(tables)  # says which depths have no finished run: their tables and figures are left out
+for depth, rows in drawn.items():
     show.show_table(chapter.results_table(rows), caption=f"Binary trees at depth {depth}", precision=2)
 
 # %% [markdown]
@@ -77,7 +78,6 @@ for depth, rows in tables.items():
 # time, ours and the original's.
 
 # %%
-drawn = chapter.drawn(tables)
 for depth, rows in drawn.items():
     show.show_figure(chapter.time_figure(rows, depth))
 

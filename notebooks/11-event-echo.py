@@ -54,10 +54,12 @@ allocation = sweep.allocation()
 
 # %%
 chapter.show_runs(echo, allocation)
-show.note(f"Each echo run measures {sweep.profile.duration_s:g} s after a {sweep.profile.warmup_s:g} s warm-up, "
-          f"in a {sweep.profile.heap} heap, with {WINDOW} events in flight per client. The allocation loop runs "
-          f"{show.count(sweep.profile.forks, 'process', 'processes')} of {sweep.profile.iterations} iterations of "
-          f"{sweep.profile.iteration_ms} ms, after {sweep.profile.warmup_iterations} warm-up iterations.")
+stored = chapter.stored(echo, allocation)
+if stored:
+    show.note(f"Each echo run measures {sweep.profile.duration_s:g} s after a {sweep.profile.warmup_s:g} s warm-up, "
+              f"in a {sweep.profile.heap} heap, with {WINDOW} events in flight per client. The allocation loop runs "
+              f"{show.count(sweep.profile.forks, 'process', 'processes')} of {sweep.profile.iterations} iterations "
+              f"of {sweep.profile.iteration_ms} ms, after {sweep.profile.warmup_iterations} warm-up iterations.")
 
 # %% [markdown]
 # ## Throughput, and what the copy costs
@@ -71,13 +73,15 @@ show.note(f"Each echo run measures {sweep.profile.duration_s:g} s after a {sweep
 cost = chapter.costs(echo)
 chapter.show_throughput(echo, cost)
 wrong = chapter.copy_check(cost)
-show.note("No row has both modes measured, so no allocation per event can be checked." if not len(cost) else
-          "In every row compared, the copy mode allocated at least an event's 44 bytes more per event than "
-          "reuse on the service's threads." if not len(wrong) else
-          f"**In {show.count(len(wrong), 'row')} the copy did not allocate an event per event** on the service's "
-          f"threads: {', '.join(f'{r.transport}, JDK {r.jdk} {r.collector}, {r.clients} clients' for r in wrong.itertuples())}. "
-          "Their costs are not "
-          "of one allocation per event.")
+if not len(cost):
+    show.nothing_to_show("No row has both modes measured, so no allocation per event can be checked.")
+else:
+    show.note("In every row compared, the copy mode allocated at least an event's 44 bytes more per event than "
+              "reuse on the service's threads." if not len(wrong) else
+              f"**In {show.count(len(wrong), 'row')} the copy did not allocate an event per event** on the "
+              f"service's threads: "
+              f"{', '.join(f'{r.transport}, JDK {r.jdk} {r.collector}, {r.clients} clients' for r in wrong.itertuples())}. "
+              "Their costs are not of one allocation per event.")
 
 # %% [markdown]
 # ## Latency
@@ -101,21 +105,30 @@ chapter.show_allocation(allocation)
 # ## Two cores for clients and service
 
 # %%
-show.note(chapter.sharing_note(echo, cpus()))
+if stored:
+    show.note(chapter.sharing_note(echo, cpus()))
+else:
+    show.nothing_to_show("No echo run is stored: nothing to say about the cores.")
 
 # %% [markdown]
 # ## Lawrey's claims on this machine
 
 # %%
-chapter.show_seed_figures(seed_figures)
-chapter.show_verdicts(chapter.verdicts(echo, allocation, seed_figures))
+if stored:
+    chapter.show_seed_figures(seed_figures)
+    chapter.show_verdicts(chapter.verdicts(echo, allocation, seed_figures))
+else:
+    show.nothing_to_show("No run is stored to check Lawrey's claims on.")
 
 # %% [markdown]
 # ## Where these figures were measured
 
 # %%
-show.show_table(chapter.machine(sweep.store.index).set_index("what").rename_axis(None),
-                caption="The machine, runtimes and commits of the stored event-echo runs")
+if stored:
+    show.show_table(chapter.machine(sweep.store.index).set_index("what").rename_axis(None),
+                    caption="The machine, runtimes and commits of the stored event-echo runs")
+else:
+    show.nothing_to_show("No run is stored: no machine to show.")
 
 # %%
 chapter.raise_if_failed(echo, allocation, sweep.profile.name)

@@ -64,7 +64,7 @@ def test_a_depth_without_a_finished_run_is_left_out_of_the_figures_and_said_so(m
     measured = table(**{"c-jemalloc": (1.0, 1.0, 0.0, 2.0)})
     empty = measured.assign(wall_s=float("nan"), status="missing")
     assert list(chapter.drawn({20: measured, 21: empty})) == [20]
-    assert said == ["No run finished at depth 21 in this store, so the figures below leave it out."]
+    assert said == ["No run finished at depth 21 in this store, so the tables and figures below leave it out."]
     said.clear()
     assert list(chapter.drawn({20: measured})) == [20] and not said
 

@@ -132,3 +132,23 @@ def test_pairs_a_jdk_lacks_are_said_in_words_not_as_the_launchers_error():
     said = chapter.unsupported(echo, pd.DataFrame(columns=echo.columns))
     assert said == "Not run, since the JDK lacks the collector: Generational ZGC on JDK 11 and 17."
     assert chapter.unsupported(pd.DataFrame(columns=echo.columns)) is None
+
+
+def test_a_store_without_a_run_of_the_chapter_says_so_once_and_leaves_the_sections_out(monkeypatch):
+    """The full-size article showed six empty sections and 'Every run finished.' for a chapter it never ran."""
+    from allocorpool.analysis.search import MISSING
+    from allocorpool.chapters import display
+    said, dropped = [], []
+    monkeypatch.setattr(chapter.show, "note", said.append)
+    monkeypatch.setattr(chapter.show, "nothing_to_show", dropped.append)
+    monkeypatch.setattr(display, "display", lambda *a, **k: said.append("displayed"))
+    echo = pd.DataFrame([echo_row("nio", 25, "g1", 4, mode, 1.0, status=MISSING) for mode in ("reuse", "copy")]
+                        + [echo_row("nio", 11, "zgc-gen", 4, "copy", 1.0, status="unsupported")])
+    loops = pd.DataFrame([{"program": "allocation", "jdk": 25, "collector": "g1", "threads": 1, "status": MISSING}])
+    assert not chapter.stored(echo, loops)
+    chapter.show_runs(echo, loops)
+    assert said == ["The store holds none of this profile's 3 runs of this chapter: there is nothing to show here."]
+    chapter.show_latency(echo)
+    chapter.show_gc(echo)
+    assert len(dropped) == 2 and said[1:] == []
+    assert chapter.stored(echo.assign(status=["ok", MISSING, "unsupported"]), loops)

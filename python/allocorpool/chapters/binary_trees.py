@@ -115,8 +115,8 @@ def drawn(tables: dict[int, pd.DataFrame]) -> dict[int, pd.DataFrame]:
     kept = {depth: rows for depth, rows in tables.items() if len(measured(rows))}
     left = [str(depth) for depth in tables if depth not in kept]
     if left:
-        show.note(f"No run finished at depth {' or '.join(left)} in this store, so the figures below leave "
-                  f"{'it' if len(left) == 1 else 'them'} out.")
+        show.note(f"No run finished at depth {' or '.join(left)} in this store, so the tables and figures below "
+                  f"leave {'it' if len(left) == 1 else 'them'} out.")
     return kept
 
 

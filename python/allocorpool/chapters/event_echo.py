@@ -91,7 +91,17 @@ def not_measured(*tables: pd.DataFrame) -> str | None:
     return show.not_measured(sum(counts.values()), sum(len(t) for t in tables), which)
 
 
+def stored(*tables: pd.DataFrame) -> bool:
+    """Whether the store holds any run of the chapter, finished or not (a pair the JDK lacks is no run)."""
+    return any(len(t) and (~t["status"].isin([MISSING, "unsupported"])).any() for t in tables)
+
+
 def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:
+    if not stored(echo, allocation):
+        runs = sum(int((t["status"] != "unsupported").sum()) for t in (echo, allocation) if len(t))
+        show.note(f"The store holds none of this profile's {runs} runs of this chapter: "
+                  f"there is nothing to show here.")
+        return
     note = not_measured(echo, allocation)
     if note:
         show.note(note)
@@ -161,7 +171,7 @@ def costs(echo: pd.DataFrame) -> pd.DataFrame:
 
 def show_throughput(echo: pd.DataFrame, cost: pd.DataFrame) -> None:
     if not len(cost):
-        show.note("No JDK and collector has both modes measured: nothing to compare.")
+        show.nothing_to_show("No JDK and collector has both modes measured: nothing to compare.")
         return
     table = cost.set_index(KEYS)[["reuse_events_per_s", "copy_events_per_s", "throughput_drop_pct",
                                   "extra_ns_seed", "extra_cpu_ns", "copy_service_bytes_per_event"]].copy()
@@ -197,7 +207,7 @@ def throughput_figure(echo: pd.DataFrame) -> go.Figure:
 def show_latency(echo: pd.DataFrame) -> None:
     ok = medians(echo).set_index(KEYS + ["mode"]).sort_index()
     if not len(ok):
-        return
+        return show.nothing_to_show("No echo run finished.")
     table = pd.DataFrame({"Lawrey's average latency, µs": ok["seed_latency_ns"] / 1e3,
                           "round trip p50, µs": ok["rtt_p50_ns"] / 1e3, "p90": ok["rtt_p90_ns"] / 1e3,
                           "p99": ok["rtt_p99_ns"] / 1e3, "p99.9": ok["rtt_p999_ns"] / 1e3,
@@ -209,7 +219,7 @@ def show_latency(echo: pd.DataFrame) -> None:
 def show_gc(echo: pd.DataFrame) -> None:
     ok = medians(echo).set_index(KEYS + ["mode"]).sort_index()
     if not len(ok):
-        return
+        return show.nothing_to_show("No echo run finished.")
     table = pd.DataFrame({"GC pauses/min": ok["gc_pauses_per_min"], "pause ms/min": ok["gc_pause_ms_per_min"],
                           "pause % of time": ok["gc_pause_pct"], "cycles/min": ok["gc_cycles_per_min"],
                           "allocated MB/s": ok["alloc_bytes_per_s"] / 1e6,
@@ -241,7 +251,7 @@ def scaling(allocation: pd.DataFrame) -> pd.DataFrame:
 def show_allocation(allocation: pd.DataFrame) -> None:
     table = scaling(allocation)
     if not len(table):
-        show.note("No run of the allocation loop finished.")
+        show.nothing_to_show("No run of the allocation loop finished.")
         return
     show.show_table(table, caption="The allocation loop (JMH, GC profiler): a new 44-byte-field event per call",
                     precision=2)
