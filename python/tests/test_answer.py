@@ -258,3 +258,11 @@ def test_a_tie_for_the_shortest_interval_is_counted_as_a_tie_not_for_one_strateg
     tied = SEARCHES.assign(interval_ns=[40, 40, None])
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), tied, reference.load(), 1)
     assert "The shortest was allocation or mix in 1 (one search each" in said, said
+
+
+def test_where_nothing_kept_up_in_2019_the_answer_names_the_strategy_that_lost_least():
+    """Real-time case C of the 2019 "CMS" lost at 1000 ns with every strategy: the cell named no 2019 best."""
+    table = answer.answer_table(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}).assign(case="C"),
+                                SEARCHES.assign(case="C"), reference.load())
+    assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case C"].endswith(
+        "; 2019: none kept up, mix lost least (9 %)")
