@@ -70,7 +70,7 @@ chapter.show_crossovers(measured.curves)
 #
 # A small profile keeps the live set's proportions, not the article's sizes: a crossover that sits
 # where a collection's pause meets the input queue can move with the scale. The committed full-size
-# store (data/full) holds this chapter's runs for the article's own solutions; where both profiles
+# store holds this chapter's runs for the article's own solutions; where both profiles
 # read a crossover, the table says whether their brackets can meet.
 
 # %%

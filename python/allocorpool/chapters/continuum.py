@@ -191,7 +191,7 @@ def show_against_full(small: pd.DataFrame, full: pd.DataFrame, profile_name: str
                   "holds none of this chapter's solutions yet, or their lines change back.")
         return
     show.show_table(table.set_index(["solution", "what"]),
-                    f"Crossovers in {profile_name} beside those at the article's sizes (data/full)", precision=0)
+                    f"Crossovers in {profile_name} beside those at the article's sizes", precision=0)
     apart = judged[~judged["can agree"].astype(bool)]
     changing = table[~table["one crossover in both"]]
     show.note(f"{len(judged) - len(apart)} of the {len(judged)} crossovers read at both sizes can be at the same "
