@@ -201,6 +201,9 @@ def test_a_claim_at_1000_ns_reads_the_repeated_probes_over_the_search():
     by_block = realtime.mix_keeps_up_in_a_and_b(searches, probes=probes)  # its three probes there all lost
     assert by_block.summary == "in 0 of 1 cells" and by_block.cells.loc[0, "decided by"] == "repeated probes at 1000 ns"
     assert by_block.rule.startswith("Each cell at 1000 ns: by its repeated probes")
+    # the figure shown beside the verdict is the probes' own, not the search's single run there
+    assert by_block.cells.loc[0, "repeated probes at 1000 ns"] == "loses 2.40 % (2.10-2.60)"
+    assert by_search.cells.loc[0, "repeated probes at 1000 ns"] == "—"
 
 
 def test_a_search_that_a_stored_loss_at_a_longer_interval_contradicts_does_not_stand():

@@ -58,8 +58,9 @@ def _at_reference(rows: pd.DataFrame, loses: bool, probes: pd.DataFrame | None =
     repeated probes where they were measured (one lossy probe says it loses), else by its search (a cell
     that keeps up only at a longer interval loses there)."""
     blocks = realtime_blocks.measured(probes)
-    by_block = {} if blocks is None else {(r["solution"], r["strategy"], r["case"]): r["keeps_up"]
-                                          for r in blocks.to_dict("records")}
+    block_rows = {} if blocks is None else {(r["solution"], r["strategy"], r["case"]): r
+                                            for r in blocks.to_dict("records")}
+    by_block = {k: r["keeps_up"] for k, r in block_rows.items()}
 
     def key(row: dict) -> tuple:
         return row.get("solution"), row.get("strategy"), row.get("case")
@@ -68,9 +69,12 @@ def _at_reference(rows: pd.DataFrame, loses: bool, probes: pd.DataFrame | None =
         block = by_block.get(key(row))
         lost = (block == effects.FAILS) if block is not None else loses_at_reference(row)
         return None if lost is None else lost == loses
+    records = rows.to_dict("records")
     rows = rows.assign(**{"decided by": ["repeated probes at 1000 ns" if key(r) in by_block else "its search"
-                                         for r in rows.to_dict("records")]})
-    verdict = every(rows, agrees, [*SEARCH_COLUMNS, "decided by"])
+                                         for r in records],
+                          "repeated probes at 1000 ns": [realtime_blocks.loss_text(block_rows[key(r)])
+                                                         if key(r) in block_rows else "—" for r in records]})
+    verdict = every(rows, agrees, [*SEARCH_COLUMNS, "repeated probes at 1000 ns", "decided by"])
     return replace(verdict, rule=AT_REFERENCE_RULE)
 
 
