@@ -28,7 +28,7 @@
 #
 # | step | what it does |
 # | --- | --- |
-# | start | a little above the batch time per packet (nothing shorter can keep up) |
+# | start | a little above the batch time per packet (the plan below gives the factor); bisection may go lower |
 # | up | doubles until a probe is clean, taking 1000 ns, the article's reference interval, on the way |
 # | down | bisects on the article's two-digit grid until the clean interval is within 10 % of a lossy one |
 # | confirm | probes the clean interval again, longer where a collection could hide |
