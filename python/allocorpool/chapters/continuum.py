@@ -293,15 +293,10 @@ def show_pool_sizes(pool_sizes: pd.DataFrame) -> None:
         table.columns = [f"{size:,} buffers" for size in table.columns]
         show.show_table(table.rename_axis(["solution", "buffers kept"]),
                         "Pooling, case B: ns per packet by the pool's size (before the profile's scale)", precision=0)
-    smallest, largest = plan["pool_size"].min(), plan["pool_size"].max()
-    ratios = []
-    for label, rows in ok.groupby("label", sort=False):
-        low = rows.loc[rows["pool_size"] == smallest, "ns_per_packet"]
-        high = rows.loc[rows["pool_size"] == largest, "ns_per_packet"]
-        if len(low) and len(high):
-            ratios.append(f"{label}: {high.median() / low.median():.2f}×")
-    said = [show.listing(f"From {smallest:,} to {largest:,} buffers, one run each, the time per packet changes by",
-                         ratios)] if ratios else []
+    largest = plan["pool_size"].max()
+    # one run a size: the sizes are compared only where a block repeated them (the table below)
+    said = ["The sizes are compared below, where a block repeated them; one run against one decides nothing."
+            if len(block_rows(pool_sizes)) else "One run a size: no comparison between sizes is drawn from them."]
     if len(out_of_heap):
         heap_pools = plan.loc[(plan["pool"] == ON_HEAP) & (plan["status"] != MISSING), "label"].nunique()
         at_largest = out_of_heap[out_of_heap["pool_size"] == largest]
