@@ -22,6 +22,12 @@ from scipy import stats
 
 CONFIDENCE = 0.95
 MARGIN = 0.05  # a ratio must clear parity by this much, at the far end of its interval, to decide
+
+
+def pct(share: float, digits: int = 0) -> str:
+    """A share as the article prints a percentage: '5 %', with a space before the sign."""
+    return f"{share * 100:.{digits}f} %"
+
 RESAMPLES = 4999
 SEED = 2019  # the bootstrap's random state: pinned, so a replay prints the same intervals
 HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED = "holds", "fails", "no difference measured", "not measured"

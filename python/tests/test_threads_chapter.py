@@ -86,14 +86,14 @@ def test_blocks_of_one_to_eight_threads_on_the_fake_engine_decide_where_sharing_
     assert verdicts["With 1 thread: A pool per thread beats one shared pool"].outcome == effects.NO_DIFFERENCE
     for n in (2, 4, 8):
         assert verdicts[f"With {n} threads: A pool per thread beats one shared pool"].outcome == effects.HOLDS
-        scales = verdicts[f"With {n} threads: Allocation scales: thread time within 25% of one thread's"]
+        scales = verdicts[f"With {n} threads: Allocation scales: thread time within 25 % of one thread's"]
         assert scales.outcome == effects.HOLDS
     assert verdicts["With 1 thread: Shared pool beats allocation"].outcome == effects.HOLDS  # 100 against 200 ns
     assert verdicts["With 8 threads: Shared pool beats allocation"].outcome == effects.FAILS  # 660 against 200 ns
     verdicts_by_count = chapter.verdict_table(chapter.questions(table))
     assert list(verdicts_by_count.columns) == ["1 thread", "2 threads", "4 threads", "8 threads"]
     assert verdicts_by_count.loc["A pool per thread beats one shared pool", "8 threads"].startswith("holds: ")
-    assert verdicts_by_count.loc["Allocation scales: thread time within 25% of one thread's", "1 thread"] == ""
+    assert verdicts_by_count.loc["Allocation scales: thread time within 25 % of one thread's", "1 thread"] == ""
     answer = chapter.answer_table(table)
     assert answer.loc[("Parallel 11, 2019 \"CMS\"", "A"), "8 threads"].startswith(("Pool per thread", "Netty"))
     assert "case A, 8 / 1" in chapter.scaling_table(table).columns

@@ -223,7 +223,7 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     runs = pd.to_numeric(batch["runs"], errors="coerce")
     reps = runs[runs >= 2]  # the cells measured as blocks (a single run decides nothing)
     if tally.judged:
-        first = (f"**Batch:** does pooling take at least {effects.MARGIN * 100:.0f} % less time per packet than "
+        first = (f"**Batch:** does pooling take at least {effects.pct(effects.MARGIN)} less time per packet than "
                  f"allocation? It {tally.text('solution and case pairs')}. Each pair is judged by the ratio of medians "
                  f"over {int(reps.median())} repetitions a cell and its 95 % interval"
                  f"{f', in the newest of {boots} boots that measured it' if boots > 1 else ', in one boot'}.")
@@ -286,7 +286,7 @@ TERMS = {
              "one boot of the machine",
     "95 % interval": "the 95 % bootstrap interval of a median, a ratio of medians or a difference of medians, over a "
                      "block's repetitions",
-    "no difference measured": f"a ratio's 95 % interval does not clear parity by the {effects.MARGIN * 100:.0f} % margin, "
+    "no difference measured": f"a ratio's 95 % interval does not clear parity by the {effects.pct(effects.MARGIN)} margin, "
                               "or a difference of losses' interval holds zero",
 }
 

@@ -65,7 +65,7 @@ def show_window_fill(batch: pd.DataFrame) -> None:
     if fill.empty:
         show.note("No finished cell reports its store's fill.")
         return
-    show.note(f"When the measured window opened, the store was between {fill.min():.1%} and {fill.max():.1%} full "
+    show.note(f"When the measured window opened, the store was between {effects.pct(fill.min(), 1)} and {effects.pct(fill.max(), 1)} full "
               f"in the {len(fill)} finished cells that keep packets (the dummy strategy keeps none).")
 
 
@@ -132,7 +132,7 @@ CLAIMS = (
           ratio_rule("Per solution in case C", "the cheaper of mix and pooling over allocation", f"1/{SLOW_FACTOR:g}")),
     Claim("Mix is the fastest strategy in cases A and B", mix_fastest_in_a_and_b,
           ratio_rule("Per solution in cases A and B", "mix's time over allocation's, and over pooling's")),
-    Claim(f"In case C mix is only a little slower than the fastest (within {CLOSE - 1:.0%})", mix_close_in_c,
+    Claim(f"In case C mix is only a little slower than the fastest (within {effects.pct(CLOSE - 1)})", mix_close_in_c,
           ratio_rule("Per solution in case C", "mix's time over the cheaper of allocation and pooling", f"{CLOSE:g}")),
     Claim("Pooling beats allocation in every batch cell", pooling_beats_allocation,
           ratio_rule("Per solution and case", "pooling's time over allocation's")),

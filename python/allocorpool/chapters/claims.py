@@ -38,7 +38,7 @@ class Claim:
 def ratio_rule(scope: str, ratio: str, bound: str = "parity") -> str:
     """How a claim decided by a ratio of medians (versus, across, per_group_effect) reads for the reader."""
     return (f"{scope}: {ratio}, as a ratio of median times per packet with its 95 % interval. It holds where the "
-            f"interval lies below {bound} by the {effects.MARGIN:.0%} margin and fails where it lies above it.")
+            f"interval lies below {bound} by the {effects.pct(effects.MARGIN)} margin and fails where it lies above it.")
 
 
 def search_rule(scope: str, holds: str = "its search found an interval with no loss") -> str:

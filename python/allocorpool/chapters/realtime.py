@@ -34,7 +34,7 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
         ("probe", f"{profile.probe_s:g} s measured after a {profile.probe_warmup_s:g} s warm-up"),
         ("first interval", f"{plan.start_factor:g} x the batch time per packet"),
         ("upwards", f"doubling up to {plan.high_ns} ns, taking 1000 ns on the way"),
-        ("then", f"bisection on a grid of {grid}, until the loss-free interval is within {plan.resolution:.0%} "
+        ("then", f"bisection on a grid of {grid}, until the loss-free interval is within {effects.pct(plan.resolution)} "
                  "of a lossy one"),
         ("confirmation", (f"a probe long enough to hold the cell's slowest collection twice (at most "
                           f"{plan.longest_probe_s:g} s), in Java cells; elsewhere a repeat of the same length")

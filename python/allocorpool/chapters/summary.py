@@ -190,7 +190,7 @@ def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFr
                  "pooling keeps up at an interval no longer than allocation's, one search each")
     return Verdict(tally.outcome(), tally.text("solution and case pairs of both tests"), cells,
                    rule=f"Batch: pooling's median time per packet over allocation's, holds where its 95 % interval "
-                        f"lies {effects.MARGIN:.0%} below parity. Real time: {real_rule}.")
+                        f"lies {effects.pct(effects.MARGIN)} below parity. Real time: {real_rule}.")
 
 
 def mix_best_when_few_are_kept(batch: pd.DataFrame, **_: object) -> Verdict:
@@ -302,7 +302,7 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
 def _pool_rule(how: str) -> str:
     return (f"Case B, pooling, per Java solution: the time per packet with the larger pool over that with "
             f"{ONE_MILLION:,} buffers, {how}. It holds where that exceeds {MUCH_WORSE:g} times by the "
-            f"{effects.MARGIN:.0%} margin, and fails where it falls short of it by as much. A pool on the heap is compared at "
+            f"{effects.pct(effects.MARGIN)} margin, and fails where it falls short of it by as much. A pool on the heap is compared at "
             "the largest size that fits it, found by bisection, as 10 M buffers of 1 KiB cannot fit a 10 GB heap; "
             f"a pool off the heap at {TEN_MILLION:,}.")
 
@@ -331,12 +331,12 @@ CONCLUSIONS = (
     Claim("To pool: pooling beats allocation in every test, batch (by 5 %, over its interval) and real time",
           pooling_beats_allocation_everywhere,
           f"Batch: pooling's median time per packet over allocation's, holds where its 95 % interval lies "
-          f"{effects.MARGIN:.0%} below parity. Real time: pooling's median loss at {REF:,} ns minus allocation's, over "
+          f"{effects.pct(effects.MARGIN)} below parity. Real time: pooling's median loss at {REF:,} ns minus allocation's, over "
           "repeated probes, holds where its 95 % interval lies below zero; without such probes, one search each."),
     Claim("Mix is best when few packets are kept (case A); pooling overtakes it when most are (case C), in Java",
           mix_best_when_few_are_kept,
           "Per Java solution: mix's median time per packet over pooling's in case A, pooling's over mix's in case "
-          f"C; holds where the ratio's 95 % interval lies {effects.MARGIN:.0%} below parity."),
+          f"C; holds where the ratio's 95 % interval lies {effects.pct(effects.MARGIN)} below parity."),
     Claim("The collector is the biggest risk: where Java loses packets, a pause longer than the input queue explains it",
           gc_is_the_biggest_risk,
           f"Each Java cell that lost packets at {REF:,} ns: holds where its batch run's longest pause outlasts the "

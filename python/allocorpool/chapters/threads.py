@@ -175,7 +175,7 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
 
 RULE = ("In each solution and case, the first strategy's median thread time per packet over the second's, with "
         "its 95 % interval over the block's repetitions. A comparison holds where the interval lies below 1 by the "
-        f"{effects.MARGIN:.0%} margin, fails where it lies above it, and otherwise reads no difference measured. "
+        f"{effects.pct(effects.MARGIN)} margin, fails where it lies above it, and otherwise reads no difference measured. "
         f"Allocation scales where its time at N threads over its time at one lies below {SCALES_WITHIN:g} by the "
         "same margin.")
 
@@ -196,7 +196,7 @@ def questions(table: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
         decided.append(("A pool per thread beats one shared pool", n,
                         tallied(_pairs(part, PER_THREAD, SHARED, n), what)))
         if n > 1:
-            decided.append((f"Allocation scales: thread time within {SCALES_WITHIN - 1:.0%} of one thread's", n,
+            decided.append((f"Allocation scales: thread time within {effects.pct(SCALES_WITHIN - 1)} of one thread's", n,
                             tallied(_pairs(table, ALLOC, ALLOC, n, SCALES_WITHIN, denominator_threads=1), what)))
     return decided
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from allocorpool import effects
 from allocorpool.chapters.claims import (POOLING_AS_WELL_RULE, Claim, Verdict, across, outcome_is,
                                          pooling_keeps_up_as_well_as_allocation, ratio_rule, search_rule, searched,
                                          verdicts_of)
@@ -37,7 +38,7 @@ def allocation_c_still_loses(searches: pd.DataFrame, **_: object) -> Verdict:
 ARTICLE_SOLUTIONS = (ARTICLE_ZGC,)  # the article's solutions this chapter's claims were made of
 
 CLAIMS = (
-    Claim(f"ZGC handles allocation in case C far better than G1 (at most {FAR:.0%} of G1's time per packet)",
+    Claim(f"ZGC handles allocation in case C far better than G1 (at most {effects.pct(FAR)} of G1's time per packet)",
           allocation_c_far_faster_than_g1, ratio_rule("Allocation in case C", "ZGC's time over G1's", f"{FAR:g}")),
     Claim("ZGC keeps up in every case with mix and pooling", mix_and_pool_keep_up_everywhere,
           search_rule("ZGC's mix and pooling in every case")),
