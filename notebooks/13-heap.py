@@ -42,7 +42,7 @@ sweep = Sweep(profile, data_dir or None)
 plan = sweep.profile.heap
 show.note(f"{show.strategies(plan.strategies).capitalize()} in {show.cases(plan.cases or sweep.profile.cases)}, "
           f"at {show.series(f'{f:g}' for f in plan.factors)} times the minimum heap, each minimum found to within "
-          f"{plan.resolution:.0%}.")
+          f"{plan.resolution * 100:.0f} %.")
 
 # %% tags=["progress"]
 multiples = sweep.heap_multiples(sweep.solutions("heap"))
