@@ -34,6 +34,7 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
+from allocorpool import effects
 from allocorpool.chapters import display as show
 from allocorpool.chapters import heap
 from allocorpool.run.sweep import Sweep
@@ -42,7 +43,7 @@ sweep = Sweep(profile, data_dir or None)
 plan = sweep.profile.heap
 show.note(f"{show.strategies(plan.strategies).capitalize()} in {show.cases(plan.cases or sweep.profile.cases)}, "
           f"at {show.series(f'{f:g}' for f in plan.factors)} times the minimum heap, each minimum found to within "
-          f"{plan.resolution * 100:.0f} %.")
+          f"{effects.pct(plan.resolution)}.")
 
 # %% tags=["progress"]
 multiples = sweep.heap_multiples(sweep.solutions("heap"))

@@ -63,22 +63,23 @@ def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]
     return best, outcome, f"{NAMES[best].capitalize()}, one run each (not decided)"
 
 
+def _found(rows: dict[str, dict[str, Any]]) -> list[str]:
+    """The strategies whose search found a loss-free interval, shortest first."""
+    return sorted((s for s in REAL if s in rows and rows[s].get("outcome") == "found"),
+                  key=lambda s: float(rows[s]["interval_ns"]))
+
+
 def shortest_standing(rows: dict[str, dict[str, Any]]) -> list[str]:
     """The strategies whose standing search found the shortest loss-free interval (several where they tie)."""
-    standing = [s for s in REAL if s in rows and rows[s].get("outcome") == "found" and not contradicted_search(rows[s])]
-    if not standing:
-        return []
-    shortest = min(float(rows[s]["interval_ns"]) for s in standing)
-    return [s for s in sorted(standing, key=lambda s: float(rows[s]["interval_ns"]))
-            if float(rows[s]["interval_ns"]) == shortest]
+    standing = [s for s in _found(rows) if not contradicted_search(rows[s])]
+    return [s for s in standing if float(rows[s]["interval_ns"]) == float(rows[standing[0]]["interval_ns"])]
 
 
 def realtime_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str]:
     """(best strategy, words): the shortest loss-free interval of the strategies' searches that stands. A
     search stands unless a stored run of its strategy lost at that interval or a longer one (lost_above_ns,
     from analysis.stored_probes.losses_above); such a search is named with the loss that contradicts it."""
-    found = sorted((s for s in REAL if s in rows and rows[s].get("outcome") == "found"),
-                   key=lambda s: float(rows[s]["interval_ns"]))
+    found = _found(rows)
     contradicted = [s for s in found if contradicted_search(rows[s])]
     standing = [s for s in found if s not in contradicted]
     against = ""

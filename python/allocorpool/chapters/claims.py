@@ -21,7 +21,7 @@ import pandas as pd
 from allocorpool import effects, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
-from allocorpool.chapters.tables import style
+from allocorpool.chapters.tables import contradicted, style
 from allocorpool.data import reference
 from allocorpool.effects import Verdict
 
@@ -174,7 +174,7 @@ def searched(frame: pd.DataFrame) -> pd.DataFrame:
     measured outweighs the search's loss-free probes."""
     ranked = frame[~frame["baseline"].astype(bool)]
     if "lost_above_ns" in ranked:
-        against = ranked["outcome"].eq("found") & pd.to_numeric(ranked["lost_above_ns"], errors="coerce").notna()
+        against = pd.Series([contradicted(r) for r in ranked.to_dict("records")], index=ranked.index, dtype=bool)
         if against.any():
             ranked = ranked.copy()
             ranked.loc[against, "interval_ns"] = ranked.loc[against, "lost_above_ns"]

@@ -84,8 +84,10 @@ def _named(names: list[str]) -> str:
 def lead(batch: pd.DataFrame) -> str:
     """The plain answer in batch: the families where pooling took less time than allocation in every pair
     measured, in case C and in cases A and B ("" where no pair was judged)."""
-    alive = tallies(batch, ["C"], block_figures.compare)
-    few = tallies(batch, ["A", "B"], block_figures.compare)
+    return _lead(tallies(batch, ["C"], block_figures.compare), tallies(batch, ["A", "B"], block_figures.compare))
+
+
+def _lead(alive: dict[str, effects.Tally], few: dict[str, effects.Tally]) -> str:
     if not any(t.judged for t in (*alive.values(), *few.values())):
         return ""
     gained_c = [f for f, t in alive.items() if t.outcome() == effects.HOLDS]
@@ -110,7 +112,7 @@ def lines(batch: pd.DataFrame, probes: pd.DataFrame | None, jdks: pd.DataFrame) 
     and in cases A and B."""
     alive = tallies(batch, ["C"], block_figures.compare)
     few = tallies(batch, ["A", "B"], block_figures.compare)
-    lead_words = f"{lead(batch) or 'No solution and case pair was measured in repeated runs.'} Elsewhere the verdicts are mixed or show no difference, as counted here over solution and case pairs:"
+    lead_words = f"{_lead(alive, few) or 'No solution and case pair was measured in repeated runs.'} Elsewhere the verdicts are mixed or show no difference, as counted here over solution and case pairs:"
     rows = [("batch, " + _jdks_of(batch, f), alive.get(f), few.get(f), WORDS) for f in FAMILIES]
     pairs = jdk_chapter.pooling_tallies(jdks).get("C", effects.tally([]))
     if pairs.judged:
