@@ -99,7 +99,8 @@ summary.show_conclusions(reference_figures, batch=batch, searches=standing, prob
 # A virtual machine can boot on other hardware, or run at another speed on the same. Each batch
 # block records the boot it ran in, with its CPU model and kernel in the Methods appendix; where
 # several boots measured the same block, each boot's verdict stands in its own column. The answer
-# above takes the newest boot's verdict and counts the pairs whose boots disagree.
+# above is taken across the boots, so that a pair holds only where its boots agree, and counts
+# the pairs whose boots disagree.
 
 # %%
 summary.show_reproducibility(batch)

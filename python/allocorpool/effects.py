@@ -8,6 +8,12 @@ wholly above parity by MARGIN (Y beats X), and otherwise reads "no difference me
 many cells counts the three outcomes, never a bare majority. Kalibera and Jones, "Rigorous
 Benchmarking in Reasonable Time" (ISMM 2013) give the method; scipy.stats.bootstrap does the resampling,
 with a pinned seed so that a replay of the same store prints the same intervals.
+
+Where several boots measured the same comparison, the boot is a level that varies too: the effect over
+boots is the geometric mean of the boots' ratios (the mean of their differences), and its interval comes
+from resampling at each level, the boots with replacement and then each chosen boot's repetitions (Kalibera
+and Jones, "Quantifying performance changes with effect size confidence intervals", 2012). A verdict over
+boots therefore holds only where the boots agree on its direction by more than their spread.
 """
 
 from __future__ import annotations
@@ -92,6 +98,7 @@ class Effect:
     high: float
     n_num: int
     n_den: int
+    boots: int = 1  # how many boots' repetitions the interval resamples (over_boots)
 
     @property
     def measured(self) -> bool:
@@ -190,6 +197,7 @@ class Difference:
     high: float
     n_a: int
     n_b: int
+    boots: int = 1  # how many boots' probes the interval resamples (over_boots)
 
     @property
     def measured(self) -> bool:
@@ -228,6 +236,62 @@ def difference(a: Iterable[float | None], b: Iterable[float | None]) -> Differen
                              random_state=np.random.default_rng(SEED))
     interval = result.confidence_interval
     return Difference(point, float(interval.low), float(interval.high), len(left), len(right))
+
+
+def _over_boots(pairs: Sequence[tuple[np.ndarray, np.ndarray]], statistic, pool) -> tuple[float, float]:
+    """The 95 % percentile interval of pool(each boot's statistic), resampling at each level: the boots
+    with replacement, then each chosen boot's two samples apart."""
+    rng = np.random.default_rng(SEED)
+    k = len(pairs)
+    chosen = rng.integers(0, k, size=(RESAMPLES, k))
+    values = np.empty((RESAMPLES, k))
+    for j, (a, b) in enumerate(pairs):
+        where = chosen == j
+        count = int(where.sum())
+        if count:
+            values[where] = statistic(a[rng.integers(0, len(a), size=(count, len(a)))],
+                                      b[rng.integers(0, len(b), size=(count, len(b)))], axis=1)
+    pooled = pool(values, axis=1)
+    low, high = np.percentile(pooled, [100 * (1 - CONFIDENCE) / 2, 100 * (1 + CONFIDENCE) / 2])
+    return float(low), float(high)
+
+
+def _geometric_mean(values: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.exp(np.mean(np.log(values), axis=axis))
+
+
+def _decidable(by_boot: Iterable[tuple[Iterable[float | None], Iterable[float | None]]],
+               positive: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The boots with at least two figures a side (and, for a ratio, positive figures)."""
+    pairs = [(_clean(a), _clean(b)) for a, b in by_boot]
+    return [(a, b) for a, b in pairs if len(a) >= 2 and len(b) >= 2
+            and (not positive or (a.min() > 0 and b.min() > 0))]
+
+
+def ratio_over_boots(by_boot: Sequence[tuple[Iterable[float | None], Iterable[float | None]]]) -> Effect:
+    """The ratio of medians over several boots (each boot's (numerator, denominator) repetitions): the
+    geometric mean of the boots' ratios, its interval resampling boots and then repetitions. With one boot
+    that can be decided, its ratio; with none, the last boot's."""
+    pairs = _decidable(by_boot, positive=True)
+    if len(pairs) < 2:
+        return ratio(*(pairs or by_boot)[-1]) if by_boot else Effect(math.nan, math.nan, math.nan, 0, 0)
+    point = float(_geometric_mean(np.array([np.median(a) / np.median(b) for a, b in pairs])))
+    low, high = _over_boots(pairs, _ratio_of_medians, _geometric_mean)
+    return Effect(point, min(low, point), max(high, point), sum(len(a) for a, _ in pairs),
+                  sum(len(b) for _, b in pairs), len(pairs))
+
+
+def difference_over_boots(by_boot: Sequence[tuple[Iterable[float | None], Iterable[float | None]]]) -> Difference:
+    """The difference of medians over several boots: the mean of the boots' differences, its interval
+    resampling boots and then probes. With one boot that can be decided, its difference; with none, the
+    last boot's."""
+    pairs = _decidable(by_boot, positive=False)
+    if len(pairs) < 2:
+        return difference(*(pairs or by_boot)[-1]) if by_boot else Difference(math.nan, math.nan, math.nan, 0, 0)
+    point = float(np.mean([np.median(a) - np.median(b) for a, b in pairs]))
+    low, high = _over_boots(pairs, _difference_of_medians, np.mean)
+    return Difference(point, min(low, point), max(high, point), sum(len(a) for a, _ in pairs),
+                      sum(len(b) for _, b in pairs), len(pairs))
 
 
 def decide(effect: Effect, threshold: float = 1.0) -> str:

@@ -129,6 +129,30 @@ def test_a_verdict_that_flips_between_boots_says_so():
     assert single.outcome() == effects.NOT_MEASURED  # one run against one decides nothing
 
 
+def test_the_verdict_that_stands_is_taken_over_every_boot_not_the_newest_alone():
+    # The newest boot alone says pooling is twice as fast; the older one says it is 1.5 x slower.
+    pool = {"boot_samples": {"old": [150, 151, 149, 152, 150], "new": [50, 51, 49, 50, 52]}}
+    alloc = {"boot_samples": {"old": [100, 101, 99, 100, 102], "new": [100, 99, 101, 100, 98]}}
+    split = block_figures.compare(pool, alloc)
+    assert split.by_boot["new"].outcome() == effects.HOLDS and split.agreement == effects.OPPOSE
+    assert split.effect.boots == 2 and split.effect.ratio == pytest.approx((1.5 * 0.5) ** 0.5, rel=0.02)
+    assert split.outcome() == effects.NO_DIFFERENCE  # over both boots, nothing is decided
+    # Boots that agree on the direction decide it over both, with an interval that resamples the boots.
+    alike = block_figures.compare({"boot_samples": {"old": [60, 61, 59], "new": [70, 71, 69]}},
+                                  {"boot_samples": {"old": [100, 101, 99], "new": [100, 99, 101]}})
+    assert alike.outcome() == effects.HOLDS and alike.effect.low < 0.6 < 0.7 < alike.effect.high < 0.75
+    assert alike.effect.n_num == 6
+    assert block_figures.typical({"boot_samples": {"a": [60], "b": [240]}}) == pytest.approx(120.0)  # geometric
+    # The same rule for real-time losses: a difference that holds in one boot and not the other is not decided.
+    lossy = block_figures.compare_losses({"boot_losses": {"old": [0.0] * 3, "new": [0.0] * 3}},
+                                         {"boot_losses": {"old": [0.2, 0.3, 0.25], "new": [0.0] * 3}})
+    assert lossy.by_boot["old"].outcome() == effects.HOLDS and lossy.difference.boots == 2
+    assert lossy.difference.diff == pytest.approx(-0.125) and lossy.outcome() == effects.NO_DIFFERENCE
+    both = block_figures.compare_losses({"boot_losses": {"old": [0.0] * 3, "new": [0.0] * 3}},
+                                        {"boot_losses": {"old": [0.2, 0.3, 0.25], "new": [0.1, 0.2, 0.15]}})
+    assert both.outcome() == effects.HOLDS and both.difference.high < 0
+
+
 def test_a_sweep_in_a_boot_three_times_slower_runs_records_and_shows_both_boots(tmp_path, monkeypatch):
     monkeypatch.setattr(executor, "run_cell", _fake)
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))

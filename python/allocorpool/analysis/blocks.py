@@ -2,8 +2,10 @@
 
 The runs come from run.blocks (one row per run: cell, boot, repetition, status and the run's summary).
 A cell's figure is the median over its repetitions in one boot, with a 95 % interval; the newest
-complete boot gives the figure shown, and every complete boot keeps its own repetitions, so a
-comparison can be made in each boot and a verdict that flips between boots says so.
+complete boot gives the figure shown, and every complete boot keeps its own repetitions. A comparison is
+made in each boot (so a verdict that flips between boots says so) and over every boot that measured it:
+the effect that stands resamples boots and then repetitions (effects.ratio_over_boots), so a verdict
+holds only where the boots agree on it.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from allocorpool import effects
+from allocorpool.data.records import MISSING
 
-MISSING = "missing"
 
 
 def complete_boots(runs: pd.DataFrame) -> list[str]:
@@ -73,18 +76,21 @@ def spread_columns(figures: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Comparison:
-    """One comparison (numerator over denominator) in every boot both were measured in."""
+    """One comparison (numerator over denominator) in every boot both were measured in, and over them all."""
 
     by_boot: dict[str, effects.Effect]
-    boot: str | None  # the boot whose effect stands (the newest)
+    boot: str | None  # the newest boot that measured both
+    threshold: float = 1.0  # the ratio the verdict is decided against (1: parity)
+    over: effects.Effect | None = None  # the effect over every boot (effects.ratio_over_boots)
 
     @property
     def effect(self) -> effects.Effect:
+        """The effect that stands: over every boot that measured it (one boot's where only one did)."""
+        if self.over is not None:
+            return self.over
         if self.boot is None:
             return effects.Effect(math.nan, math.nan, math.nan, 0, 0)
         return self.by_boot[self.boot]
-
-    threshold: float = 1.0  # the ratio the verdict is decided against (1: parity)
 
     @property
     def outcomes(self) -> dict[str, str]:
@@ -113,15 +119,26 @@ def _boot_samples(row: Mapping[str, Any]) -> dict[str, list[float]]:
 
 
 def compare(numerator: Mapping[str, Any], denominator: Mapping[str, Any], threshold: float = 1.0) -> Comparison:
-    """The ratio of two cells' medians (rows with boot_samples) in each boot both were measured in; the
-    newest such boot's effect stands. A row without repetitions (a single run) gives a ratio with too
+    """The ratio of two cells' medians (rows with boot_samples) in each boot both were measured in, and over
+    those boots (the effect that stands). A row without repetitions (a single run) gives a ratio with too
     few runs to decide."""
     num, den = _boot_samples(numerator), _boot_samples(denominator)
     shared = [boot for boot in num if boot in den]
     if not shared:
         single = effects.ratio(_single(numerator), _single(denominator))
         return Comparison({"": single}, "", threshold)
-    return Comparison({boot: effects.ratio(num[boot], den[boot]) for boot in shared}, shared[-1], threshold)
+    over = effects.ratio_over_boots([(num[boot], den[boot]) for boot in shared]) if len(shared) > 1 else None
+    return Comparison({boot: effects.ratio(num[boot], den[boot]) for boot in shared}, shared[-1], threshold, over)
+
+
+def typical(row: Mapping[str, Any]) -> float:
+    """A cell's figure over its boots, as comparisons weigh them: the geometric mean of its boots' medians
+    (its one figure where it has no repetitions)."""
+    medians = [float(np.median(v)) for v in _boot_samples(row).values() if len(v)]
+    if medians and min(medians) > 0:
+        return float(np.exp(np.mean(np.log(medians))))
+    single = _single(row)
+    return single[0] if single else math.nan
 
 
 def _single(row: Mapping[str, Any]) -> list[float]:
@@ -130,17 +147,23 @@ def _single(row: Mapping[str, Any]) -> list[float]:
 
 
 def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.DataFrame:
-    """The reproducibility table: each comparison (its labels) with its outcome and ratio in each boot,
-    and whether the boots agree."""
+    """The reproducibility table: each comparison (its labels) with its outcome and ratio in each boot and
+    across them (the verdict that stands), and whether the boots agree."""
     rows = []
     for labels, comparison in comparisons:
         row = dict(labels)
         for boot, effect in comparison.by_boot.items():
             row[f"boot {boot or 'single run'}"] = f"{effect.outcome(comparison.threshold)}: {effect.text()}"
+        if len(comparison.by_boot) > 1:
+            row["across the boots"] = f"{comparison.outcome()}: {comparison.effect.text()}"
         words = effects.AGREEMENT_WORDS.get(comparison.agreement)
         row["boots agree"] = f"no: {words}" if words else "yes" if len(comparison.by_boot) > 1 else "one boot only"
         rows.append(row)
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)  # the labels, the verdict that stands, each boot's, and whether they agree
+    per_boot = [c for c in table.columns if c.startswith("boot ") and c != "boots agree"]
+    labels = [c for c in table.columns if c not in per_boot and c not in ("across the boots", "boots agree")]
+    return table[labels + [c for c in ("across the boots",) if c in table] + per_boot
+                 + [c for c in ("boots agree",) if c in table]]
 
 
 def keeps_up(probes: list[dict[str, Any]]) -> str:
@@ -155,15 +178,17 @@ def keeps_up(probes: list[dict[str, Any]]) -> str:
 
 @dataclass(frozen=True)
 class LossComparison:
-    """One real-time comparison (a's median loss less b's) in every boot both were probed in; the newest
-    boot's difference stands, as a batch Comparison's ratio does."""
+    """One real-time comparison (a's median loss less b's) in every boot both were probed in, and over them
+    all, as a batch Comparison's ratio is."""
 
     by_boot: dict[str, effects.Difference]
-    boot: str
+    boot: str  # the newest boot that probed both
+    over: effects.Difference | None = None  # the difference over every boot (effects.difference_over_boots)
 
     @property
     def difference(self) -> effects.Difference:
-        return self.by_boot[self.boot]
+        """The difference that stands: over every boot that probed both (one boot's where only one did)."""
+        return self.over if self.over is not None else self.by_boot[self.boot]
 
     @property
     def agreement(self) -> str:
@@ -183,7 +208,7 @@ class LossComparison:
         return self.difference.outcome()
 
     def text(self) -> str:
-        """The standing boot's difference, and where boots disagree, that they do."""
+        """The difference that stands, and where boots disagree, that they do."""
         words = effects.AGREEMENT_WORDS.get(self.agreement)
         return self.difference.text() + (f"; {words}" if words else "")
 
@@ -191,13 +216,15 @@ class LossComparison:
 def compare_losses(a: Mapping[str, Any], b: Mapping[str, Any]) -> LossComparison:
     """Two cells of a real-time block (rows of probe blocks, with every finished probe's loss in percent,
     by boot in boot_losses): the difference of their median losses with its interval, in each boot both
-    were probed in. Its outcome HOLDS where a loses less in every resample; two cells that lost nothing in
-    any probe show no difference. Rows without boots are compared over all their probes."""
+    were probed in and over those boots (the difference that stands). Its outcome HOLDS where a loses less
+    in 97.5 % of the resamples; two cells that lost nothing in any probe show no difference. Rows without
+    boots are compared over all their probes."""
     left, right = _boot_losses(a), _boot_losses(b)
     shared = [boot for boot in left if boot in right]
     if not shared:
         return LossComparison({"": effects.difference(_losses(a), _losses(b))}, "")
-    return LossComparison({boot: effects.difference(left[boot], right[boot]) for boot in shared}, shared[-1])
+    over = effects.difference_over_boots([(left[boot], right[boot]) for boot in shared]) if len(shared) > 1 else None
+    return LossComparison({boot: effects.difference(left[boot], right[boot]) for boot in shared}, shared[-1], over)
 
 
 def _losses(row: Mapping[str, Any]) -> list[float]:

@@ -49,6 +49,7 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool.data.records import MISSING
 from allocorpool.data.tables import LATENCY_FIELDS, value
 from allocorpool.profiles import RESOLUTION
 
@@ -56,7 +57,6 @@ REFERENCE_NS = 1000
 MIN_STEP_NS = 10
 SIGNIFICANT_DIGITS = 2
 OUTCOMES = ("found", "lost", "failed", "missing")  # missing: a replay of a store that lacks a probe
-MISSING = "missing"
 PROBE_COLUMNS = ["interval_ns", "duration_s", "ok", "status", "lost", "lost_pct", "kept_up", "error",
                  *LATENCY_FIELDS, "purpose", "attempt", "repetition"]
 

@@ -30,6 +30,7 @@ CITATION = ('Pavel Zemtsov, ["To allocate or to pool?"](https://pzemtsov.github.
             "*Experiments in program optimisation*, 17 January 2019")
 REAL = ("alloc", "mix", "pool")
 NAMES = {"alloc": "allocation", "mix": "mix", "pool": "pooling"}
+SAYS = {effects.NO_DIFFERENCE: "shows no difference"}  # a tally read after "It": "It holds in 3, shows no ..."
 ANSWER_TAG = "answer"  # the notebook cell whose output the article moves to its first screen
 
 
@@ -41,7 +42,8 @@ def _ns(row: dict[str, Any] | None) -> float:
 def batch_answer(rows: dict[str, dict[str, Any]]) -> tuple[str | None, str, str]:
     """(best strategy, its outcome against the next, the cell's words) from one solution and case's rows
     by strategy."""
-    ranked = sorted((s for s in REAL if not math.isnan(_ns(rows.get(s)))), key=lambda s: _ns(rows[s]))
+    ranked = sorted((s for s in REAL if not math.isnan(_ns(rows.get(s)))),
+                    key=lambda s: block_figures.typical(rows[s]) if "boot_samples" in rows[s] else _ns(rows[s]))
     if not ranked:
         return None, effects.NOT_MEASURED, "not measured"
     best = ranked[0]
@@ -201,13 +203,19 @@ def _realtime_blocks_sentence(probes: pd.DataFrame | None) -> str:
     if not tally.judged:
         return ""
     interval = int(probes["interval_ns"].iloc[0])
-    standing = [c.difference.n_a for c in comparisons if c.measured]
+    standing = [c.difference.n_a // c.difference.boots for c in comparisons if c.measured]  # a boot's probes
     repeats = int(pd.Series(standing).median()) if standing else int(pd.to_numeric(probes["probes"]).median())
     boots = max(len(c.by_boot) for c in comparisons)
     return (f" At one packet every {interval:,} ns, does pooling lose fewer packets than allocation? It "
-            f"{tally.text('solution and case pairs')}. Each pair is judged by the difference of median losses over "
+            f"{tally.text('solution and case pairs', SAYS)}. Each pair is judged by the difference of median losses over "
             f"{repeats} probes a strategy and its 95 % interval"
-            f"{f', in the newest of {boots} boots' if boots > 1 else ''}.")
+            f"{over_boots(boots)}.")
+
+
+def over_boots(boots: int) -> str:
+    """How a verdict's interval is taken, where several boots measured it."""
+    return (f", taken across the boots that measured it (up to {boots}), resampling boots and then repetitions, "
+            f"so that a pair holds only where its boots agree" if boots > 1 else ", in one boot")
 
 
 def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int,
@@ -225,9 +233,9 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     reps = runs[runs >= 2]  # the cells measured as blocks (a single run decides nothing)
     if tally.judged:
         first = (f"**Batch:** does pooling take at least {effects.pct(effects.MARGIN)} less time per packet than "
-                 f"allocation? It {tally.text('solution and case pairs')}. Each pair is judged by the ratio of medians "
+                 f"allocation? It {tally.text('solution and case pairs', SAYS)}. Each pair is judged by the ratio of medians "
                  f"over {int(reps.median())} repetitions a cell and its 95 % interval"
-                 f"{f', in the newest of {boots} boots that measured it' if boots > 1 else ', in one boot'}.")
+                 f"{over_boots(boots)}.")
     else:
         first = (f"**Batch:** the {tally.not_measured} solution and case pairs shown have one run a cell, which "
                  f"decides nothing: their figures are shown, but no verdict is drawn from them.")
@@ -286,7 +294,7 @@ TERMS = {
     "block": "the runs one comparison rests on: every strategy of a solution and case, interleaved and repeated in "
              "one boot of the machine",
     "95 % interval": "the 95 % bootstrap interval of a median, a ratio of medians or a difference of medians, over a "
-                     "block's repetitions",
+                     "block's repetitions; a comparison's resamples the boots that measured it too",
     "no difference measured": f"a ratio's 95 % interval does not clear parity by the {effects.pct(effects.MARGIN)} margin, "
                               "or a difference of losses' interval holds zero",
 }

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from allocorpool import effects
 from allocorpool.analysis.crossover import Crossover, beats, first_change, order
 from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
 from allocorpool.run.experiments.continuum import ALL_FIT, BLOCK, FOUND, NONE_FIT, ON_HEAP, PLAN, SEARCH

@@ -10,7 +10,7 @@ import pandas as pd
 
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import (Claim, Verdict, across, every, outcome_is, ratio_rule, search_rule, searched,
                                          verdicts_of)

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from IPython.display import HTML, Markdown, display
 from pandas.io.formats.style import Styler
 
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.chapters.tables import style
 from allocorpool.lists import STRATEGY_LABELS
 

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from allocorpool import effects, paths
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING, UNSUPPORTED
 from allocorpool.chapters import display as show
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED, Verdict
 from allocorpool.lists import COLLECTOR_LABELS
@@ -71,7 +71,7 @@ def failures(*tables: pd.DataFrame) -> pd.DataFrame:
 
 def unsupported(*tables: pd.DataFrame) -> str | None:
     """The JDK and collector pairs the profile asks for and the JDK lacks, in a sentence; None where none."""
-    frames = [t[t["status"] == "unsupported"][["jdk", "collector"]] for t in tables if len(t)]
+    frames = [t[t["status"] == UNSUPPORTED][["jdk", "collector"]] for t in tables if len(t)]
     rows = pd.concat(frames, ignore_index=True).drop_duplicates() if frames else pd.DataFrame()
     if not len(rows):
         return None
@@ -93,12 +93,12 @@ def not_measured(*tables: pd.DataFrame) -> str | None:
 
 def stored(*tables: pd.DataFrame) -> bool:
     """Whether the store holds any run of the chapter, finished or not (a pair the JDK lacks is no run)."""
-    return any(len(t) and (~t["status"].isin([MISSING, "unsupported"])).any() for t in tables)
+    return any(len(t) and (~t["status"].isin([MISSING, UNSUPPORTED])).any() for t in tables)
 
 
 def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:
     if not stored(echo, allocation):
-        runs = sum(int((t["status"] != "unsupported").sum()) for t in (echo, allocation) if len(t))
+        runs = sum(int((t["status"] != UNSUPPORTED).sum()) for t in (echo, allocation) if len(t))
         show.note(f"The store holds none of this profile's {runs} runs of this chapter: "
                   f"there is nothing to show here.")
         return

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from allocorpool.analysis import timeline
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.data.reference import REFERENCE
 from allocorpool.run.runner import CellResult
 from allocorpool.study import CASES, STRATEGY_LABELS

@@ -14,7 +14,7 @@ from plotly.subplots import make_subplots
 
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import OUTCOME_COLOURS, Claim, tallied, versus
 from allocorpool.chapters.tables import style

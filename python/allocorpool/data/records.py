@@ -18,6 +18,9 @@ from typing import Any
 import pandas as pd
 
 SCHEMA = 1
+# A stored row's status beside a run's own ("ok", "error", "timeout"): a run of a registered block or a
+# listed cell that the store does not hold, and a combination the runtime cannot run (a row, never a run).
+MISSING, UNSUPPORTED = "missing", "unsupported"
 
 # The fields of the table record types, in the order docs/records.md gives them.
 COLUMNS: dict[str, list[str]] = {

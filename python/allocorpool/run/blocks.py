@@ -33,11 +33,11 @@ from typing import Any
 import pandas as pd
 
 from allocorpool import machine
+from allocorpool.data.records import MISSING
 from allocorpool.data.store import Store
 from allocorpool.run.runner import Cell, CellResult
 
 BLOCKS_TABLE = "blocks"
-MISSING = "missing"  # a run of a registered block that the store does not hold (it was interrupted)
 # The register's columns: the block, the boot it ran in, when, and the calibration at its start
 REGISTER_COLUMNS = ["block", "name", "boot", "boot_id", "kernel", "host", "cpu_model", "cpus", "commit",
                     "repetitions", "cells", "started_utc", "finished_utc"]

@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from allocorpool import paths, settings
+from allocorpool.data.records import UNSUPPORTED
 from allocorpool.data.store import Store
 from allocorpool.lists import named
 from allocorpool.run import jdks
@@ -256,7 +257,7 @@ def unsupported_row(program: str, jdk: int, collector: str, reason: str, **label
     fields = ECHO_FIELDS if program == "echo" else ALLOCATION_FIELDS
     base = {"program": program, "jdk": jdk, "collector": collector, "transport": None, "mode": None, "clients": None,
             "threads": None, "repetition": 0}
-    return {**base, **labels, "key": None, "status": "unsupported", "error": reason, "stderr_tail": None,
+    return {**base, **labels, "key": None, "status": UNSUPPORTED, "error": reason, "stderr_tail": None,
             "jdk_build": None, **dict.fromkeys(fields)}
 
 

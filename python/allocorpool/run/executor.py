@@ -32,7 +32,7 @@ import pandas as pd
 
 from allocorpool import lists, machine, paths, settings
 from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.data.records import CellResult
 from allocorpool.data.store import Store
 from allocorpool.data.tables import value

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pandas as pd
 
 from allocorpool import paths
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.run.cost import in_minutes, modelled_against_measured, search_s
 from allocorpool.data.tables import value
 from allocorpool.lists import REALTIME_STRATEGIES, Solution

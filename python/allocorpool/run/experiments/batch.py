@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, spread_columns
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, machine_name, recorded, value
 from allocorpool.lists import POOL_CHOICE_STRATEGIES, REALTIME_STRATEGIES, REFERENCE_NS, Solution
 from allocorpool.run.blocks import Block

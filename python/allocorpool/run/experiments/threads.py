@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, spread_columns
-from allocorpool.analysis.search import MISSING
+from allocorpool.data.records import MISSING
 from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, THREAD_PROBE_COLUMNS, machine_name, recorded, value
 from allocorpool.lists import THREAD_REALTIME_ENGINES, THREAD_STRATEGY_LABELS, Solution
 from allocorpool.profiles import Profile
