@@ -256,42 +256,48 @@ def _over_boots(pairs: Sequence[tuple[np.ndarray, np.ndarray]], statistic, pool)
     return float(low), float(high)
 
 
-def _geometric_mean(values: np.ndarray, axis: int = -1) -> np.ndarray:
+def geometric_mean(values: np.ndarray, axis: int = -1) -> np.ndarray:
     return np.exp(np.mean(np.log(values), axis=axis))
 
 
-def _decidable(by_boot: Iterable[tuple[Iterable[float | None], Iterable[float | None]]],
-               positive: bool) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The boots with at least two figures a side (and, for a ratio, positive figures)."""
+def _pooled(by_boot: Sequence[tuple[Iterable[float | None], Iterable[float | None]]], statistic, pool,
+            positive: bool) -> tuple[float, float, float, int, int, int] | None:
+    """(point, low, high, figures a side, boots) of pool(each boot's statistic) over the boots with at least two
+    figures a side (positive ones, for a ratio); None with fewer than two such boots."""
     pairs = [(_clean(a), _clean(b)) for a, b in by_boot]
-    return [(a, b) for a, b in pairs if len(a) >= 2 and len(b) >= 2
-            and (not positive or (a.min() > 0 and b.min() > 0))]
+    pairs = [(a, b) for a, b in pairs if len(a) >= 2 and len(b) >= 2 and (not positive or min(a.min(), b.min()) > 0)]
+    if len(pairs) < 2:
+        return None
+    point = float(pool(np.array([statistic(a, b, axis=-1) for a, b in pairs]), axis=0))
+    low, high = _over_boots(pairs, statistic, pool)
+    return point, min(low, point), max(high, point), sum(len(a) for a, _ in pairs), sum(len(b) for _, b in pairs), \
+        len(pairs)
+
+
+def _one_boot(by_boot: Sequence[tuple[Iterable[float | None], Iterable[float | None]]]) -> tuple:
+    """The boot a comparison falls back on: the last with at least two figures a side, else the last."""
+    decided = [(a, b) for a, b in by_boot if len(_clean(a)) >= 2 and len(_clean(b)) >= 2]
+    return (decided or list(by_boot))[-1]
 
 
 def ratio_over_boots(by_boot: Sequence[tuple[Iterable[float | None], Iterable[float | None]]]) -> Effect:
     """The ratio of medians over several boots (each boot's (numerator, denominator) repetitions): the
     geometric mean of the boots' ratios, its interval resampling boots and then repetitions. With one boot
     that can be decided, its ratio; with none, the last boot's."""
-    pairs = _decidable(by_boot, positive=True)
-    if len(pairs) < 2:
-        return ratio(*(pairs or by_boot)[-1]) if by_boot else Effect(math.nan, math.nan, math.nan, 0, 0)
-    point = float(_geometric_mean(np.array([np.median(a) / np.median(b) for a, b in pairs])))
-    low, high = _over_boots(pairs, _ratio_of_medians, _geometric_mean)
-    return Effect(point, min(low, point), max(high, point), sum(len(a) for a, _ in pairs),
-                  sum(len(b) for _, b in pairs), len(pairs))
+    pooled = _pooled(by_boot, _ratio_of_medians, geometric_mean, positive=True)
+    if pooled is None:
+        return ratio(*_one_boot(by_boot)) if by_boot else Effect(math.nan, math.nan, math.nan, 0, 0)
+    return Effect(*pooled)
 
 
 def difference_over_boots(by_boot: Sequence[tuple[Iterable[float | None], Iterable[float | None]]]) -> Difference:
     """The difference of medians over several boots: the mean of the boots' differences, its interval
     resampling boots and then probes. With one boot that can be decided, its difference; with none, the
     last boot's."""
-    pairs = _decidable(by_boot, positive=False)
-    if len(pairs) < 2:
-        return difference(*(pairs or by_boot)[-1]) if by_boot else Difference(math.nan, math.nan, math.nan, 0, 0)
-    point = float(np.mean([np.median(a) - np.median(b) for a, b in pairs]))
-    low, high = _over_boots(pairs, _difference_of_medians, np.mean)
-    return Difference(point, min(low, point), max(high, point), sum(len(a) for a, _ in pairs),
-                      sum(len(b) for _, b in pairs), len(pairs))
+    pooled = _pooled(by_boot, _difference_of_medians, np.mean, positive=False)
+    if pooled is None:
+        return difference(*_one_boot(by_boot)) if by_boot else Difference(math.nan, math.nan, math.nan, 0, 0)
+    return Difference(*pooled)
 
 
 def decide(effect: Effect, threshold: float = 1.0) -> str:

@@ -22,7 +22,6 @@ from allocorpool import effects
 from allocorpool.data.records import MISSING
 
 
-
 def complete_boots(runs: pd.DataFrame) -> list[str]:
     """The boots in which the block finished every run (ok or failed), oldest start first."""
     if not len(runs) or "complete" not in runs:
@@ -136,7 +135,7 @@ def typical(row: Mapping[str, Any]) -> float:
     (its one figure where it has no repetitions)."""
     medians = [float(np.median(v)) for v in _boot_samples(row).values() if len(v)]
     if medians and min(medians) > 0:
-        return float(np.exp(np.mean(np.log(medians))))
+        return float(effects.geometric_mean(np.array(medians)))
     single = _single(row)
     return single[0] if single else math.nan
 

@@ -203,7 +203,7 @@ def _realtime_blocks_sentence(probes: pd.DataFrame | None) -> str:
     if not tally.judged:
         return ""
     interval = int(probes["interval_ns"].iloc[0])
-    standing = [c.difference.n_a // c.difference.boots for c in comparisons if c.measured]  # a boot's probes
+    standing = [c.by_boot[c.boot].n_a for c in comparisons if c.measured]  # the newest boot's probes
     repeats = int(pd.Series(standing).median()) if standing else int(pd.to_numeric(probes["probes"]).median())
     boots = max(len(c.by_boot) for c in comparisons)
     return (f" At one packet every {interval:,} ns, does pooling lose fewer packets than allocation? It "

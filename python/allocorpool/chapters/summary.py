@@ -428,7 +428,7 @@ def show_reproducibility(batch: pd.DataFrame) -> None:
         show.note(f"{len(boots)} boots measured these blocks; in {flips} of {len(table)} solution and case pairs the "
                   f"boots disagree on whether pooling beats allocation, and in {opposite or 'none'} of them one boot "
                   f"finds pooling faster where another finds it slower. Taken across the boots, \"pooling beats "
-                  f"allocation\" {effects.tally([c.outcome() for _, c in compared]).text('pairs')}.")
+                  f"allocation\" {replace(counted, flips=0, opposite=0).text('pairs')}.")
     show.show_table(table.set_index(["solution", "case"]), caption="Pooling / allocation, time per packet, in each "
                                                                     "boot and across them (the verdict that stands): "
                                                                     "outcome, ratio of medians and 95 % interval")
