@@ -232,54 +232,54 @@ SENTINELS: tuple[tuple[str, str], ...] = (
 # classes) there, and its first window period HdrHistogram's ConcurrentHistogram, which voided the
 # compiled real-time loop.
 MEASUREMENT_CHANGE = ("the measured window became the ticks due in it, and the Java consumer stopped loading "
-                      "classes in it (docs/records.md)")
+                      "classes in it (the record formats in the documentation say how)")
 
 # Engine builds (tools/source_id.py) whose finished cells a sweep takes as its own build's, so that
 # a long sweep resumes across an engine change that alters no stored figure. Each entry says what
-# changed since; a change that alters what a cell measures must empty the list (MEASUREMENT_CHANGE did).
+# changed since, in the reader's words (the Methods appendix shows them); a change that alters what a
+# cell measures must empty the list (MEASUREMENT_CHANGE did).
 SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
-    "java": {"9f24b021cea7": "added the probe series (--probes-from-stdin) and the header's series_probe; a run of "
-                             "its own runs as before",
-             "0997b85b0112": "the queue benchmark's header has series_probe too (null)",
-             "60f6c1cfa87d": "native-queue's tick producer takes its pace clock as a template argument, for tests; "
+    "java": {"9f24b021cea7": "a search's probes may run one after another in one process, and each record says "
+                             "which probe of such a series it is; a run of its own runs as before",
+             "0997b85b0112": "the queue benchmark's records say so too (no series)",
+             "60f6c1cfa87d": "the native clock's tick producer may take another pace clock, for tests; "
                              "the clock thread compiles to the same instructions",
-             "034efef65076": "the real-time loop reads the time on its tick source's clock, System.nanoTime for the "
-                             "engine's sources (a test's is scripted); the per-packet path is unchanged",
+             "034efef65076": "the real-time loop reads the time on its tick source's clock, the JVM's monotonic "
+                             "clock for the engine's sources (a test's is scripted); the per-packet path is unchanged",
              "15abe37b387a": "Netty's allocators joined as strategies of their own (the others' code is unchanged and "
-                             "loads no Netty class), and the real-time loop's clock seam as for 034efef65076",
+                             "loads no Netty class), and the real-time loop's clock seam as in the build before",
              "326d64668008": "the off-heap slab is cut into direct buffers of 1 GiB, so that ten million slots fit; "
                              "up to a million slots it is one buffer, as before, reached by one more array load "
                              "(an A/B of native pooling found no difference)",
-             "a4604fa7404e": "a batch run may take several processing threads (--threads) and a shared pool "
-                             "(shared-pool) joined the strategies; without --threads the run and its loops are "
+             "a4604fa7404e": "a batch run may take several processing threads, and a shared pool joined the "
+                             "strategies; a run of one thread and its loops are unchanged",
+             "bf01f730c546": "the queue benchmark's records say so too (no threads)",
+             "8b820dc74190": "the native clock thread may feed several queues in turn, for the C++ engine's several "
+                             "consumers; the one-queue clock thread Java runs is the same code",
+             "fb0094708eed": "a real-time run may take several consumers, one clock feeding them in turn; a run of "
+                             "one consumer keeps its loop, meter and clock, which its reporter now reads through "
+                             "interfaces",
+             "8588266edcc0": "the several-consumer clock became a class of its own, so that the one-consumer "
+                             "clock's calls are those of two builds before again; the several-consumer code is "
                              "unchanged",
-             "bf01f730c546": "the queue benchmark's header has threads too (null)",
-             "8b820dc74190": "native-queue's clock thread may feed several queues in turn (FanOut, for the C++ "
-                             "engine's several consumers); the one-queue clock thread the JNI runs is the same code",
-             "fb0094708eed": "a real-time run may take several consumers (--threads: one clock feeding them in turn "
-                             "through the JNI's fan-out); a run of one consumer keeps its loop, meter and clock, "
-                             "which its reporter now reads through interfaces",
-             "8588266edcc0": "the fan-out's native clock became a class of its own, so that the one-consumer "
-                             "clock's calls are those of fb0094708eed again; the fan-out's code is unchanged",
-             "e4d1c4a936a9": "the header and the peak resident set read /proc through a FileInputStream, not a "
-                             "FileChannel (JDK 11's ZGC failed once inside a FileChannel before a run began); the "
-                             "runs and their loops are unchanged"},
-    "cpp": {"3c66a9270919": "the machine check's memory_latency program and its test joined cpp-lib's build "
-                            "(CMakeLists.txt); the engine's code is unchanged",
+             "e4d1c4a936a9": "the record's header and the peak resident set read the kernel's process files "
+                             "through another Java stream (JDK 11's ZGC failed once inside the former before a run "
+                             "began); the runs and their loops are unchanged"},
+    "cpp": {"3c66a9270919": "the machine check's memory-latency program and its test joined the C++ build; the "
+                            "engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "
                             "thread compiles to the same instructions, the consumer loop differs in register "
                             "allocation only",
             "ef7ec988ea94": "the command line's parsing and the engine's run (set-up, counting pass, last lines) "
                             "split into functions, the model and its loops unchanged; the allocation counting pass "
                             "lasts the run's duration where that is under its 1 s (the tests' runs only)",
-            "026d05cf08ee": "a real-time run may take several consumer threads fed by one clock (--threads); the "
+            "026d05cf08ee": "a real-time run may take several consumer threads fed by one clock; the "
                             "one-thread loops are unchanged, and a threaded batch thread publishes two more counts "
                             "(lost ticks, zero) with its packets every 1024 packets",
             "b355ac0ae992": "the engine's run moved its banner and the summary's last inputs into functions of "
-                            "their own (engine.cpp only: the model and its loops, in other files, compile the same; "
-                            "an A/B of flat pooling C and C++ allocation A found no difference); then its fill "
-                            "limit, the same 600 s, moved to engine.hpp for the shared-facts test that joined the "
-                            "build"}}
+                            "their own (the model and its loops, in other files, compile the same; an A/B of flat "
+                            "pooling C and C++ allocation A found no difference); then its fill limit, the same "
+                            "600 s, moved to a header that a test of the facts the engines share reads"}}
 
 # The engines' case sizes (case A as the published code ran it): the internal FIFO and the store.
 INTERNAL_QUEUE_SIZE: dict[str, int] = {case: sizes["internal_queue_size"] for case, sizes in ENGINE_FACTS["cases"].items()}

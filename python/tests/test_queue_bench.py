@@ -64,6 +64,7 @@ def test_the_chapters_table_names_each_queue_and_says_none_kept_up_only_of_an_in
         {"pair": "cpp-cpp", "capacity_rule": "fixed", "queue_size": 100_000, "probe_s": 10.0, "write_ns": 0.38,
          "good_interval_ns": 82, "target_ns": 44, "met_target": False}])
     table = native_queue.results_table(results)
+    assert {pair for pair, _ in table.index} == {"C++ to C++"}  # the reader's name, never the record's key
     assert [queue for _, queue in table.index] == ["100,000 numbers per array (the original's)",
                                                    "100 ms of ticks per array (as the real-time runs size it)"]
     assert table["shortest loss-free interval, ns"].tolist() == ["82", "none kept up"]

@@ -37,6 +37,20 @@ def test_internal_names_raw_values_progress_lines_and_unexplained_words_are_foun
     assert "internal name in a table" in rules and "raw value in a table" in rules
 
 
+def test_a_tables_record_keys_and_file_names_are_found():
+    # the queue chapter's table showed its pairs by their record keys, the Methods builds table file names
+    page = ("<table><tr><td>cpp-java</td><td>parallel-11</td><td>Parallel 11</td><td>boot-dependent</td>"
+            "<td>moved to engine.hpp for a test</td><td>3.5 ns</td></tr></table>")
+    assert _rules(page) == ["internal name in a table", "internal name in a table",
+                            "file name 'engine.hpp' in a table"]
+
+
+def test_a_figures_legend_naming_a_record_key_is_found():
+    page = ('<script>Plotly.newPlot("f", [{"name": "cpp-cpp", "x": [1]}, {"name": "C++ to Java"},'
+            ' {"name":"ns_per_packet"}])</script>')
+    assert _rules(page) == ["internal name in a legend", "internal name in a legend"]
+
+
 def test_a_progress_line_shown_as_plain_text_is_found():
     rules = _rules("<pre>[full what-if queue      0 s] done: 3 what-if probes</pre><pre>x = 1</pre>")
     assert rules == ["progress line '[full what-if queue      0 s]'"]

@@ -38,6 +38,14 @@ def queue_text(row: dict[str, Any]) -> str:
     return str(row["capacity_rule"])
 
 
+PAIR_LABELS = {"cpp-cpp": "C++ to C++", "cpp-java": "C++ to Java"}
+
+
+def pair_label(pair: str) -> str:
+    """The reader's name of a producer-consumer pair."""
+    return PAIR_LABELS.get(pair, pair)
+
+
 def results_table(results: pd.DataFrame) -> pd.DataFrame:
     """One row per pair and queue, the original's queue first: the shortest loss-free interval beside the
     original's figure."""
@@ -46,14 +54,11 @@ def results_table(results: pd.DataFrame) -> pd.DataFrame:
     rows = rows.sort_values(["pair", "order"], kind="stable")
     interval = rows["good_interval_ns"].map(lambda v: NONE_KEPT_UP if pd.isna(v) else f"{int(v)}")
     return pd.DataFrame({
-        "producer to consumer": rows["pair"], "queue": rows["queue"], "probe, s": rows["probe_s"],
+        "producer to consumer": rows["pair"].map(pair_label), "queue": rows["queue"], "probe, s": rows["probe_s"],
         "producer's cost per tick, ns": rows["write_ns"], "shortest loss-free interval, ns": interval,
         ORIGINAL: rows["target_ns"],
         "as fine or finer": rows["met_target"].map({True: "yes", False: "no"})}).set_index(
         ["producer to consumer", "queue"])
-
-
-PAIR_LABELS = {"cpp-cpp": "From C++ to C++", "cpp-java": "From C++ to Java"}
 
 
 def results_sentence(table: pd.DataFrame) -> str:
@@ -66,7 +71,7 @@ def results_sentence(table: pd.DataFrame) -> str:
                 else f"no interval kept up with {queue.split(' (')[0]}"
                 for (_, queue), row in rows.iterrows()]
         original = int(rows[ORIGINAL].iloc[0])
-        sentences.append(f"{PAIR_LABELS.get(pair, pair)}, the shortest loss-free interval was {' and '.join(said)} "
+        sentences.append(f"From {pair_label(pair)}, the shortest loss-free interval was {' and '.join(said)} "
                          f"(the original: {original} ns).")
     return " ".join(sentences)
 
@@ -79,7 +84,7 @@ def probe_figure(queue: dict[str, dict[str, Any]]) -> go.Figure:
         if len(probes):
             probes = probes.sort_values("interval_ns")
             fig.add_trace(go.Scatter(x=probes["interval_ns"], y=probes["lost"] / probes["emitted"] * 100,
-                                     mode="markers", name=pair,
+                                     mode="markers", name=pair_label(pair),
                                      marker={"symbol": ["circle" if ok else "x" for ok in probes["ok"]], "size": 9}))
     fig.update_layout(title="Queue probes: share of numbers lost against interval (circles kept up)", height=360)
     fig.update_xaxes(type="log", title_text="interval, ns")

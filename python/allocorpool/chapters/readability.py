@@ -16,6 +16,9 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
+from allocorpool.lists import SOLUTIONS_BY_NAME
+from allocorpool.run.queue_bench import QUEUE_PAIRS
+
 MAX_WORDS = 50
 PROSE_TAGS = ("p", "li", "h1", "h2", "h3", "h4", "summary", "figcaption")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
@@ -30,6 +33,11 @@ INTERNAL_NAME = re.compile(r"\b[a-z][a-z0-9]*_[A-Za-z0-9_=]+\b|\b\w+\(\w*\)|\b\w
 PROJECT_PATH = re.compile(r"\b(?:data|build|notebooks|python|docs)/[\w./-]*\w")
 PROGRESS_LINE = re.compile(r"\[\w+(?: [\w-]+)+ +\d+ s\]|\brunning (?:java|cpp)_")
 RAW_VALUES = {"True", "False", "nan", "NaN", "None"}
+# A file of the project named in a table's cell, and the records' keys a table must show by their labels.
+FILE_NAME = re.compile(r"\b[\w-]+\.(?:py|parquet|jsonl|ipynb|json|csv|md|txt|cpp|hpp|java|h)\b")
+RECORD_KEYS = set(SOLUTIONS_BY_NAME) | set(QUEUE_PAIRS)
+# A figure's trace name (its legend entry) in the plotly figure's JSON of the page.
+TRACE_NAME = re.compile(r'"name":\s*"([^"\\]{1,200})"')
 BANNED_WORDS = re.compile(r"\bseeds?\b", re.IGNORECASE)
 
 
@@ -91,11 +99,16 @@ def findings(html: str) -> list[Finding]:
     for block in BeautifulSoup(html, "html.parser").find_all("pre"):  # a progress line shown as plain text
         for match in PROGRESS_LINE.finditer(block.get_text()):
             found.append(Finding(f"progress line {match.group(0)!r}", block.get_text()))
+    for script in BeautifulSoup(html, "html.parser").find_all("script"):
+        for name in TRACE_NAME.findall(script.get_text()):
+            if INTERNAL_NAME.fullmatch(name) or name in RECORD_KEYS or name in RAW_VALUES:
+                found.append(Finding("internal name in a legend", name))
     for cell in table_cells(html):
         if cell in RAW_VALUES:
             found.append(Finding("raw value in a table", cell))
-        elif INTERNAL_NAME.fullmatch(cell):
+        elif INTERNAL_NAME.fullmatch(cell) or cell in RECORD_KEYS:
             found.append(Finding("internal name in a table", cell))
+        found += [Finding(f"file name {m.group(0)!r} in a table", cell) for m in FILE_NAME.finditer(cell)]
     return found
 
 
