@@ -122,14 +122,12 @@ show.note(f"Checked at depth {deepest}.")
 binary_trees_claims.show_claims(binary_trees_claims.claims(tables[deepest], results.runs, seed))
 
 # %% [markdown]
-# ## Failures
+# ## How many runs finished
 #
-# Under the test profile a failed or timed-out run fails this notebook, after everything above
-# has been shown.
+# A run that failed or timed out is listed with its error under the first table.
 
 # %%
-show.note(f"{len(results.runs)} runs in this profile: {len(results.runs) - len(results.failures) - len(results.missing)} "
-          f"finished, {len(results.failures)} failed or timed out, {len(results.missing)} not measured (not in the "
-          "store).")
+show.note(f"Of the chapter's {len(results.runs)} runs, {len(results.runs) - len(results.failures) - len(results.missing)} "
+          f"finished, {len(results.failures)} failed or timed out, and {len(results.missing)} are not measured.")
 if bt_profile.name == "ci":
     chapter.raise_if_failed(results)

@@ -74,7 +74,7 @@ def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disa
 
 def test_the_glossary_defines_the_terms_and_every_solution_shown():
     table = answer.glossary(["parallel-11", "flat-glibc"]).set_index("term")
-    assert {"strategy", "case", "block", "boot", "search", "95 % interval", "no difference measured"} <= set(table.index)
+    assert {"strategy", "case", "cell", "block", "boot", "search", "95 % interval", "no difference measured"} <= set(table.index)
     assert 'Parallel 11, 2019 "CMS"' in table.index and len(table) == len(answer.TERMS) + 2
     assert all(meaning != term for term, meaning in table["meaning"].items()), "a meaning that repeats its label"
     assert not table["meaning"].isna().any()

@@ -147,7 +147,7 @@ def test_a_store_without_a_run_of_the_chapter_says_so_once_and_leaves_the_sectio
     loops = pd.DataFrame([{"program": "allocation", "jdk": 25, "collector": "g1", "threads": 1, "status": MISSING}])
     assert not chapter.stored(echo, loops)
     chapter.show_runs(echo, loops)
-    assert said == ["The store holds none of this profile's 3 runs of this chapter: there is nothing to show here."]
+    assert said == ["None of this chapter's 3 runs has been measured at these sizes, so it shows no figures."]
     chapter.show_latency(echo)
     chapter.show_gc(echo)
     assert len(dropped) == 2 and said[1:] == []

@@ -289,6 +289,7 @@ TERMS = {
               "confirmed by a longer one",
     "probe": "one real-time run at a fixed interval; a strategy keeps up there where no probe of it lost a packet",
     "solution": "a runtime and its memory manager: a JDK and collector, or a C++ design and allocator",
+    "cell": "one configuration measured: a solution, a case and a strategy, and in real time a tick interval",
     "boot": "one start of the machine (a virtual machine may move to other hardware between boots); figures from "
             "different boots can differ by more than the spread within one",
     "block": "the runs one comparison rests on: every strategy of a solution and case, interleaved and repeated in "

@@ -99,8 +99,8 @@ def stored(*tables: pd.DataFrame) -> bool:
 def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:
     if not stored(echo, allocation):
         runs = sum(int((t["status"] != UNSUPPORTED).sum()) for t in (echo, allocation) if len(t))
-        show.note(f"The store holds none of this profile's {runs} runs of this chapter: "
-                  f"there is nothing to show here.")
+        show.note(f"None of this chapter's {runs} runs has been measured at these sizes, so it shows no "
+                  f"figures.")
         return
     note = not_measured(echo, allocation)
     if note:
