@@ -46,8 +46,11 @@ def test_the_abstract_counts_the_three_outcomes():
     batch = _batch({"alloc": [400, 410, 390], "mix": [100, 104, 98], "pool": [160, 165, 158]})
     said = answer.abstract(batch, SEARCHES, reference.load(), 2)
     assert "It holds in 1 of 1 solution and case pairs" in said and "across the boots that measured it (up to 2)" in said
-    assert "The shortest was mix in 1" in said
+    assert "The shortest interval came from mix in 1" in said
     assert answer.boots_of(batch) == 1
+    lost = SEARCHES.assign(outcome="lost", interval_ns=None)
+    said = answer.abstract(batch, lost, reference.load(), 2)
+    assert "0 of 3 strategy searches found a loss-free interval. No pair has an interval that stood." in said, said
 
 
 def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disagree():
@@ -224,7 +227,7 @@ def test_a_search_that_a_stored_loss_at_a_longer_interval_contradicts_does_not_s
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), marked.reset_index(),
                            reference.load(), 1)
     assert ("2 of 3 strategy searches found a loss-free interval, but a stored run lost at that interval or a longer "
-            "one for 1 of them. The shortest standing was allocation in 1") in said
+            "one for 1 of them. The shortest standing interval came from allocation in 1") in said
 
 
 def test_where_every_search_is_contradicted_none_stands_and_each_is_named():
@@ -263,7 +266,7 @@ def test_the_real_time_block_table_says_both_kept_up_rather_than_a_zero_differen
 def test_a_tie_for_the_shortest_interval_is_counted_as_a_tie_not_for_one_strategy():
     tied = SEARCHES.assign(interval_ns=[40, 40, None])
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), tied, reference.load(), 1)
-    assert "The shortest was allocation or mix in 1 (one search each" in said, said
+    assert "The shortest interval came from allocation and mix tied in 1 (one search each" in said, said
 
 
 def test_where_nothing_kept_up_in_2019_the_answer_names_the_strategy_that_lost_least():

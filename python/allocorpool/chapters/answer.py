@@ -245,7 +245,8 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     for (_, _), part in judged.groupby(["solution", "case"], sort=False):
         tied = shortest_standing({str(r["strategy"]): r for r in part.to_dict("records")})
         if tied:
-            named = " or ".join(NAMES[s] for s in tied)
+            names = [NAMES[s] for s in tied]
+            named = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} tied"
             best[named] = best.get(named, 0) + 1
     groups = judged.groupby(["solution", "case"]).ngroups
     counted = ", ".join(f"{s} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
@@ -254,8 +255,9 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     contradicted = (f", but a stored run lost at that interval or a longer one for {against} of them"
                     if against else "")
     second = (f"**Real time:** in {groups} solution and case pairs, {len(found)} of {searched_count} strategy "
-              f"searches found a loss-free interval{contradicted}. The shortest {'standing ' if against else ''}was "
-              f"{counted or 'nowhere found'} (one search each: no confidence interval).") if groups \
+              f"searches found a loss-free interval{contradicted}. "
+              + (f"The shortest {'standing ' if against else ''}interval came from {counted} (one search each: no "
+                 f"confidence interval)." if counted else "No pair has an interval that stood.")) if groups \
         else "**Real time:** nothing was searched."
     answer = headline.lead(batch)
     parts = [f"**In short:** {answer}" if answer else "", first, f"{second}{_realtime_blocks_sentence(probes)}"]
