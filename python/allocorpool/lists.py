@@ -247,7 +247,7 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
              "034efef65076": "the real-time loop reads the time on its tick source's clock, the JVM's monotonic "
                              "clock for the engine's sources (a test's is scripted); the per-packet path is unchanged",
              "15abe37b387a": "Netty's allocators joined as strategies of their own (the others' code is unchanged and "
-                             "loads no Netty class), and the real-time loop's clock seam as in the build before",
+                             "loads no Netty class), and the real-time loop reads the time on its tick source's clock",
              "326d64668008": "the off-heap slab is cut into direct buffers of 1 GiB, so that ten million slots fit; "
                              "up to a million slots it is one buffer, as before, reached by one more array load "
                              "(an A/B of native pooling found no difference)",
@@ -260,8 +260,8 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                              "one consumer keeps its loop, meter and clock, which its reporter now reads through "
                              "interfaces",
              "8588266edcc0": "the several-consumer clock became a class of its own, so that the one-consumer "
-                             "clock's calls are those of two builds before again; the several-consumer code is "
-                             "unchanged",
+                             "clock makes the same calls as before several consumers came in; the several-consumer "
+                             "code is unchanged",
              "e4d1c4a936a9": "the record's header and the peak resident set read the kernel's process files "
                              "through another Java stream (JDK 11's ZGC failed once inside the former before a run "
                              "began); the runs and their loops are unchanged"},

@@ -77,8 +77,7 @@ def prose(html: str) -> list[str]:
     return found
 
 
-def table_cells(html: str) -> list[str]:
-    soup = BeautifulSoup(html, "html.parser")
+def table_cells(soup: BeautifulSoup) -> list[str]:
     return [cell.get_text(" ", strip=True) for cell in soup.find_all(["td", "th"])]
 
 
@@ -93,17 +92,18 @@ def findings(html: str) -> list[Finding]:
                               ("unexplained word", BANNED_WORDS)):
             for match in pattern.finditer(paragraph):
                 found.append(Finding(f"{rule} {match.group(0)!r}", paragraph))
-    for code in BeautifulSoup(html, "html.parser").find_all("code"):
+    soup = BeautifulSoup(html, "html.parser")  # parsed once for the code, text blocks, figures and tables
+    for code in soup.find_all("code"):
         if code.find_parent("pre") is None:
             found += [Finding(f"internal name {m.group(0)!r}", code.get_text()) for m in PROJECT_PATH.finditer(code.get_text())]
-    for block in BeautifulSoup(html, "html.parser").find_all("pre"):  # a progress line shown as plain text
+    for block in soup.find_all("pre"):  # a progress line shown as plain text
         for match in PROGRESS_LINE.finditer(block.get_text()):
             found.append(Finding(f"progress line {match.group(0)!r}", block.get_text()))
-    for script in BeautifulSoup(html, "html.parser").find_all("script"):
+    for script in soup.find_all("script"):
         for name in TRACE_NAME.findall(script.get_text()):
             if INTERNAL_NAME.fullmatch(name) or name in RECORD_KEYS or name in RAW_VALUES:
                 found.append(Finding("internal name in a legend", name))
-    for cell in table_cells(html):
+    for cell in table_cells(soup):
         if cell in RAW_VALUES:
             found.append(Finding("raw value in a table", cell))
         elif INTERNAL_NAME.fullmatch(cell) or cell in RECORD_KEYS:
