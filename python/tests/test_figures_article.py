@@ -221,6 +221,30 @@ def test_the_cells_behind_a_verdict_are_named_for_the_reader():
     assert list(indexed.index.names) == ["solution", "strategy", "case"]
 
 
+def test_a_table_shows_keys_by_their_labels_and_never_a_key_beside_its_label():
+    # the sentinel cells behind a chapter 12 verdict showed "parallel-11" beside its label, and the echo's tables
+    # showed collector keys ("g1") as their index: both read as internal names in the page
+    from allocorpool.chapters import readability
+    from allocorpool.lists import SOLUTIONS_BY_NAME
+    table = pd.DataFrame([{"solution": "parallel-11", "label": SOLUTIONS_BY_NAME["parallel-11"].label,
+                           "strategy": "pool", "strategy_label": "Pooling", "case": "A", "agrees": False},
+                          {"solution": "g1", "label": SOLUTIONS_BY_NAME["g1"].label,
+                           "strategy": "alloc", "strategy_label": "Allocation", "case": "C", "agrees": True}])
+    shown = display.readable(table)
+    assert shown.columns.tolist() == ["solution", "strategy", "case", "agrees"]
+    assert shown["solution"].tolist() == [SOLUTIONS_BY_NAME["parallel-11"].label, SOLUTIONS_BY_NAME["g1"].label]
+    echo = pd.DataFrame({"transport": ["chronicle", "chronicle"], "jdk": [11, 25], "collector": ["g1", "zgc-gen"],
+                         "events": [1.0, 2.0]}).set_index(["transport", "jdk", "collector"])
+    shown = display.readable(echo)
+    assert list(shown.index.names) == ["transport", "JDK", "collector"]
+    assert shown.index.get_level_values("collector").tolist() == ["G1", "Generational ZGC"]
+    alone = display.readable(pd.DataFrame({"solution": ["g1", "someone-else"], "x": [1.0, 2.0]}).set_index("solution"))
+    assert alone.index.tolist() == [SOLUTIONS_BY_NAME["g1"].label, "someone-else"]
+    html = display.style(display.readable(table)).to_html() + display.style(display.readable(echo)).to_html()
+    assert not readability.findings(html)
+    assert readability.findings(display.style(table).to_html())  # the raw table is what the rule catches
+
+
 def test_a_long_commit_list_in_the_appendix_is_code_not_a_sentence():
     import mistune
 

@@ -20,7 +20,7 @@ from pandas.io.formats.style import Styler
 
 from allocorpool.data.records import MISSING
 from allocorpool.chapters.tables import style
-from allocorpool.lists import STRATEGY_LABELS
+from allocorpool.lists import COLLECTOR_LABELS, SOLUTIONS_BY_NAME, STRATEGY_LABELS
 
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
 # Under the full profile, a section that sets a small profile beside the article's sizes has no second side.
@@ -165,7 +165,11 @@ READER_NAMES = {
     "gc_pause_ms_per_min": "paused, ms per minute", "gc_pause_max_ms": "longest pause, ms", "extra_ns": "extra ns",
     "event_bytes": "event, bytes", "best_flat_ns": "best flat C++, ns", "ns_per_packet_g1": "G1, ns per packet",
     "ns_per_packet_flat": "flat C++, ns per packet", "ns_per_packet_cpp": "C++, ns per packet",
+    "jdk": "JDK",
 }
+# Columns whose values are the data's keys, shown by the reader's labels (a key with no label is shown as is).
+KEY_LABELS = {"solution": {name: s.label for name, s in SOLUTIONS_BY_NAME.items()}, "collector": COLLECTOR_LABELS,
+              "strategy": STRATEGY_LABELS}
 _UNITS = (("_pct", ", %"), ("_ms", ", ms"), ("_ns", ", ns"), ("_s", ", s"))
 
 
@@ -188,8 +192,36 @@ def yes_no(value: Any) -> Any:
     return ("yes" if value else "no") if isinstance(value, (bool, np.bool_)) else value
 
 
+def labelled(table: pd.DataFrame) -> pd.DataFrame:
+    """The table with its keys (solution, collector, strategy) shown by their labels, in columns and index levels;
+    a key column beside its own label column (solution beside label, strategy beside strategy_label) is dropped."""
+    levels = [name for name in table.index.names if name]
+    present = set(table.columns) | set(levels)
+    beside = {"solution": "label", "strategy": "strategy_label"}
+    dropped = [key for key, label in beside.items() if key in present and label in present]
+    table = table.drop(columns=[c for c in dropped if c in table.columns])
+    gone = [level for level in dropped if level in table.index.names]
+    if gone:
+        table = table.droplevel(gone) if table.index.nlevels > len(gone) else table.reset_index(drop=True)
+    mapped = {key: labels for key, labels in KEY_LABELS.items() if key not in dropped}
+    columns = [c for c in table.columns if c in mapped]
+    if columns:
+        table = table.assign(**{c: table[c].map(lambda v, m=mapped[c]: m.get(v, v) if isinstance(v, str) else v)
+                                for c in columns})
+    if any(name in mapped for name in table.index.names):
+        frame = table.index.to_frame(index=False)
+        for name in frame.columns:
+            if name in mapped:
+                frame[name] = frame[name].map(lambda v, m=mapped[name]: m.get(v, v) if isinstance(v, str) else v)
+        table = table.set_axis(pd.MultiIndex.from_frame(frame) if table.index.nlevels > 1
+                               else pd.Index(frame.iloc[:, 0], name=frame.columns[0]), axis="index")
+    return table
+
+
 def readable(table: pd.DataFrame) -> pd.DataFrame:
-    """The table as the reader sees it: yes/no for True/False, and every column and index level named for the reader."""
+    """The table as the reader sees it: keys by their labels, yes/no for True/False, and every column and index
+    level named for the reader."""
+    table = labelled(table)
     flags = [column for column in table.columns if _is_flag(table[column])]
     if flags:
         table = table.copy()
