@@ -63,3 +63,16 @@ def test_every_panel_of_the_cost_figure_has_the_log_axis_its_shared_values_need(
     fig = heap.cost_figure(multiples, "ns_per_packet")
     axes = [name for name in fig.layout.to_plotly_json() if name.startswith("yaxis")]
     assert len(axes) == 2 and all(fig.layout[name].type == "log" for name in axes)
+
+
+def test_a_solution_has_one_colour_in_every_panel_so_the_legend_names_every_line():
+    # The legend is drawn from the first panel; plotly coloured the second panel's lines anew, so its
+    # lines had colours the legend did not name.
+    from allocorpool.chapters.figures import legend_matches_panels
+    pool = _multiples({("G1", 1.5): [150.0], ("ZGC", 1.5): [300.0]})
+    alloc = _multiples({("ZGC", 1.5): [200.0], ("G1", 1.5): [400.0]}).assign(strategy="alloc",
+                                                                             strategy_label="Allocation")
+    fig = heap.cost_figure(pd.concat([pool, alloc], ignore_index=True), "ns_per_packet")
+    assert len(fig.data) == 4 and legend_matches_panels(fig)
+    colour = {(trace.name, trace.showlegend is not False): trace.line.color for trace in fig.data}
+    assert colour[("G1", True)] == colour[("G1", False)] != colour[("ZGC", True)] == colour[("ZGC", False)]

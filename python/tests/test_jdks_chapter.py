@@ -101,3 +101,10 @@ def test_the_chapter_says_how_much_of_its_plan_it_shows_and_which_pairs_were_mea
     one = TABLE[TABLE["collector"] == "parallel"].head(1)
     assert jdks.coverage(one, 23) == ("This page shows 1 of the plan's 23 JDK and collector pairs: the others are "
                                       "outside the selection of solutions shown.")
+
+
+def test_a_collector_has_one_colour_in_every_panel_so_the_legend_names_every_line():
+    from allocorpool.chapters.figures import legend_matches_panels
+    two = pd.concat([TABLE, TABLE.iloc[::-1].assign(strategy="alloc", strategy_label="Allocation")], ignore_index=True)
+    fig = jdks.figure(two)
+    assert len(fig.data) > 3 and legend_matches_panels(fig)

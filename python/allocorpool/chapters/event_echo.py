@@ -21,6 +21,7 @@ from plotly.subplots import make_subplots
 from allocorpool import effects, paths
 from allocorpool.data.records import MISSING, UNSUPPORTED
 from allocorpool.chapters import display as show
+from allocorpool.chapters.figures import line_colours
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED, Verdict
 from allocorpool.lists import COLLECTOR_LABELS
 from allocorpool.machine import cpu_name
@@ -189,13 +190,15 @@ def throughput_figure(echo: pd.DataFrame) -> go.Figure:
     transports = [t for t in ("chronicle", "nio") if t in set(ok["transport"])]
     fig = make_subplots(rows=1, cols=max(1, len(transports)), shared_yaxes=True,
                         subplot_titles=[f"{t}" for t in transports])
+    colours = line_colours(zip(ok["jdk"], ok["collector"]))
     for col, transport in enumerate(transports, 1):
         part = ok[ok["transport"] == transport]
         for (jdk, collector, mode), line in part.groupby(["jdk", "collector", "mode"]):
             line = line.sort_values("clients")
             fig.add_trace(go.Scatter(x=line["clients"], y=line["events_per_s"] / 1e6, mode="lines+markers",
                                      name=f"JDK {jdk} {collector_label(collector)} {mode}",
-                                     line={"dash": "solid" if mode == "reuse" else "dot"},
+                                     line={"dash": "solid" if mode == "reuse" else "dot",
+                                           "color": colours[(jdk, collector)]},
                                      legendgroup=f"{jdk}{collector}{mode}", showlegend=col == 1), row=1, col=col)
         fig.update_xaxes(title_text="clients", tickvals=sorted(set(part["clients"].dropna().astype(int))),
                          row=1, col=col)

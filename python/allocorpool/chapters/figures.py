@@ -11,6 +11,7 @@ import math
 
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
 from allocorpool.analysis import timeline
@@ -22,6 +23,23 @@ from allocorpool.study import CASES, STRATEGY_LABELS
 STRATEGY_COLOURS = {"Dummy": "#9e9e9e", "Allocation": "#d62728", "Mix": "#ff7f0e", "Pooling": "#1f77b4"}
 COLUMNS_PER_ROW = 4
 LOG_TICKS = [m * 10 ** k for k in range(6) for m in (1, 2, 5)]
+
+
+def line_colours(names) -> dict[str, str]:
+    """One colour per legend entry, the same in every panel (plotly would colour each panel's traces anew, so a
+    legend drawn from the first panel would not name the others' lines)."""
+    palette = qualitative.Plotly
+    return {name: palette[i % len(palette)] for i, name in enumerate(dict.fromkeys(names))}
+
+
+def legend_matches_panels(fig: go.Figure) -> bool:
+    """Whether every trace of a legend group has the colour of the group's entry in the legend."""
+    colours: dict[str, set] = {}
+    for trace in fig.data:
+        group = trace.legendgroup or trace.name
+        colour = (getattr(trace, "line", None) and trace.line.color) or (trace.marker and trace.marker.color)
+        colours.setdefault(group, set()).add(colour if isinstance(colour, str) else None)
+    return all(len(found) == 1 and None not in found for found in colours.values())
 
 
 def _grid(titles: list[str]) -> tuple[go.Figure, list[tuple[int, int]]]:

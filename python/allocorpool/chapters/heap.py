@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from allocorpool.chapters import display as show
-from allocorpool.chapters.figures import LOG_TICKS
+from allocorpool.chapters.figures import LOG_TICKS, line_colours
 
 CELL = ["label", "strategy_label", "case"]
 COST_LABELS = {"ns_per_packet": "wall ns per packet", "cpu_ns_per_packet": "CPU ns per packet"}
@@ -51,12 +51,13 @@ def cost_figure(multiples: pd.DataFrame, cost: str) -> go.Figure:
     panels = list(dict.fromkeys(zip(ok["strategy_label"], ok["case"])))
     fig = make_subplots(rows=1, cols=max(1, len(panels)), shared_yaxes=True,
                         subplot_titles=[f"{strategy} {case}" for strategy, case in panels] or [""])
+    colours = line_colours(ok["label"])
     for col, (strategy, case) in enumerate(panels, 1):
         part = ok[(ok["strategy_label"] == strategy) & (ok["case"] == case)]
         for label, runs in part.groupby("label", sort=False):
             rows = runs.groupby(["factor", "heap_mb"], as_index=False)[cost].agg(["median", "min", "max"])
             fig.add_trace(go.Scatter(x=rows["factor"], y=rows["median"], mode="lines+markers", name=label,
-                                     legendgroup=label, showlegend=col == 1,
+                                     legendgroup=label, showlegend=col == 1, line={"color": colours[label]},
                                      error_y=dict(type="data", symmetric=False, array=rows["max"] - rows["median"],
                                                   arrayminus=rows["median"] - rows["min"]),
                                      customdata=rows["heap_mb"],

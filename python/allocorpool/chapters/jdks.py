@@ -15,7 +15,7 @@ from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
-from allocorpool.chapters.figures import LOG_TICKS
+from allocorpool.chapters.figures import LOG_TICKS, line_colours
 from allocorpool.study import COLLECTOR_LABELS
 
 # How a JDK change reads: the later JDK's time over the earlier one's, decided against parity by the margin
@@ -61,6 +61,7 @@ def figure(table: pd.DataFrame) -> go.Figure:
     panels = list(dict.fromkeys(named["panel"]))
     fig = make_subplots(rows=1, cols=max(1, len(panels)), shared_yaxes=True, subplot_titles=panels or [""])
     interval = int(table["interval_ns"].iloc[0]) if len(table) else 0
+    colours = line_colours(named["collector_label"])
     for col, panel in enumerate(panels, 1):
         part = named[named["panel"] == panel]
         for label, rows in part.groupby("collector_label", sort=False):
@@ -69,7 +70,8 @@ def figure(table: pd.DataFrame) -> go.Figure:
             spread = _error_bars(rows)
             fig.add_trace(go.Scatter(x=[f"JDK {jdk}" for jdk in rows["jdk"]], y=rows["ns_per_packet"],
                                      error_y=spread, mode="lines+markers", name=label, legendgroup=label, showlegend=col == 1,
-                                     marker={"symbol": symbols, "size": 9},
+                                     marker={"symbol": symbols, "size": 9, "color": colours[label]},
+                                     line={"color": colours[label]},
                                      customdata=[realtime_text(row) for _, row in rows.iterrows()],
                                      hovertemplate=f"{label}, %{{x}}: %{{y:.0f}} ns per packet; at {interval} ns "
                                                    "%{customdata}<extra></extra>"), row=1, col=col)
