@@ -294,3 +294,39 @@ def test_a_section_with_nothing_to_show_here_is_left_out_of_the_article(tmp_path
     sources = "\n".join(c.source for c in merged.cells)
     assert "## Full section" in sources and "Something." in str([c.get("outputs") for c in merged.cells])
     assert "Empty section" not in sources and "Nothing here." not in str([c.get("outputs") for c in merged.cells])
+
+
+def test_row_labels_are_named_in_the_heading_row_not_on_an_empty_row_of_their_own():
+    # pandas put "solution / strategy / case" on a second heading row whose other cells were empty
+    from html.parser import HTMLParser
+
+    class Heading(HTMLParser):
+        rows: list[list[str]] = []
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append([])
+
+        def handle_data(self, data):
+            if self.rows and data.strip():
+                self.rows[-1].append(data.strip())
+
+    def heading_rows(markup):
+        parser = Heading()
+        parser.rows = []
+        parser.feed(markup.split("<tbody>")[0])
+        return parser.rows
+
+    table = pd.DataFrame({"solution": ["a", "a", "b"], "case": ["A", "B", "A"], "x": [1, 2, 3], "y": [4, 5, 6]})
+    markup = display.one_heading_row(table.set_index(["solution", "case"]).style.to_html())
+    assert heading_rows(markup) == [["solution", "case", "x", "y"]]
+    assert markup.count("<td") == 6 and markup.count('class="row_heading') == 5
+    grouped = table.set_index(["solution", "case"])
+    grouped.columns = pd.MultiIndex.from_tuples([("batch", "1"), ("batch", "2")])
+    assert heading_rows(display.one_heading_row(grouped.style.to_html())) == [["batch"], ["solution", "case", "1", "2"]]
+    # the columns' own name holds the corner: the table stays as pandas wrote it
+    grouped.columns = pd.MultiIndex.from_tuples([("batch", "1"), ("batch", "2")], names=["mode", "size"])
+    named = grouped.style.to_html()
+    assert display.one_heading_row(named) == named
+    plain = table.style.hide(axis="index").to_html()
+    assert display.one_heading_row(plain) == plain

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,33 @@ def show_table(table: pd.DataFrame | Styler, caption: str | None = None, precisi
         styler = style(readable(table)).format(precision=precision, na_rep="—")
     if caption:
         styler = styler.set_caption(caption)
-    display(HTML(styler.to_html()))
+    display(HTML(one_heading_row(styler.to_html())))
+
+
+_ROW = re.compile(r"<tr>.*?</tr>", re.S)
+_CELL = re.compile(r"<th[^>]*>.*?</th>", re.S)
+
+
+def one_heading_row(markup: str) -> str:
+    """A table's row labels named in the heading row's empty corner, not on a row of their own.
+
+    Pandas writes the names of the index on an extra heading row whose other cells are empty. Where
+    the corner above them is empty too (the columns have no name of their own), the names move into
+    that corner and the extra row goes; any other table is left as pandas wrote it."""
+    head = re.search(r"<thead>(.*?)</thead>", markup, re.S)
+    rows = _ROW.findall(head.group(1)) if head else []
+    if len(rows) < 2:
+        return markup
+    names, above = _CELL.findall(rows[-1]), _CELL.findall(rows[-2])
+    labels = [cell for cell in names if 'class="index_name' in cell]
+    if not labels or any('class="blank col' not in cell for cell in names[len(labels):]):
+        return markup
+    corner = above[:len(labels)]
+    if len(above) <= len(labels) or any(not re.match(r'<th class="blank[" ]', cell) for cell in corner):
+        return markup
+    merged = "<tr>\n" + "\n".join(labels + above[len(labels):]) + "\n</tr>"
+    rebuilt = head.group(1).replace(rows[-1], "", 1).replace(rows[-2], merged, 1)
+    return markup[:head.start(1)] + rebuilt + markup[head.end(1):]
 
 
 def count(n: int, word: str, plural: str | None = None) -> str:
