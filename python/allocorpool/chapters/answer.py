@@ -249,19 +249,33 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
             named = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} tied"
             best[named] = best.get(named, 0) + 1
     groups = judged.groupby(["solution", "case"]).ngroups
-    counted = ", ".join(f"{s} in {n}" for s, n in sorted(best.items(), key=lambda kv: -kv[1]))
+    counted = most_often(best)
     searched_count = len(searches[~searches["baseline"].astype(bool)])
     against = int(found["lost_above_ns"].notna().sum()) if "lost_above_ns" in found else 0
     contradicted = (f", but a stored run lost at that interval or a longer one for {against} of them"
                     if against else "")
     second = (f"**Real time:** in {groups} solution and case pairs, {len(found)} of {searched_count} strategy "
               f"searches found a loss-free interval{contradicted}. "
-              + (f"The shortest {'standing ' if against else ''}interval came from {counted} (one search each: no "
-                 f"confidence interval)." if counted else "No pair has an interval that stood.")) if groups \
+              + (f"The shortest {'standing ' if against else ''}interval came most often from {counted}. Each "
+                 f"is one search, so it has no confidence interval; the real-time answer table names every pair's."
+                 if counted else "No pair has an interval that stood.")) if groups \
         else "**Real time:** nothing was searched."
     answer = headline.lead(batch)
     parts = [f"**In short:** {answer}" if answer else "", first, f"{second}{_realtime_blocks_sentence(probes)}"]
     return "\n\n".join(part for part in parts if part)  # a paragraph each: the answer, batch, real time
+
+
+def most_often(best: dict[str, int]) -> str:
+    """'mix (8 of 17 pairs)', 'allocation and mix tied (1 of 1 pair)': the winner that won most pairs, never a
+    list of every winner (the table lists them); several that won as many are each named."""
+    if not best:
+        return ""
+    top = max(best.values())
+    leaders = [name for name, n in best.items() if n == top]
+    total = sum(best.values())
+    each = " each" if len(leaders) > 1 else ""
+    said = leaders[0] if len(leaders) == 1 else f"{'; '.join(leaders[:-1])} or {leaders[-1]}"
+    return f"{said} ({top} of {total} {'pair' if total == 1 else 'pairs'}{each})"
 
 
 def boots_of(batch: pd.DataFrame) -> int:
