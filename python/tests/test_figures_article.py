@@ -324,6 +324,10 @@ def test_row_labels_are_named_in_the_heading_row_not_on_an_empty_row_of_their_ow
     grouped = table.set_index(["solution", "case"])
     grouped.columns = pd.MultiIndex.from_tuples([("batch", "1"), ("batch", "2")])
     assert heading_rows(display.one_heading_row(grouped.style.to_html())) == [["batch"], ["solution", "case", "1", "2"]]
+    # only the upper level of the columns has a name: the lower heading row's corner is free
+    grouped.columns = pd.MultiIndex.from_tuples([("batch", "1"), ("batch", "2")], names=["mode", None])
+    assert heading_rows(display.one_heading_row(grouped.style.to_html())) == [
+        ["mode", "batch"], ["solution", "case", "1", "2"]]
     # the columns' own name holds the corner: the table stays as pandas wrote it
     grouped.columns = pd.MultiIndex.from_tuples([("batch", "1"), ("batch", "2")], names=["mode", "size"])
     named = grouped.style.to_html()

@@ -61,8 +61,8 @@ def one_heading_row(markup: str) -> str:
     """A table's row labels named in the heading row's empty corner, not on a row of their own.
 
     Pandas writes the names of the index on an extra heading row whose other cells are empty. Where
-    the corner above them is empty too (the columns have no name of their own), the names move into
-    that corner and the extra row goes; any other table is left as pandas wrote it."""
+    the corner above them is empty too (the lowest level of the columns has no name), the names move
+    into that corner and the extra row goes; any other table is left as pandas wrote it."""
     head = re.search(r"<thead>(.*?)</thead>", markup, re.S)
     rows = _ROW.findall(head.group(1)) if head else []
     if len(rows) < 2:
@@ -72,7 +72,7 @@ def one_heading_row(markup: str) -> str:
     if not labels or any('class="blank col' not in cell for cell in names[len(labels):]):
         return markup
     corner = above[:len(labels)]
-    if len(above) <= len(labels) or any(not re.match(r'<th class="blank[" ]', cell) for cell in corner):
+    if len(above) <= len(labels) or any(re.sub(r"<[^>]*>|&nbsp;|\s", "", cell) for cell in corner):
         return markup
     merged = "<tr>\n" + "\n".join(labels + above[len(labels):]) + "\n</tr>"
     rebuilt = head.group(1).replace(rows[-1], "", 1).replace(rows[-2], merged, 1)
