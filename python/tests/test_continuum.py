@@ -65,11 +65,11 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
     pool = curves[curves["strategy"] == "pool"].set_index("size")["keeps_up"]
     assert pool.tolist() == [True, False, False]  # 20, 600 and 20,000 packets in FIFO and store
     table = continuum_chapter.crossovers(curves).set_index("what")
-    assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
-    assert table.loc["Allocation loses nothing at 1000 ns", "reading"] == "loss-free at every size measured"
+    assert table.loc["Pooling loses nothing at 1,000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
+    assert table.loc["Allocation loses nothing at 1,000 ns", "reading"] == "loss-free at every size measured"
     # the batch order at each size is a block's: decided by the ratio's interval, either way
     assert (curves["runs"] == prof.blocks.repetitions).all()
-    assert table.loc["batch: Allocation faster than Pooling", "reading"] == "slower from the smallest size measured"
+    assert table.loc["batch: allocation faster than pooling", "reading"] == "slower from the smallest size measured"
     assert list(measured.pool_sizes["pool_size"]) == list(plan.pool_sizes)
     assert set(measured.pool_sizes["status"]) == {"ok"}
     chapter.finish(curves.rename(columns={"batch_status": "status"}), measured.pool_sizes)
@@ -97,7 +97,7 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
     assert curves.loc[curves["strategy"] == "alloc", "repeat_status"].isna().all()  # no change, nothing repeated
     assert sorted(c.stored_count for c in runs if c.repetition == 1 and c.mode == "realtime") == [20, 600, 20_000]
     table = continuum_chapter.crossovers(curves).set_index("what")
-    assert table.loc["Pooling loses nothing at 1000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
+    assert table.loc["Pooling loses nothing at 1,000 ns", "reading"] == "loss-free up to 1,000, loses from 30,000"
     said = continuum_chapter.repeat_sentence(curves)
     assert "2 of the 3 repeats agreed with the first probe. The repeats that did not:" in said
     assert "- C++ flat (glibc) Pooling at 30,000: first kept up, then fell behind, losing nothing yet" in said, said

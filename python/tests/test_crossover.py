@@ -62,10 +62,10 @@ def test_a_small_profiles_crossovers_beside_the_full_ones():
                              "ns_per_packet": 100.0, "interval_ns": 1000,
                              "keeps_up": [size < losing_from for size in sizes]})
     same = compare_crossovers(curves(100_000, [1_000, 30_000, 100_000]), curves(100_000, [1_000, 10_000, 100_000]))
-    row = same[same["what"] == "Pooling loses nothing at 1000 ns"].iloc[0]
+    row = same[same["what"] == "Pooling loses nothing at 1,000 ns"].iloc[0]
     assert row["this profile"] == "loss-free up to 30,000, loses from 100,000" and row["can agree"]
     apart = compare_crossovers(curves(3_000, [1_000, 3_000, 10_000]), curves(100_000, [1_000, 10_000, 100_000]))
-    assert not apart[apart["what"] == "Pooling loses nothing at 1000 ns"]["can agree"].iloc[0]
+    assert not apart[apart["what"] == "Pooling loses nothing at 1,000 ns"]["can agree"].iloc[0]
 
 
 def test_a_line_that_changes_back_has_no_single_crossover():

@@ -334,3 +334,11 @@ def test_row_labels_are_named_in_the_heading_row_not_on_an_empty_row_of_their_ow
     assert display.one_heading_row(named) == named
     plain = table.style.hide(axis="index").to_html()
     assert display.one_heading_row(plain) == plain
+
+
+def test_a_table_writes_large_numbers_with_thousands_separators_as_the_prose_does(monkeypatch):
+    # the continuum's crossover table printed "100000" beside prose that writes "100,000"
+    shown = []
+    monkeypatch.setattr(display, "display", lambda html: shown.append(html.data))
+    display.show_table(pd.DataFrame({"size": [100_000, 1_000], "ns": [1234.5, 5.0]}), precision=0)
+    assert "100,000" in shown[0] and "1,234" in shown[0] and "100000" not in shown[0]

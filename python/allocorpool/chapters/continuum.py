@@ -52,12 +52,12 @@ def read_crossovers(curves: pd.DataFrame) -> list[tuple[str, str, Crossover, str
         for faster, slower in (("mix", "pool"), ("alloc", "pool"), ("alloc", "mix")):
             if faster in names and slower in names:
                 change = beats(part, faster, slower)
-                found.append((label, f"batch: {names[faster]} faster than {names[slower]}", change,
+                found.append((label, f"batch: {names[faster].lower()} faster than {names[slower].lower()}", change,
                               batch_reading(order(part, faster, slower), change)))
         interval = int(part["interval_ns"].iloc[0])
         for strategy, probes in part.groupby("strategy_label", sort=False):
             change = first_change(probes["size"], probes["keeps_up"])
-            found.append((label, f"{strategy} loses nothing at {interval} ns", change,
+            found.append((label, f"{strategy} loses nothing at {interval:,} ns", change,
                           change.describe("loss-free", "loses")))
     return found
 

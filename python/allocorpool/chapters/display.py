@@ -47,7 +47,7 @@ def show_table(table: pd.DataFrame | Styler, caption: str | None = None, precisi
     if isinstance(table, Styler):
         styler = readable_styler(table)
     else:
-        styler = style(readable(table)).format(precision=precision, na_rep="—")
+        styler = style(readable(table)).format(precision=precision, na_rep="—", thousands=",")
     if caption:
         styler = styler.set_caption(caption)
     display(HTML(one_heading_row(styler.to_html())))
