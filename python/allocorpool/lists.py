@@ -190,8 +190,10 @@ CHAPTERS["continuum"] = CONTINUUM_SOLUTIONS
 # and C++ of both designs on glibc.
 THREAD_STRATEGIES = ("alloc", "pool", "shared-pool", "netty-pooled-heap", "netty-pooled-direct")
 THREAD_ENGINE_STRATEGIES = {"java": THREAD_STRATEGIES, "cpp": ("alloc", "pool", "shared-pool")}
-THREAD_STRATEGY_LABELS = {"alloc": "Allocation", "pool": "Pool per thread", "shared-pool": "Shared pool",
-                          "netty-pooled-heap": "Netty, heap", "netty-pooled-direct": "Netty, direct"}
+# As named inside a sentence ("less time than pool per thread"); Netty is a name and keeps its capital.
+THREAD_STRATEGY_NAMES = {"alloc": "allocation", "pool": "pool per thread", "shared-pool": "shared pool",
+                         "netty-pooled-heap": "Netty, heap", "netty-pooled-direct": "Netty, direct"}
+THREAD_STRATEGY_LABELS = {strategy: name[:1].upper() + name[1:] for strategy, name in THREAD_STRATEGY_NAMES.items()}
 THREAD_POOLS = THREAD_STRATEGIES[1:]  # the pooling strategies "pooling beats allocation" is asked of
 THREAD_COUNTS = (1, 2, 4, 8)
 # Real time with several consumers: one clock feeds N consumer threads in turn, each on a CPU of its own beside

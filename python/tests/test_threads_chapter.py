@@ -10,7 +10,7 @@ import pytest
 
 from allocorpool import effects, study
 from allocorpool.chapters import threads as chapter
-from allocorpool.lists import THREAD_STRATEGIES, THREAD_STRATEGY_LABELS
+from allocorpool.lists import THREAD_STRATEGIES, THREAD_STRATEGY_LABELS, THREAD_STRATEGY_NAMES
 from allocorpool.profiles import ThreadPlan
 from allocorpool.run import executor, sweep
 from allocorpool.run.cells import thread_block, thread_cell
@@ -131,7 +131,7 @@ def test_the_answer_names_both_strategies_where_the_interval_does_not_decide():
     assert answer.loc[("Parallel", "A"), "1 thread"].startswith("Pool per thread, 40 %")
     assert answer.loc[("Parallel", "A"), "1 thread"].endswith("less time than allocation")  # not "Allocation"
     assert "no difference measured" in answer.loc[("Parallel", "A"), "2 threads"]
-    assert chapter._in_sentence("Netty, heap") == "Netty, heap"
+    assert THREAD_STRATEGY_NAMES["netty-pooled-heap"] == "Netty, heap"  # a name keeps its capital
     scaling = chapter.scaling_table(table)
     assert scaling.loc[("Parallel", "Pool per thread"), "case A, 2 / 1"].startswith("1.6")
 

@@ -19,7 +19,8 @@ from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import OUTCOME_COLOURS, Claim, tallied, versus
 from allocorpool.chapters.tables import style
 from allocorpool.effects import Verdict
-from allocorpool.lists import THREAD_ENGINE_STRATEGIES, THREAD_POOLS, THREAD_STRATEGY_LABELS
+from allocorpool.lists import (THREAD_ENGINE_STRATEGIES, THREAD_POOLS, THREAD_STRATEGY_LABELS,
+                               THREAD_STRATEGY_NAMES)
 
 ALLOC = "alloc"
 PER_THREAD, SHARED = "pool", "shared-pool"
@@ -53,11 +54,6 @@ def _ranked(rows: dict[str, dict[str, Any]]) -> list[str]:
     return sorted((s for s in rows if not math.isnan(_ns(rows[s]))), key=lambda s: _ns(rows[s]))
 
 
-def _in_sentence(label: str) -> str:
-    """'pool per thread' after a comma or an equals sign; a name ('Netty, heap') keeps its capital."""
-    return label if label.startswith("Netty") else label[:1].lower() + label[1:]
-
-
 def best_text(rows: dict[str, dict[str, Any]]) -> str:
     """The strategy with the lowest median thread time per packet and its margin over the next, with the
     ratio's interval; both named where the interval does not clear parity by the margin."""
@@ -67,7 +63,7 @@ def best_text(rows: dict[str, dict[str, Any]]) -> str:
     best = THREAD_STRATEGY_LABELS[ranked[0]]
     if len(ranked) == 1:
         return f"{best} (the others failed)"
-    nxt = _in_sentence(THREAD_STRATEGY_LABELS[ranked[1]])
+    nxt = THREAD_STRATEGY_NAMES[ranked[1]]
     comparison = block_figures.compare(rows[ranked[0]], rows[ranked[1]])
     effect, outcome = comparison.effect, comparison.outcome()
     boots = effects.boots_words(comparison.agreement)

@@ -17,7 +17,7 @@ from allocorpool.chapters.claims import tallied
 from allocorpool.chapters.realtime_blocks import both_kept_up, difference_words, loss_text
 from allocorpool.chapters.threads import by_strategy
 from allocorpool.effects import Verdict
-from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS
+from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS, THREAD_STRATEGY_NAMES
 
 RULE = ("In each solution and case, the first strategy's median loss minus the second's over the block's probes, "
         "with its 95 % interval. A comparison holds where the whole interval lies below zero, fails where it lies "
@@ -79,7 +79,7 @@ def questions(probes: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
             if not rows and better not in ("pool", "shared-pool"):
                 continue
             decided.append((f"{THREAD_STRATEGY_LABELS[better]} loses less than "
-                            f"{THREAD_STRATEGY_LABELS[than].lower()}", n, tallied(pd.DataFrame(rows), "pairs")))
+                            f"{THREAD_STRATEGY_NAMES[than]}", n, tallied(pd.DataFrame(rows), "pairs")))
     return decided
 
 
