@@ -29,12 +29,12 @@
 # | step | what it does |
 # | --- | --- |
 # | start | a little above the batch time per packet (the plan below gives the factor); bisection may go lower |
-# | up | doubles until a probe is clean, taking 1000 ns, the article's reference interval, on the way |
+# | up | doubles until a probe is clean, taking 1,000 ns, the article's reference interval, on the way |
 # | down | bisects on the article's two-digit grid until the clean interval is within 10 % of a lossy one |
 # | confirm | probes the clean interval again, longer where a collection could hide |
 # | failure | a crashed probe runs once more; a second crash fails the search and never counts as a loss |
 #
-# Where no interval is clean, the table shows the share of packets lost at 1000 ns, as the
+# Where no interval is clean, the table shows the share of packets lost at 1,000 ns, as the
 # article does. In parentheses is the loss with a heap five times larger (the article's 10 GB
 # column).
 #
@@ -73,7 +73,7 @@ sections.show_realtime(searches, reference_figures, "its \"CMS\": Parallel on Ja
 # %% [markdown]
 # ## Where the packets went
 #
-# The article printed two runs at 1000 ns with its "CMS", case A: allocation lost a burst early and
+# The article printed two runs at 1,000 ns with its "CMS", case A: allocation lost a burst early and
 # then nothing, pooling lost a large burst every few seconds. The same runs here, longer than
 # a probe, with the GC log laid over the seconds that lost packets. The table under each
 # figure pairs each lossy second with the pauses that overlap it and estimates how many ticks
@@ -90,13 +90,13 @@ sections.show_timelines(runs)
 #
 # The article ends its conclusions with a what-if: if the source queue could hold a second of
 # packets instead of 100 ms, pooling would work even with its "CMS". Here it is measured: pooling
-# probed at 1000 ns with an input queue ten times the usual one, each probe long enough to hold the
+# probed at 1,000 ns with an input queue ten times the usual one, each probe long enough to hold the
 # cell's slowest collection twice.
 
 # %% tags=["progress"]
 what_if = sweep.what_if_queue(["parallel-11"])
 batch = sweep.batch(chosen)
-probes = sweep.probe_blocks(chosen)  # each strategy probed repeatedly at 1000 ns (the summary's blocks)
+probes = sweep.probe_blocks(chosen)  # each strategy probed repeatedly at 1,000 ns (the summary's blocks)
 
 # %%
 realtime_chapter.show_what_if(what_if)
@@ -105,7 +105,7 @@ realtime_chapter.show_what_if(what_if)
 # ## The article's claims on this machine
 #
 # Each claim of the article about the real-time test, checked on this chapter's searches; a claim
-# about 1000 ns reads each strategy's repeated probes there, where they were measured. The cells
+# about 1,000 ns reads each strategy's repeated probes there, where they were measured. The cells
 # behind each verdict, those against it first, are folded under it.
 
 # %%

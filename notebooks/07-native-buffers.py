@@ -53,7 +53,7 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 #
 # The article's native tables add a notation: "250; lost: 0.0025%" where a small loss remains
 # at every interval but the interval where it became small is worth knowing. Our search
-# reports the loss at 1000 ns in that case.
+# reports the loss at 1,000 ns in that case.
 
 # %% tags=["progress"]
 searches = sweep.realtime(chosen)

@@ -63,7 +63,7 @@ show.note(tables.MARK_LEGEND)
 # %%
 show.show_failures(tables.failures(searches.table), "search")
 show.show_table(tables.realtime_summary(standing, reference.realtime(reference_figures, with_extras=False)),
-                caption="Real-time test: smallest loss-free interval in ns, or the loss at 1000 ns")
+                caption="Real-time test: smallest loss-free interval in ns, or the loss at 1,000 ns")
 show.note(tables.MARK_LEGEND + (" " + tables.CONTRADICTED_LEGEND if standing["lost_above_ns"].notna().any() else ""))
 
 # %% [markdown]

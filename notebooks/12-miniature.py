@@ -95,13 +95,13 @@ else:
 # %% [markdown]
 # ## The sentinel searches
 #
-# A verdict at 1000 ns can sit on the edge at the article's sizes themselves: a cell whose own probes
-# near 1000 ns both keep up and lose, or whose loss there the article's tables would print as 0 %.
+# A verdict at 1,000 ns can sit on the edge at the article's sizes themselves: a cell whose own probes
+# near 1,000 ns both keep up and lose, or whose loss there the article's tables would print as 0 %.
 # No smaller run can be expected to land on the same side of such an edge, so those cells are named,
 # and the verdict is checked both in every cell and in the cells the article's sizes decide.
 #
 # A short probe can also miss a collection that comes less often than it is long. So each sentinel
-# search that kept up at 1000 ns is followed by one long run there (at the article's sizes ten times
+# search that kept up at 1,000 ns is followed by one long run there (at the article's sizes ten times
 # as long as at a tenth of them), and the verdict is checked once more over those runs.
 
 # %%

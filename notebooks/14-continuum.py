@@ -50,7 +50,7 @@ sweep = Sweep(profile, data_dir or None)
 plan = sweep.profile.continuum
 show.note(f"Profile {sweep.profile.name}: sizes {', '.join(f'{s:,}' for s in plan.sizes)} (× scale "
           f"{sweep.profile.scale:g}); {show.strategies(plan.strategies)}; real-time probes at "
-          f"{plan.interval_ns} ns; pools of {', '.join(f'{s:,}' for s in plan.pool_sizes)} buffers (× scale), the "
+          f"{plan.interval_ns:,} ns; pools of {', '.join(f'{s:,}' for s in plan.pool_sizes)} buffers (× scale), the "
           f"largest that fits the heap found to within {plan.pool_resolution:,}.")
 
 # %% tags=["progress"]

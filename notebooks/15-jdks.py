@@ -20,7 +20,7 @@
 # its own choice (no pause goal, unlike the article's G1 rows), in the article's heap at the
 # profile's scale. Each JDK and collector runs its strategies in batch as one block (interleaved,
 # repeated, in one boot), so that its medians carry intervals and its comparisons are ratios with
-# intervals; each strategy also gets one real-time probe at 1000 ns.
+# intervals; each strategy also gets one real-time probe at 1,000 ns.
 
 # %% tags=["parameters"]
 from allocorpool import settings

@@ -42,7 +42,7 @@ from allocorpool import settings
 
 profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
-rate_per_s = 1_000_000  # messages per second (the article's 1000 ns interval)
+rate_per_s = 1_000_000  # messages per second (the article's 1,000 ns interval)
 live_packets = 0  # messages held live; 0: the live set of the profile's largest case (the article's case C)
 budget = "no loss"  # or a metered-latency limit as well: "p99.9 <= 5 ms" (p50, p99, p99.9, max)
 
@@ -89,7 +89,7 @@ decision.show_cells_to_run(decision.cells_to_run(answer, solutions, rate_per_s, 
 # %% [markdown]
 # ## The article's real-time conclusions as regions of the chart
 #
-# The article's real-time verdicts were taken at 1000 ns in its three cases. On this chart they are
+# The article's real-time verdicts were taken at 1,000 ns in its three cases. On this chart they are
 # the boundaries below: per strategy, the largest live set a Java and a C++ solution kept up with at
 # 1,000,000 packets per second.
 

@@ -38,7 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--solution", help="the solution whose blocks to measure")
     kind = blocks.add_mutually_exclusive_group()
     kind.add_argument("--realtime", action="store_true",
-                      help="its real-time blocks (every strategy's probes at 1000 ns) instead of batch")
+                      help="its real-time blocks (every strategy's probes at 1,000 ns) instead of batch")
     kind.add_argument("--threads", action="store_true",
                       help="its several-threads blocks (every thread strategy at each thread count) instead of batch")
     kind.add_argument("--pool-choice", action="store_true",

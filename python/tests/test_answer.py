@@ -105,7 +105,7 @@ def test_the_machine_table_counts_a_long_commit_list_instead_of_printing_it():
 
 
 def _probes(losses, case="A"):
-    """Parallel 11's real-time block at 1000 ns from {strategy: [loss % of each probe]}."""
+    """Parallel 11's real-time block at 1,000 ns from {strategy: [loss % of each probe]}."""
     return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel 11", "strategy": s, "case": case,
                           "interval_ns": 1000, "probes": len(values), "losses": values,
                           "keeps_up": effects.HOLDS if not any(values) else effects.FAILS}
@@ -176,7 +176,7 @@ def test_the_conclusions_read_the_real_time_blocks_where_measured_and_the_search
     assert row["pooling's loss - allocation's"].startswith("pooling loses less: -0.14 points")
     # without blocks, the searches decide (as on the 2019 article's figures)
     searched = summary.java_keeps_up_in_every_case(SEARCHES.assign(engine="java", label="Parallel 11"), probes=None)
-    assert "Java cells that keep up at 1000 ns or less" in searched.cells.columns
+    assert "Java cells that keep up at 1,000 ns or less" in searched.cells.columns
 
 
 def test_every_conclusion_says_how_it_is_decided_and_the_blocks_rule_replaces_the_searches():
@@ -201,15 +201,15 @@ def test_a_claim_at_1000_ns_reads_the_repeated_probes_over_the_search():
     from allocorpool.chapters import realtime
     searches = SEARCHES.assign(label="Parallel 11", strategy_label=SEARCHES["strategy"].map(
         {"alloc": "Allocation", "mix": "Mix", "pool": "Pooling"}), loss_pct=None)
-    by_search = realtime.mix_keeps_up_in_a_and_b(searches)  # the search kept up at 40 ns, so at 1000 ns too
+    by_search = realtime.mix_keeps_up_in_a_and_b(searches)  # the search kept up at 40 ns, so at 1,000 ns too
     assert by_search.summary == "in 1 of 1 cells" and by_search.cells.loc[0, "decided by"] == "its search"
     probes = _probes({"alloc": [0.0] * 3, "mix": [2.1, 2.4, 2.6], "pool": [14.0] * 3}).assign(baseline=False)
     by_block = realtime.mix_keeps_up_in_a_and_b(searches, probes=probes)  # its three probes there all lost
-    assert by_block.summary == "in 0 of 1 cells" and by_block.cells.loc[0, "decided by"] == "repeated probes at 1000 ns"
-    assert by_block.rule.startswith("Each cell at 1000 ns: by its repeated probes")
+    assert by_block.summary == "in 0 of 1 cells" and by_block.cells.loc[0, "decided by"] == "repeated probes at 1,000 ns"
+    assert by_block.rule.startswith("Each cell at 1,000 ns: by its repeated probes")
     # the figure shown beside the verdict is the probes' own, not the search's single run there
-    assert by_block.cells.loc[0, "repeated probes at 1000 ns"] == "loses 2.40 % (2.10-2.60)"
-    assert by_search.cells.loc[0, "repeated probes at 1000 ns"] == "—"
+    assert by_block.cells.loc[0, "repeated probes at 1,000 ns"] == "loses 2.40 % (2.10-2.60)"
+    assert by_search.cells.loc[0, "repeated probes at 1,000 ns"] == "—"
 
 
 def test_a_search_that_a_stored_loss_at_a_longer_interval_contradicts_does_not_stand():
@@ -270,7 +270,7 @@ def test_a_tie_for_the_shortest_interval_is_counted_as_a_tie_not_for_one_strateg
 
 
 def test_where_nothing_kept_up_in_2019_the_answer_names_the_strategy_that_lost_least():
-    """Real-time case C of the 2019 "CMS" lost at 1000 ns with every strategy: the cell named no 2019 best."""
+    """Real-time case C of the 2019 "CMS" lost at 1,000 ns with every strategy: the cell named no 2019 best."""
     table = answer.answer_table(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}).assign(case="C"),
                                 SEARCHES.assign(case="C"), reference.load())
     assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case C"].endswith(

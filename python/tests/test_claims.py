@@ -116,7 +116,7 @@ def test_a_big_heap_probe_that_saw_no_collection_cannot_tell_whether_the_big_hea
     assert verdict.outcome == FAILS and verdict.summary == "in 0 of 2 cells that lose (2 could not be judged)"
     assert verdict.cells["agrees"].tolist() == [False, False, None, None]
     sentence = sections.no_collection_sentence(lost)
-    assert sentence.startswith('"no GC": the big-heap probe at 1000 ns ran its whole window without a collection '
+    assert sentence.startswith('"no GC": the big-heap probe at 1,000 ns ran its whole window without a collection '
                                "in 1 cell") and "(30 s probe, 0% lost)" in sentence
     assert "The longer probe that then measures the big heap has not run yet" in sentence
     assert sections.no_collection_sentence(lost.head(3).assign(big_heap_collections=1)) is None
@@ -364,9 +364,9 @@ def test_the_long_runs_of_the_full_profile_say_how_many_lost(monkeypatch):
     assert len(tables[0]) == 2  # the runs made: pooling lost in its search
     assert tables[0]["long_run_s"].tolist() == ["120", "120"]  # digits that mean something: no "120.000"
     assert tables[0]["lost_pct"].tolist()[0] == "0.2"
-    assert notes == ["1 of 1 searches that kept up at 1000 ns lost packets there over 120 s (1 did not finish)."]
+    assert notes == ["1 of 1 searches that kept up at 1,000 ns lost packets there over 120 s (1 did not finish)."]
     miniature.show_long_runs(_long_runs(_searches({"Pooling": None}), {}), "full")
-    assert notes[-1].startswith("No sentinel search of profile full kept up at 1000 ns")
+    assert notes[-1].startswith("No sentinel search of profile full kept up at 1,000 ns")
 
 
 def test_the_miniatures_share_of_time_paused_is_computed_from_both_stores():
@@ -386,7 +386,7 @@ def test_the_miniatures_share_of_time_paused_is_computed_from_both_stores():
         pd.DataFrame({"key": ["f-pool", "f-mix"], "gc_pause_total_ms": [1200.0, 0.0], "measured_s": [6.0, 6.0]}))
     assert small.round(3).tolist() == [0.4, 0.2]  # the probe at 500 ns is no part of it
     assert miniature.gc_share_sentence(small, full, "quick") == (
-        "Time paused, not kept: in the sentinel searches' probes at 1000 ns, profile quick's collections paused a "
+        "Time paused, not kept: in the sentinel searches' probes at 1,000 ns, profile quick's collections paused a "
         "median 2 x the share of the measured window that the article's sizes' did (1 Java cell probed there in "
         "both; from 2 x to 2 x).")  # mix paused nothing at full size: no ratio
     assert miniature.gc_share_sentence(small, full.iloc[0:0], "quick").startswith("No Java sentinel cell")
@@ -414,7 +414,7 @@ def test_the_collector_is_the_risk_where_a_pause_outlasts_the_queue():
                           for s, p in (("alloc", 450.0), ("pool", 40.0), ("mix", 900.0))])
     verdict = summary.gc_is_the_biggest_risk(batch, searches, queue_ms=100.0)
     # allocation lost behind a 450 ms pause; pooling lost at 1000 ns with none longer than 40 ms
-    assert verdict.outcome == MIXED and verdict.summary == "in 1 of 2 Java cells that lose at 1000 ns"
+    assert verdict.outcome == MIXED and verdict.summary == "in 1 of 2 Java cells that lose at 1,000 ns"
     assert verdict.cells.iloc[0]["strategy_label"] == "Pool"
 
 

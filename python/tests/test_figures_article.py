@@ -216,7 +216,7 @@ def test_the_cells_behind_a_verdict_are_named_for_the_reader():
     table = pd.DataFrame([{"label": "G1 (JDK 11)", "strategy_label": "Pooling", "case": "C", "outcome": "lost",
                            "interval_ns": None, "loss_pct": 33.0, "agrees": True}])
     assert display.readable(table).columns.tolist() == [
-        "solution", "strategy", "case", "outcome", "loss-free interval, ns", "lost at 1000 ns, %", "agrees"]
+        "solution", "strategy", "case", "outcome", "loss-free interval, ns", "lost at 1,000 ns, %", "agrees"]
     indexed = display.readable(table.set_index(["label", "strategy_label", "case"]))
     assert list(indexed.index.names) == ["solution", "strategy", "case"]
 

@@ -20,7 +20,7 @@ TABLE = pd.DataFrame([
 
 def test_each_jdk_counts_the_collectors_that_keep_up_and_names_the_fastest():
     lines = jdks.findings(TABLE)
-    assert lines[0] == ("**Pooling C** keeps up at 1000 ns with JDK 11: 0 of 2; "
+    assert lines[0] == ("**Pooling C** keeps up at 1,000 ns with JDK 11: 0 of 2; "
                         "JDK 25: 2 of 3 (fastest in batch of those: G1, 300 ns).")  # a failed probe is not counted
     # single runs: the JDKs are not compared (ZGC 11 and generational ZGC have one JDK each)
     assert lines[1] == "In batch, Pooling C: each collector ran once per JDK, too few runs to compare the JDKs."

@@ -108,7 +108,7 @@ def test_a_baseline_is_never_marked_and_failures_read_as_such():
     assert tables.realtime_text({**search, "big_heap_status": "error", "big_heap_loss_pct": None}) == (
         "lost: 4.4% (big heap: failed)")
     # a lost cell whose loss at 1000 ns the replayed store lacks reads lost, not failed and not 0 %
-    assert tables.realtime_text({"outcome": "lost", "loss_pct": None}) == "lost (its loss at 1000 ns not measured)"
+    assert tables.realtime_text({"outcome": "lost", "loss_pct": None}) == "lost (its loss at 1,000 ns not measured)"
 
 
 def test_a_grid_puts_the_article_beside_ours_with_a_dash_where_it_has_nothing():

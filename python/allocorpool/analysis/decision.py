@@ -193,9 +193,9 @@ def _proof_text(point: pd.Series, budget: Budget) -> str:
         late = ""
         if budget.field and pd.notna(point[budget.field]):
             late = f", {budget.percentile} {point[budget.field] / 1e6:.3g} ms late"
-        return (f"{point['source']}: loss-free at {point['loss_free_ns']:.0f} ns{late} with "
+        return (f"{point['source']}: loss-free at {point['loss_free_ns']:,.0f} ns{late} with "
                 f"{point['live_packets']:,} packets live")
-    return f"{point['source']}: loses at {point['loses_at_ns']:.0f} ns with {point['live_packets']:,} packets live"
+    return f"{point['source']}: loses at {point['loses_at_ns']:,.0f} ns with {point['live_packets']:,} packets live"
 
 
 def frontier(points: pd.DataFrame) -> pd.DataFrame:

@@ -166,7 +166,7 @@ def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures:
 
 def realtime_2019(rows: dict[str, dict[str, Any]]) -> str | None:
     """The 2019 article's best in real time: the shortest loss-free interval, or where nothing kept up, the
-    strategy that lost least at 1000 ns."""
+    strategy that lost least at 1,000 ns."""
     best, _ = realtime_answer(rows)
     if best:
         return NAMES[best]

@@ -90,7 +90,7 @@ def show_curves(curves: pd.DataFrame) -> None:
     show.show_figure(curves_figure(curves, "ns_per_packet", "Batch: time per packet against the live set",
                                    "ns per packet"))
     show.show_figure(curves_figure(curves, "loss_pct",
-                                   f"Real time at {int(curves['interval_ns'].iloc[0])} ns: packets lost against "
+                                   f"Real time at {int(curves['interval_ns'].iloc[0]):,} ns: packets lost against "
                                    "the live set", "% lost"))
     show_not_fitting(curves)
     fitting = curves[curves["batch_status"] != NOT_FITTING]

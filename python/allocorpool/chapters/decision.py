@@ -113,7 +113,7 @@ def chart(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> go.Figu
 def regions(points: pd.DataFrame, rate_per_s: float) -> list[str]:
     """Per strategy: the largest live set at which a Java and a C++ solution hold at this rate, decided as the
     chart's answer decides (analysis.decision.decide: a loss at conditions no harder outweighs a loss-free
-    run); the article's real-time conclusions are these boundaries at 1000 ns."""
+    run); the article's real-time conclusions are these boundaries at 1,000 ns."""
     lines = []
     interval = 1e9 / rate_per_s
     holding = []

@@ -98,32 +98,41 @@ def show_overheads(multiples: pd.DataFrame) -> None:
         show.show_table(table.set_index(["solution", "strategy", "case"]),
                         f"Lower-bound overhead in {what}, % over the cheapest configuration of the same strategy "
                         f"and case{ranges}", precision=0)
-    show.note(overhead_sentence(multiples))
+    said = overhead_sentence(multiples)
+    if said:
+        show.show_table(collector_overheads(multiples).set_index("solution"),
+                        "Median lower-bound overhead of each collector over its cells, %", precision=0)
+        show.note(said)
+
+
+def collector_overheads(multiples: pd.DataFrame) -> pd.DataFrame:
+    """Per collector, its median lower-bound overhead (over its cells, each the median of its runs) in
+    wall and CPU time at the smallest and the largest factor measured; a column per time and factor."""
+    ok = multiples.dropna(subset=["overhead_wall"])
+    cells = [*CELL, "factor"]
+    ok = ok.groupby(cells, as_index=False, sort=False)[list(OVERHEAD_LABELS)].median()
+    factors = sorted({ok["factor"].min(), ok["factor"].max()})
+    ok = ok[ok["factor"].isin(factors)]
+    table = ok.groupby(["label", "factor"], sort=False)[list(OVERHEAD_LABELS)].median() * 100
+    table = table.unstack("factor").reindex(ok["label"].unique())
+    table.columns = [f"{OVERHEAD_LABELS[time]} at {factor:g}×" for time, factor in table.columns]
+    table = table.dropna(axis=1, how="all")
+    order = [f"{what} at {factor:g}×" for factor in factors for what in OVERHEAD_LABELS.values()]
+    return table[[c for c in order if c in table.columns]].rename_axis("solution").reset_index()
 
 
 def overhead_sentence(multiples: pd.DataFrame) -> str:
-    """Per collector, its median lower-bound overhead at the smallest and the largest factor measured
-    (over its cells, each the median of its runs), and how far the repeats of one cell spread."""
+    """What the collectors' table is taken against, and how far the repeats of one cell spread;
+    empty where no run finished."""
     ok = multiples.dropna(subset=["overhead_wall"])
     if ok.empty:
-        return "No run finished, so no overhead can be given."
+        return ""
     cells = [*CELL, "factor"]
     runs = ok.groupby(cells, sort=False)["overhead_wall"].agg(["max", "min", "size"])
     spread = (runs["max"] - runs["min"])[runs["size"] > 1]
-    ok = ok.groupby(cells, as_index=False, sort=False)[["overhead_wall", "overhead_cpu"]].median()
-    low, high = ok["factor"].min(), ok["factor"].max()
-    parts = []
-    for label, rows in ok.groupby("label", sort=False):
-        at_low = rows[rows["factor"] == low]
-        at_high = rows[rows["factor"] == high]
-        cpu_low = at_low["overhead_cpu"].median()
-        parts.append(f"{label}: {at_low['overhead_wall'].median() * 100:.0f} % in wall time"
-                     + (f" and {cpu_low * 100:.0f} % in CPU time" if pd.notna(cpu_low) else "")
-                     + f" at {low:g}×, {at_high['overhead_wall'].median() * 100:.0f} % at {high:g}×")
-    said = show.listing(
-        "The median lower-bound overhead of each collector is taken against the cheapest configuration of each cell "
-        f"among the {ok['label'].nunique()} solutions measured here. A wider selection can only lower that baseline "
-        "and raise every overhead", parts)
+    said = ("Each overhead is taken against the cheapest configuration of its cell among the "
+            f"{ok['label'].nunique()} solutions measured here. A wider selection can only lower that baseline "
+            "and raise every overhead.")
     if len(spread):
         widest = spread.idxmax()
         said += (f"\nThe runs of one configuration differ by up to {spread.max() * 100:.0f} percentage points "

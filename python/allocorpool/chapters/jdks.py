@@ -73,13 +73,13 @@ def figure(table: pd.DataFrame) -> go.Figure:
                                      marker={"symbol": symbols, "size": 9, "color": colours[label]},
                                      line={"color": colours[label]},
                                      customdata=[realtime_text(row) for _, row in rows.iterrows()],
-                                     hovertemplate=f"{label}, %{{x}}: %{{y:.0f}} ns per packet; at {interval} ns "
+                                     hovertemplate=f"{label}, %{{x}}: %{{y:.0f}} ns per packet; at {interval:,.0f} ns "
                                                    "%{customdata}<extra></extra>"), row=1, col=col)
         fig.update_xaxes(type="category", categoryorder="array",
                          categoryarray=[f"JDK {jdk}" for jdk in sorted(table["jdk"].unique())], row=1, col=col)
     fig.update_yaxes(type="log", tickvals=LOG_TICKS)  # every panel: a shared axis must be log in each
     fig.update_yaxes(title_text="batch ns per packet", row=1, col=1)
-    fig.update_layout(title=f"Batch time per packet by JDK (marker: o keeps up at {interval} ns in real time, "
+    fig.update_layout(title=f"Batch time per packet by JDK (marker: o keeps up at {interval:,.0f} ns in real time, "
                             "x loses packets)", height=440)
     return fig
 
@@ -183,7 +183,7 @@ def findings(table: pd.DataFrame) -> list[str]:
             best = (f" (fastest in batch of those: {fastest['collector_label'].iloc[0]}, "
                     f"{fastest['ns_per_packet'].iloc[0]:.0f} ns)" if len(fastest) else "")
             per_jdk.append(f"JDK {jdk}: {len(keeping)} of {len(probed)}{best}")
-        lines.append(f"**{panel}** keeps up at {interval} ns with " + "; ".join(per_jdk) + ".")
+        lines.append(f"**{panel}** keeps up at {interval:,.0f} ns with " + "; ".join(per_jdk) + ".")
     return lines + change_sentences(table) + pooling_tally(table)
 
 
@@ -216,11 +216,11 @@ def show_chapter(table: pd.DataFrame, planned: int | None = None) -> None:
                     precision=1)
     interval = int(table["interval_ns"].iloc[0])
     show.show_table(matrix(table, table.apply(realtime_text, axis=1), "collector"),
-                    f"Real time at {interval} ns: the probe's outcome")
+                    f"Real time at {interval:,.0f} ns: the probe's outcome")
     late = pd.to_numeric(table["latency_p999_ns"], errors="coerce").where(table["keeps_up"].fillna(False).astype(bool))
     if late.notna().any():
         show.show_table(matrix(table, late / 1e6, "collector"),
-                        f"Real time at {interval} ns, the probes that kept up: p99.9 of how late packets were made, "
+                        f"Real time at {interval:,.0f} ns, the probes that kept up: p99.9 of how late packets were made, "
                         "ms after due (empty: lost, or measured before the engines metered latency)", precision=3)
     changes = changes_table(table)
     if not changes.empty:

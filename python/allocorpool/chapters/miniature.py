@@ -7,7 +7,7 @@ its ratio to what the queue bridges and the heap its ratio to the live set. Whet
 is measured, not assumed: the sentinel cells (study.SENTINELS) are run at the article's sizes (the
 full profile's store) and at the small profile's; a pause must outlast the queue in both or in
 neither, and for each (solution, case) three things must agree: the verdict (does it lose packets at
-1000 ns?), the loss-free interval within a factor of two where both find one, and the order of the
+1,000 ns?), the loss-free interval within a factor of two where both find one, and the order of the
 strategies (a tie in either profile orders nothing).
 """
 
@@ -25,8 +25,8 @@ from allocorpool.chapters.claims import Verdict, every, show_claims
 from allocorpool.chapters.claims import Claim as Check
 
 FACTOR = 2.0
-# A verdict at 1000 ns is on the edge at the article's sizes when its own probes there cannot tell:
-# loss-free and lossy probes within the search's resolution (10 %) of 1000 ns, or a loss at 1000 ns
+# A verdict at 1,000 ns is on the edge at the article's sizes when its own probes there cannot tell:
+# loss-free and lossy probes within the search's resolution (10 %) of 1,000 ns, or a loss at 1,000 ns
 # that the article's tables would print as 0 %.
 EDGE_BAND = (round(REFERENCE_NS * (1 - RESOLUTION)), round(REFERENCE_NS * (1 + RESOLUTION)))
 EDGE_LOSS_PCT = 0.5
@@ -35,7 +35,7 @@ LOOSE = 2.0  # a probe at this many times its cell's batch time per packet or mo
 
 def _ranks(part: pd.DataFrame) -> dict[str, tuple[int, float]]:
     """Each strategy's real-time figure, best first: loss-free intervals from the shortest, then the
-    cells that lose everywhere, from the one that loses least at 1000 ns, then the rest."""
+    cells that lose everywhere, from the one that loses least at 1,000 ns, then the rest."""
     def rank(row: dict) -> tuple[int, float]:
         if row["outcome"] == "found":
             return 0, row["interval_ns"]
@@ -63,7 +63,7 @@ def _same_order(small: dict[str, tuple[int, float]], full: dict[str, tuple[int, 
 
 
 def on_the_edge(probes: pd.DataFrame) -> dict[tuple[str, str, str], str]:
-    """The cells whose verdict at 1000 ns their own probes leave open (EDGE_BAND, EDGE_LOSS_PCT), keyed
+    """The cells whose verdict at 1,000 ns their own probes leave open (EDGE_BAND, EDGE_LOSS_PCT), keyed
     (solution, strategy_label, case), with why; probes: Sweep.sentinels().probes."""
     if not len(probes):
         return {}
@@ -76,7 +76,7 @@ def on_the_edge(probes: pd.DataFrame) -> dict[tuple[str, str, str], str]:
             edges[(solution, strategy, case)] = (f"loss-free and lossy probes between {EDGE_BAND[0]} and "
                                                  f"{EDGE_BAND[1]} ns")
         elif len(at_reference) and 0 < at_reference.max() < EDGE_LOSS_PCT:
-            edges[(solution, strategy, case)] = f"lost {at_reference.max():.2g} % at 1000 ns"
+            edges[(solution, strategy, case)] = f"lost {at_reference.max():.2g} % at 1,000 ns"
     return edges
 
 
@@ -127,7 +127,7 @@ def compare(small: pd.DataFrame, full: pd.DataFrame, edges: dict[tuple[str, str,
 
 
 def _long_verdicts(table: pd.DataFrame | None) -> dict[tuple[str, str, str], tuple[bool | None, str]]:
-    """Each cell's verdict at 1000 ns over its long run (or its search's loss there), with a word on it."""
+    """Each cell's verdict at 1,000 ns over its long run (or its search's loss there), with a word on it."""
     verdicts = {}
     for r in (table.to_dict("records") if table is not None else []):
         if r["search_loses"]:
@@ -148,7 +148,7 @@ def _text(record: dict, side: str) -> str:
         return f"{record[f'interval_ns_{side}']:.0f} ns"
     if outcome == "lost":
         loss = record[f"loss_pct_{side}"]
-        return "lost" + (f" {loss:.2g}% at 1000 ns" if pd.notna(loss) else "")
+        return "lost" + (f" {loss:.2g}% at 1,000 ns" if pd.notna(loss) else "")
     return str(outcome)
 
 
@@ -175,12 +175,12 @@ CHECKS = (
     Check("A pause and the delay that does not scale outlast the input queue in the small profile exactly when "
           "they do at the article's sizes",
           _pauses_check),
-    Check("The verdict agrees: a cell loses packets at 1000 ns in the small profile exactly when it does at the "
+    Check("The verdict agrees: a cell loses packets at 1,000 ns in the small profile exactly when it does at the "
           "article's sizes", _check("verdict agrees")),
     Check("The verdict agrees in every cell whose verdict the article's sizes decide (not on the edge)",
           _check("verdict agrees off the edge")),
-    Check("The verdict agrees over a long run at 1000 ns, long enough for the slowest collections that short probes "
-          "can miss (where a search kept up at 1000 ns)", _check("verdict agrees over a long run")),
+    Check("The verdict agrees over a long run at 1,000 ns, long enough for the slowest collections that short probes "
+          "can miss (where a search kept up at 1,000 ns)", _check("verdict agrees over a long run")),
     Check("The loss-free interval agrees within a factor of two where both find one", _check("interval within 2x")),
     Check("The strategies come in the same order", _check("order agrees", "solution and case pairs")),
 )
@@ -267,19 +267,19 @@ def show_delays(table: pd.DataFrame, small_name: str, delay_ms: float) -> None:
 
 
 def show_long_runs(long_runs: pd.DataFrame, name: str) -> None:
-    """The long runs of one profile (Sweep.sentinel_long_runs): which searches that kept up at 1000 ns
+    """The long runs of one profile (Sweep.sentinel_long_runs): which searches that kept up at 1,000 ns
     lost packets there over a long run."""
     ran = long_runs[long_runs["long_run_s"].notna()]
     if not len(ran):
-        show.note(f"No sentinel search of profile {name} kept up at 1000 ns: there is no long run to show.")
+        show.note(f"No sentinel search of profile {name} kept up at 1,000 ns: there is no long run to show.")
         return
     table = ran.set_index(["label", "case", "strategy_label"])[["long_run_s", "status", "lost_pct", "gc_pause_max_ms"]]
     shown = table.assign(long_run_s=table["long_run_s"].map(lambda v: f"{v:.0f}"),
                          lost_pct=table["lost_pct"].map(lambda v: "—" if pd.isna(v) else f"{v:.3g}"),
                          gc_pause_max_ms=table["gc_pause_max_ms"].map(lambda v: "—" if pd.isna(v) else f"{v:.3g}"))
-    show.show_table(shown, caption=f"Profile {name}: a long run at 1000 ns of each sentinel search that kept up there")
+    show.show_table(shown, caption=f"Profile {name}: a long run at 1,000 ns of each sentinel search that kept up there")
     judged = ran[ran["loses"].notna()]
-    show.note(f"{int(judged['loses'].astype(bool).sum())} of {len(judged)} searches that kept up at 1000 ns lost "
+    show.note(f"{int(judged['loses'].astype(bool).sum())} of {len(judged)} searches that kept up at 1,000 ns lost "
               f"packets there over {ran['long_run_s'].max():g} s" + (f" ({len(ran) - len(judged)} did not finish)"
                                                                      if len(judged) < len(ran) else "") + ".")
 
@@ -305,7 +305,7 @@ def show_comparison(small: pd.DataFrame, full: pd.DataFrame, small_name: str, pa
 
 
 def gc_shares(probes: pd.DataFrame, index: pd.DataFrame) -> pd.Series:
-    """Per Java sentinel cell (label, strategy_label, case): the share of its first finished probe at 1000 ns's
+    """Per Java sentinel cell (label, strategy_label, case): the share of its first finished probe at 1,000 ns's
     measured window that its collections paused (gc_pause_total_ms over measured_s); cells not probed there
     are left out."""
     names = ["label", "strategy_label", "case"]
@@ -322,14 +322,14 @@ def gc_shares(probes: pd.DataFrame, index: pd.DataFrame) -> pd.Series:
 
 def gc_share_sentence(small: pd.Series, full: pd.Series, small_name: str) -> str:
     """How much more of its time a small profile's probes spend paused than the article's sizes' (what the
-    miniature does not keep), over the Java sentinel cells probed at 1000 ns in both."""
+    miniature does not keep), over the Java sentinel cells probed at 1,000 ns in both."""
     both = pd.concat([small.rename("small"), full.rename("full")], axis=1, join="inner")
     both = both[both["full"] > 0]
     if not len(both):
-        return (f"No Java sentinel cell was probed at {REFERENCE_NS} ns in both profiles with a pause in the full "
+        return (f"No Java sentinel cell was probed at {REFERENCE_NS:,} ns in both profiles with a pause in the full "
                 "size's window: the share of time paused is not compared.")
     ratio = both["small"] / both["full"]
     cells = f"{len(both)} Java cell{'s' if len(both) > 1 else ''}"
-    return (f"Time paused, not kept: in the sentinel searches' probes at {REFERENCE_NS} ns, profile {small_name}'s "
+    return (f"Time paused, not kept: in the sentinel searches' probes at {REFERENCE_NS:,} ns, profile {small_name}'s "
             f"collections paused a median {ratio.median():.2g} x the share of the measured window that the article's "
             f"sizes' did ({cells} probed there in both; from {ratio.min():.2g} x to {ratio.max():.2g} x).")

@@ -55,9 +55,9 @@ CLAIMS = (
           faster_than_heap_buffers, ratio_rule("Per native solution, strategy and case", "its time over its heap "
                                                "twin's under the same collector")),
     Claim(f"With native buffers the article's \"CMS\" loses little with mix and pooling in cases B and C "
-          f"(under {SMALL_LOSS_PCT:g} % at 1000 ns)", native_cms_loses_little,
+          f"(under {SMALL_LOSS_PCT:g} % at 1,000 ns)", native_cms_loses_little,
           search_rule("Native Parallel 11's mix and pooling in cases B and C", "its search found no loss, or "
-                      f"lost under {SMALL_LOSS_PCT:g} % of the packets at 1000 ns")),
+                      f"lost under {SMALL_LOSS_PCT:g} % of the packets at 1,000 ns")),
     Claim("Native G1 keeps up with pooling in every case", native_g1_pool_keeps_up_everywhere,
           search_rule("Native G1's pooling in every case")),
     Claim("Native ZGC keeps up in every case with every strategy", native_zgc_keeps_up_everywhere,

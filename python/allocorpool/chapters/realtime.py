@@ -33,7 +33,7 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
     rows = [
         ("probe", f"{profile.probe_s:g} s measured after a {profile.probe_warmup_s:g} s warm-up"),
         ("first interval", f"{plan.start_factor:g} x the batch time per packet"),
-        ("upwards", f"doubling up to {plan.high_ns} ns, taking 1000 ns on the way"),
+        ("upwards", f"doubling up to {plan.high_ns:,} ns, taking 1,000 ns on the way"),
         ("then", f"bisection on a grid of {grid}, until the loss-free interval is within {effects.pct(plan.resolution)} "
                  "of a lossy one"),
         ("confirmation", (f"a probe long enough to hold the cell's slowest collection twice (at most "
@@ -50,11 +50,11 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
                     f"How a search runs under the {profile.name} profile")
 
 
-AT_REFERENCE_RULE = "Each cell at 1000 ns: by its repeated probes there where they were measured (one lossy probe says it loses), else by its search."
+AT_REFERENCE_RULE = "Each cell at 1,000 ns: by its repeated probes there where they were measured (one lossy probe says it loses), else by its search."
 
 
 def _at_reference(rows: pd.DataFrame, loses: bool, probes: pd.DataFrame | None = None) -> Verdict:
-    """Each cell's verdict at 1000 ns, where the article's claims judge real time: by its real-time block's
+    """Each cell's verdict at 1,000 ns, where the article's claims judge real time: by its real-time block's
     repeated probes where they were measured (one lossy probe says it loses), else by its search (a cell
     that keeps up only at a longer interval loses there)."""
     blocks = realtime_blocks.measured(probes)
@@ -70,11 +70,11 @@ def _at_reference(rows: pd.DataFrame, loses: bool, probes: pd.DataFrame | None =
         lost = (block == effects.FAILS) if block is not None else loses_at_reference(row)
         return None if lost is None else lost == loses
     records = rows.to_dict("records")
-    rows = rows.assign(**{"decided by": ["repeated probes at 1000 ns" if key(r) in by_block else "its search"
+    rows = rows.assign(**{"decided by": ["repeated probes at 1,000 ns" if key(r) in by_block else "its search"
                                          for r in records],
-                          "repeated probes at 1000 ns": [realtime_blocks.loss_text(block_rows[key(r)])
+                          "repeated probes at 1,000 ns": [realtime_blocks.loss_text(block_rows[key(r)])
                                                          if key(r) in block_rows else "—" for r in records]})
-    verdict = every(rows, agrees, [*SEARCH_COLUMNS, "repeated probes at 1000 ns", "decided by"])
+    verdict = every(rows, agrees, [*SEARCH_COLUMNS, "repeated probes at 1,000 ns", "decided by"])
     return replace(verdict, rule=AT_REFERENCE_RULE)
 
 
@@ -128,14 +128,14 @@ def _ranked(searches: pd.DataFrame) -> pd.DataFrame:
 ARTICLE_SOLUTIONS = ("parallel-11",)  # the article's solutions this chapter's claims were made of
 
 CLAIMS = (
-    Claim("Pooling loses packets at 1000 ns in every case: its pauses outlast the input queue",
+    Claim("Pooling loses packets at 1,000 ns in every case: its pauses outlast the input queue",
           pooling_loses_everywhere, AT_REFERENCE_RULE),
     Claim("Allocation keeps up in case A, at an interval within twice its batch time per packet",
           allocation_keeps_up_in_a_near_its_batch_speed,
           search_rule("Allocation in case A", "its search found no loss at an interval of at most twice its "
                       "batch time per packet")),
-    Claim("Mix keeps up at 1000 ns in cases A and B", mix_keeps_up_in_a_and_b, AT_REFERENCE_RULE),
-    Claim("No strategy keeps up at 1000 ns in case C", nothing_keeps_up_in_c, AT_REFERENCE_RULE),
+    Claim("Mix keeps up at 1,000 ns in cases A and B", mix_keeps_up_in_a_and_b, AT_REFERENCE_RULE),
+    Claim("No strategy keeps up at 1,000 ns in case C", nothing_keeps_up_in_c, AT_REFERENCE_RULE),
     Claim("A heap five times larger cuts the loss where packets are lost", a_bigger_heap_cuts_the_loss,
           "Each cell whose search lost packets, probed again at the same interval with a heap five times larger: "
           "holds where that probe lost less. A probe that saw no collection cannot tell."),
@@ -146,11 +146,11 @@ show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)
 
 
 def show_what_if(what_if: pd.DataFrame) -> None:
-    """The article's what-if: pooling with an input queue ten times longer, probed at 1000 ns."""
+    """The article's what-if: pooling with an input queue ten times longer, probed at 1,000 ns."""
     if not len(what_if):
         show.note("No what-if probe ran under this profile.")
         return
     table = what_if.assign(result=[("keeps up" if r.keeps_up else f"loses {r.loss_pct:.2g} %") if r.status == "ok"
                                    else r.status for r in what_if.itertuples()])
     show.show_table(table.set_index(["label", "strategy_label", "case"])[["queue_ms", "duration_s", "result"]],
-                    caption="Pooling at 1000 ns with an input queue ten times longer than the article's")
+                    caption="Pooling at 1,000 ns with an input queue ten times longer than the article's")

@@ -76,12 +76,12 @@ def listed(labels: list[str]) -> str:
 
 
 def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_source: str, big_heap: bool = True) -> None:
-    """Failed searches, the smallest loss-free interval (or the loss at 1000 ns) beside the
+    """Failed searches, the smallest loss-free interval (or the loss at 1,000 ns) beside the
     article's, and every probe's loss against its interval."""
     show.show_failures(tables.failures(searches.table), "search")
     heap = " (with the big heap)" if big_heap else ""
     show.show_table(tables.realtime_chapter(searches.table, reference.realtime(reference_figures)),
-                    caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1000 ns{heap}, "
+                    caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1,000 ns{heap}, "
                             f"this machine beside the article's ({reference_source}, 2019)")
     if big_heap:
         note = no_collection_sentence(searches.table)
@@ -107,7 +107,7 @@ def no_collection_sentence(table: pd.DataFrame) -> str | None:
         which = [f"{r['label']} {r['strategy_label']} {r['case']} ({r['big_heap_s']:g} s probe, "
                  f"{reference.format_pct(r['big_heap_loss_pct'])}% lost)" for r in quiet]
         sentences.append(show.listing(
-            f"\"{tables.NO_COLLECTION}\": the big-heap probe at 1000 ns ran its whole window without a collection in "
+            f"\"{tables.NO_COLLECTION}\": the big-heap probe at 1,000 ns ran its whole window without a collection in "
             f"{len(quiet)} cell{'s' if len(quiet) > 1 else ''}. Its loss says nothing of the big heap's pauses", which))
     if pending:
         which = [f"{r['label']} {r['strategy_label']} {r['case']}" for r in pending]
@@ -133,17 +133,17 @@ def repeat_sentence(probes: pd.DataFrame) -> str | None:
             "the interval it found only when a second probe there, its confirmation or this repeat, kept up too. ")
     if not len(lost):
         return text + "Every repeat kept up."
-    which = [f"{r.label} {r.strategy_label} {r.case} at {int(r.interval_ns)} ns lost {r.lost_pct:.2g} %"
+    which = [f"{r.label} {r.strategy_label} {r.case} at {int(r.interval_ns):,} ns lost {r.lost_pct:.2g} %"
              for r in lost.itertuples()]
     return text + show.listing(f"{len(lost)} of the {len(finished)} repeats lost where the first probe had kept up, "
                                "and the search went on above", which)
 
 
 def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:
-    """Each long real-time run at 1000 ns with its pauses laid over the seconds that lost
+    """Each long real-time run at 1,000 ns with its pauses laid over the seconds that lost
     packets, and the table pairing lossy seconds with the pauses over them."""
     for solution, strategy, case, result in runs:
-        title = f"{solution.label}, {show.strategies([strategy])}, case {case}, 1000 ns"
+        title = f"{solution.label}, {show.strategies([strategy])}, case {case}, 1,000 ns"
         if result.status == MISSING:
             show.note(f"{title}: not measured (the store has no such run).")
             continue
@@ -190,7 +190,7 @@ def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
     text = (f"At the smallest loss-free interval, {within} of {len(metered)} cells made 99.9 % of their packets "
             f"within {limit_ms:g} ms of when they were due. The latest at p99.9: {worst['label']}, "
             f"{worst['strategy_label']}, case {worst['case']}: {worst['p999_ms']:.3g} ms "
-            f"(max {worst['max_ms']:.3g} ms) at {worst['interval_ns']:.0f} ns, with no packet lost.")
+            f"(max {worst['max_ms']:.3g} ms) at {worst['interval_ns']:,.0f} ns, with no packet lost.")
     if len(metered) < len(table):
         unmetered = len(table) - len(metered)
         text += (f" {show.count(unmetered, 'loss-free interval')} {'comes' if unmetered == 1 else 'come'} from an "

@@ -92,7 +92,7 @@ def flat_cpp_best_in_real_time(searches: pd.DataFrame, **_: object) -> Verdict:
 def java_keeps_up_in_every_case(searches: pd.DataFrame, probes: pd.DataFrame | None = None, **_: object) -> Verdict:
     """Conclusion 2: some Java solution keeps up at a million packets a second (the reference interval, or
     shorter) in every case: in every probe of its real-time block where the blocks were measured, else by its
-    search. A loss-free interval up to the searches' ceiling is not enough: 2000 ns is half the rate the
+    search. A loss-free interval up to the searches' ceiling is not enough: 2,000 ns is half the rate the
     article asked for."""
     blocks = realtime_blocks.measured(probes)
     if blocks is not None and (blocks["engine"] == "java").any():
@@ -100,11 +100,11 @@ def java_keeps_up_in_every_case(searches: pd.DataFrame, probes: pd.DataFrame | N
                        rule=f"Per case, every Java solution and strategy probed repeatedly at {REF:,} ns: holds in a "
                             "case where one of them lost no packet in any probe.")
     java = searched(searches)[lambda f: f["engine"] == "java"]
-    rows = [{"case": case, "Java cells that keep up at 1000 ns or less": int(
+    rows = [{"case": case, "Java cells that keep up at 1,000 ns or less": int(
         ((part["outcome"] == "found") & (part["interval_ns"] <= study.REFERENCE_NS)).sum()), "of": len(part)}
             for case, part in java.groupby("case", sort=False)]
-    return every(pd.DataFrame(rows), lambda r: r["Java cells that keep up at 1000 ns or less"] > 0,
-                 ["case", "Java cells that keep up at 1000 ns or less", "of"], "cases")
+    return every(pd.DataFrame(rows), lambda r: r["Java cells that keep up at 1,000 ns or less"] > 0,
+                 ["case", "Java cells that keep up at 1,000 ns or less", "of"], "cases")
 
 
 def fewer_allocations_help_java_in_real_time(searches: pd.DataFrame, probes: pd.DataFrame | None = None,
@@ -142,7 +142,7 @@ def fewer_allocations_help_java_in_real_time(searches: pd.DataFrame, probes: pd.
 
 def gc_is_the_biggest_risk(batch: pd.DataFrame, searches: pd.DataFrame, queue_ms: float | None = None,
                            probes: pd.DataFrame | None = None, **_: object) -> Verdict:
-    """Conclusion 6: where a Java cell loses packets at 1000 ns (in some probe of its real-time block, or by
+    """Conclusion 6: where a Java cell loses packets at 1,000 ns (in some probe of its real-time block, or by
     its search where no block was measured), a collection pause longer than the input queue (queue_ms of
     ticks) is there to explain it: the batch run's longest pause outlasts the queue."""
     if queue_ms is None:
@@ -162,7 +162,7 @@ def gc_is_the_biggest_risk(batch: pd.DataFrame, searches: pd.DataFrame, queue_ms
         pause = row["longest pause, ms"]
         return None if pause is None or pd.isna(pause) else bool(pause >= queue_ms)
     return every(pd.DataFrame(rows), explained, ["label", "strategy_label", "case", "longest pause, ms", "queue, ms"],
-                 "Java cells that lose at 1000 ns")
+                 "Java cells that lose at 1,000 ns")
 
 
 def pooling_beats_allocation_everywhere(batch: pd.DataFrame, searches: pd.DataFrame,

@@ -29,7 +29,7 @@ MARK_STYLES = {
     "grey": "background-color: #8a8a8a; color: #ffffff",
 }
 MARK_LEGEND = ("Marks, as in the article: green, the best figure of the column; yellow and red, the best and "
-               "second-best Java figures; grey, no interval without loss (the figure is then the loss at 1000 ns). "
+               "second-best Java figures; grey, no interval without loss (the figure is then the loss at 1,000 ns). "
                "Ours and the article's are marked separately; Epsilon is never ranked.")
 ROW_NAMES = ["solution", "strategy"]
 
@@ -73,7 +73,7 @@ def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
     if row["outcome"] == "failed":
         return "failed"
     if row.get("loss_pct") is None or pd.isna(row.get("loss_pct")):
-        return "lost (its loss at 1000 ns not measured)"  # a replay lacks the probe that measures it
+        return "lost (its loss at 1,000 ns not measured)"  # a replay lacks the probe that measures it
     text = f"lost: {format_pct(row['loss_pct'])}%"
     if not with_big_heap:
         return text
@@ -192,7 +192,7 @@ def batch_summary(batch: pd.DataFrame, reference_batch: pd.Series) -> Styler:
 
 
 def realtime_summary(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -> Styler:
-    """The article's second summary table: the smallest loss-free interval, or the loss at 1000 ns, marked; a
+    """The article's second summary table: the smallest loss-free interval, or the loss at 1,000 ns, marked; a
     search a stored loss contradicts is shown with † and not ranked."""
     table = grid(searches, lambda r: realtime_text(r, with_big_heap=False), reference_realtime["text"])
     figures = _figures(searches, lambda r: r["interval_ns"] if r["outcome"] == "found" and not contradicted(r)
