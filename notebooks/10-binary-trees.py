@@ -45,7 +45,7 @@ from allocorpool.run import binary_trees
 seed = chapter.load_seed()
 bt_profile = binary_trees.profile(profile)
 show.note(f"Depth {' and '.join(map(str, bt_profile.depths))}, {show.count(bt_profile.repetitions, 'run')} of each "
-          f"variant. A run may take {bt_profile.timeout_s:.0f} s before it is stopped and recorded as timed out.")
+          f"variant. A run may take {bt_profile.timeout_s:,.0f} s before it is stopped and recorded as timed out.")
 
 # %% tags=["progress"]
 results = binary_trees.sweep(bt_profile, data_dir or None)

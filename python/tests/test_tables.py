@@ -149,3 +149,35 @@ def test_a_sentence_in_a_table_wraps_to_a_reading_width_and_a_figure_stays_on_on
     assert "white-space: normal !important" in cells["1"] and "max-width: 26em" in cells["1"]
     assert "white-space" not in cells.get("0", "")
     assert "white-space: nowrap" in page  # the default of every other cell
+
+
+def test_numbers_of_a_thousand_and_more_are_written_with_separators_and_whole_ones_without_decimals():
+    # An interval column with a gap is float: it printed "1000.0"; the article's own figures printed "4042".
+    assert tables.realtime_text({"outcome": "found", "interval_ns": 1100.0}) == "1,100"
+    assert tables.batch_text({"status": "ok", "ns_per_packet": 4042.0}) == "4,042"
+    assert reference.realtime(reference.load()).loc[("G1", "Allocation", "B"), "text"] == "2,000"
+    from allocorpool.chapters import display
+    table = pd.DataFrame({"interval, ns": [1000.0, math.nan, 1100.0], "lost, %": [0.25, 12.5, 1.0],
+                          "runs": [1033, 2, 3]})
+    markup = display.numbers(table, precision=2).to_html()
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", markup)
+    assert cells == ["1,000", "0.25", "1,033", "—", "12.50", "2", "1,100", "1.00", "3"]
+
+
+def test_a_timeline_table_cut_to_its_first_rows_says_so(monkeypatch):
+    from types import SimpleNamespace
+    from allocorpool.chapters import display, figures, sections
+    periods = pd.DataFrame({"period ends, s": [0.1 * i for i in range(20)], "ticks lost": [250_601] * 20})
+    monkeypatch.setattr(figures, "pause_timeline", lambda result, title: (None, periods))
+    monkeypatch.setattr(figures, "attribution_table", lambda attribution: attribution)
+    monkeypatch.setattr(display, "show_figure", lambda fig: None)
+    monkeypatch.setattr(display, "note", lambda text: None)
+    shown = []
+    monkeypatch.setattr(display, "show_table", lambda table, caption=None, **options: shown.append((table, caption)))
+    solution = SimpleNamespace(label="G1 11")
+    sections.show_timelines([(solution, "pool", "A", SimpleNamespace(status="ok", run=SimpleNamespace(summary={})))])
+    ((table, caption),) = shown
+    assert len(table) == sections.SHOWN_PERIODS and caption.endswith(f"(the first {sections.SHOWN_PERIODS} of 20)")
+    # the periods are the table's row labels: they get the separators too
+    markup = display.numbers(periods.head(2).set_index(["period ends, s", "ticks lost"]), precision=2).to_html()
+    assert "250,601" in markup and ">0.10<" in markup

@@ -26,7 +26,7 @@ CLOSE = 1.25  # "just a bit worse": within 25 % of the cheapest
 def show_fastest(batch: pd.DataFrame) -> None:
     """Which strategy was fastest, per solution and case (the dummy strategy left out)."""
     fastest = tables.best(batch[batch["strategy"] != "dummy"], "ns_per_packet", ["label", "case"])
-    show.note("\n".join(f"- {label}: " + ", ".join(f"case {r.case} **{r.strategy_label}** ({r.ns_per_packet:.0f} ns)"
+    show.note("\n".join(f"- {label}: " + ", ".join(f"case {r.case} **{r.strategy_label}** ({r.ns_per_packet:,.0f} ns)"
                                                    for r in rows.itertuples())
                         for label, rows in fastest.groupby("label", sort=False)))
 

@@ -213,7 +213,7 @@ def pooling_keeps_up_as_well_as_allocation(searches: pd.DataFrame, **_: object) 
 
 def _result(row: dict[str, Any]) -> str:
     if row["outcome"] == "found":
-        return f"{row['interval_ns']:.0f} ns"
+        return f"{row['interval_ns']:,.0f} ns"
     if row["outcome"] == "lost":
         if pd.notna(row.get("loss_pct")):
             return f"lost {row['loss_pct']:.2g}%"

@@ -47,10 +47,25 @@ def show_table(table: pd.DataFrame | Styler, caption: str | None = None, precisi
     if isinstance(table, Styler):
         styler = readable_styler(table)
     else:
-        styler = style(readable(table)).format(precision=precision, na_rep="—", thousands=",")
+        styler = numbers(readable(table), precision)
     if caption:
         styler = styler.set_caption(caption)
     display(HTML(one_heading_row(styler.to_html())))
+
+
+def numbers(table: pd.DataFrame, precision: int) -> Styler:
+    """The project's look with numbers written for the reader: thousands separated, `precision` decimals,
+    and none in a column of whole numbers (an interval of 1,000 ns, not 1000.0, where a gap made it float)."""
+    styler = style(table).format(precision=precision, na_rep="—", thousands=",")
+    styler = styler.format_index(precision=precision, thousands=",", axis="index")
+    whole = [column for column in table.columns if pd.api.types.is_float_dtype(table[column])
+             and _whole(table[column])]
+    return styler.format(precision=0, na_rep="—", thousands=",", subset=whole) if whole else styler
+
+
+def _whole(values: pd.Series) -> bool:
+    finite = values[np.isfinite(values)]
+    return not finite.empty and bool((finite == finite.round()).all())
 
 
 _ROW = re.compile(r"<tr>.*?</tr>", re.S)
@@ -271,5 +286,5 @@ def readable_styler(styler: Styler) -> Styler:
 
 def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:
     """A table folded under a one-line summary (the cells behind a verdict), its columns named for the reader."""
-    inner = style(readable(table)).format(precision=precision, na_rep="—").hide(axis="index").to_html()
+    inner = numbers(readable(table), precision).hide(axis="index").to_html()
     display(HTML(f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"))

@@ -462,8 +462,8 @@ def sharing_note(echo: pd.DataFrame, cpus: int | None) -> str:
     if most > 1 and len(at_most):
         text += (f" With more threads than CPUs, a client also waits for a core, and Lawrey's measure of the "
                  f"copy's cost (clients / events per second) counts that wait for every client: at {most} clients "
-                 f"it gives a median {at_most['extra_ns_seed'].median():.0f} ns per event, the extra CPU time "
-                 f"{at_most['extra_cpu_ns'].median():.0f} ns.")
+                 f"it gives a median {at_most['extra_ns_seed'].median():,.0f} ns per event, the extra CPU time "
+                 f"{at_most['extra_cpu_ns'].median():,.0f} ns.")
     return text
 
 

@@ -168,6 +168,7 @@ def attribution_table(table: pd.DataFrame, pauses_per_period: int = 3) -> pd.Dat
     """timeline.run_timeline's rows for a reader: which period lost what, and the longest pauses over it."""
     longest = (table.sort_values(["t_s", "pause_ms"], ascending=[True, False], na_position="last")
                .groupby("t_s", sort=False).head(pauses_per_period))
+    longest = longest.assign(est_excess_ticks=longest["est_excess_ticks"].round())  # an estimate, in whole ticks
     readable = longest.rename(columns={
         "t_s": "period ends, s", "lost": "ticks lost", "pause_start_s": "pause starts, s", "pause_ms": "pause, ms",
         "pause_name": "pause", "est_excess_ticks": "ticks the queue could not hold"})

@@ -117,7 +117,7 @@ def changes_table(table: pd.DataFrame) -> pd.DataFrame:
         comparison = _change(first, last)
         effect = comparison.effect
         rows.append({"strategy, case": panel, "collector": label, "JDKs": f"{first['jdk']} → {last['jdk']}",
-                     "batch ns per packet": f"{first['ns_per_packet']:.0f} → {last['ns_per_packet']:.0f}",
+                     "batch ns per packet": f"{first['ns_per_packet']:,.0f} → {last['ns_per_packet']:,.0f}",
                      "later over earlier": effect.text(),
                      "change": (CHANGE_WORDS.get(comparison.outcome(), "not compared") if effect.measured
                                 else "one run each: not compared")
@@ -181,7 +181,7 @@ def findings(table: pd.DataFrame) -> list[str]:
             keeping = probed[probed["keeps_up"].astype(bool)]
             fastest = keeping.dropna(subset=["ns_per_packet"]).sort_values("ns_per_packet").head(1)
             best = (f" (fastest in batch of those: {fastest['collector_label'].iloc[0]}, "
-                    f"{fastest['ns_per_packet'].iloc[0]:.0f} ns)" if len(fastest) else "")
+                    f"{fastest['ns_per_packet'].iloc[0]:,.0f} ns)" if len(fastest) else "")
             per_jdk.append(f"JDK {jdk}: {len(keeping)} of {len(probed)}{best}")
         lines.append(f"**{panel}** keeps up at {interval:,.0f} ns with " + "; ".join(per_jdk) + ".")
     return lines + change_sentences(table) + pooling_tally(table)

@@ -30,9 +30,9 @@ def sizes(prof: study.Profile) -> str:
     share = prof.capture_delay_ms / study.MAX_CAPTURING_DELAY_MS
     rows = [{"what": "every count of the model (pool, mix pool, internal queue, store)",
              "here": f"{prof.scale:g} x the article's"},
-            {"what": "Java heap", "here": f"{heap.heap_mb(prof.scale)} MB (the article's 2 GB x {prof.scale:g})"},
-            {"what": "Java heap with native buffers", "here": f"{native.heap_mb(prof.scale)} MB"},
-            {"what": "the big-heap column", "here": f"{heap.big_heap_mb(prof.scale)} MB"},
+            {"what": "Java heap", "here": f"{heap.heap_mb(prof.scale):,} MB (the article's 2 GB x {prof.scale:g})"},
+            {"what": "Java heap with native buffers", "here": f"{native.heap_mb(prof.scale):,} MB"},
+            {"what": "the big-heap column", "here": f"{heap.big_heap_mb(prof.scale):,} MB"},
             {"what": "input queue", "here": f"{prof.capture_delay_ms:g} ms of ticks (the article's "
                                             f"{study.MAX_CAPTURING_DELAY_MS} ms x {share:g}, as the pauses scale)"}]
     return f"Profile **{prof.name}**: {prof.description}.\n\n" + markdown_table(rows)
@@ -41,7 +41,7 @@ def sizes(prof: study.Profile) -> str:
 def machines(index: pd.DataFrame) -> str:
     groups = index.groupby(list(machine.MACHINE_FIELDS), dropna=False)
     rows = [{"CPU": machine.cpu_name(cpu), "CPUs": int(cpus), "memory": f"{memory / 2**30:.1f} GB", "kernel": kernel,
-             "runs": len(cells), "engine time": f"{cells['elapsed_s'].sum() / 3600:.1f} h"}
+             "runs": f"{len(cells):,}", "engine time": f"{cells['elapsed_s'].sum() / 3600:.1f} h"}
             for (cpu, cpus, memory, kernel), cells in groups]
     dates = pd.to_datetime(index["stored_utc"])
     boots = index["boot_id"].nunique() if "boot_id" in index else 0
@@ -119,7 +119,7 @@ def appendix(profile_name: str, data_dir: str, read: set[str] | None = None, sel
     if len(index) and read is not None:
         stored = len(index)
         index = index[index["key"].isin(read)]
-        parts.append(f"The chapters read {len(index)} of the {stored} runs the store holds: "
+        parts.append(f"The chapters read {len(index):,} of the {stored:,} runs the store holds: "
                      f"{index['elapsed_s'].sum() / 3600:.1f} h of engine time, each run's own wall time.")
     if len(index):
         parts += [machines(index), calibrations(root), builds(index), checks(root), commits(index)]

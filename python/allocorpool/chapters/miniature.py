@@ -145,7 +145,7 @@ def _long_verdicts(table: pd.DataFrame | None) -> dict[tuple[str, str, str], tup
 def _text(record: dict, side: str) -> str:
     outcome = record[f"outcome_{side}"]
     if outcome == "found":
-        return f"{record[f'interval_ns_{side}']:.0f} ns"
+        return f"{record[f'interval_ns_{side}']:,.0f} ns"
     if outcome == "lost":
         loss = record[f"loss_pct_{side}"]
         return "lost" + (f" {loss:.2g}% at 1,000 ns" if pd.notna(loss) else "")
@@ -274,7 +274,7 @@ def show_long_runs(long_runs: pd.DataFrame, name: str) -> None:
         show.note(f"No sentinel search of profile {name} kept up at 1,000 ns: there is no long run to show.")
         return
     table = ran.set_index(["label", "case", "strategy_label"])[["long_run_s", "status", "lost_pct", "gc_pause_max_ms"]]
-    shown = table.assign(long_run_s=table["long_run_s"].map(lambda v: f"{v:.0f}"),
+    shown = table.assign(long_run_s=table["long_run_s"].map(lambda v: f"{v:,.0f}"),
                          lost_pct=table["lost_pct"].map(lambda v: "—" if pd.isna(v) else f"{v:.3g}"),
                          gc_pause_max_ms=table["gc_pause_max_ms"].map(lambda v: "—" if pd.isna(v) else f"{v:.3g}"))
     show.show_table(shown, caption=f"Profile {name}: a long run at 1,000 ns of each sentinel search that kept up there")

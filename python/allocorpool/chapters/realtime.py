@@ -43,8 +43,8 @@ def show_plan(profile: Profile, chosen: Iterable[Solution]) -> None:
                                        "then bisection of the last step"),
         ("input queue", f"{profile.capture_delay_ms:g} ms of ticks"),
     ]
-    rows += [(f"heap of {s.label}", f"{s.heap_mb(profile.scale)} MB"
-              + (f"; big heap {s.big_heap_mb(profile.scale)} MB" if s.big_heap_mb(profile.scale) else ""))
+    rows += [(f"heap of {s.label}", f"{s.heap_mb(profile.scale):,} MB"
+              + (f"; big heap {s.big_heap_mb(profile.scale):,} MB" if s.big_heap_mb(profile.scale) else ""))
              for s in chosen if s.engine == "java"]
     show.show_table(pd.DataFrame(rows, columns=["step", "how"]).set_index("step"),
                     f"How a search runs under the {profile.name} profile")

@@ -22,6 +22,8 @@ from allocorpool.study import SAME_MEASUREMENT_BUILDS
 if TYPE_CHECKING:
     from allocorpool.run.sweep import Sweep
 
+SHOWN_PERIODS = 12  # a timeline's lossy periods listed beneath it; its figure draws them all
+
 
 def show_batch(batch: pd.DataFrame, reference_figures: pd.DataFrame, reference_source: str) -> None:
     """Failed batch cells, ns per packet beside the article's, and the same as a figure."""
@@ -154,8 +156,10 @@ def show_timelines(runs: Iterable[tuple[Any, str, str, Any]]) -> None:
         fig, attribution = figures.pause_timeline(result, title)
         show.show_figure(fig)
         if len(attribution):
-            show.show_table(figures.attribution_table(attribution).head(12),
-                            caption=f"{title}: lossy periods and the pauses over them")
+            periods = figures.attribution_table(attribution)
+            cut = f" (the first {SHOWN_PERIODS} of {len(periods)})" if len(periods) > SHOWN_PERIODS else ""
+            show.show_table(periods.head(SHOWN_PERIODS), precision=2,
+                            caption=f"{title}: lossy periods and the pauses over them{cut}")
         else:
             show.note(f"{title}: no packet was lost in this run.")
         late = _latency_sentence(result.run.summary or {})
@@ -196,7 +200,7 @@ def show_latency(searches: pd.DataFrame, limit_ms: float = 1.0) -> None:
         text += (f" {show.count(unmetered, 'loss-free interval')} {'comes' if unmetered == 1 else 'come'} from an "
                  "engine build that did not meter latency.")
     show.note(text)
-    shown = table.assign(interval_ns=table["interval_ns"].map(lambda v: f"{v:.0f}"))
+    shown = table.assign(interval_ns=table["interval_ns"].map(lambda v: f"{v:,.0f}"))
     show.show_table(show.readable(shown.set_index(["label", "strategy_label", "case"])),
                     caption="Metered latency at the smallest loss-free interval, ms after each packet was due "
                             "(one packet in 64 timed)", precision=3)

@@ -42,9 +42,9 @@ def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...
             overall = tables.best(in_case, column, ["case"])
             java = tables.best(in_case[in_case["engine"] == "java"], column, ["case"])
             rows.append({"test": test, "case": case, "figure": unit,
-                         "best": next((f"{r.label}, {r.strategy_label.lower()}: {getattr(r, column):.0f}"
+                         "best": next((f"{r.label}, {r.strategy_label.lower()}: {getattr(r, column):,.0f}"
                                        for r in overall.itertuples()), "none"),
-                         "best Java": next((f"{r.label}, {r.strategy_label.lower()}: {getattr(r, column):.0f}"
+                         "best Java": next((f"{r.label}, {r.strategy_label.lower()}: {getattr(r, column):,.0f}"
                                             for r in java.itertuples()), "none")})
     show.show_table(pd.DataFrame(rows).set_index(["test", "case"]), "The best figure of each column, and the best Java one")
     unsolved = searches[(searches["outcome"] != "found") & ~searches["baseline"]]

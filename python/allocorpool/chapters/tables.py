@@ -49,7 +49,7 @@ def batch_text(row: dict[str, Any]) -> str:
     runs, low, high = row.get("runs"), row.get("ns_low"), row.get("ns_high")
     if runs is not None and not pd.isna(runs) and int(runs) >= 2 and low is not None and not pd.isna(low):
         return effects.Spread(float(value), float(low), float(high), int(runs)).text()
-    return f"{value:.0f}"
+    return f"{value:,.0f}"
 
 
 def contradicted(row: dict[str, Any]) -> bool:
@@ -67,7 +67,7 @@ def realtime_text(row: dict[str, Any], with_big_heap: bool = True) -> str:
     """A search's result as the article writes it: the interval (with † where a stored loss contradicts it), or
     "lost: x%" (and the big heap's loss)."""
     if row["outcome"] == "found":
-        return f"{row['interval_ns']:.0f}" + (" †" if contradicted(row) else "")
+        return f"{row['interval_ns']:,.0f}" + (" †" if contradicted(row) else "")
     if row["outcome"] == "missing":
         return STATUS_TEXT["missing"]
     if row["outcome"] == "failed":
@@ -182,7 +182,7 @@ def style(table: pd.DataFrame) -> Styler:
 def batch_summary(batch: pd.DataFrame, reference_batch: pd.Series) -> Styler:
     """The article's first summary table: batch ns/packet, no dummy, marked."""
     frame = batch[batch["strategy"] != "dummy"]
-    table = grid(frame, batch_text, reference_batch.map(lambda v: f"{v:.0f}"))
+    table = grid(frame, batch_text, reference_batch.map(lambda v: f"{v:,.0f}"))
     figures = _figures(frame, lambda r: r["ns_per_packet"] if r["status"] == "ok" and r["ns_per_packet"] else math.nan)
     java = _row_flags(frame, figures.index, lambda r: r["engine"] == "java")
     ranked = _row_flags(frame, figures.index, lambda r: not r["baseline"])
@@ -211,7 +211,7 @@ def realtime_summary(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -
 
 def batch_chapter(batch: pd.DataFrame, reference_batch: pd.Series) -> Styler:
     """A chapter's batch table: ns/packet per strategy and case, the article's beside."""
-    return style(grid(batch, batch_text, reference_batch.map(lambda v: f"{v:.0f}")))
+    return style(grid(batch, batch_text, reference_batch.map(lambda v: f"{v:,.0f}")))
 
 
 def realtime_chapter(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -> Styler:
@@ -226,13 +226,13 @@ def gc_chapter(gc: pd.DataFrame, reference_gc: pd.DataFrame) -> Styler:
     """The GC table per solution, case and strategy (gctable's columns and rules): the article's
     six columns with its figures beside ours, then ours alone (pauses, stops and stalls), and
     whether the run's GC log was on the run's clock."""
-    article = {"max_pause_ms": ("Max GC pause, ms", "{:.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:.1f}"),
-               "gcs_per_s": ("GC count / s", "{:.1f}"), "gc_fraction_pct": ("GC fraction, %", "{:.0f}"),
-               "live_objects_mil": ("Live objects, mil", "{:.3f}"),
-               "gc_ns_per_live_object": ("GC time / object, ns", "{:.0f}")}
-    ours_only = {"pauses_per_s": ("Pauses / s", "{:.1f}"), "stops_per_s": ("Stops / s", "{:.1f}"),
-                 "max_stop_ms": ("Longest stop, ms", "{:.1f}"), "stalls": ("Stalls", "{:.0f}"),
-                 "stall_total_ms": ("Stall time, ms", "{:.1f}"), "max_stall_ms": ("Longest stall, ms", "{:.1f}")}
+    article = {"max_pause_ms": ("Max GC pause, ms", "{:,.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:,.1f}"),
+               "gcs_per_s": ("GC count / s", "{:,.1f}"), "gc_fraction_pct": ("GC fraction, %", "{:,.0f}"),
+               "live_objects_mil": ("Live objects, mil", "{:,.3f}"),
+               "gc_ns_per_live_object": ("GC time / object, ns", "{:,.0f}")}
+    ours_only = {"pauses_per_s": ("Pauses / s", "{:,.1f}"), "stops_per_s": ("Stops / s", "{:,.1f}"),
+                 "max_stop_ms": ("Longest stop, ms", "{:,.1f}"), "stalls": ("Stalls", "{:,.0f}"),
+                 "stall_total_ms": ("Stall time, ms", "{:,.1f}"), "max_stall_ms": ("Longest stall, ms", "{:,.1f}")}
     solution_order = {name: i for i, name in enumerate(dict.fromkeys(gc["solution"]))} if len(gc) else {}
     records = sorted(gc.to_dict("records"),
                      key=lambda r: (solution_order[r["solution"]], r["case"], STRATEGIES.index(r["strategy"])))

@@ -54,7 +54,7 @@ def realtime(reference: pd.DataFrame, with_extras: bool = True) -> pd.DataFrame:
         metric = dict(zip(group["metric"] + "@" + group["heap_gb"].fillna(0).astype(int).astype(str), group["value"]))
         interval = metric.get("min_interval_ns@0", math.nan)
         if not math.isnan(interval):
-            text = f"{interval:.0f}"
+            text = f"{interval:,.0f}"
         else:
             lost = next(v for k, v in metric.items() if k.startswith("lost_pct_at_1000ns@") and not k.endswith("@10"))
             text = f"lost: {format_pct(lost)}%"
@@ -62,7 +62,7 @@ def realtime(reference: pd.DataFrame, with_extras: bool = True) -> pd.DataFrame:
                 if "lost_pct_at_1000ns@10" in metric:
                     text += f" ({format_pct(metric['lost_pct_at_1000ns@10'])}%)"
                 if "almost_interval_ns@0" in metric:
-                    text = f"{metric['almost_interval_ns@0']:.0f}; {text}"
+                    text = f"{metric['almost_interval_ns@0']:,.0f}; {text}"
         out.append({"solution": solution, "strategy": strategy, "case": case, "interval_ns": interval, "text": text})
     return pd.DataFrame(out).set_index(["solution", "strategy", "case"])
 
