@@ -50,7 +50,8 @@ def test_the_abstract_counts_the_three_outcomes():
     assert answer.boots_of(batch) == 1
     lost = SEARCHES.assign(outcome="lost", interval_ns=None)
     said = answer.abstract(batch, lost, reference.load(), 2)
-    assert "0 of 3 strategy searches found a loss-free interval. No pair has an interval that stood." in said, said
+    assert "of 3 strategy searches over 1 solution and case pair, 0 found an interval without loss. No pair has an " \
+        "interval that stood." in said, said
 
 
 def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disagree():
@@ -226,8 +227,8 @@ def test_a_search_that_a_stored_loss_at_a_longer_interval_contradicts_does_not_s
     assert words == "Allocation at 230 ns; mix's 40 ns contradicted by a stored run that lost at 1,000 ns"
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), marked.reset_index(),
                            reference.load(), 1)
-    assert ("2 of 3 strategy searches found a loss-free interval, but a stored run lost at that interval or a longer "
-            "one for 1 of them. The shortest standing interval came most often from allocation (1 of 1 pair)") in said
+    assert ("of 3 strategy searches over 1 solution and case pair, 2 found an interval without loss; for 1 of them a "
+            "stored run lost packets at that interval or a longer one, so 1 stands. The shortest standing interval came most often from allocation (1 of 1 pair)") in said
 
 
 def test_where_every_search_is_contradicted_none_stands_and_each_is_named():

@@ -160,7 +160,8 @@ def test_a_timeline_draws_the_metered_latency_under_the_pauses(runs_dir):
     assert len(late) == 2 and max(late[0].y) == run.periodic["latency_max_ns"].max() / 1e6
     assert not len(attribution)  # it lost nothing
     sentence = sections._latency_sentence(run.summary)
-    assert sentence.startswith("after the warm-up, half its packets were made within 0.000473 ms")
+    assert sentence.startswith("after the warm-up, half its packets were made within 473 ns of when")
+    assert [display.duration(ns) for ns in (473.0, 3_210.0, 298e6, 1.5e9)] == ["473 ns", "3.21 µs", "298 ms", "1.5 s"]
     assert sections._latency_sentence({}) is None
 
 

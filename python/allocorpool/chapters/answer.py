@@ -252,10 +252,10 @@ def abstract(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.
     counted = most_often(best)
     searched_count = len(searches[~searches["baseline"].astype(bool)])
     against = int(found["lost_above_ns"].notna().sum()) if "lost_above_ns" in found else 0
-    contradicted = (f", but a stored run lost at that interval or a longer one for {against} of them"
-                    if against else "")
-    second = (f"**Real time:** in {groups} solution and case pairs, {len(found)} of {searched_count} strategy "
-              f"searches found a loss-free interval{contradicted}. "
+    contradicted = (f"; for {against} of them a stored run lost packets at that interval or a longer one, so "
+                    f"{len(found) - against} {'stands' if len(found) - against == 1 else 'stand'}" if against else "")
+    second = (f"**Real time:** of {searched_count} strategy searches over {show.count(groups, 'solution and case pair')}, "
+              f"{len(found)} found an interval without loss{contradicted}. "
               + (f"The shortest {'standing ' if against else ''}interval came most often from {counted}. Each "
                  f"is one search, so it has no confidence interval; the real-time answer table names every pair's."
                  if counted else "No pair has an interval that stood.")) if groups \

@@ -107,6 +107,14 @@ def count(n: int, word: str, plural: str | None = None) -> str:
     return f"{n:,} {plural}"
 
 
+def duration(ns: float) -> str:
+    """A time in the unit that reads best, three significant digits: '473 ns', '3.2 µs', '298 ms', '1.5 s'."""
+    for unit, size in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if abs(ns) >= size:
+            return f"{ns / size:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
 def series(items) -> str:
     """'1', '1 and 2', '2, 4 and 8': a short list in a sentence ('' for none)."""
     said = [str(item) for item in items]

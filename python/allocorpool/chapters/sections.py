@@ -211,8 +211,8 @@ def _latency_sentence(summary: dict[str, Any]) -> str | None:
     values = {name: summary.get(f"latency_{name}_ns") for name in ("p50", "p999", "max")}
     if any(v is None or pd.isna(v) for v in values.values()):
         return None
-    return (f"after the warm-up, half its packets were made within {values['p50'] / 1e6:.3g} ms of when they were "
-            f"due, 99.9 % within {values['p999'] / 1e6:.3g} ms, and the latest {values['max'] / 1e6:.3g} ms late.")
+    return (f"after the warm-up, half its packets were made within {show.duration(values['p50'])} of when they were "
+            f"due, 99.9 % within {show.duration(values['p999'])}, and the latest {show.duration(values['max'])} late.")
 
 
 def stored_runs(sweep: Sweep, probes: pd.DataFrame, cases: dict[str, int] | None = None) -> pd.DataFrame:
