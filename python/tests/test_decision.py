@@ -5,6 +5,7 @@ import pytest
 
 from allocorpool.analysis import decision
 from allocorpool.chapters import decision as chapter
+from allocorpool.effects import FAILS, HOLDS
 from allocorpool.study import PROFILES, SOLUTIONS_BY_NAME
 
 
@@ -157,3 +158,23 @@ def test_a_premise_the_store_contradicts_decides_nothing_away_from_the_measured_
     # without the contradiction the premise decides, as before
     monotonic = decision.decide(points.iloc[:1], rate_per_s=1_000_000, live_packets=200_000).iloc[0]
     assert monotonic["verdict"] == decision.HOLDS and monotonic["rule"] == decision.MONOTONIC
+
+
+def test_the_answer_lists_the_pairs_that_hold_and_folds_those_that_fail(monkeypatch):
+    from allocorpool.chapters import decision as chapter
+    answer = pd.DataFrame([
+        {"label": "C++ flat (glibc)", "strategy_label": "Mix", "verdict": HOLDS, "margin": 10.0, "rule": "any live set",
+         "proof": "search, case C: loss-free at 100 ns"},
+        {"label": "G1 11", "strategy_label": "Pooling", "verdict": FAILS, "margin": None, "rule": "any live set",
+         "proof": "stored run: loses at 1,000 ns"},
+        {"label": "G1 11", "strategy_label": "Mix", "verdict": FAILS, "margin": None, "rule": "any live set",
+         "proof": "stored run: loses at 1,100 ns"}])
+    tables, folded = [], []
+    monkeypatch.setattr(chapter.show, "note", lambda text: None)
+    monkeypatch.setattr(chapter.show, "show_table", lambda table, caption=None, **o: tables.append((table, caption)))
+    monkeypatch.setattr(chapter.show, "show_details", lambda summary, table, **o: folded.append((summary, table)))
+    chapter.show_answer(answer, 1_000_000, 990_000)
+    ((table, caption),) = tables
+    assert list(table.index) == [("C++ flat (glibc)", "Mix")] and caption.endswith("the pairs that hold")
+    ((summary, fails),) = folded
+    assert summary == "The 2 pairs that fail, with the run that decides each" and len(fails) == 2

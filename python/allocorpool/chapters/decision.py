@@ -63,9 +63,17 @@ def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budg
                  "set is never easier, so only runs at this live set decide them.")
     show.note(head)
     shown = answer.assign(margin=answer["margin"].map(lambda m: f"{m:.2g}×" if pd.notna(m) else None))
-    show.show_table(shown[["label", "strategy_label", "verdict", "margin", "rule", "proof"]].rename(columns={
+    shown = shown[["label", "strategy_label", "verdict", "margin", "rule", "proof"]].rename(columns={
         "label": "solution", "strategy_label": "strategy", "margin": "rate headroom", "rule": "decided from",
-        "proof": "the run that decides"}).set_index(["solution", "strategy"]), "The answer, best first")
+        "proof": "the run that decides"})
+    failing = shown["verdict"] == FAILS
+    if (~failing).any():
+        show.show_table(shown[~failing].set_index(["solution", "strategy"]),
+                        "The answer, best first: the pairs that hold" + (" or that no measurement decides"
+                                                                         if unknown else ""))
+    if failing.any():  # folded: the reader's choice is among the pairs above
+        show.show_details(f"The {show.count(int(failing.sum()), 'pair')} that fail, with the run that decides each",
+                          shown[failing].drop(columns=["rate headroom"]))
 
 
 def cells_to_run(answer: pd.DataFrame, solutions: dict[str, Solution], rate_per_s: float, live_packets: int,
