@@ -169,8 +169,8 @@ def test_the_answer_lists_the_pairs_that_hold_and_folds_those_that_fail(monkeypa
          "proof": "stored run: loses at 1,000 ns"},
         {"label": "G1 11", "strategy_label": "Mix", "verdict": FAILS, "margin": None, "rule": "any live set",
          "proof": "stored run: loses at 1,100 ns"}])
-    tables, folded = [], []
-    monkeypatch.setattr(chapter.show, "note", lambda text: None)
+    tables, folded, notes = [], [], []
+    monkeypatch.setattr(chapter.show, "note", notes.append)
     monkeypatch.setattr(chapter.show, "show_table", lambda table, caption=None, **o: tables.append((table, caption)))
     monkeypatch.setattr(chapter.show, "show_details", lambda summary, table, **o: folded.append((summary, table)))
     chapter.show_answer(answer, 1_000_000, 990_000)
@@ -178,3 +178,4 @@ def test_the_answer_lists_the_pairs_that_hold_and_folds_those_that_fail(monkeypa
     assert list(table.index) == [("C++ flat (glibc)", "Mix")] and caption.endswith("the pairs that hold")
     ((summary, fails),) = folded
     assert summary == "The 2 pairs that fail, with the run that decides each" and len(fails) == 2
+    assert "Of 3 solutions and strategies, 1 holds and 2 fail. The widest" in notes[0]  # nothing left undecided

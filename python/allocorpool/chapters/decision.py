@@ -48,11 +48,13 @@ def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budg
     interval = 1e9 / rate_per_s
     holding = answer[answer["verdict"] == HOLDS]
     counts = answer["verdict"].value_counts()
-    unknown = counts.get(NOT_MEASURED, 0)
+    holds, fails, unknown = (int(counts.get(verdict, 0)) for verdict in (HOLDS, FAILS, NOT_MEASURED))
+    outcomes = f"{holds} {'holds' if holds == 1 else 'hold'}" + (
+        f", {fails} fail and {unknown} {'is' if unknown == 1 else 'are'} not decided by any measurement" if unknown
+        else f" and {fails} fail")
     head = (f"The question: {rate_per_s:,.0f} packets per second (one every {interval:,.0f} ns), {live_packets:,} "
             f"packets live, {budget}. Of {show.count(len(answer), 'solution and strategy', 'solutions and strategies')}, "
-            f"{counts.get(HOLDS, 0)} hold, {counts.get(FAILS, 0)} fail and {unknown} "
-            f"{'is' if unknown == 1 else 'are'} not decided by any measurement.")
+            f"{outcomes}.")
     if len(holding):
         best = holding.iloc[0]
         head += (f" The widest margin is {best['label']} with {best['strategy_label'].lower()}: it kept up with packets "
