@@ -343,3 +343,14 @@ def test_a_table_writes_large_numbers_with_thousands_separators_as_the_prose_doe
     monkeypatch.setattr(display, "display", lambda html: shown.append(html.data))
     display.show_table(pd.DataFrame({"size": [100_000, 1_000], "ns": [1234.5, 5.0]}), precision=0)
     assert "100,000" in shown[0] and "1,234" in shown[0] and "100000" not in shown[0]
+
+
+def test_the_calibration_table_gives_each_boots_range_with_separators(tmp_path):
+    store = Store(tmp_path)
+    (tmp_path / "cells").mkdir(exist_ok=True)
+    for block, (load, reference) in enumerate(((137.0, 475.0), (137.0, 2809.0))):
+        store.upsert("blocks", {"block": f"b{block}", "boot": "e611ccc0", "kernel": "Linux 6.18",
+                                "load_ns_16mib": load, "load_ns_1024mib": None,
+                                "reference_ns_per_packet": reference}, ("block",))
+    said = methods.calibrations(tmp_path)
+    assert "| e611ccc0 | Linux 6.18 | 2 | 137 | — | 475-2,809 |" in said, said

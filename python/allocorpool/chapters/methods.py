@@ -58,9 +58,12 @@ def calibrations(root: Path) -> str:
     if not len(blocks):
         return "No block is registered in this store: every figure is a single run."
 
-    def span(values: pd.Series, digits: str = ".0f") -> str:
+    def span(values: pd.Series) -> str:
         values = pd.to_numeric(values, errors="coerce").dropna()
-        return "—" if values.empty else f"{values.min():{digits}}-{values.max():{digits}}"
+        if values.empty:
+            return "—"
+        low, high = f"{values.min():,.0f}", f"{values.max():,.0f}"
+        return low if low == high else f"{low}-{high}"
     rows = [{"boot": boot, "kernel": part["kernel"].iloc[0], "blocks": len(part),
              "load over 16 MiB, ns": span(part["load_ns_16mib"]), "load over 1 GiB, ns": span(part["load_ns_1024mib"]),
              "reference run, ns per packet": span(part["reference_ns_per_packet"])}
