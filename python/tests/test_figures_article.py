@@ -55,6 +55,8 @@ def test_a_timeline_lines_pauses_up_with_lost_packets(runs_dir):
 def test_a_figure_bundle_carries_no_plotly_js_and_failures_are_escaped():
     bundle = display.figure_bundle(figures.ns_per_packet(BATCH))
     assert set(bundle) == {display.PLOTLY_MIMETYPE, "text/html", "text/plain"}
+    assert all(axis["separatethousands"] for key, axis in bundle[display.PLOTLY_MIMETYPE]["layout"].items()
+               if key.startswith(("xaxis", "yaxis")))  # 2,000 ns on an axis, as in the text
     assert "Plotly.newPlot" in bundle["text/html"] and len(bundle["text/html"]) < 100_000
     failed = pd.DataFrame([{"label": "CMS <11>", "strategy_label": "Mix", "case": "A", "error": "exit code 1",
                             "stderr_tail": "OutOfMemoryError <heap>"}])

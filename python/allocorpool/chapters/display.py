@@ -31,7 +31,8 @@ NOTHING_SMALLER = ("This is the full profile itself: there is no smaller profile
 
 
 def figure_bundle(fig: go.Figure) -> dict[str, Any]:
-    """The display bundle of a figure: plotly's JSON and plotly.js-free HTML."""
+    """The display bundle of a figure: plotly's JSON and plotly.js-free HTML; its axes write 2,000, not 2000."""
+    fig.update_xaxes(separatethousands=True).update_yaxes(separatethousands=True)
     markup = fig.to_html(include_plotlyjs=False, full_html=False, config={"displaylogo": False, "responsive": True})
     title = fig.layout.title.text or "figure"
     return {PLOTLY_MIMETYPE: json.loads(fig.to_json()), "text/html": markup, "text/plain": f"<{title}>"}
