@@ -82,7 +82,7 @@ def article_searches(solution="CMS", label="Parallel (JDK 11)"):
                          "strategy_label": strategy_label, "case": case,
                          "outcome": "found" if interval else "lost", "interval_ns": interval,
                          "loss_pct": value.get(("lost_pct_at_1000ns", 2)),
-                         "big_heap": "10 GB", "big_heap_loss_pct": value.get(("lost_pct_at_1000ns", 10))})
+                         "big_heap": 10_240, "big_heap_loss_pct": value.get(("lost_pct_at_1000ns", 10))})
     return pd.DataFrame(rows)
 
 

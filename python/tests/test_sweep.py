@@ -524,6 +524,7 @@ def test_a_big_heap_probe_that_saw_no_collection_runs_again_as_long_as_a_confirm
     assert on_big == [(prof.probe_s, 1000), (2, 1000)]
     assert row["big_heap_status"] == "ok" and row["big_heap_s"] == 2 and row["big_heap_collections"] == 1
     assert row["big_heap_keys"][-1] == runs[-1].key
+    assert row["big_heap"] == solution.big_heap_mb(prof.scale)  # a number, MB: the chapters write it for the reader
 
 
 def test_the_sentinel_batch_runs_are_single_runs_of_the_profiles_length(tmp_path, engine):

@@ -247,7 +247,7 @@ def article_data(reference_figures: pd.DataFrame, solutions: Iterable[str] | Non
                 interval = figure.get(("min_interval_ns", 0))
                 lost = next((v for (m, h), v in figure.items() if m == "lost_pct_at_1000ns" and h != 10), None)
                 search_rows.append({**cell, "outcome": "found" if interval else "lost" if lost is not None
-                                    else "missing", "interval_ns": interval, "loss_pct": lost, "big_heap": "10 GB",
+                                    else "missing", "interval_ns": interval, "loss_pct": lost, "big_heap": solution.big_heap_mb(1.0),
                                     "big_heap_loss_pct": figure.get(("lost_pct_at_1000ns", 10))})
     batch_frame, search_frame = pd.DataFrame(batch_rows), pd.DataFrame(search_rows)
     chosen = set(solutions) if solutions is not None else set(batch_frame["solution"])

@@ -210,7 +210,7 @@ def show_unfinished(frame: pd.DataFrame, statuses: list[str], what: str) -> None
 READER_NAMES = {
     "label": "solution", "strategy_label": "strategy", "interval_ns": "loss-free interval, ns",
     "loss_pct": "lost at 1,000 ns, %", "batch_ns": "batch, ns per packet", "big_heap_status": "big-heap probe",
-    "big_heap_loss_pct": "big heap: lost, %", "big_heap_collections": "big heap: collections in its window",
+    "big_heap": "big heap, MB", "big_heap_loss_pct": "big heap: lost, %", "big_heap_collections": "big heap: collections in its window",
     "max_pause_ms": "longest pause, ms", "queue_ms": "input queue, ms", "gc_fraction_pct": "time in GC, %",
     "p999_ms": "p99.9, ms", "gc_time": "time in GC", "gc_pause_pct": "time paused, %",
     "gc_pause_ms_per_min": "paused, ms per minute", "gc_pause_max_ms": "longest pause, ms", "extra_ns": "extra ns",

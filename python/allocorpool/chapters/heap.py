@@ -98,27 +98,23 @@ def show_overheads(multiples: pd.DataFrame) -> None:
         show.show_table(table.set_index(["solution", "strategy", "case"]),
                         f"Lower-bound overhead in {what}, % over the cheapest configuration of the same strategy "
                         f"and case{ranges}", precision=0)
-    said = overhead_sentence(multiples)
-    if said:
+    if multiples["overhead_wall"].notna().any():
         show.show_table(collector_overheads(multiples).set_index("solution"),
                         "Median lower-bound overhead of each collector over its cells, %", precision=0)
-        show.note(said)
+        show.note(overhead_sentence(multiples))
 
 
 def collector_overheads(multiples: pd.DataFrame) -> pd.DataFrame:
     """Per collector, its median lower-bound overhead (over its cells, each the median of its runs) in
     wall and CPU time at the smallest and the largest factor measured; a column per time and factor."""
-    ok = multiples.dropna(subset=["overhead_wall"])
-    cells = [*CELL, "factor"]
-    ok = ok.groupby(cells, as_index=False, sort=False)[list(OVERHEAD_LABELS)].median()
-    factors = sorted({ok["factor"].min(), ok["factor"].max()})
-    ok = ok[ok["factor"].isin(factors)]
-    table = ok.groupby(["label", "factor"], sort=False)[list(OVERHEAD_LABELS)].median() * 100
-    table = table.unstack("factor").reindex(ok["label"].unique())
-    table.columns = [f"{OVERHEAD_LABELS[time]} at {factor:g}×" for time, factor in table.columns]
-    table = table.dropna(axis=1, how="all")
-    order = [f"{what} at {factor:g}×" for factor in factors for what in OVERHEAD_LABELS.values()]
-    return table[[c for c in order if c in table.columns]].rename_axis("solution").reset_index()
+    cells = multiples.dropna(subset=["overhead_wall"]).groupby(
+        [*CELL, "factor"], as_index=False, sort=False)[list(OVERHEAD_LABELS)].median()
+    columns = {}
+    for factor in sorted({cells["factor"].min(), cells["factor"].max()}):
+        at = cells[cells["factor"] == factor].groupby("label", sort=False)[list(OVERHEAD_LABELS)].median() * 100
+        columns.update({f"{what} at {factor:g}×": at[time] for time, what in OVERHEAD_LABELS.items()
+                        if at[time].notna().any()})
+    return pd.DataFrame(columns).reindex(cells["label"].unique()).rename_axis("solution").reset_index()
 
 
 def overhead_sentence(multiples: pd.DataFrame) -> str:

@@ -25,7 +25,7 @@ SPREAD_COLUMNS = ["ns_low", "ns_high", "runs", "failed_runs", "boots", "boot", "
 
 SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 # latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
-# big_heap_*: the big-heap probe whose figure stands (a search's): its status, length, loss and the collections
+# big_heap: the big heap, MB (where the search lost); big_heap_*: the big-heap probe whose figure stands (a search's): its status, length, loss and the collections
 # its window saw (0: its loss says nothing of the heap); big_heap_keys: every big-heap probe, that one last
 SEARCH_COLUMNS = SOLUTION_COLUMNS + ["outcome", "interval_ns", "loss_pct", "big_heap", "big_heap_status",
                                     "big_heap_s", "big_heap_loss_pct", "big_heap_collections", "probes", "error",

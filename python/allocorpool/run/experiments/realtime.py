@@ -96,7 +96,7 @@ class RealtimeExperiments(Executor):
             # a window without a collection measured nothing of the big heap, which collects about five
             # times less often than the heap: once more, as long as a confirmation may be
             big_probe = probe_big(REFERENCE_NS, longest)
-        return dict(big_heap=f"{big:,} MB", big_heap_status=big_probe.status, big_heap_s=big_probe.duration_s,
+        return dict(big_heap=big, big_heap_status=big_probe.status, big_heap_s=big_probe.duration_s,
                     big_heap_loss_pct=big_probe.lost_pct,
                     big_heap_collections=window_collections(big_probed[-1]) if big_probe.status == "ok" else None,
                     big_heap_keys=[r["key"] for r in big_probed], machine=machine_names(probed + big_probed))
