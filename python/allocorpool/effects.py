@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -153,7 +154,14 @@ def _clean(values: Iterable[float | None]) -> np.ndarray:
 
 def spread(values: Iterable[float | None]) -> Spread:
     """The median of the finite values with its 95 % percentile-bootstrap interval."""
-    data = _clean(values)
+    return _spread(tuple(_clean(values).tolist()))
+
+
+@lru_cache(maxsize=4096)
+def _spread(values: tuple[float, ...]) -> Spread:
+    """spread() of values already cleaned: the bootstrap's seed is pinned, so one set of values always has one
+    interval, and a chapter that asks again (a boot beside each other boot, say) reads it back."""
+    data = np.asarray(values, dtype=float)
     if len(data) == 0:
         return Spread(math.nan, math.nan, math.nan, 0)
     median = float(np.median(data))

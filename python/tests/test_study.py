@@ -1,5 +1,6 @@
 """study.py: the solutions, their chapters, heaps that scale, cells, profiles and the estimate."""
 
+import functools
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import pandas as pd
 import pytest
 
 from allocorpool import study
+from allocorpool.__main__ import main as allocorpool_main
 from allocorpool.run import cost, jdks
 from allocorpool.run import plan as make_plan
 from allocorpool.run.sweep import Sweep
@@ -215,21 +217,43 @@ def test_the_answers_estimate_takes_a_runs_warm_up_inside_its_duration():
     assert minutes(replace(answer, probe_s=3.0)) > minutes(answer)
 
 
-def test_plan_checks_its_model_against_the_profiles_store():
-    plan = subprocess.run([sys.executable, "-m", "allocorpool", "plan", "--profile", "full", "--solutions", "paper"],
-                          capture_output=True, text=True, check=True).stdout
+# The committed full-size searches of the article's solutions, replayed as the full profile runs them: several
+# seconds of reading GC logs, done once for the tests below (one worker runs them all: their xdist group).
+REPLAY_GROUP = pytest.mark.xdist_group("full-replay")
+
+
+@functools.cache
+def full_paper_replay() -> tuple[Sweep, make_plan.Replayed]:
+    replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True, selection="paper")
+    return replay, REPLAYED_SEARCHES(replay)
+
+
+REPLAYED_SEARCHES = make_plan.replayed_searches  # the function itself, where a test stands in for it
+
+
+@REPLAY_GROUP
+def test_plan_checks_its_model_against_the_profiles_store(monkeypatch, capsys):
+    # The command as a user runs it, in this process: its replay of the searches is the one the tests below
+    # check, read once
+    def replayed(sweep):
+        assert sweep.replay and sweep.profile == PROFILES["full"] and sweep.solutions() == full_paper_replay()[
+            0].solutions()
+        return full_paper_replay()[1]
+    monkeypatch.setattr(make_plan, "replayed_searches", replayed)
+    assert allocorpool_main(["plan", "--profile", "full", "--solutions", "paper"]) == 0
+    plan = capsys.readouterr().out
     assert "engine runs in data/full" in plan and "measured_per_model" in plan
-    assert "model of a real-time search" in plan
+    assert "model of a real-time search" in plan and "where the replayed searches' engine time goes" in plan
 
 
+@REPLAY_GROUP
 def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches():
     # The estimate once counted a Java search's short probes and one 30 s confirmation without its fill:
     # the committed searches took 1.7 times that. A confirmation that loses sends the search on with long
     # probes, and every probe fills its store first. The check replays the plan's own searches: the store
     # also holds the probes above 2000 ns of the searches up to 10,000 ns, which are no part of them.
     full = PROFILES["full"]
-    replay = Sweep(full, ROOT / "data" / "full", progress=False, replay=True, selection="paper")
-    replayed = make_plan.replayed_searches(replay)
+    replay, replayed = full_paper_replay()
     check = make_plan.searches_against_model(full, replayed)
     # every replayed search is counted once, with all its probes; a search the store lacks a probe of is not
     # replayed, so the Java searches counted are at most the plan's (the article's Java solutions, every
@@ -254,11 +278,11 @@ def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches(
         make_plan.replayed_searches(Sweep(full, ROOT / "data" / "full", progress=False, replay=False))
 
 
+@REPLAY_GROUP
 def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
     # The plan says where a search's time goes from the same replay as its model check: the same probes
     # and minutes, each under the purpose the search ran it for, its fill a part of its time.
-    replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True, selection="paper")
-    replayed = make_plan.replayed_searches(replay)
+    replay, replayed = full_paper_replay()
     check = make_plan.searches_against_model(replay.profile, replayed)
     by_purpose = make_plan.search_time_by_purpose(replay.profile, replayed)
     assert by_purpose.loc[("all", ""), "probes"] == check.loc["all", "probes"]

@@ -30,11 +30,12 @@ def complete_boots(runs: pd.DataFrame) -> list[str]:
     return list(done.sort_values("started_utc", kind="stable")["boot"].drop_duplicates())
 
 
-def _figures(part: pd.DataFrame, value: str) -> list[float]:
-    ok = part[part["status"] == "ok"]
-    if value not in ok:
-        return []
-    return [float(v) for v in ok[value] if v is not None and not (isinstance(v, float) and math.isnan(v))]
+def _figures(runs: list[dict[str, Any]], value: str) -> list[float]:
+    return [float(v) for v in (r.get(value) for r in runs if r["status"] == "ok") if _number(v)]
+
+
+def _number(value: Any) -> bool:
+    return value is not None and not (isinstance(value, float) and math.isnan(value))
 
 
 def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, dict[str, Any]]:
@@ -45,24 +46,28 @@ def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, 
     if not boots:
         return {}
     newest = boots[-1]
+    # Read as records: a block's runs carry every column of the store's index, and pandas pays per column
+    # for each selection of a few rows that a list of dictionaries does not
+    by_cell: dict[str, list[dict[str, Any]]] = {}
+    for row in runs.to_dict("records"):
+        by_cell.setdefault(str(row["cell"]), []).append(row)
     out: dict[str, dict[str, Any]] = {}
-    for cell, part in runs.groupby("cell", sort=False):
-        by_boot = {boot: _figures(part[part["boot"] == boot], value) for boot in boots}
-        here = part[part["boot"] == newest]
+    for cell, part in by_cell.items():
+        by_boot = {boot: _figures([r for r in part if r["boot"] == boot], value) for boot in boots}
+        here = [r for r in part if r["boot"] == newest]
         spread = effects.spread(by_boot[newest])
-        failed = here[~here["status"].isin(["ok", MISSING])]
-        out[str(cell)] = {"spread": spread, "standing": _standing(here, value, spread.median),
-                          "failed": failed.to_dict("records"), "boot": newest, "boot_samples": by_boot}
+        failed = [r for r in here if r["status"] not in ("ok", MISSING)]
+        out[cell] = {"spread": spread, "standing": _standing(here, value, spread.median),
+                     "failed": failed, "boot": newest, "boot_samples": by_boot}
     return out
 
 
-def _standing(runs: pd.DataFrame, value: str, median: float) -> dict[str, Any]:
-    """The finished run nearest the median (the first failure where none finished)."""
-    ok = runs[runs["status"] == "ok"]
-    if len(ok) and value in ok and not math.isnan(median):
-        distance = (pd.to_numeric(ok[value], errors="coerce") - median).abs()
-        return ok.loc[distance.idxmin()].to_dict()
-    return runs.iloc[0].to_dict() if len(runs) else {}
+def _standing(runs: list[dict[str, Any]], value: str, median: float) -> dict[str, Any]:
+    """The finished run nearest the median, the first of equals (the first failure where none finished)."""
+    ok = [r for r in runs if r["status"] == "ok" and _number(r.get(value))]
+    if ok and not math.isnan(median):
+        return dict(min(ok, key=lambda r: abs(float(r[value]) - median)))
+    return dict(runs[0]) if runs else {}
 
 
 def spread_columns(figures: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ the interval of that boot's other runs makes it disagree there. One run on each 
 
 from __future__ import annotations
 
+from collections import defaultdict
 from itertools import combinations
 
 import pandas as pd
@@ -60,25 +61,31 @@ def label(config: dict) -> str:
 
 def consistency(index: pd.DataFrame) -> pd.DataFrame:
     """One row per configuration measured in more than one boot, or by several keys in one boot (COLUMNS)."""
-    batch = index[(index["mode"] == "batch") & (index["status"] == "ok")
-                  & pd.to_numeric(index.get("ns_per_packet"), errors="coerce").notna()]
+    ns = pd.to_numeric(index.get("ns_per_packet"), errors="coerce")
+    batch = index[(index["mode"] == "batch") & (index["status"] == "ok") & ns.notna()]
     if batch.empty:
         return pd.DataFrame(columns=COLUMNS)
     present = [c for c in CONFIGURATION if c in batch.columns]
-    keyed = batch.assign(_boot=batch.apply(boot_of, axis=1),
-                         **{c: batch[c].astype(str).replace({"None": "", "nan": ""}) for c in present})
+    # Grouped in plain Python: a store's index has thousands of rows and a group per configuration, and pandas
+    # pays per group what a dictionary does not. configuration -> boot -> (measurement, figure), in row order.
+    keys = zip(*(batch[c].astype(str).replace({"None": "", "nan": ""}).tolist() for c in present))
+    measurements = [m if isinstance(m, str) else None for m in batch["measurement"].tolist()]
+    groups: dict[tuple, dict[str, list[tuple[str | None, float]]]] = defaultdict(lambda: defaultdict(list))
+    for key, boot, kind, figure in zip(keys, batch.apply(boot_of, axis=1).tolist(), measurements,
+                                       ns[batch.index].astype(float).tolist()):
+        groups[key][boot].append((kind, figure))
     rows = []
-    for values, part in keyed.groupby(present, sort=True, dropna=False):
-        by_boot = dict(list(part.groupby("_boot")))
-        boots = {boot: pd.to_numeric(runs["ns_per_packet"]).tolist() for boot, runs in by_boot.items()}
-        kinds = {boot: [pd.to_numeric(m["ns_per_packet"]).tolist() for _, m in runs.groupby("measurement")]
+    for values in sorted(groups):
+        by_boot = {boot: groups[values][boot] for boot in sorted(groups[values])}
+        boots = {boot: [figure for _, figure in runs] for boot, runs in by_boot.items()}
+        kinds = {boot: [[f for k, f in runs if k == kind] for kind in sorted({k for k, _ in runs if k is not None})]
                  for boot, runs in by_boot.items()}
-        if len(boots) < 2 and part["measurement"].nunique() < 2:
+        if len(boots) < 2 and len({k for runs in by_boot.values() for k, _ in runs if k is not None}) < 2:
             continue  # measured by one kind of run, in one boot: its own interval says how it spreads
         outcome = _outcome(boots, kinds)
         config = dict(zip(present, values))
         rows.append({"configuration": label({c: config.get(c, "") for c in CONFIGURATION}),
-                     "boots": len(boots), "runs": len(part),
+                     "boots": len(boots), "runs": sum(len(runs) for runs in boots.values()),
                      "figures": "; ".join(f"{boot}: {effects.spread(ns).text('ns')}" for boot, ns in boots.items()),
                      "outcome": outcome})
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -95,7 +95,8 @@ class Store:
         self._lock = threading.RLock()  # cells that finish at once on a cluster are stored one after the other
         self._index = self._reconcile()
         self._rows: dict[str, dict[str, Any]] = {}
-        self._rows_of: pd.DataFrame | None = None  # the index _rows was built from
+        self._newest: dict[str, dict[str, Any]] = {}
+        self._rows_of: pd.DataFrame | None = None  # the index _rows and _newest were built from
 
     @classmethod
     def chosen(cls, profile_name: str, data_dir: str | Path | None = None) -> Store:
@@ -142,15 +143,27 @@ class Store:
     def index_rows(self) -> dict[str, dict[str, Any]]:
         """Every index row by key, read-only: built once per state of the index (every change replaces
         the index, so a changed index builds it again), for readers that look up many keys."""
+        return self._lookups()[0]
+
+    def _lookups(self) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """The index rows by key and the newest row by measurement, built once per state of the index."""
         with self._lock:
             if self._rows_of is not self._index:
-                self._rows = {row["key"]: row for row in self._index.to_dict("records")} if len(self._index) else {}
+                records = self._index.to_dict("records") if len(self._index) else []
+                self._rows = {row["key"]: row for row in records}
+                newest: dict[str, dict[str, Any]] = {}
+                # Oldest first, a row without its time last (as sort_values puts it): the last one stands
+                for row in sorted(records, key=lambda r: (not isinstance(r.get("stored_utc"), str),
+                                                          r.get("stored_utc") or "")):
+                    if isinstance(row.get("measurement"), str):
+                        newest[row["measurement"]] = row
+                self._newest = newest
                 self._rows_of = self._index
-            return self._rows
+            return self._rows, self._newest
 
     def has(self, key: str, ok_only: bool = False) -> bool:
-        rows = self._index[self._index["key"] == key] if len(self._index) else self._index
-        return bool(len(rows)) and (not ok_only or bool((rows["status"] == "ok").all()))
+        row = self.index_rows().get(key)
+        return row is not None and (not ok_only or row["status"] == "ok")
 
     def put(self, result: CellResult) -> None:
         """Stores a finished cell (replacing an earlier one of the same key), with the fingerprint of the machine
@@ -184,15 +197,13 @@ class Store:
 
     def row(self, key: str) -> dict[str, Any] | None:
         """The index row of a stored cell (None: the store lacks it)."""
-        rows = self._index[self._index["key"] == key] if len(self._index) else self._index
-        return rows.iloc[0].to_dict() if len(rows) else None
+        row = self.index_rows().get(key)
+        return dict(row) if row is not None else None
 
     def latest(self, measurement: str) -> dict[str, Any] | None:
         """The index row of the newest stored cell that measured this (whichever engine build ran it)."""
-        if not len(self._index) or "measurement" not in self._index:
-            return None
-        rows = self._index[self._index["measurement"] == measurement]
-        return rows.sort_values("stored_utc").iloc[-1].to_dict() if len(rows) else None
+        row = self._lookups()[1].get(measurement)
+        return dict(row) if row is not None else None
 
     def _attempts(self, key: str) -> int:
         """Runs of a key that failed in a row so far (0 when it is new or its last run finished ok)."""
