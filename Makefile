@@ -55,9 +55,11 @@ $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproj
 jdks: env
 	$(PY) -m allocorpool jdks $(JDK_MAJORS)
 
+# NATIVE_TARGETS and CPP_TARGETS (empty: every target) let a sweep build only what it runs: the JNI library, the
+# C++ engine and the memory-latency probe, not the tests and benchmarks (`make study` does).
 native:
 	JAVA_HOME=$(BUILD_JDK) cmake -S native-queue -B $(BUILD)/native-queue -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-	cmake --build $(BUILD)/native-queue
+	cmake --build $(BUILD)/native-queue $(if $(NATIVE_TARGETS),--target $(NATIVE_TARGETS))
 
 java:
 	cd java-lib && $(MVN) -q -Dgit.commit=$(COMMIT) -Dengine.source=$(JAVA_SOURCE) -DskipTests package
@@ -66,7 +68,7 @@ CPP_IDS = -DALLOC_OR_POOL_ENGINE_COMMIT=$(COMMIT) -DALLOC_OR_POOL_ENGINE_SOURCE=
 
 cpp:
 	cmake -S cpp-lib -B $(BUILD)/cpp-lib -G Ninja -DCMAKE_BUILD_TYPE=Release $(CPP_IDS) >/dev/null
-	cmake --build $(BUILD)/cpp-lib
+	cmake --build $(BUILD)/cpp-lib $(if $(CPP_TARGETS),--target $(CPP_TARGETS))
 
 # The C++ test suite again under AddressSanitizer + LeakSanitizer and UBSan. Unoptimized, with line tables only: the
 # sanitizers check the same (the real-time tests run on a scripted clock, so the build's speed does not matter to
@@ -93,7 +95,7 @@ test-java: native java
 # test asserts on time. Two per CPU, at most eight.
 PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( 2 * n < 8 ? 2 * n : 8 )))
 test-python: env jdks java
-	cd python && $(PY) -m pytest -q -n $(PYTEST_WORKERS) --durations=15 -m "not browser and not cluster" tests
+	cd python && $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 -m "not browser and not cluster" tests
 
 # Every suite, TEST_JOBS at a time (two by default): no test asserts on time, so a suite beside another checks what
 # it checks alone. First what several suites run is built (TEST_BUILDS); then the suites start with those marked as

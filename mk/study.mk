@@ -127,13 +127,16 @@ ANSWER_SOURCE := notebooks/answer/00-your-machine.py
 ANSWER_NOTEBOOK := $(NOTEBOOKS_DIR)/answer/00-your-machine.ipynb
 ANSWER_HTML := $(BUILD)/your-machine.html
 
-# The set-up's steps two at a time: the environment's downloads beside the engines' builds.
+# The set-up's steps two at a time: the environment's downloads beside the engines' builds. Your machine's answer
+# builds only what its runs start (the engines, the JNI library, the memory-latency probe): not the tests, the
+# benchmarks or the side studies' programs.
 STUDY_SETUP_JOBS ?= 2
+ANSWER_BUILD = NATIVE_TARGETS=nativequeue_jni CPP_TARGETS="cpp_engine memory_latency"
 
 study:
 ifeq ($(STUDY_PROFILE),answer)
 	@start=$$(date +%s); status=0; \
-	$(MAKE) --no-print-directory -j$(STUDY_SETUP_JOBS) env build jdks JDK_MAJORS=11 || exit $$?; \
+	$(MAKE) --no-print-directory -j$(STUDY_SETUP_JOBS) env native java cpp jdks JDK_MAJORS=11 $(ANSWER_BUILD) || exit $$?; \
 	$(MAKE) --no-print-directory answer || status=$$?; \
 	echo "make study (answer): wall time $$(( $$(date +%s) - start )) s; page $(ANSWER_HTML)"; \
 	exit $$status
