@@ -46,7 +46,7 @@ $(VENV)/.installed: environment.yml tools/requirements_from_env.py python/pyproj
 	  $(VENV)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION) && \
 	  $(UV_INSTALL) -r <(python3 tools/requirements_from_env.py environment.yml); \
 	fi
-	# jsonschema's IRI format check (jupyter-events asks for it) builds 39 Earley parsers as it is imported: 3 s of a
+	# jsonschema's IRI format check (jupyter-events asks for it) builds its parsers as it is imported, seconds of a
 	# CPU in every process that imports nbformat (papermill, the article, each test worker, JupyterLab). Nothing here
 	# validates IRIs, and jsonschema leaves the check out without it.
 	$(VENV)/bin/python -m pip uninstall --quiet --yes rfc3987-syntax

