@@ -37,18 +37,20 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
+from allocorpool import profiles
 from allocorpool.chapters import binary_trees as chapter
 from allocorpool.chapters import binary_trees_claims
 from allocorpool.chapters import display as show
 from allocorpool.run import binary_trees
 
 seed = chapter.load_seed()
-bt_profile = binary_trees.profile(profile)
-show.note(f"Depth {' and '.join(map(str, bt_profile.depths))}, {show.count(bt_profile.repetitions, 'run')} of each "
-          f"variant. A run may take {bt_profile.timeout_s:,.0f} s before it is stopped and recorded as timed out.")
+prof = profiles.profile(profile)
+plan = prof.binary_trees
+show.note(f"Depth {' and '.join(map(str, plan.depths))}, {show.count(plan.repetitions, 'run')} of each "
+          f"variant. A run may take {plan.timeout_s:,.0f} s before it is stopped and recorded as timed out.")
 
 # %% tags=["progress"]
-results = binary_trees.sweep(bt_profile, data_dir or None)
+results = binary_trees.sweep(prof, data_dir or None)
 
 # %% [markdown]
 # ## The table
@@ -65,7 +67,7 @@ results = binary_trees.sweep(bt_profile, data_dir or None)
 # %%
 show.show_table(chapter.machine_table(results), caption="Where the runs were measured")
 chapter.show_failures(results)
-tables = {depth: chapter.with_seed(results.table, seed, depth) for depth in bt_profile.depths}
+tables = {depth: chapter.with_seed(results.table, seed, depth) for depth in plan.depths}
 drawn = chapter.drawn(tables)  # says which depths have no finished run: their tables and figures are left out
 for depth, rows in drawn.items():
     show.show_table(chapter.results_table(rows), caption=f"Binary trees at depth {depth}", precision=2)
@@ -129,5 +131,5 @@ binary_trees_claims.show_claims(binary_trees_claims.claims(tables[deepest], resu
 # %%
 show.note(f"Of the chapter's {len(results.runs)} runs, {len(results.runs) - len(results.failures) - len(results.missing)} "
           f"finished, {len(results.failures)} failed or timed out, and {len(results.missing)} are not measured.")
-if bt_profile.name == "ci":
+if prof.name == "ci":
     chapter.raise_if_failed(results)

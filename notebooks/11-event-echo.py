@@ -55,11 +55,12 @@ allocation = sweep.allocation()
 # %%
 chapter.show_runs(echo, allocation)
 stored = chapter.stored(echo, allocation)
+plan = sweep.profile.echo
 if stored:
-    show.note(f"Each echo run measures {sweep.profile.duration_s:g} s after a {sweep.profile.warmup_s:g} s warm-up, "
-              f"in a {sweep.profile.heap} heap, with {WINDOW} events in flight per client. The allocation loop runs "
-              f"{show.count(sweep.profile.forks, 'process', 'processes')} of {sweep.profile.iterations} iterations "
-              f"of {sweep.profile.iteration_ms} ms, after {sweep.profile.warmup_iterations} warm-up iterations.")
+    show.note(f"Each echo run measures {plan.duration_s:g} s after a {plan.warmup_s:g} s warm-up, "
+              f"in a {plan.heap} heap, with {WINDOW} events in flight per client. The allocation loop runs "
+              f"{show.count(plan.forks, 'process', 'processes')} of {plan.iterations} iterations "
+              f"of {plan.iteration_ms} ms, after {plan.warmup_iterations} warm-up iterations.")
 
 # %% [markdown]
 # ## Throughput, and what the copy costs

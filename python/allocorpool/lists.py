@@ -210,6 +210,16 @@ POOL_CHOICE_STRATEGIES = ("alloc", "pool", "pmr")
 POOL_CHOICE_LABELS = {"alloc": "Allocation", "pool": "Free list", "pmr": "Standard-library pool"}
 POOL_CHOICE_SOLUTIONS = ("cpp-glibc", "flat-glibc")
 
+# The event echo (chapter 11, run.event_echo): the JDKs and collectors it pairs, its two transports, its two modes
+# (each event echoed back as read, or as a new copy), the clients of an echo run and the threads of the allocation
+# loop. A profile's EchoPlan (profiles.py) picks from them.
+ECHO_JDKS = (11, 17, 21, 25)
+ECHO_COLLECTORS = ("g1", "parallel", "zgc-gen")
+ECHO_TRANSPORTS = ("chronicle", "nio")
+ECHO_MODES = ("reuse", "copy")
+ECHO_CLIENTS = (1, 2, 4)
+ECHO_ALLOCATION_THREADS = (1, 2)
+
 POOL_SIZE: int = ENGINE_FACTS["pool_size"]
 
 # The collectors-across-JDKs chapter: each JDK's collectors as it ships them (no flag but the

@@ -2,20 +2,28 @@
 
 `ci` (seconds per cell, for the notebook tests), `quick` (the whole study at a tenth of the
 article's sizes) and `full` (the article's sizes and durations). A profile's plans say how its
-real-time searches, minimum heaps, continuum, collectors across the JDKs and blocks run. The
-figures behind a plan's estimate constants are the stored runs' (`make plan` checks the model
+real-time searches, minimum heaps, continuum, collectors across the JDKs, blocks, several threads,
+binary-trees shoot-out and event echo run: one profile for every chapter, looked up by name here.
+The figures behind a plan's estimate constants are the stored runs' (`make plan` checks the model
 against them; chapters 12 and 13 show the sizes' and heaps' own).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import product
 
 from allocorpool import collectors
 from allocorpool.lists import (
     CASES,
     COLLECTOR_LABELS,
     CONTINUUM_SOLUTIONS,
+    ECHO_ALLOCATION_THREADS,
+    ECHO_CLIENTS,
+    ECHO_COLLECTORS,
+    ECHO_JDKS,
+    ECHO_MODES,
+    ECHO_TRANSPORTS,
     MAX_CAPTURING_DELAY_MS,
     REFERENCE_NS,
     SELECTIONS,
@@ -146,6 +154,43 @@ class ThreadPlan:
 
 
 @dataclass(frozen=True)
+class BinaryTreesPlan:
+    """How the binary-trees shoot-out runs under a profile (run.binary_trees): the depths (the seed ran 20
+    and 21), repetitions per variant and depth, and the time one run may take before it is stopped and
+    recorded as timed out."""
+
+    depths: tuple[int, ...]
+    repetitions: int
+    timeout_s: float
+
+
+@dataclass(frozen=True)
+class EchoPlan:
+    """How big and how long the event echo's runs are under a profile (run.event_echo)."""
+
+    jdks: tuple[int, ...]
+    collectors: tuple[str, ...]
+    clients: tuple[int, ...]
+    duration_s: float  # measured seconds of an echo run, after its warm-up
+    warmup_s: float
+    heap: str
+    warmup_iterations: int  # the allocation loop (JMH), per fork
+    iterations: int
+    iteration_ms: int
+    forks: int
+    # Each echo and allocation-loop cell runs this many times, each a fresh JVM: a claim is decided on the
+    # interval of its repetitions, never on one run against one.
+    repetitions: int = 3
+    transports: tuple[str, ...] = ECHO_TRANSPORTS
+    modes: tuple[str, ...] = ECHO_MODES
+    threads: tuple[int, ...] = ECHO_ALLOCATION_THREADS
+    pairs: tuple[tuple[int, str], ...] | None = None  # the (JDK, collector) pairs run; None: every JDK with each
+
+    def jdk_collectors(self) -> tuple[tuple[int, str], ...]:
+        return self.pairs if self.pairs is not None else tuple(product(self.jdks, self.collectors))
+
+
+@dataclass(frozen=True)
 class Profile:
     name: str
     description: str
@@ -161,6 +206,8 @@ class Profile:
     queue_probe_s: float  # the queue benchmark's probes with 100 ms of ticks per array
     queue_fixed_probe_s: float  # its probes under the original's fixed capacity (10 s to compare with it)
     search: SearchPlan
+    binary_trees: BinaryTreesPlan  # the binary-trees shoot-out (chapter 10)
+    echo: EchoPlan  # the event echo (chapter 11)
     cases: tuple[str, ...] = CASES
     solutions: tuple[str, ...] | None = None  # None: every solution
     strict: bool = False  # a chapter fails when any of its runs failed or it has no result (the tests' profile)
@@ -209,6 +256,13 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             scale=0.02, batch_s=0.25, batch_warmup_s=0.1, probe_s=0.25, probe_warmup_s=0.1, timeline_s=1, long_run_s=1,
             queue_probe_s=0.2, queue_fixed_probe_s=0.2,
             search=SearchPlan(high_ns=1000, longest_probe_s=1, confirm=False, digits=1, resolution=0.5),
+            # Binary trees: one run of each variant at depth 10 (well under a second each), for the tests.
+            binary_trees=BinaryTreesPlan(depths=(10,), repetitions=1, timeout_s=120),
+            # The event echo: JDK 11 with generational ZGC is an "unsupported" row, and ci shows one. Two measured
+            # pairs check every claim's code; G1 on JDK 25 would check none that G1 on JDK 11 does not.
+            echo=EchoPlan(jdks=(11, 25), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=0.5, warmup_s=0.25,
+                          heap="512m", warmup_iterations=1, iterations=2, iteration_ms=200, forks=1, repetitions=2,
+                          pairs=((11, "g1"), (11, "zgc-gen"), (25, "zgc-gen"))),
             cases=("A",), strict=True, heap=HeapPlan(factors=(2, 6), resolution=0.5),
             blocks=BlockPlan(repetitions=2, probe_repetitions=2, reference_valid_s=1800),
             continuum=ContinuumPlan(sizes=(1_000, 100_000), strategies=("alloc", "pool"),
@@ -223,6 +277,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             queue_probe_s=0.5, queue_fixed_probe_s=1,
             # long_probes: the stored Java sentinel searches' long probes per search
             search=SearchPlan(high_ns=2000, longest_probe_s=6, long_probes=1.5),
+            # Binary trees: five runs of each variant at depth 18 (a quarter of the seed's smaller size).
+            binary_trees=BinaryTreesPlan(depths=(18,), repetitions=5, timeout_s=300),
+            echo=EchoPlan(jdks=ECHO_JDKS, collectors=ECHO_COLLECTORS, clients=ECHO_CLIENTS, duration_s=2, warmup_s=1,
+                          heap="1g", warmup_iterations=2, iterations=3, iteration_ms=500, forks=1),
             heap=HeapPlan(resolution=0.1, cases=("C",), repeats=3),
             continuum=ContinuumPlan(pool_resolution=1_000_000),  # three bisection runs, not four, between 3 and 10 M
             # The longest pause of the Java sentinel cells' batch runs at a tenth of the sizes, over that
@@ -246,6 +304,10 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             # loss at 10,000 ns anyway (80K packets every 40 s). long_probes and long_probe_share: the
             # stored Java searches' long probes per search and their mean length (`make plan` checks them).
             search=SearchPlan(high_ns=2000, longest_probe_s=30, long_probes=1.6, long_probe_share=0.93),
+            # Binary trees: the seed's depths, 20 and 21, five runs of each variant.
+            binary_trees=BinaryTreesPlan(depths=(20, 21), repetitions=5, timeout_s=1800),
+            echo=EchoPlan(jdks=ECHO_JDKS, collectors=ECHO_COLLECTORS, clients=ECHO_CLIENTS, duration_s=20, warmup_s=5,
+                          heap="1g", warmup_iterations=5, iterations=5, iteration_ms=2000, forks=3),
             # The bisection runs at full size fill several times slower than the model's fill (the mean of
             # the stored ones, case C): near the minimum heap they thrash up to the fill limit.
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=4.4),

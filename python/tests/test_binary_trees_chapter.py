@@ -6,7 +6,7 @@ import re
 import pandas as pd
 import pytest
 
-from allocorpool import effects
+from allocorpool import effects, profiles
 from allocorpool.chapters import binary_trees as chapter
 from allocorpool.chapters import binary_trees_claims as claims
 from allocorpool.run import binary_trees as bt
@@ -30,7 +30,7 @@ def test_a_variant_the_store_lacks_reads_not_measured_and_a_failure_its_error():
     runs = pd.DataFrame([{"variant": "c-jemalloc", "depth": 21, "status": "error", "error": "exit code 1",
                           "runtime": None, "compiler": None, "pause_source": None, "pause_resolution_ms": None,
                           **dict.fromkeys(bt.FIGURES)}])
-    rows = bt.summarise(runs, [glibc, jemalloc], {}, bt.profile("full"))
+    rows = bt.summarise(runs, [glibc, jemalloc], {}, profiles.profile("full"))
     shown = chapter.results_table(chapter.with_seed(rows[rows["depth"] == 21], chapter.load_seed(), 21))
     assert shown.loc[glibc.label, "status"] == "not measured"
     assert shown.loc[jemalloc.label, "status"] == "failed: exit code 1"
@@ -39,12 +39,12 @@ def test_a_variant_the_store_lacks_reads_not_measured_and_a_failure_its_error():
 def test_runs_the_store_lacks_are_counted_apart_from_failures_and_the_claims_use_a_measured_depth():
     # the full article listed 360 "failed or timed out" runs, each "nan": 135 of depth 20's and all of 21's,
     # which the store does not hold; and it checked the claims at depth 21, where nothing ran
-    prof = bt.profile("full")
+    prof = profiles.profile("full")
     jemalloc = bt.variant("c-jemalloc")
     runs = pd.DataFrame([{"key": f"k{depth}{r}", "variant": "c-jemalloc", "depth": depth, "repetition": r,
                           "status": ("ok" if r <= 2 else "timeout" if r == 3 else None) if depth == 20 else None,
                           "error": "timed out" if (depth, r) == (20, 3) else None}
-                         for depth in prof.depths for r in range(1, 6)])
+                         for depth in prof.binary_trees.depths for r in range(1, 6)])
     results = bt.Results(prof, runs, bt.summarise(runs.assign(**dict.fromkeys(
         ["runtime", "compiler", "pause_source", "pause_resolution_ms", *bt.FIGURES])), [jemalloc], {}, prof),
         pd.DataFrame())
@@ -53,7 +53,7 @@ def test_runs_the_store_lacks_are_counted_apart_from_failures_and_the_claims_use
     assert chapter.missing_sentence(results) == (
         "7 of the profile's 10 runs are not measured: the store does not hold them (at depth 20, 2 of 5 runs "
         "(of 1 variant, repetitions 4, 5); at depth 21, every run). The figures below are those of the runs it holds.")
-    tables = {depth: chapter.with_seed(results.table, chapter.load_seed(), depth) for depth in prof.depths}
+    tables = {depth: chapter.with_seed(results.table, chapter.load_seed(), depth) for depth in prof.binary_trees.depths}
     assert chapter.deepest_measured(tables) == 20
 
 
@@ -82,7 +82,7 @@ def runs_of(**variants):
                          "pause_resolution_ms": None, **dict.fromkeys(bt.FIGURES), "wall_s": wall, "user_s": user,
                          "sys_s": sys_, "pause_max_ms": pause})
     runs = pd.DataFrame(runs)
-    rows = bt.summarise(runs, [bt.variant(name) for name in variants], {}, bt.profile("full"))
+    rows = bt.summarise(runs, [bt.variant(name) for name in variants], {}, profiles.profile("full"))
     rows = rows[rows["depth"] == 20]
     return claims.Runs(rows, runs), rows
 

@@ -8,20 +8,22 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from allocorpool import profiles
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
 from allocorpool.machine import fingerprint
+from allocorpool.profiles import EchoPlan
 from allocorpool.run import event_echo
-from allocorpool.run.event_echo import CHRONICLE_JDK17_FLAGS, EchoCell, EchoProfile, EchoSweep, result_row
+from allocorpool.run.event_echo import CHRONICLE_JDK17_FLAGS, EchoCell, EchoSweep, result_row
 from allocorpool.run.runner import CellResult
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SAMPLES = FIXTURES / "event-echo"
 FAKE = FIXTURES / "fake_event_echo.py"
 # JDK 11 has G1 but no generational ZGC: one pair runs, the other is a row that says why not.
-TINY = EchoProfile("tiny", jdks=(11,), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=0.2, warmup_s=0.1,
-                   heap="256m", warmup_iterations=1, iterations=1, iteration_ms=50, forks=1, transports=("nio",),
-                   threads=(1,), repetitions=1)
+TINY = replace(profiles.profile("ci"), name="tiny", echo=EchoPlan(
+    jdks=(11,), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=0.2, warmup_s=0.1, heap="256m",
+    warmup_iterations=1, iterations=1, iteration_ms=50, forks=1, transports=("nio",), threads=(1,), repetitions=1))
 ECHO = EchoCell("echo", 25, "zgc-gen", "512m", 1, 0.5, transport="chronicle", mode="copy", clients=1, window=256)
 ALLOCATION = EchoCell("allocation", 25, "g1", "512m", 0.6, threads=2, forks=1, warmup_iterations=1, iterations=2,
                       iteration_ms=200)
@@ -104,7 +106,10 @@ def test_a_bad_cell_is_refused_with_the_valid_values(change, message):
 
 def test_unknown_profiles_are_refused():
     with pytest.raises(ValueError, match="unknown profile 'huge'; one of ci, quick, full"):
-        event_echo.profile("huge")
+        profiles.profile("huge")
+    with pytest.raises(SystemExit) as stop:  # argparse names the valid profiles and exits with 2
+        event_echo.main(["--profile", "huge"])
+    assert stop.value.code == 2
 
 
 @pytest.fixture
@@ -136,7 +141,7 @@ def test_every_row_is_measured_or_says_why_not(tmp_path, fake):
 
 def test_each_cell_runs_once_per_repetition_and_its_rows_say_which(tmp_path, fake):
     _, runs = fake
-    echo = EchoSweep(replace(TINY, repetitions=3), tmp_path, progress=False).echo()
+    echo = EchoSweep(replace(TINY, echo=replace(TINY.echo, repetitions=3)), tmp_path, progress=False).echo()
     assert len(runs) == 6 and len(set(runs)) == 6  # two modes, three times each, every run a process of its own
     assert runs[:2] == [k for k in runs if not k.endswith(("_r1", "_r2"))]  # the first repetition's keys as before
     measured = echo[echo["status"] == "ok"]

@@ -1,7 +1,8 @@
 """The binary-trees shoot-out (seed 002): one program, every allocator and collector, one row each.
 
-What runs (the lists, profiles, variants and cells) is run.binary_trees_variants's; what each runtime
-reports about its pauses, data.pause_reports's; both are importable from here too. A
+What runs (the lists, variants and cells) is run.binary_trees_variants's; how big and how often, a
+profile's binary-trees plan (profiles.BinaryTreesPlan); what each runtime reports about its pauses,
+data.pause_reports's; the variants and the reports are importable from here too. A
 `BinaryTreesCell` is one repetition of one variant at one depth; it goes into the study's store like
 the engines' cells (kind "binary-trees", through run.executor.run_missing), so a finished repetition
 is never rerun and a failed or timed-out one is kept with its stderr tail. Repetitions are
@@ -31,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool import paths, settings
+from allocorpool import paths, profiles, settings
 from allocorpool.data.pause_reports import (  # noqa: F401  (the chapter and tests read them here)
     NO_PAUSES,
     PAUSE_COLUMNS,
@@ -55,18 +56,15 @@ from allocorpool.run.binary_trees_variants import (  # noqa: F401  (the chapter 
     MARKERS,
     MIN_DEPTH,
     NOT_REPRODUCED,
-    PROFILES,
     REPORT_PREFIX,
     VARIANTS,
     VARIANTS_BY_NAME,
     BinaryTreesCell,
-    BinaryTreesProfile,
     Variant,
     bin_dir,
     cells,
     command,
     expected_output,
-    profile,
     variant,
     why_unavailable,
 )
@@ -265,7 +263,7 @@ FIGURES = ["wall_s", "user_s", "sys_s", "peak_rss_bytes", "pause_count", "pause_
 class Results:
     """A profile's binary-trees results: every run, and one row per variant and depth."""
 
-    profile: BinaryTreesProfile
+    profile: profiles.Profile
     runs: pd.DataFrame  # one row per cell: variant, depth, repetition, status, error, stderr tail, figures
     table: pd.DataFrame  # per variant and depth: medians, spread, runs, failures; unavailable rows too
     pauses: pd.DataFrame  # every listed pause of the finished runs, with variant and depth
@@ -286,13 +284,13 @@ def _log(text: str, progress: bool) -> None:
         print(f"[binary-trees] {text}", file=sys.__stderr__, flush=True)
 
 
-def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | Path | None = None,
+def sweep(profile_name: str | profiles.Profile | None = None, data_dir: str | Path | None = None,
           chosen: Iterable[str] | None = None, retry_failed: bool = False, progress: bool = True,
           programs: Path | None = None, store: Store | None = None,
           run: Callable[[BinaryTreesCell], CellResult] | None = None) -> Results:
     """Runs every cell of the profile the store lacks (interleaved repetitions) and reads all back (a replay,
     make article, only reads: run.executor.run_missing)."""
-    prof = profile(profile_name or settings.profile_name())
+    prof = profiles.profile(profile_name or settings.profile_name())
     store = store or Store.chosen(prof.name, data_dir)
     wanted = [variant(name) for name in chosen] if chosen is not None else list(VARIANTS)
     # A replay reads what the store holds, whatever this machine has built: only a fixed reason stands.
@@ -305,7 +303,7 @@ def sweep(profile_name: str | BinaryTreesProfile | None = None, data_dir: str | 
         nonlocal count
         count += 1
         _log(f"{cell.key} ...", progress)
-        result = (run or (lambda c: run_cell(c, store.runs_dir, prof.timeout_s, programs)))(cell)
+        result = (run or (lambda c: run_cell(c, store.runs_dir, prof.binary_trees.timeout_s, programs)))(cell)
         wall = result.run.summary.get("wall_s") if result.run.summary else None
         _log(f"{cell.key}: {result.status}" + (f", {wall:.2f} s" if wall else "") +
              f" ({count} run, {time.monotonic() - started:.0f} s so far)", progress)
@@ -342,12 +340,12 @@ def _first(values: pd.Series) -> Any:
 
 
 def summarise(runs: pd.DataFrame, chosen: list[Variant], reasons: dict[str, str | None],
-              prof: BinaryTreesProfile) -> pd.DataFrame:
+              prof: profiles.Profile) -> pd.DataFrame:
     """One row per variant and depth: medians and spread (min, max) of the finished runs, how many
     ran and failed; variants that cannot run here are rows with their reason and no figures."""
     rows = []
     for v in chosen:
-        for depth in prof.depths:
+        for depth in prof.binary_trees.depths:
             base = {"variant": v.name, "language": v.language, "label": v.label, "memory": v.memory,
                     "bump_allocation": v.bump_allocation, "mark_sweep": v.mark_sweep, "seed_label": v.seed_label, "jdk": v.jdk,
                     "collector": v.collector, "depth": depth}
@@ -388,12 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m allocorpool.run.binary_trees", description=main.__doc__)
-    parser.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)}")
+    parser.add_argument("--profile", default="quick", choices=sorted(profiles.PROFILES))
     parser.add_argument("--variant", action="append", help="a variant (repeatable; default: all)")
     parser.add_argument("--retry-failed", action="store_true", help="run failed or timed-out cells again")
     args = parser.parse_args(argv)
     try:
-        prof = profile(args.profile)
+        prof = profiles.profile(args.profile)
         for name in args.variant or []:
             variant(name)
     except ValueError as error:

@@ -1,9 +1,10 @@
-"""The binary-trees shoot-out's lists, profiles, variants and cells (chapter 10).
+"""The binary-trees shoot-out's lists, variants and cells (chapter 10).
 
-The lists and the per-profile sizes come first (as in mimalloc-bench): edit them to change what
-runs. A `Variant` is one row: a program of binary-trees/ (built by `make binary-trees` into
-build/binary-trees/bin), its environment and where its pauses come from. A `BinaryTreesCell` is
-one repetition of one variant at one depth (a store's cell kind "binary-trees").
+The lists come first (as in mimalloc-bench): edit them to change what runs; how big and how
+often is each profile's binary-trees plan (profiles.BinaryTreesPlan). A `Variant` is one row: a
+program of binary-trees/ (built by `make binary-trees` into build/binary-trees/bin), its
+environment and where its pauses come from. A `BinaryTreesCell` is one repetition of one variant
+at one depth (a store's cell kind "binary-trees").
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, ClassVar
 
 from allocorpool import paths
 from allocorpool.lists import named
+from allocorpool.profiles import Profile
 from allocorpool.run import jdks
 
 JAVA_MAJORS = (11, 17, 21, 25)
@@ -31,28 +33,6 @@ NOT_REPRODUCED = {
                 "the seed author's own collector: its code is not published in a package, and others' code is "
                 "not copied into the study"),
 }
-
-
-@dataclass(frozen=True)
-class BinaryTreesProfile:
-    """How big and how often: the depths (the seed ran 20 and 21), repetitions per variant and depth,
-    and the time one run may take before it is stopped and recorded as timed out."""
-
-    name: str
-    description: str
-    depths: tuple[int, ...]
-    repetitions: int
-    timeout_s: float
-
-
-PROFILES: dict[str, BinaryTreesProfile] = {p.name: p for p in (
-    BinaryTreesProfile("ci", "one run of each variant at depth 10 (well under a second each): for the tests",
-                       depths=(10,), repetitions=1, timeout_s=120),
-    BinaryTreesProfile("quick", "five runs of each variant at depth 18 (a quarter of the seed's smaller size)",
-                       depths=(18,), repetitions=5, timeout_s=300),
-    BinaryTreesProfile("full", "the seed's depths, 20 and 21, five runs of each variant",
-                       depths=(20, 21), repetitions=5, timeout_s=1800),
-)}
 
 MIN_DEPTH = 4
 REPORT_PREFIX = "binary-trees: "
@@ -155,10 +135,6 @@ def variant(name: str) -> Variant:
     return named(VARIANTS_BY_NAME, name, "binary-trees variant")
 
 
-def profile(name: str | BinaryTreesProfile) -> BinaryTreesProfile:
-    return name if isinstance(name, BinaryTreesProfile) else named(PROFILES, name, "profile")
-
-
 def bin_dir() -> Path:
     return paths.project_root() / "build" / "binary-trees" / "bin"
 
@@ -206,11 +182,12 @@ class BinaryTreesCell:
         return asdict(self)
 
 
-def cells(prof: BinaryTreesProfile, chosen: Iterable[Variant] | None = None) -> list[BinaryTreesCell]:
+def cells(prof: Profile, chosen: Iterable[Variant] | None = None) -> list[BinaryTreesCell]:
     """The profile's cells, repetitions interleaved: every variant's first run, then every second, ..."""
     chosen = list(VARIANTS if chosen is None else chosen)
-    return [BinaryTreesCell(v.name, depth, repetition) for depth in prof.depths
-            for repetition in range(1, prof.repetitions + 1) for v in chosen]
+    plan = prof.binary_trees
+    return [BinaryTreesCell(v.name, depth, repetition) for depth in plan.depths
+            for repetition in range(1, plan.repetitions + 1) for v in chosen]
 
 
 def expected_output(depth: int) -> list[str]:

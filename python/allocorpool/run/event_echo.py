@@ -1,4 +1,4 @@
-"""The event echo (seed 004): what it runs under each profile, its cells, and its sweep.
+"""The event echo (seed 004): its cells, their command lines and rows, and its sweep.
 
 Two programs from event-echo/ (one jar): the echo, where clients send 44-byte TopOfBook
 events over loopback TCP to a service that sends each back as read ("reuse") or as a new
@@ -8,8 +8,8 @@ the study's store (data/<profile>/, kind "event-echo"), run once and read back a
 failed or timed-out run is stored as such with its stderr tail. A collector a JDK lacks is a
 row that says so (status "unsupported"), never a run.
 
-The lists and the per-profile sizes come first (as in mimalloc-bench): edit them to change
-the study.
+What it runs comes from lists.py's ECHO_ lists (edit them to change the study, as in
+mimalloc-bench); how big and how long, from each profile's echo plan (profiles.EchoPlan).
 """
 
 from __future__ import annotations
@@ -17,28 +17,21 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import asdict, dataclass
-from itertools import product
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pandas as pd
 
-from allocorpool import paths, settings
+from allocorpool import paths, profiles, settings
 from allocorpool.data.records import UNSUPPORTED
 from allocorpool.data.store import Store
-from allocorpool.lists import named
+from allocorpool.lists import ECHO_MODES, ECHO_TRANSPORTS
 from allocorpool.run import jdks
 from allocorpool.run.executor import run_missing
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import CellResult, run_cell
 
-# ---- The selectable lists -------------------------------------------------------------
-JDKS = (11, 17, 21, 25)
-COLLECTORS = ("g1", "parallel", "zgc-gen")
-TRANSPORTS = ("chronicle", "nio")
-MODES = ("reuse", "copy")
-CLIENTS = (1, 2, 4)
-ALLOCATION_THREADS = (1, 2)
+# ---- Constants ----------------------------------------------------------------------------
 WINDOW = 256  # events in flight per client: enough to keep a 2-core machine busy (see the chapter)
 SEED_CLIENTS = 16
 
@@ -56,50 +49,6 @@ CHRONICLE_JDK17_FLAGS = (
 )
 ECHO_MAIN = "allocorpool.echo.EchoBenchmark"
 ALLOCATION_MAIN = "allocorpool.echo.AllocationRate"
-
-
-@dataclass(frozen=True)
-class EchoProfile:
-    """How big and how long the event echo's runs are under one of the study's profiles."""
-
-    name: str
-    jdks: tuple[int, ...]
-    collectors: tuple[str, ...]
-    clients: tuple[int, ...]
-    duration_s: float  # measured seconds of an echo run, after its warm-up
-    warmup_s: float
-    heap: str
-    warmup_iterations: int  # the allocation loop (JMH), per fork
-    iterations: int
-    iteration_ms: int
-    forks: int
-    # Each echo and allocation-loop cell runs this many times, each a fresh JVM: a claim is decided on the
-    # interval of its repetitions, never on one run against one.
-    repetitions: int = 3
-    transports: tuple[str, ...] = TRANSPORTS
-    modes: tuple[str, ...] = MODES
-    threads: tuple[int, ...] = ALLOCATION_THREADS
-    pairs: tuple[tuple[int, str], ...] | None = None  # the (JDK, collector) pairs run; None: every JDK with each
-
-    def jdk_collectors(self) -> tuple[tuple[int, str], ...]:
-        return self.pairs if self.pairs is not None else tuple(product(self.jdks, self.collectors))
-
-
-PROFILES: dict[str, EchoProfile] = {p.name: p for p in (
-    # JDK 11 with generational ZGC is an "unsupported" row: the ci profile shows one. Two measured pairs check
-    # every claim's code; G1 on JDK 25 would check none that G1 on JDK 11 does not.
-    EchoProfile("ci", jdks=(11, 25), collectors=("g1", "zgc-gen"), clients=(1,), duration_s=0.5, warmup_s=0.25,
-                heap="512m", warmup_iterations=1, iterations=2, iteration_ms=200, forks=1, repetitions=2,
-                pairs=((11, "g1"), (11, "zgc-gen"), (25, "zgc-gen"))),
-    EchoProfile("quick", jdks=JDKS, collectors=COLLECTORS, clients=CLIENTS, duration_s=2, warmup_s=1, heap="1g",
-                warmup_iterations=2, iterations=3, iteration_ms=500, forks=1),
-    EchoProfile("full", jdks=JDKS, collectors=COLLECTORS, clients=CLIENTS, duration_s=20, warmup_s=5, heap="1g",
-                warmup_iterations=5, iterations=5, iteration_ms=2000, forks=3),
-)}
-
-
-def profile(name: str | EchoProfile) -> EchoProfile:
-    return name if isinstance(name, EchoProfile) else named(PROFILES, name, "profile")
 
 
 # ---- Cells --------------------------------------------------------------------------------
@@ -137,10 +86,10 @@ class EchoCell:
         if self.program == "echo":
             if None in echo or any(v is not None for v in allocation):
                 raise ValueError("an echo cell has transport, mode, clients and window, and no allocation field")
-            if self.transport not in TRANSPORTS:
-                raise ValueError(f"transport {self.transport!r}: one of {', '.join(TRANSPORTS)}")
-            if self.mode not in MODES:
-                raise ValueError(f"mode {self.mode!r}: one of {', '.join(MODES)}")
+            if self.transport not in ECHO_TRANSPORTS:
+                raise ValueError(f"transport {self.transport!r}: one of {', '.join(ECHO_TRANSPORTS)}")
+            if self.mode not in ECHO_MODES:
+                raise ValueError(f"mode {self.mode!r}: one of {', '.join(ECHO_MODES)}")
         elif None in allocation or any(v is not None for v in echo):
             raise ValueError("an allocation cell has threads, forks and iterations, and no echo field")
 
@@ -181,17 +130,19 @@ class EchoCell:
         return 120.0 + 3.0 * self.duration_s
 
 
-def echo_cell(prof: EchoProfile, jdk: int, collector: str, transport: str, mode: str, clients: int,
+def echo_cell(prof: profiles.Profile, jdk: int, collector: str, transport: str, mode: str, clients: int,
               repetition: int = 0) -> EchoCell:
-    return EchoCell("echo", jdk, collector, prof.heap, prof.duration_s, prof.warmup_s, transport=transport, mode=mode,
+    plan = prof.echo
+    return EchoCell("echo", jdk, collector, plan.heap, plan.duration_s, plan.warmup_s, transport=transport, mode=mode,
                     clients=clients, window=WINDOW, repetition=repetition)
 
 
-def allocation_cell(prof: EchoProfile, jdk: int, collector: str, threads: int, repetition: int = 0) -> EchoCell:
-    seconds = prof.forks * (prof.warmup_iterations + prof.iterations) * prof.iteration_ms / 1000
-    return EchoCell("allocation", jdk, collector, prof.heap, seconds, threads=threads, forks=prof.forks,
-                    warmup_iterations=prof.warmup_iterations, iterations=prof.iterations,
-                    iteration_ms=prof.iteration_ms, repetition=repetition)
+def allocation_cell(prof: profiles.Profile, jdk: int, collector: str, threads: int, repetition: int = 0) -> EchoCell:
+    plan = prof.echo
+    seconds = plan.forks * (plan.warmup_iterations + plan.iterations) * plan.iteration_ms / 1000
+    return EchoCell("allocation", jdk, collector, plan.heap, seconds, threads=threads, forks=plan.forks,
+                    warmup_iterations=plan.warmup_iterations, iterations=plan.iterations,
+                    iteration_ms=plan.iteration_ms, repetition=repetition)
 
 
 def jar() -> Path:
@@ -267,9 +218,9 @@ def unsupported_row(program: str, jdk: int, collector: str, reason: str, **label
 class EchoSweep:
     """The event echo's cells under one profile, run through the study's store and read back."""
 
-    def __init__(self, profile_name: str | EchoProfile | None = None, data_dir: str | Path | None = None,
+    def __init__(self, profile_name: str | profiles.Profile | None = None, data_dir: str | Path | None = None,
                  progress: bool = True, retry_failed: bool = False) -> None:
-        self.profile = profile(profile_name or settings.profile_name())
+        self.profile = profiles.profile(profile_name or settings.profile_name())
         self.store = Store.chosen(self.profile.name, data_dir)
         self.retry_failed = retry_failed
         self.progress = progress
@@ -278,7 +229,7 @@ class EchoSweep:
     def combinations(self) -> list[tuple[int, str, str | None]]:
         """(JDK, collector, why not) for each of the profile's pairs; why not is None where the JDK has it."""
         out = []
-        for jdk, collector in self.profile.jdk_collectors():
+        for jdk, collector in self.profile.echo.jdk_collectors():
             try:
                 jdks.collector_flags(jdk, collector)
                 out.append((jdk, collector, None))
@@ -288,17 +239,17 @@ class EchoSweep:
 
     def echo_cells(self) -> list[EchoCell]:
         """Every echo cell, repetition by repetition: a repetition's runs all come before the next one's."""
-        p = self.profile
-        return [echo_cell(p, jdk, collector, transport, mode, clients, repetition)
+        p = self.profile.echo
+        return [echo_cell(self.profile, jdk, collector, transport, mode, clients, repetition)
                 for repetition in range(p.repetitions)
                 for jdk, collector, why_not in self.combinations() if why_not is None
                 for transport in p.transports for clients in p.clients for mode in p.modes]
 
     def allocation_cells(self) -> list[EchoCell]:
         return [allocation_cell(self.profile, jdk, collector, threads, repetition)
-                for repetition in range(self.profile.repetitions)
+                for repetition in range(self.profile.echo.repetitions)
                 for jdk, collector, why_not in self.combinations() if why_not is None
-                for threads in self.profile.threads]
+                for threads in self.profile.echo.threads]
 
     def _run(self, cell: EchoCell) -> CellResult:
         if self.progress:
@@ -321,7 +272,7 @@ class EchoSweep:
         cells = self.echo_cells()
         stored = self._stored(cells)
         rows = [result_row(cell, stored.get(cell.key)) for cell in cells]
-        p = self.profile
+        p = self.profile.echo
         rows += [unsupported_row("echo", jdk, collector, why_not, transport=transport, mode=mode, clients=clients)
                  for jdk, collector, why_not in self.combinations() if why_not is not None
                  for transport in p.transports for clients in p.clients for mode in p.modes]
@@ -334,7 +285,7 @@ class EchoSweep:
         rows = [result_row(cell, stored.get(cell.key)) for cell in cells]
         rows += [unsupported_row("allocation", jdk, collector, why_not, threads=threads)
                  for jdk, collector, why_not in self.combinations() if why_not is not None
-                 for threads in self.profile.threads]
+                 for threads in self.profile.echo.threads]
         return pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
 
     def load(self, key: str) -> CellResult:
@@ -346,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m allocorpool.run.event_echo", description=main.__doc__)
-    parser.add_argument("--profile", default="quick", choices=sorted(PROFILES))
+    parser.add_argument("--profile", default="quick", choices=sorted(profiles.PROFILES))
     parser.add_argument("--data", help="store folder (default: data/<profile>)")
     parser.add_argument("--retry-failed", action="store_true", help="run failed and timed-out cells again")
     args = parser.parse_args(argv)
