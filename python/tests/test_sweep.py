@@ -352,6 +352,21 @@ def test_what_a_record_prints_of_a_single_run_and_of_a_block():
     assert record._figure({"status": "timeout"}) == "timeout"
 
 
+def test_a_record_names_the_newest_boots_ratio_beside_the_one_over_every_boot():
+    """The figures a record prints are the newest boot's: its ratio stands beside them, and the ratio over every
+    boot that measured the block (the verdict that stands) is named as such."""
+    from allocorpool import effects
+    from allocorpool.analysis import blocks as block_figures
+    from allocorpool.run import record
+    older, newest = effects.Effect(0.6, 0.55, 0.65, 3, 3), effects.Effect(1.25, 1.2, 1.3, 3, 3)
+    over = effects.Effect(0.9, 0.6, 1.3, 6, 6, boots=2)
+    two = block_figures.Comparison({"aaaa": older, "bbbb": newest}, "bbbb", over=over)
+    assert record._effect_words(two) == (f"{newest.text()} in this boot: fails; over 2 boots {over.text()}: "
+                                         "no difference measured")
+    one = block_figures.Comparison({"bbbb": newest}, "bbbb")
+    assert record._effect_words(one) == f"{newest.text()}: fails"
+
+
 def test_the_fill_limit_of_a_bisection_run_is_a_multiple_of_a_fitted_fill():
     assert min_heap.fill_limit_s(None) is None
     assert min_heap.fill_limit_s(2.0) == min_heap.FILL_LIMIT_FLOOR_S

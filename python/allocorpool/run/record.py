@@ -44,7 +44,7 @@ def record(profile_name: str, solution: str, realtime: bool = False) -> str:
         rows = {r["strategy"]: r for r in part.to_dict("records")}
         figures = ", ".join(f"{s} {_figure(rows[s])}" for s in lists.STRATEGIES if s in rows)
         compared = block_figures.compare(rows["pool"], rows["alloc"]) if "pool" in rows and "alloc" in rows else None
-        effect = f"; pooling / allocation {compared.effect.text()}: {compared.outcome()}" if compared else ""
+        effect = f"; pooling / allocation {_effect_words(compared)}" if compared else ""
         lines.append(f"{solution} case {case}: {figures} ns per packet{effect}")
     return "\n".join(lines)
 
@@ -143,6 +143,16 @@ def _spread_row(found: dict | None) -> dict:
     if found is None:
         return {}
     return {"ns_per_packet": found["spread"].median, **block_figures.spread_columns(found)}
+
+
+def _effect_words(compared: block_figures.Comparison) -> str:
+    """The newest boot's ratio (the boot the figures beside it come from), then, where several boots measured
+    the block, the ratio over them all: the one that stands."""
+    newest = compared.by_boot.get(compared.boot) if compared.boot is not None else None
+    if newest is None or compared.over is None:
+        return f"{compared.effect.text()}: {compared.outcome()}"
+    return (f"{newest.text()} in this boot: {newest.outcome(compared.threshold)}; over "
+            f"{len(compared.by_boot)} boots {compared.over.text()}: {compared.outcome()}")
 
 
 def _figure(row: dict) -> str:
