@@ -367,6 +367,16 @@ def test_a_record_names_the_newest_boots_ratio_beside_the_one_over_every_boot():
     assert record._effect_words(one) == f"{newest.text()}: fails"
 
 
+def test_a_record_of_probes_says_over_how_many_boots_and_rounds_the_median_loss():
+    from allocorpool.run import record
+    row = {"case": "A", "strategy": "mix", "interval_ns": 1000, "lossy": 15, "probes": 15, "failed": 0,
+           "loss_pct": 0.8341119519131308, "boots": 5}
+    assert record._probes_words("parallel-11", row) == (
+        "parallel-11 case A mix at 1000 ns: over 5 boots, 15 of 15 probes lost, 0 failed, median loss 0.834 %")
+    assert record._probes_words("g1", {**row, "boots": 0, "loss_pct": None, "lossy": 0, "probes": 0}) == (
+        "g1 case A mix at 1000 ns: 0 of 0 probes lost, 0 failed, median loss not measured")
+
+
 def test_the_fill_limit_of_a_bisection_run_is_a_multiple_of_a_fitted_fill():
     assert min_heap.fill_limit_s(None) is None
     assert min_heap.fill_limit_s(2.0) == min_heap.FILL_LIMIT_FLOOR_S

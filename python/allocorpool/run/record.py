@@ -35,9 +35,7 @@ def record(profile_name: str, solution: str, realtime: bool = False) -> str:
     sweep = Sweep(profile_name, progress=True)
     if realtime:
         probes = sweep.probe_blocks([chosen])
-        return "\n".join(f"{solution} case {r['case']} {r['strategy']} at {r['interval_ns']} ns: {r['lossy']} of "
-                         f"{r['probes']} probes lost, {r['failed']} failed, median loss {r['loss_pct']}"
-                         for r in probes.to_dict("records"))
+        return "\n".join(_probes_words(solution, r) for r in probes.to_dict("records"))
     batch = sweep.batch([chosen])
     lines = []
     for case, part in batch.groupby("case", sort=False):
@@ -153,6 +151,17 @@ def _effect_words(compared: block_figures.Comparison) -> str:
         return f"{compared.effect.text()}: {compared.outcome()}"
     return (f"{newest.text()} in this boot: {newest.outcome(compared.threshold)}; over "
             f"{len(compared.by_boot)} boots {compared.over.text()}: {compared.outcome()}")
+
+
+def _probes_words(solution: str, row: dict) -> str:
+    """A real-time block's cell: its probes over every boot that completed the block (they decide), the median
+    loss in percent with the digits a reader needs."""
+    boots = row.get("boots") or 0
+    over = f"over {boots} boot{'s' if boots != 1 else ''}, " if boots else ""
+    loss = row.get("loss_pct")
+    median = "not measured" if loss is None or (isinstance(loss, float) and math.isnan(loss)) else f"{loss:.3g} %"
+    return (f"{solution} case {row['case']} {row['strategy']} at {row['interval_ns']} ns: {over}{row['lossy']} of "
+            f"{row['probes']} probes lost, {row['failed']} failed, median loss {median}")
 
 
 def _figure(row: dict) -> str:
