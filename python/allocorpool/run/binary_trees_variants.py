@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from allocorpool import paths
+from allocorpool.collectors import THREAD_BUDGET
 from allocorpool.lists import named
 from allocorpool.profiles import Profile
 from allocorpool.run import jdks
@@ -206,6 +207,7 @@ def command(v: Variant, depth: int, gc_log: Path | None = None, programs: Path |
     programs = programs or bin_dir()
     if v.is_java:
         flags = list(jdks.collector_flags(v.jdk, v.collector))  # type: ignore[arg-type]
+        flags += THREAD_BUDGET.flags(v.collector)  # type: ignore[arg-type]
         if gc_log is not None:
             # filecount=0: one file, never rotated (the default keeps 5 x 20 MB and drops the oldest)
             flags.append(f"-Xlog:gc*,safepoint:file={gc_log}:uptime,level,tags:filecount=0")

