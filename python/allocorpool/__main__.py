@@ -77,14 +77,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "plan":
             from allocorpool.run import cost  # pandas, which the other commands (and bad input) need not load
             chosen = profiles.profile(args.profile)
+            from allocorpool.run import plan  # the sweep's imports are plan's alone, not every command's
             if chosen.name == "answer":  # make study's default: only the answer's blocks
                 print(cost.answer_estimate(chosen))
+                plan.print_boot_budget(chosen)
                 return 0
             if args.solutions == "all":
                 print(cost.estimate(chosen, title=", every solution"))
             paper = profiles.solutions(None, chosen, lists.selection("paper"))
             print(cost.estimate(chosen, paper, title=", the article's solutions as it ran them (SOLUTIONS=paper)"))
-            from allocorpool.run import plan  # the sweep's imports are plan's alone, not every command's
+            plan.print_boot_budget(chosen)
             plan.print_model_check(chosen, args.solutions)
             return 0
         if args.command == "blocks":

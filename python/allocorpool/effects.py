@@ -38,15 +38,17 @@ def pct(share: float, digits: int = 0) -> str:
 RESAMPLES = 4999
 SEED = 2019  # the bootstrap's random state: pinned, so a replay prints the same intervals
 HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED = "holds", "fails", "no difference measured", "not measured"
-OUTCOMES = (HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED)
+# Equal within the margin: an equivalence test decided it (analysis.model's verdicts; two one-sided tests)
+EQUAL = "equal within the margin"
+OUTCOMES = (HOLDS, FAILS, EQUAL, NO_DIFFERENCE, NOT_MEASURED)
 MIXED = "mixed"  # a claim over several comparisons that came out both ways (Tally.outcome)
 # How the boots that measured one comparison agree: AGREE (every boot that decided it decided it alike),
 # DISAGREE (some boots' intervals clear the margin and others' do not) or OPPOSE (one boot holds where
 # another fails: the direction itself moved between boots).
 AGREE, DISAGREE, OPPOSE = "", "disagree", "opposite"
 # How a verdict reads in a chapter's claims table.
-WORDS = {HOLDS: "holds", FAILS: "does not hold", NO_DIFFERENCE: NO_DIFFERENCE, NOT_MEASURED: "cannot tell",
-         MIXED: "partly"}
+WORDS = {HOLDS: "holds", FAILS: "does not hold", EQUAL: EQUAL, NO_DIFFERENCE: NO_DIFFERENCE,
+         NOT_MEASURED: "cannot tell", MIXED: "partly"}
 
 
 @dataclass(frozen=True)
@@ -355,10 +357,11 @@ class Tally:
     not_measured: int
     flips: int = 0  # comparisons whose boots disagree (DISAGREE or OPPOSE)
     opposite: int = 0  # of those, the ones whose boots gave opposite outcomes (OPPOSE)
+    equal: int = 0  # decided equal within the margin (EQUAL)
 
     @property
     def judged(self) -> int:
-        return self.holds + self.fails + self.no_difference
+        return self.holds + self.fails + self.equal + self.no_difference
 
     def outcome(self) -> str:
         """HOLDS where it held everywhere judged, FAILS where it failed everywhere judged, NO_DIFFERENCE
@@ -369,6 +372,8 @@ class Tally:
             return HOLDS
         if self.fails == self.judged:
             return FAILS
+        if self.equal == self.judged:
+            return EQUAL
         if self.no_difference == self.judged:
             return NO_DIFFERENCE
         return MIXED
@@ -388,7 +393,8 @@ class Tally:
             return f"not measured in any of {self.not_measured} {what}" if self.not_measured else f"no {what}"
         named = labels or {}
         parts = [f"{named.get(outcome, outcome)} in {count}" for outcome, count in
-                 ((HOLDS, self.holds), (FAILS, self.fails), (NO_DIFFERENCE, self.no_difference)) if count]
+                 ((HOLDS, self.holds), (FAILS, self.fails), (EQUAL, self.equal), (NO_DIFFERENCE, self.no_difference))
+                 if count]
         text = ", ".join(parts) + f" of {self.judged} {what}".rstrip()
         extra = [f"{self.not_measured} not measured"] if self.not_measured and unmeasured else []
         extra += [self.boots_text()] if self.flips else []
@@ -437,4 +443,4 @@ def tally(outcomes: Iterable[str], flips: int = 0, opposite: int = 0) -> Tally:
     if unknown:
         raise ValueError(f"outcomes {sorted(set(unknown))}: each must be one of {', '.join(OUTCOMES)}")
     return Tally(listed.count(HOLDS), listed.count(FAILS), listed.count(NO_DIFFERENCE), listed.count(NOT_MEASURED),
-                 flips, opposite)
+                 flips, opposite, listed.count(EQUAL))

@@ -8,11 +8,13 @@ from dataclasses import replace
 import pandas as pd
 
 from allocorpool import paths
+from allocorpool.analysis import model
 from allocorpool.data.records import MISSING
 from allocorpool.run.cost import in_minutes, modelled_against_measured, search_s
 from allocorpool.data.tables import value
 from allocorpool.lists import REALTIME_STRATEGIES, Solution
 from allocorpool.profiles import Profile
+from allocorpool.run.blocks import BLOCKS_TABLE
 from allocorpool.run.sweep import Sweep
 
 Replayed = list[tuple[Solution, str, pd.DataFrame]]
@@ -77,6 +79,20 @@ def search_time_by_purpose(prof: Profile, replayed: Replayed) -> pd.DataFrame:
     return pd.DataFrame({"probes": table["probes"].astype(int), "min": (table["seconds"] / 60).round(1),
                          "fill_min": (table["fill_s"] / 60).round(1),
                          "share": (table["seconds"] / table.loc[("all", ""), "seconds"]).round(2)})
+
+
+def print_boot_budget(prof: Profile) -> None:
+    """The boots that would decide the answer's undecided comparisons (analysis.model), from the profile's store,
+    when it holds blocks."""
+    index_path = paths.data_dir() / prof.name / "index.parquet"
+    register_path = index_path.parent / f"{BLOCKS_TABLE}.parquet"
+    if not index_path.exists() or not register_path.exists():
+        return
+    runs = model.answer_runs(pd.read_parquet(index_path), pd.read_parquet(register_path))
+    if runs.empty:
+        return
+    print(f"the answer's boot budget, from the blocks in {paths.shown(index_path.parent)}:")
+    print("\n".join(model.budget_lines(model.fits(runs))))
 
 
 def print_model_check(prof: Profile, selection_name: str) -> None:

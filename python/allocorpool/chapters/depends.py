@@ -1,0 +1,268 @@
+"""What the answer depends on (chapter 18, and the README's answer): pooling against allocation per solution and
+case from analysis.model's fits over every boot, by host class, with the boots that would decide what is
+undecided, what the host and the calibration explain, and what two CPUs hide (process CPU time beside wall time).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from allocorpool import effects
+from allocorpool.analysis import model
+
+CASES = ("A", "B", "C")
+# One colour per verdict, the same in every figure of the chapter
+COLOURS = {model.FASTER: "#1b7837", model.SLOWER: "#b2182b", model.EQUAL: "#2166ac", model.UNDECIDED: "#999999"}
+SYMBOLS = {model.AMD: "circle", model.INTEL: "diamond", model.OTHER: "square"}
+CPU_NAMES = model.CPU_NAMES
+
+
+short_label = model.short_label
+
+
+def _order(fits: Iterable[model.Fit]) -> list[model.Fit]:
+    """Fits in the paper selection's solution order, then case."""
+    order = {name: i for i, name in enumerate(lists.selection("paper") or ())}
+    return sorted(fits, key=lambda f: (order.get(f.solution, len(order)), f.solution, f.case))
+
+
+def effect_text(estimate: model.Estimate, log_scale: bool, predict: bool = False) -> str:
+    """'0.25× (0.22-0.28)' for a ratio, '-50 points (-53 to -47)' for a loss difference; with predict, the
+    interval is the prediction for a new machine."""
+    low, high = (estimate.predict_low, estimate.predict_high) if predict else (estimate.low, estimate.high)
+    if not math.isfinite(estimate.point):
+        return "not measured"
+    if log_scale:
+        if not (math.isfinite(low) and math.isfinite(high)):
+            return f"{math.exp(estimate.point):.2f}×"
+        return f"{math.exp(estimate.point):.2f}× ({math.exp(low):.2f}-{math.exp(high):.2f})"
+    low, high = max(low, -100.0), min(high, 100.0)  # a difference of two shares cannot leave ±100 points
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{estimate.point:+.1f} points"
+    return f"{estimate.point:+.1f} points ({low:+.1f} to {high:+.1f})"
+
+
+def verdict_words(estimate: model.Estimate) -> str:
+    words = model.WORDS[estimate.verdict]
+    if estimate.verdict == model.UNDECIDED and estimate.needed is not None:
+        more = "over 100" if estimate.needed > model.MAX_BOOTS else f"{estimate.needed}"
+        words += f", {more} boots to decide"
+    return words
+
+
+def cell_text(fit: model.Fit) -> str:
+    """One comparison for a table cell, per host class: 'AMD 0.25× (0.22-0.28), pooling faster'."""
+    if not fit.estimates:
+        return "not measured"
+    parts = []
+    for cls, estimate in fit.estimates.items():
+        parts.append(f"{cls} {effect_text(estimate, fit.log_scale)}, {model.WORDS[estimate.verdict]}")
+    return "; ".join(parts)
+
+
+def answer_table(fits: Sequence[model.Fit], test: str) -> pd.DataFrame:
+    """Solutions by case: each cell pooling against allocation per host class (cell_text)."""
+    rows: dict[str, dict[str, str]] = {}
+    for fit in _order(f for f in fits if f.test == test):
+        rows.setdefault(short_label(fit.solution), {case: "not measured" for case in CASES})[fit.case] = cell_text(fit)
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=list(CASES))
+    table.index.name = "solution"
+    return table.rename(columns={c: f"case {c}" for c in CASES})
+
+
+def counts(fits: Sequence[model.Fit], test: str) -> dict[str, dict[str, int]]:
+    """Per host class, how many comparisons came out each way."""
+    out: dict[str, dict[str, int]] = {}
+    for fit in fits:
+        if fit.test != test:
+            continue
+        for cls, estimate in fit.estimates.items():
+            out.setdefault(cls, dict.fromkeys(model.VERDICTS, 0))[estimate.verdict] += 1
+    return out
+
+
+def _count_words(tally: dict[str, int]) -> str:
+    named = [(model.WORDS[v], n) for v, n in tally.items() if n and v != model.NOT_MEASURED]
+    return ", ".join(f"{words} in {n}" for words, n in named) + f" of {sum(n for _, n in named)}"
+
+
+def boots_of(runs: pd.DataFrame, test: str = model.BATCH) -> dict[str, int]:
+    """How many boots of each host class measured the test's blocks."""
+    part = runs[runs["test"] == test]
+    return {cls: int(n) for cls, n in part.groupby("host_class")["boot"].nunique().items()}
+
+
+def lead(runs: pd.DataFrame, fits: Sequence[model.Fit]) -> str:
+    """The answer in sentences, counted from the fits: boots and machines, then the batch verdicts per host class,
+    then how much of the spread lies between boots and how much of that the host class explains."""
+    boots = boots_of(runs)
+    if not boots:
+        return "No comparison of pooling with allocation was measured in repeated blocks."
+    machines = " and ".join(f"{n} on {CPU_NAMES[c]}" for c, n in sorted(boots.items()))
+    tallies = counts(fits, model.BATCH)
+    per_class = "; ".join(f"on {CPU_NAMES[c]}, {_count_words(t)}" for c, t in sorted(tallies.items()))
+    text = (f"Batch time per packet, pooling against allocation, measured in {sum(boots.values())} boots of "
+            f"2-CPU virtual machines ({machines}): {per_class} solution and case pairs.")
+    shares = [f.between_share for f in fits if f.test == model.BATCH and math.isfinite(f.between_share)]
+    hosts = [f.host_share() for f in fits if f.test == model.BATCH and math.isfinite(f.host_share())]
+    if shares:
+        text += (f" In the median pair, {effects.pct(float(np.median(shares)))} of one boot's variance of the gain "
+                 f"lies between boots")
+        text += (f", and the host class explains {effects.pct(float(np.median(hosts)))} of that." if hosts else ".")
+    return text
+
+
+def readme_lines(runs: pd.DataFrame) -> list[str]:
+    """The README's answer: the lead, then the batch and real-time tables (rows: solutions; columns: cases)."""
+    fits = model.fits(runs)
+    lines = [lead(runs, fits), ""]
+    for test, what in ((model.BATCH, "batch, pooling/allocation time per packet"),
+                       (model.REALTIME, "real time at 1 µs, pooling's loss less allocation's")):
+        table = answer_table(fits, test)
+        if table.empty:
+            continue
+        lines += [f"| {what} | " + " | ".join(table.columns) + " |", "| --- | --- | --- | --- |"]
+        lines += [f"| {name} | " + " | ".join(row) + " |" for name, row in table.iterrows()]
+        lines.append("")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+def comparison_table(fits: Sequence[model.Fit], cpu_fits: Sequence[model.Fit] = ()) -> pd.DataFrame:
+    """Every comparison and host class: the effect with its interval, the prediction for a new machine, the
+    between-boot SD, the CPU-time effect beside it (batch), the verdict and the boots that would decide it."""
+    cpu = {(f.solution, f.case): f for f in cpu_fits}
+    rows = []
+    for fit in _order(fits):
+        for cls, estimate in fit.estimates.items():
+            sd = fit.between_sd
+            spread = (f"{100 * math.expm1(sd):.0f} %" if fit.log_scale else f"{sd:.1f} points") \
+                if math.isfinite(sd) else "one boot"
+            row = {"test": fit.test, "solution": short_label(fit.solution), "case": fit.case,
+                   "machines": f"{CPU_NAMES[cls]} ({estimate.boots} boot{'s' * (estimate.boots != 1)})",
+                   "pooling against allocation": effect_text(estimate, fit.log_scale),
+                   "a new machine": effect_text(estimate, fit.log_scale, predict=True),
+                   "between boots (SD)": spread}
+            if fit.test == model.BATCH:
+                other = cpu.get((fit.solution, fit.case))
+                mate = other.estimates.get(cls) if other is not None else None
+                row["CPU time"] = effect_text(mate, True) if mate is not None else "not measured"
+            row["verdict"] = verdict_words(estimate)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def forest(fits: Sequence[model.Fit], test: str = model.BATCH) -> go.Figure:
+    """A forest plot: per solution and case (rows) and host class (marker), the effect with its 95 % interval
+    (thick) and the prediction for a new machine (thin), coloured by verdict, the margin drawn as a band."""
+    fig = go.Figure()
+    chosen = [f for f in _order(fits) if f.test == test and f.estimates]
+    log_scale = test == model.BATCH
+    rows = [f"{short_label(f.solution)}, {f.case}" for f in chosen]
+    shown: set[tuple[str, str]] = set()
+    for fit, row in zip(chosen, rows):
+        for cls, e in fit.estimates.items():
+            scale = np.exp if log_scale else (lambda v: v)
+            point, low, high = (float(scale(v)) for v in (e.point, e.low, e.high))
+            legend = (e.verdict, cls)
+            fig.add_trace(go.Scatter(
+                x=[point], y=[row], mode="markers", name=f"{model.WORDS[e.verdict]} ({CPU_NAMES[cls]})",
+                legendgroup=f"{e.verdict}{cls}", showlegend=legend not in shown,
+                marker={"color": COLOURS.get(e.verdict, "#999999"), "symbol": SYMBOLS[cls], "size": 9},
+                error_x={"type": "data", "symmetric": False, "array": [high - point], "arrayminus": [point - low],
+                         "thickness": 2.5, "width": 0},
+                hovertemplate=f"{row}, {CPU_NAMES[cls]}: {effect_text(e, log_scale)}<extra></extra>"))
+            shown.add(legend)
+            if math.isfinite(e.predict_low):
+                p_low, p_high = float(scale(e.predict_low)), float(scale(e.predict_high))
+                fig.add_trace(go.Scatter(x=[p_low, p_high], y=[row, row], mode="lines", showlegend=False,
+                                         line={"color": COLOURS.get(e.verdict, "#999999"), "width": 1},
+                                         hoverinfo="skip"))
+    margin = model.MARGINS[test]
+    band = (math.exp(-margin), math.exp(margin)) if log_scale else (-margin, margin)
+    fig.add_vrect(x0=band[0], x1=band[1], fillcolor="#cccccc", opacity=0.4, line_width=0)
+    fig.add_vline(x=1 if log_scale else 0, line_color="#555555", line_width=1)
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=rows, title=None)
+    if log_scale:
+        fig.update_xaxes(type="log", title="pooling's time per packet over allocation's (log scale)",
+                         tickvals=[0.2, 0.3, 0.5, 0.7, 1, 1.5, 2], ticktext=["0.2", "0.3", "0.5", "0.7", "1",
+                                                                             "1.5", "2"])
+    else:
+        fig.update_xaxes(title="pooling's packets lost less allocation's, percentage points", range=[-100, 100])
+    fig.update_layout(height=120 + 26 * max(1, len(rows)), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      legend={"orientation": "h", "y": -0.12}, template="plotly_white")
+    return fig
+
+
+def cores(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per solution, case and strategy of the batch runs: median wall and CPU time per packet and the cores the
+    process kept busy (CPU over wall: 1 is one core, 2 both of a 2-CPU machine)."""
+    batch = runs[(runs["test"] == model.BATCH)].dropna(subset=["ns_per_packet", "cpu_ns_per_packet"])
+    if batch.empty:
+        return pd.DataFrame(columns=["solution", "case", "strategy", "wall ns", "CPU ns", "cores busy"])
+    table = batch.groupby(["solution", "case", "strategy"], sort=False).agg(
+        wall=("ns_per_packet", "median"), cpu=("cpu_ns_per_packet", "median")).reset_index()
+    table["cores busy"] = table["cpu"] / table["wall"]
+    table["solution"] = table["solution"].map(short_label)
+    table["strategy"] = table["strategy"].map({"alloc": "allocation", "pool": "pooling"})
+    return table.rename(columns={"wall": "wall ns", "cpu": "CPU ns"})
+
+
+def cores_figure(runs: pd.DataFrame) -> go.Figure:
+    """CPU time against wall time per packet, every batch run of the answer: a run on the lower line kept one
+    core busy, on the upper both of a 2-CPU machine."""
+    batch = runs[(runs["test"] == model.BATCH)].dropna(subset=["ns_per_packet", "cpu_ns_per_packet"])
+    fig = go.Figure()
+    for strategy, colour in (("alloc", "#b2182b"), ("pool", "#1b7837")):
+        part = batch[batch["strategy"] == strategy]
+        fig.add_trace(go.Scatter(
+            x=part["ns_per_packet"], y=part["cpu_ns_per_packet"], mode="markers",
+            name={"alloc": "allocation", "pool": "pooling"}[strategy],
+            marker={"color": colour, "size": 6, "opacity": 0.6},
+            text=[f"{short_label(s)}, {c}" for s, c in zip(part["solution"], part["case"])],
+            hovertemplate="%{text}: wall %{x:,.0f} ns, CPU %{y:,.0f} ns<extra></extra>"))
+    if len(batch):
+        low, high = float(batch["ns_per_packet"].min()) * 0.8, float(batch["ns_per_packet"].max()) * 1.2
+        for busy in (1, 2):
+            fig.add_trace(go.Scatter(x=[low, high], y=[busy * low, busy * high], mode="lines", showlegend=False,
+                                     line={"color": "#555555", "width": 1, "dash": "dot"}, hoverinfo="skip"))
+            fig.add_annotation(x=math.log10(high), y=math.log10(busy * high), text=f"{busy} core{'s' * (busy > 1)}",
+                               showarrow=False, xanchor="right", yanchor="bottom")
+    fig.update_xaxes(type="log", title="wall time per packet, ns (log scale)")
+    fig.update_yaxes(type="log", title="process CPU time per packet, ns (log scale)")
+    fig.update_layout(height=420, template="plotly_white", margin={"l": 10, "r": 10, "t": 30, "b": 10})
+    return fig
+
+
+def cores_sentence(runs: pd.DataFrame) -> str:
+    """What the CPU time says of the two CPUs: the busiest and the least busy strategy and collector."""
+    table = cores(runs)
+    if table.empty:
+        return "No batch run of the answer recorded its CPU time."
+    java = table[table["solution"].isin([short_label(s) for s in ("parallel-11", "g1", "zgc")])]
+    if java.empty:
+        return ""
+    by = java.groupby("strategy")["cores busy"].median()
+    busiest = java.loc[java["cores busy"].idxmax()]
+    return (f"In the median Java-on-heap run, allocation kept {by.get('allocation', math.nan):.2f} cores busy "
+            f"and pooling {by.get('pooling', math.nan):.2f}; {busiest['solution']} case {busiest['case']} with "
+            f"{busiest['strategy']} kept {busiest['cores busy']:.2f} of the 2. Where a run keeps more than one core "
+            f"busy, the collector's threads work beside the consumer, and a machine with more CPUs would give them "
+            f"cores of their own: a 2-CPU machine cannot say how the strategies compare there.")
+
+
+def explained_table(runs: pd.DataFrame) -> pd.DataFrame:
+    """analysis.model.explained for the reader: the term, its effect on pooling/allocation in percent with the
+    interval, and the share of the boots' spread it explains alone."""
+    table = model.explained(runs)
+    if table.empty:
+        return table
+    return pd.DataFrame({"what the boot had": table["term"],
+                         "change in pooling/allocation": [f"{c:+.0f} % ({lo:+.0f} to {hi:+.0f})" for c, lo, hi in
+                                                          zip(table["coefficient_pct"], table["low_pct"],
+                                                              table["high_pct"])],
+                         "share of the boots' spread explained": [effects.pct(v) for v in table["r2"]]})
