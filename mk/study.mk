@@ -20,7 +20,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-pool-choice \
-  record-jdks record-continuum readme-answer
+  record-jdks record-continuum record-headroom readme-answer
 
 notebooks: $(STUDY_NOTEBOOKS)
 
@@ -79,6 +79,16 @@ record-continuum: env jdks
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists, profiles; p = profiles.profile("$(PROFILE)"); print(" ".join(n for n in lists.CONTINUUM_SOLUTIONS if p.selects(lists.SOLUTIONS_BY_NAME[n])))')); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --continuum | tee $(BUILD)/record-continuum-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) continuum of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-continuum-$$name.txt)" || true; \
+	done
+
+# The answer's heap headroom (chapter 18), a Java solution at a time: each case's minimum heaps where the store
+# lacks them, then pooling against allocation at 3 and 6 times the larger, each solution committed as it
+# finishes (ONLY= names some of them; by default the article's Java solutions with buffers on the heap).
+record-headroom: env jdks
+	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for name in $(or $(ONLY),parallel-11 g1 zgc); do \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --headroom | tee $(BUILD)/record-headroom-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) headroom blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-headroom-$$name.txt)" || true; \
 	done
 
 # Every study notebook under one profile; a failing notebook is reported and the sweep goes on.

@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="a C++ solution's choice-of-pool blocks (allocation, free list, standard pool) instead of batch")
     kind.add_argument("--continuum", action="store_true",
                       help="a solution's continuum (what the store lacks: its blocks per live-set size) instead of batch")
+    kind.add_argument("--headroom", action="store_true",
+                      help="a Java solution's heap-headroom blocks (pooling against allocation at 3 and 6 times the "
+                           "minimum heap)")
     kind.add_argument("--jdks", action="store_true",
                       help="a JDK and collector's blocks of the JDKs chapter (with --list: those of the profile)")
 
@@ -95,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                   else "\n".join(record.names(args.profile, args.solutions)) if args.list
                   else record.record_jdks(args.profile, args.solution) if args.jdks
                   else record.record_continuum(args.profile, args.solution) if args.continuum
+                  else record.record_headroom(args.profile, args.solution) if args.headroom
                   else record.record_threads(args.profile, args.solution) if args.threads
                   else record.record_pool_choice(args.profile, args.solution) if args.pool_choice
                   else record.record(args.profile, args.solution, args.realtime))

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from allocorpool import effects
-from allocorpool.chapters import headline
+from allocorpool.analysis import model
+from allocorpool.chapters import depends, headline
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -28,18 +29,13 @@ def test_a_family_is_named_in_the_lead_only_where_pooling_won_every_pair():
                     ("flat-glibc", "C"): {"pool": SLOW, "alloc": FAST},
                     ("flat-glibc", "A"): {"pool": FAST, "alloc": SLOW},
                     ("parallel-11", "A"): {"pool": FAST, "alloc": NOISY}})
-    lines = headline.lines(batch, batch.iloc[:0], pd.DataFrame())
-    lead = lines[0]
-    assert "for Java on the heap; where few do (cases A and B), for flat C++." in lead
-    assert "| batch, Java on the heap, JDK 11 | faster in 2 of 2 | no difference in 1 of 1 |" in lines
-    assert "| batch, flat C++ | slower in 1 of 1 | faster in 1 of 1 |" in lines
-    assert not any("real time" in line for line in lines)  # nothing probed: no row claims anything
+    assert "for Java on the heap; where few do (cases A and B), for flat C++." in headline.lead(batch)
 
 
 def test_the_other_way_round_names_no_family():
     batch = _batch({("parallel-11", "C"): {"pool": SLOW, "alloc": FAST},
                     ("parallel-11", "B"): {"pool": SLOW, "alloc": FAST}})
-    lead = headline.lines(batch, batch.iloc[:0], pd.DataFrame())[0]
+    lead = headline.lead(batch)
     assert lead.startswith("In no family of solutions did pooling take less time per packet than allocation")
     assert "none of the solutions" not in lead
 
@@ -48,35 +44,49 @@ def test_a_family_that_won_every_case_is_named_once():
     batch = _batch({("flat-glibc", "C"): {"pool": FAST, "alloc": SLOW},
                     ("flat-glibc", "A"): {"pool": FAST, "alloc": SLOW},
                     ("parallel-11", "C"): {"pool": FAST, "alloc": NOISY}})
-    lead = headline.lines(batch, batch.iloc[:0], pd.DataFrame())[0]
+    lead = headline.lead(batch)
     assert lead.startswith("In every case, pooling took less time per packet than allocation in every solution "
-                           "measured for flat C++. Elsewhere")
+                           "measured for flat C++.")
     assert lead.count("flat C++") == 1
 
 
-def test_real_time_counts_fewer_packets_lost_per_family():
-    probes = pd.DataFrame([{"solution": "zgc", "case": "C", "strategy": s, "baseline": False,
-                            "boot_losses": {"b1": losses}}
-                           for s, losses in (("pool", [0.0, 0.1, 0.0, 0.2, 0.1]), ("alloc", [50, 55, 60, 52, 58]))])
-    lines = headline.lines(pd.DataFrame(), probes, pd.DataFrame())
-    assert "| real time at 1 µs, Java on the heap | fewer lost in 1 of 1 | not measured |" in lines
+def _runs(effects_by_boot, solution="parallel-11", case="C", test=model.BATCH):
+    """Model runs: per boot (boot, host class, pooling's factor on allocation's time, or its loss less
+    allocation's in points), three runs a strategy."""
+    rows = []
+    for boot, cls, effect in effects_by_boot:
+        for strategy in ("alloc", "pool"):
+            for noise in (0.99, 1.0, 1.01):
+                base = {"test": test, "solution": solution, "case": case, "strategy": strategy, "boot": boot,
+                        "host_class": cls, "cpus": 2, "ns_per_packet": float("nan"), "cpu_ns_per_packet": float("nan"),
+                        "lost_pct": float("nan")}
+                if test == model.BATCH:
+                    base["ns_per_packet"] = 300 * noise * (effect if strategy == "pool" else 1.0)
+                    base["cpu_ns_per_packet"] = 1.5 * base["ns_per_packet"]
+                else:
+                    base["lost_pct"] = (20 + (effect if strategy == "pool" else 0.0)) * noise
+                rows.append(base)
+    return pd.DataFrame(rows)
 
 
-def test_the_jdk_pairs_are_counted_in_case_c():
-    jdks = pd.DataFrame([{"jdk": j, "collector": "g1", "case": "C", "strategy": s, "batch_status": "ok",
-                          "boot_samples": {"b1": runs}}
-                         for j in (17, 25) for s, runs in (("pool", FAST), ("alloc", SLOW if j == 17 else NOISY))])
-    lines = headline.lines(pd.DataFrame(), None, jdks)
-    assert "| batch, Java on the heap, every collector of JDK 17 to 25 | faster in 1, no difference in 1 of 2 " \
-           "| not measured |" in lines
-
-
-def test_tally_words_say_boots_that_disagree():
-    assert headline.tally_words(effects.tally([effects.HOLDS, effects.FAILS], 1)) == \
-        "faster in 1, slower in 1 of 2 (boots disagree on 1, none with opposite verdicts)"
-    assert headline.tally_words(effects.tally([effects.HOLDS, effects.FAILS, effects.HOLDS], 2, 1)) == \
-        "faster in 2, slower in 1 of 3 (boots disagree on 2, 1 of them with opposite verdicts)"
-    assert headline.tally_words(effects.tally([effects.NOT_MEASURED])) == "not measured"
+def test_the_readme_answer_gives_each_pair_per_host_class_with_its_interval_and_verdict():
+    runs = pd.concat([
+        _runs([("a1", model.AMD, 0.25), ("a2", model.AMD, 0.26), ("i1", model.INTEL, 0.2)]),
+        _runs([("a1", model.AMD, 1.3), ("a2", model.AMD, 1.32), ("i1", model.INTEL, 0.7)], case="B"),
+        _runs([("a1", model.AMD, -15.0), ("a2", model.AMD, -15.0)], test=model.REALTIME)])
+    lines = depends.readme_lines(runs)
+    lead = lines[0]
+    assert lead.startswith("Batch time per packet, pooling against allocation, measured in 3 boots of 2-CPU machines "
+                           "(2 on AMD EPYC and 1 on Intel Xeon)")
+    assert "on AMD EPYC, pooling faster in 1, allocation faster in 1 of 2" in lead
+    row = next(line for line in lines if line.startswith("| Parallel 11 |") and "×" in line)
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "not measured"  # case A
+    assert cells[2].startswith("AMD 1.31×") and "allocation faster; Intel 0.70×" in cells[2]
+    assert cells[3].startswith("AMD 0.25×") and cells[3].endswith("pooling faster")
+    realtime = next(line for line in lines if line.startswith("| Parallel 11 |") and "points" in line)
+    assert "AMD -15.0 points" in realtime and "pooling faster" in realtime
+    assert any(line.startswith("| real time at 1 µs") for line in lines)
 
 
 def test_the_readme_block_is_replaced_and_a_readme_without_it_is_refused(tmp_path, capsys):

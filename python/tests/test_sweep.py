@@ -565,3 +565,38 @@ def test_without_blocks_each_batch_cell_runs_once(tmp_path, engine):
     single = replace(TINY, blocks=study.BlockPlan(repetitions=0))  # as on a cluster, where a block cannot run
     table = sweep.Sweep(single, tmp_path, progress=False).batch([FLAT])
     assert len(runs) == 4 and all(not cell.boot for cell in runs) and (table["runs"] == 1).all()
+
+
+def test_headroom_blocks_run_both_strategies_at_multiples_of_the_larger_minimum_heap(tmp_path, monkeypatch):
+    def fake_run(cell, workdir, **options):  # allocation needs 70 MB, pooling 90 MB
+        heap_mb = int(cell.heap[:-1]) * (1024 if cell.heap.endswith("g") else 1)
+        needs = 90 if cell.strategy == "pool" else 70
+        return run_cell(cell, workdir, **options, build=lambda c, out, log: [
+            sys.executable, str(FAKE), "ok" if heap_mb >= needs else "oom", *c.engine_args(out)])
+    monkeypatch.setattr(executor, "run_cell", fake_run)
+    monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 100.0))
+    ci = study.PROFILES["ci"]
+    prof = replace(ci, name="tiny-headroom", solutions=("parallel-11", "native-g1", "flat-glibc"), cases=("A",),
+                   heap=replace(ci.heap, resolution=0.05))
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    table = chapter.headroom(chapter.solutions_named(("parallel-11", "native-g1", "flat-glibc")))
+    assert list(table["solution"]) == ["parallel-11"] * len(lists.HEADROOM_FACTORS)  # Java with buffers on the heap
+    pool_min = table["min_heap_mb_pool"].iloc[0]
+    assert 90 <= pool_min <= 90 * (1 + prof.heap.resolution) and table["min_heap_mb_alloc"].iloc[0] < pool_min
+    assert list(table["heap_mb"]) == [round(f * pool_min) for f in lists.HEADROOM_FACTORS]
+    for runs in table["runs"]:
+        assert set(runs["strategy"]) == {"alloc", "pool"} and (runs["status"] == "ok").all()
+        assert runs["key"].str.contains(f"_{runs['key'].iloc[0].split('_')[3]}_").all()  # one heap for both
+    # the model reads each multiple as a test of its own, from the store's register and index
+    from allocorpool.analysis import model
+    store = chapter.store
+    runs = model.answer_runs(store.index, store.table("blocks"))
+    assert set(runs["test"]) == {model.headroom_test(f) for f in lists.HEADROOM_FACTORS}
+    assert model.tests_of(runs) == [model.headroom_test(f) for f in sorted(lists.HEADROOM_FACTORS)]
+    # recording them again reads them back and words each block
+    from allocorpool.run import record
+    monkeypatch.setattr(record, "Sweep", lambda name, progress: sweep.Sweep(prof, tmp_path, progress=False))
+    said = record.record_headroom("tiny-headroom", "parallel-11").splitlines()
+    assert len(said) == len(lists.HEADROOM_FACTORS)
+    assert said[0].startswith(f"parallel-11 case A at {lists.HEADROOM_FACTORS[0]}x the minimum heap ") \
+        and "pooling / allocation" in said[0]

@@ -43,9 +43,22 @@ from allocorpool.analysis.search import measured_loss
 BATCH, REALTIME = "batch", "real time"
 TESTS = (BATCH, REALTIME)
 INTERVAL_NS = 1000  # the real-time blocks' interval: one packet a microsecond
-# The block names run.cells gives the answer's blocks: "batch, parallel-11, case A", "real time at 1000 ns, ..."
+# The block names run.cells gives the answer's blocks: "batch, parallel-11, case A", "real time at 1000 ns, ...",
+# and "batch at 3x the minimum heap, g1, case B" (the heap headroom: a test of its own per multiple)
 _NAMES = {BATCH: re.compile(r"^batch, (?P<solution>[^,]+), case (?P<case>[ABC])$"),
-          REALTIME: re.compile(rf"^real time at {INTERVAL_NS} ns, (?P<solution>[^,]+), case (?P<case>[ABC])$")}
+          REALTIME: re.compile(rf"^real time at {INTERVAL_NS} ns, (?P<solution>[^,]+), case (?P<case>[ABC])$"),
+          "headroom": re.compile(r"^batch at (?P<factor>[0-9.]+)x the minimum heap, (?P<solution>[^,]+), "
+                                 r"case (?P<case>[ABC])$")}
+
+
+def headroom_test(factor: float) -> str:
+    """The test of the headroom blocks at a multiple of the minimum heap: 'batch at 3× the minimum heap'."""
+    return f"batch at {factor:g}× the minimum heap"
+
+
+def is_batch(test: str) -> bool:
+    """Whether a test measures time per packet (batch, at any heap), not loss."""
+    return test != REALTIME
 NUMERATOR, DENOMINATOR = "pool", "alloc"  # the answer's comparison: pooling against allocation
 MARGINS = {BATCH: math.log(1 + effects.MARGIN), REALTIME: 1.0}  # log ratio; percentage points of packets
 POWER = 0.80  # the power the boots needed to decide are estimated at
@@ -84,7 +97,7 @@ def answer_runs(index: pd.DataFrame, register: pd.DataFrame) -> pd.DataFrame:
     every boot that registered them: test, solution, case, strategy, boot, host class, CPU model, kernel,
     commit, the block's calibration (memory latency over 16 MiB and 1 GiB, the reference run), and the run's
     figures: ns_per_packet, cpu_ns_per_packet (the process's CPU time, every thread's) and lost_pct."""
-    columns = ["test", "solution", "case", "strategy", "boot", "host_class", "cpu_model", "kernel", "commit",
+    columns = ["test", "solution", "case", "strategy", "boot", "host_class", "cpu_model", "cpus", "kernel", "commit",
                "load_ns_16mib", "load_ns_1024mib", "reference_ns", "ns_per_packet", "cpu_ns_per_packet", "lost_pct"]
     if register is None or not len(register) or index is None or not len(index) or "boot" not in index:
         return pd.DataFrame(columns=columns)
@@ -97,6 +110,8 @@ def answer_runs(index: pd.DataFrame, register: pd.DataFrame) -> pd.DataFrame:
     for block in register.to_dict("records"):
         named = [(test, pattern.match(str(block["name"]))) for test, pattern in _NAMES.items()]
         test, match = next(((t, m) for t, m in named if m), (None, None))
+        if test == "headroom":
+            test = headroom_test(float(match["factor"]))
         boot = str(block["boot"])
         if match is None or boot not in by_boot:
             continue
@@ -109,12 +124,12 @@ def answer_runs(index: pd.DataFrame, register: pd.DataFrame) -> pd.DataFrame:
             lost = measured_loss(run)[1] if test == REALTIME else None
             rows.append({"test": test, "solution": match["solution"], "case": match["case"],
                          "strategy": run["strategy"], "boot": boot, "host_class": host_class(block.get("cpu_model")),
-                         "cpu_model": block.get("cpu_model"), "kernel": block.get("kernel"),
+                         "cpu_model": block.get("cpu_model"), "cpus": block.get("cpus"), "kernel": block.get("kernel"),
                          "commit": block.get("commit"), "load_ns_16mib": block.get("load_ns_16mib"),
                          "load_ns_1024mib": block.get("load_ns_1024mib"),
                          "reference_ns": block.get("reference_ns_per_packet"),
-                         "ns_per_packet": run.get("ns_per_packet") if test == BATCH else math.nan,
-                         "cpu_ns_per_packet": cpu_ns if test == BATCH else math.nan,
+                         "ns_per_packet": run.get("ns_per_packet") if is_batch(test) else math.nan,
+                         "cpu_ns_per_packet": cpu_ns if is_batch(test) else math.nan,
                          "lost_pct": math.nan if lost is None else lost})
     return pd.DataFrame(rows, columns=columns)
 
@@ -227,8 +242,8 @@ def _boot_effects(data: pd.DataFrame) -> pd.DataFrame:
 
 def fit(runs: pd.DataFrame, test: str, solution: str, case: str, value: str | None = None) -> Fit:
     """The comparison's fit over every boot of its block (runs: answer_runs' rows)."""
-    value = value or ("ns_per_packet" if test == BATCH else "lost_pct")
-    margin = MARGINS[test] if value != "cpu_ns_per_packet" else MARGINS[BATCH]
+    value = value or ("ns_per_packet" if is_batch(test) else "lost_pct")
+    margin = MARGINS[REALTIME] if value == "lost_pct" else MARGINS[BATCH]
     mine = runs[(runs["test"] == test) & (runs["solution"] == solution) & (runs["case"] == case)]
     mine = mine[pd.to_numeric(mine[value], errors="coerce").notna()].copy()
     mine["y"] = pd.to_numeric(mine[value])
@@ -342,13 +357,21 @@ def _from_boots(per_boot: pd.DataFrame, classes: list[str], margin: float) -> di
     return estimates
 
 
-def fits(runs: pd.DataFrame, value: str | None = None, tests: Iterable[str] = TESTS) -> list[Fit]:
-    """Every comparison the runs hold, batch first, in solution and case order."""
+def tests_of(runs: pd.DataFrame) -> list[str]:
+    """The tests the runs hold: batch, the headroom multiples (smallest first), real time."""
+    held = set(runs["test"].dropna())
+    headroom = sorted((t for t in held if t not in TESTS), key=lambda t: float(re.findall(r"[0-9.]+", t)[0]))
+    return [t for t in (BATCH, *headroom, REALTIME) if t in held]
+
+
+def fits(runs: pd.DataFrame, value: str | None = None, tests: Iterable[str] | None = None) -> list[Fit]:
+    """Every comparison the runs hold (of the tests given; None: every test), batch first, in solution and case
+    order."""
     out = []
-    for test in tests:
+    for test in tests_of(runs) if tests is None else tests:
         part = runs[runs["test"] == test]
         for (solution, case), _ in part.groupby(["solution", "case"], sort=True):
-            if value == "cpu_ns_per_packet" and test != BATCH:
+            if value == "cpu_ns_per_packet" and not is_batch(test):
                 continue
             out.append(fit(runs, test, str(solution), str(case), value))
     return out

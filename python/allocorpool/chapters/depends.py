@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from allocorpool import effects
+from allocorpool import effects, lists
 from allocorpool.analysis import model
 
 CASES = ("A", "B", "C")
@@ -106,8 +106,10 @@ def lead(runs: pd.DataFrame, fits: Sequence[model.Fit]) -> str:
     machines = " and ".join(f"{n} on {CPU_NAMES[c]}" for c, n in sorted(boots.items()))
     tallies = counts(fits, model.BATCH)
     per_class = "; ".join(f"on {CPU_NAMES[c]}, {_count_words(t)}" for c, t in sorted(tallies.items()))
+    cpus = sorted({int(c) for c in pd.to_numeric(runs["cpus"], errors="coerce").dropna()}) if "cpus" in runs else []
+    sized = f"{' or '.join(map(str, cpus))}-CPU machines" if cpus else "machines"
     text = (f"Batch time per packet, pooling against allocation, measured in {sum(boots.values())} boots of "
-            f"2-CPU virtual machines ({machines}): {per_class} solution and case pairs.")
+            f"{sized} ({machines}): {per_class} solution and case pairs.")
     shares = [f.between_share for f in fits if f.test == model.BATCH and math.isfinite(f.between_share)]
     hosts = [f.host_share() for f in fits if f.test == model.BATCH and math.isfinite(f.host_share())]
     if shares:
@@ -117,12 +119,21 @@ def lead(runs: pd.DataFrame, fits: Sequence[model.Fit]) -> str:
     return text
 
 
+def test_words(test: str) -> str:
+    """What a test's table compares, for its heading."""
+    if test == model.BATCH:
+        return "batch at the article's heap, pooling/allocation time per packet"
+    if test == model.REALTIME:
+        return "real time at 1 µs, pooling's loss less allocation's"
+    return f"{test}, pooling/allocation time per packet"
+
+
 def readme_lines(runs: pd.DataFrame) -> list[str]:
     """The README's answer: the lead, then the batch and real-time tables (rows: solutions; columns: cases)."""
     fits = model.fits(runs)
     lines = [lead(runs, fits), ""]
-    for test, what in ((model.BATCH, "batch, pooling/allocation time per packet"),
-                       (model.REALTIME, "real time at 1 µs, pooling's loss less allocation's")):
+    for test in model.tests_of(runs):
+        what = test_words(test)
         table = answer_table(fits, test)
         if table.empty:
             continue
@@ -132,22 +143,23 @@ def readme_lines(runs: pd.DataFrame) -> list[str]:
     return lines[:-1] if lines[-1] == "" else lines
 
 
-def comparison_table(fits: Sequence[model.Fit], cpu_fits: Sequence[model.Fit] = ()) -> pd.DataFrame:
-    """Every comparison and host class: the effect with its interval, the prediction for a new machine, the
-    between-boot SD, the CPU-time effect beside it (batch), the verdict and the boots that would decide it."""
+def comparison_table(fits: Sequence[model.Fit], test: str, cpu_fits: Sequence[model.Fit] = ()) -> pd.DataFrame:
+    """Every comparison of a test and host class: the effect with its interval, the prediction for a new
+    machine, the between-boot SD, the CPU-time effect beside it (batch), the verdict and the boots that would
+    decide it."""
     cpu = {(f.solution, f.case): f for f in cpu_fits}
     rows = []
-    for fit in _order(fits):
+    for fit in _order(f for f in fits if f.test == test):
         for cls, estimate in fit.estimates.items():
             sd = fit.between_sd
             spread = (f"{100 * math.expm1(sd):.0f} %" if fit.log_scale else f"{sd:.1f} points") \
                 if math.isfinite(sd) else "one boot"
-            row = {"test": fit.test, "solution": short_label(fit.solution), "case": fit.case,
-                   "machines": f"{CPU_NAMES[cls]} ({estimate.boots} boot{'s' * (estimate.boots != 1)})",
+            row = {"solution": short_label(fit.solution), "case": fit.case,
+                   "machines": f"{CPU_NAMES[cls]}, {estimate.boots} boot{'s' * (estimate.boots != 1)}",
                    "pooling against allocation": effect_text(estimate, fit.log_scale),
                    "a new machine": effect_text(estimate, fit.log_scale, predict=True),
                    "between boots (SD)": spread}
-            if fit.test == model.BATCH:
+            if model.is_batch(fit.test):
                 other = cpu.get((fit.solution, fit.case))
                 mate = other.estimates.get(cls) if other is not None else None
                 row["CPU time"] = effect_text(mate, True) if mate is not None else "not measured"
@@ -161,7 +173,7 @@ def forest(fits: Sequence[model.Fit], test: str = model.BATCH) -> go.Figure:
     (thick) and the prediction for a new machine (thin), coloured by verdict, the margin drawn as a band."""
     fig = go.Figure()
     chosen = [f for f in _order(fits) if f.test == test and f.estimates]
-    log_scale = test == model.BATCH
+    log_scale = model.is_batch(test)
     rows = [f"{short_label(f.solution)}, {f.case}" for f in chosen]
     shown: set[tuple[str, str]] = set()
     for fit, row in zip(chosen, rows):
@@ -182,7 +194,7 @@ def forest(fits: Sequence[model.Fit], test: str = model.BATCH) -> go.Figure:
                 fig.add_trace(go.Scatter(x=[p_low, p_high], y=[row, row], mode="lines", showlegend=False,
                                          line={"color": COLOURS.get(e.verdict, "#999999"), "width": 1},
                                          hoverinfo="skip"))
-    margin = model.MARGINS[test]
+    margin = model.MARGINS[model.BATCH if log_scale else model.REALTIME]
     band = (math.exp(-margin), math.exp(margin)) if log_scale else (-margin, margin)
     fig.add_vrect(x0=band[0], x1=band[1], fillcolor="#cccccc", opacity=0.4, line_width=0)
     fig.add_vline(x=1 if log_scale else 0, line_color="#555555", line_width=1)
@@ -196,6 +208,16 @@ def forest(fits: Sequence[model.Fit], test: str = model.BATCH) -> go.Figure:
     fig.update_layout(height=120 + 26 * max(1, len(rows)), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       legend={"orientation": "h", "y": -0.12}, template="plotly_white")
     return fig
+
+
+def budget_table(fits: Sequence[model.Fit]) -> pd.DataFrame:
+    """analysis.model.budget for the reader: the boots each undecided comparison has and the boots more that
+    would decide it."""
+    table = model.budget(fits)
+    more = ["none would: its effect sits on the margin" if not math.isfinite(m) else
+            f"over {model.MAX_BOOTS}" if n > model.MAX_BOOTS else f"{int(m)}"
+            for m, n in zip(table["more boots"], table["boots to decide"])]
+    return table.assign(**{"more boots": more}).drop(columns=["boots to decide"])
 
 
 def cores(runs: pd.DataFrame) -> pd.DataFrame:

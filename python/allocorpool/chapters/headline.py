@@ -1,13 +1,9 @@
-"""The README's answer, a sentence and the table it reads: pooling against allocation, counted from the
-committed full-size store as the article counts it, so that the README cannot say more than the data.
+"""The README's answer: pooling against allocation per solution and case, from the committed full-size store's
+blocks, as chapter 18 models them (analysis.model: every boot, the host class a factor, four verdicts), so that the
+README cannot say more than the data. The lead names the boots and machines and counts the verdicts per host
+class; two tables follow (batch, real time), solutions by case.
 
-Batch: per solution and case of the article's eight, pooling's median time per packet over allocation's, with
-its 95 % interval over a block's repetitions (analysis.blocks.compare); then, in case C, the same over every
-JDK and collector pair the JDKs chapter measured. Real time: per solution and case, the difference of the two
-strategies' median losses at one packet a microsecond (analysis.blocks.compare_losses). Each row tallies the
-verdicts by family (Java on the heap, Java with buffers off the heap, C++, flat C++): faster, slower, or no
-difference measured, so each could come out either way. The lead sentence names the families where pooling won
-in every pair.
+`lead` and `tallies` count verdicts by family for the article's abstract (chapters.answer).
 
 `python -m allocorpool.chapters.headline` prints the lines from data/full; `--write README.md` puts them
 between the README's answer markers (`make readme-answer`). tests/test_headline.py checks that the README
@@ -27,13 +23,13 @@ import pandas as pd
 
 from allocorpool import effects, lists
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.chapters import jdks as jdk_chapter
+from allocorpool.analysis import model
+from allocorpool.chapters import depends
+from allocorpool.data.store import Store
 
 BEGIN = "<!-- answer: computed from data/full by make readme-answer -->"
 END = "<!-- /answer -->"
 FAMILIES = ("Java on the heap", "Java with buffers off the heap", "C++", "flat C++")
-WORDS = {effects.HOLDS: "faster", effects.FAILS: "slower", effects.NO_DIFFERENCE: "no difference"}
-LOSS_WORDS = {effects.HOLDS: "fewer lost", effects.FAILS: "more lost", effects.NO_DIFFERENCE: "no difference"}
 
 
 def family(solution: str) -> str:
@@ -62,18 +58,6 @@ def tallies(table: pd.DataFrame, cases: Iterable[str],
     for solution, by in _pairs(table, cases):
         comparisons.setdefault(family(solution), []).append(compare(by["pool"], by["alloc"]))
     return {f: effects.tally_of(comparisons[f]) for f in FAMILIES if f in comparisons}
-
-
-def tally_words(tally: effects.Tally, words: dict[str, str] = WORDS) -> str:
-    """'faster in 1, slower in 4 of 6' (the unmeasured left out; boots that disagree said)."""
-    return tally.text("", labels=words, unmeasured=False) if tally.judged else "not measured"
-
-
-def _jdks_of(table: pd.DataFrame, name: str) -> str:
-    """A family's name, with the JDKs its Java solutions in the table ran on."""
-    names = table["solution"].unique() if "solution" in table else ()
-    jdks = sorted({lists.SOLUTIONS_BY_NAME[s].jdk for s in names if family(s) == name} - {None})
-    return name + (f", JDK {' and '.join(map(str, jdks))}" if jdks else "")
 
 
 def _named(names: list[str]) -> str:
@@ -107,29 +91,6 @@ def _lead(alive: dict[str, effects.Tally], few: dict[str, effects.Tally]) -> str
             f"measured for {_named(gained_c)}; {few_words}, for {_named(gained_ab)}.")
 
 
-def lines(batch: pd.DataFrame, probes: pd.DataFrame | None, jdks: pd.DataFrame) -> list[str]:
-    """The lead sentence, then the table it reads: per test and family, pooling against allocation in case C
-    and in cases A and B."""
-    alive = tallies(batch, ["C"], block_figures.compare)
-    few = tallies(batch, ["A", "B"], block_figures.compare)
-    lead_words = f"{_lead(alive, few) or 'No solution and case pair was measured in repeated runs.'} Elsewhere the verdicts are mixed or show no difference, as counted here over solution and case pairs:"
-    rows = [("batch, " + _jdks_of(batch, f), alive.get(f), few.get(f), WORDS) for f in FAMILIES]
-    pairs = jdk_chapter.pooling_tallies(jdks).get("C", effects.tally([]))
-    if pairs.judged:
-        rows.insert(1, (f"batch, Java on the heap, every collector of JDK {jdks['jdk'].min()} to {jdks['jdk'].max()}",
-                        pairs, None, WORDS))
-    lost_c = tallies(probes, ["C"], block_figures.compare_losses)
-    lost_ab = tallies(probes, ["A", "B"], block_figures.compare_losses)
-    rows += [("real time at 1 µs, " + f, lost_c.get(f), lost_ab.get(f), LOSS_WORDS) for f in FAMILIES]
-    table = ["| pooling against allocation | case C (nearly every buffer alive) | cases A and B (few alive) |",
-             "| --- | --- | --- |"]
-    for what, c, ab, words in rows:
-        if (c and c.judged) or (ab and ab.judged):
-            table.append(f"| {what} | {tally_words(c, words) if c else 'not measured'} | "
-                         f"{tally_words(ab, words) if ab else 'not measured'} |")
-    return [lead_words, "", *table]
-
-
 def block(lines: list[str]) -> str:
     return "\n".join([BEGIN, *lines, END])
 
@@ -149,12 +110,9 @@ def current(text: str) -> list[str]:
 
 
 def from_store(profile: str = "full") -> list[str]:
-    """The lines from a profile's store, the article's eight solutions (it runs nothing)."""
-    from allocorpool.run.sweep import Sweep  # the store's reader, only where the sentences are made from it
-
-    sweep = Sweep(profile, None, progress=False, replay=True, selection="all")  # the JDKs chapter's every pair
-    chosen = sweep.solutions_named(lists.selection("paper") or ())
-    return lines(sweep.batch(chosen), sweep.probe_blocks(chosen), sweep.across_jdks())
+    """The lines from a profile's store (it runs nothing)."""
+    store = Store.named(profile)
+    return depends.readme_lines(model.answer_runs(store.index, store.table("blocks")))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ import math
 from dataclasses import replace
 
 from allocorpool import paths
-from allocorpool.lists import (MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS,
+from allocorpool.lists import (HEADROOM_STRATEGIES, MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS,
                               STRATEGIES, THREAD_ENGINE_STRATEGIES, Solution)
 from allocorpool.profiles import Profile, continuum_repetitions
 from allocorpool.run.blocks import Block
@@ -58,6 +58,15 @@ def batch_block(solution: Solution, case: str, prof: Profile, source: str = "cou
                   for strategy in batch_strategies(prof))
     return Block(f"batch, {solution.name}, case {case}" + ("" if source == "counter" else f", {source} source"),
                  cells, plan.repetitions)
+
+
+def headroom_block(solution: Solution, case: str, prof: Profile, factor: float, heap_mb: int) -> Block:
+    """Pooling against allocation in a heap of `factor` times the case's minimum heap (heap_mb: the larger of the
+    two strategies' minimum heaps, times factor), both strategies in the same heap, as the batch blocks run."""
+    plan = prof.blocks
+    cells = tuple(batch_cell(solution, strategy, case, prof, heap_mb=heap_mb, duration_s=plan.batch_s,
+                             warmup_s=plan.batch_warmup_s) for strategy in HEADROOM_STRATEGIES)
+    return Block(f"batch at {factor:g}x the minimum heap, {solution.name}, case {case}", cells, max(1, plan.repetitions))
 
 
 def pool_choice_block(solution: Solution, case: str, prof: Profile) -> Block:

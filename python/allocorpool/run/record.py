@@ -47,6 +47,23 @@ def record(profile_name: str, solution: str, realtime: bool = False) -> str:
     return "\n".join(lines)
 
 
+def record_headroom(profile_name: str, solution: str) -> str:
+    """Measures the solution's heap-headroom blocks in this boot (the minimum heaps first, where the store lacks
+    them) and words the result: per case and factor, each strategy's figure and pooling over allocation."""
+    chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
+    sweep = Sweep(profile_name, progress=True)
+    lines = []
+    for row in sweep.headroom([chosen]).to_dict("records"):
+        figures = block_figures.cell_figures(row["runs"])
+        by = {r["strategy"]: {**figures[r["cell"]], "samples": figures[r["cell"]]["boot_samples"][figures[r["cell"]]["boot"]]}
+              for r in row["runs"].drop_duplicates("cell").to_dict("records") if r["cell"] in figures}
+        spreads = ", ".join(f"{s} {by[s]['spread'].text('ns')}" for s in lists.HEADROOM_STRATEGIES if s in by)
+        ratio = effects.ratio(by["pool"]["samples"], by["alloc"]["samples"]) if {"pool", "alloc"} <= set(by) else None
+        lines.append(f"{solution} case {row['case']} at {row['factor']:g}x the minimum heap ({row['heap_mb']:,} MB): "
+                     f"{spreads}" + (f"; pooling / allocation {ratio.text()}" if ratio else ""))
+    return "\n".join(lines)
+
+
 def record_threads(profile_name: str, solution: str) -> str:
     """Measures the solution's several-threads blocks in this boot (what the store lacks) and words the result:
     each strategy's thread time per packet at each thread count, and each pool over allocation; then, where its

@@ -18,8 +18,8 @@ from allocorpool.data.tables import (
     machine_names,
     value,
 )
-from allocorpool.lists import BIG_HEAP_FACTOR, Solution
-from allocorpool.run.cells import batch_cell
+from allocorpool.lists import BIG_HEAP_FACTOR, HEADROOM_FACTORS, HEADROOM_STRATEGIES, Solution
+from allocorpool.run.cells import batch_cell, headroom_block
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import labels
 
@@ -82,3 +82,28 @@ class HeapExperiments(Executor):
         table["overhead_cpu"] = lower_bound_overhead(table, "cpu_ns_per_packet")
         return HeapMultiples(pd.DataFrame(minimum, columns=MIN_HEAP_COLUMNS), table,
                              pd.concat(bisections, ignore_index=True) if bisections else pd.DataFrame())
+
+    def headroom(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+        """For each chosen Java solution with buffers on the heap and each case of the profile: both strategies'
+        minimum heaps (min_heap's bisection), then pooling against allocation as a block in a heap of each of
+        HEADROOM_FACTORS times the larger minimum. One row per block: solution, case, factor, heap, the
+        minimum heaps, and the block's runs in every boot (analysis.model reads them from the store)."""
+        self._begin("heap headroom")
+        rows = []
+        for solution in chosen:
+            if solution.engine != "java" or solution.native_buffers or solution.baseline:
+                continue
+            for case in self.profile.cases:
+                minimum = {strategy: self.min_heap(solution, strategy, case)[0]["min_heap_mb"]
+                           for strategy in HEADROOM_STRATEGIES}
+                if any(mb is None for mb in minimum.values()):
+                    continue
+                base = max(minimum.values())
+                blocks = [(factor, headroom_block(solution, case, self.profile, factor, round(factor * base)))
+                          for factor in HEADROOM_FACTORS]
+                for (factor, block), runs in zip(blocks, self.measure_blocks([b for _, b in blocks])):
+                    rows.append({"solution": solution.name, "case": case, "factor": factor,
+                                 "heap_mb": round(factor * base), **{f"min_heap_mb_{s}": mb for s, mb in minimum.items()},
+                                 "block": block.name, "runs": runs})
+        self._end(f"{len(rows)} headroom blocks")
+        return pd.DataFrame(rows)
