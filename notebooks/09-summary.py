@@ -25,6 +25,7 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
+from allocorpool.analysis import model
 from allocorpool.chapters import display as show
 from allocorpool.chapters import answer, sections, summary, tables
 from allocorpool.data import reference
@@ -46,7 +47,9 @@ probes = sweep.probe_blocks(chosen)
 # %% tags=["answer"]
 # A search's loss-free interval stands unless a stored run of the same cell lost at it or above it.
 standing = sections.standing(sweep, searches)
-answer.show_answer(batch, standing, reference_figures, answer.boots_of(batch), probes)
+answer.show_answer(batch, standing, reference_figures, answer.boots_of(batch), probes,
+                   model.answer_runs(sweep.store.index, sweep.store.table("blocks")),
+                   summary.heap_multiples(stored, chosen, "C"))
 
 # %% [markdown]
 # ## Batch

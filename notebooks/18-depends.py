@@ -101,10 +101,9 @@ if not headroom:
 for test in model.tests_of(runs):
     what = depends.test_words(test).capitalize()
     table = depends.comparison_table(fits, test, cpu_fits)
-    if len(table):
-        show.show_table(table.set_index(["solution", "case", "machines"]), caption=what)
-    else:
-        show.nothing_to_show(f"{what}: not measured in this store.")
+    show.show_table(table.set_index(["solution", "case", "machines"]), caption=what)
+if not model.tests_of(runs):
+    show.nothing_to_show("Nothing to compare: no block was measured in this store.")
 
 # %% [markdown]
 # ## What separates the boots
@@ -150,5 +149,7 @@ else:
 needed = depends.budget_table(fits)
 if len(needed):
     show.show_table(needed.set_index(["test", "solution", "case", "machines"]), precision=0)
+elif any(f.estimates for f in fits):
+    show.note("Every comparison is decided: no more boots are needed.")
 else:
-    show.nothing_to_show("Every comparison is decided.")
+    show.nothing_to_show("Nothing was compared in this store, so nothing is left to decide.")

@@ -83,6 +83,6 @@ def test_no_import_circle():
 def test_the_check_sees_an_upward_import():
     """The graph is read from the code: the store's module imports from data only, the chapters from run."""
     edges = graph()
-    assert "allocorpool.run.sweep" in edges["allocorpool.chapters.headline"]
+    assert "allocorpool.run.sweep" in edges["allocorpool.chapters.decision"]
     assert any(layer(b) == "ground" for b in edges["allocorpool.data.store"])
     assert layer("allocorpool.collectors") == "ground" and layer("allocorpool.run.cost") == "run"

@@ -20,8 +20,9 @@ import pandas as pd
 
 from allocorpool import effects, lists, study
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.analysis import model
 from allocorpool.chapters import display as show
-from allocorpool.chapters import headline, realtime_blocks
+from allocorpool.chapters import depends, headline, realtime_blocks
 from allocorpool.chapters.claims import article_data, versus
 from allocorpool.chapters.tables import contradicted as contradicted_search
 from allocorpool.chapters.tables import wrapping
@@ -32,6 +33,10 @@ REAL = ("alloc", "mix", "pool")
 NAMES = {"alloc": "allocation", "mix": "mix", "pool": "pooling"}
 SAYS = {effects.NO_DIFFERENCE: "shows no difference"}  # a tally read after "It": "It holds in 3, shows no ..."
 ANSWER_TAG = "answer"  # the notebook cell whose output the article moves to its first screen
+FOREST_KEY = ("Each dot is pooling against allocation on one CPU model, its thick bar the 95 % interval over boots "
+              "and its thin line the range a new machine of that model would likely measure. The grey band is the "
+              "margin (5 % of time, 1 point of packets lost); a cross marks the 2019 article's single run. Chapter "
+              "18 gives the model.")
 
 
 def _ns(row: dict[str, Any] | None) -> float:
@@ -325,9 +330,17 @@ def glossary(solutions: list[str]) -> pd.DataFrame:
 
 
 def show_answer(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures: pd.DataFrame, boots: int,
-                probes: pd.DataFrame | None = None) -> None:
-    """The answer: the citation, the abstract and the table (the article moves this to its first screen)."""
+                probes: pd.DataFrame | None = None, runs: pd.DataFrame | None = None,
+                heap_multiples: dict[str, float] | None = None) -> None:
+    """The answer (the article moves it to its first screen): the citation; where the store holds the answer's
+    blocks (runs: analysis.model.answer_runs), three sentences and the forest plot of pooling against
+    allocation per solution and case; then the abstract and the best strategy of each pair."""
     show.note(f"This study repeats the measurements of {CITATION}, on today's JDKs and C++ allocators.")
+    if runs is not None and len(runs):
+        fits = model.fits(runs, tests=[model.BATCH, model.REALTIME])
+        show.note(depends.answer_sentences(runs, fits, heap_multiples))
+        show.show_figure(depends.forest_pair(fits, depends.reference_effects(reference_figures)))
+        show.note(FOREST_KEY)
     show.note(abstract(batch, searches, reference_figures, boots, probes))
     table = answer_table(batch, searches, reference_figures, probes)
     realtime = "in real time: the shortest loss-free interval" + (

@@ -128,6 +128,53 @@ def test_words(test: str) -> str:
     return f"{test}, pooling/allocation time per packet"
 
 
+def _range(values: list[float]) -> str:
+    low, high = min(values), max(values)
+    return f"{low:.2f}×" if f"{low:.2f}" == f"{high:.2f}" else f"{low:.2f}-{high:.2f}×"
+
+
+def answer_sentences(runs: pd.DataFrame, fits: Sequence[model.Fit],
+                     heap_multiples: dict[str, float] | None = None) -> str:
+    """The first screen's answer in three sentences, computed from the fits: case C with its margins, cases A
+    and B with what they turn on, then the limits (machines, heap, CPUs)."""
+    batch = [(f, cls, e) for f in fits if f.test == model.BATCH for cls, e in f.estimates.items()]
+    if not batch:
+        return "No comparison of pooling with allocation was measured in repeated blocks."
+    alive = [(f, e) for f, _, e in batch if f.case == "C"]
+    gains = [math.exp(e.point) for _, e in alive if e.verdict == model.FASTER]
+    first = (f"Where nearly every buffer stays alive (case C), pooling took {_range(gains)} allocation's time per "
+             f"packet in {len(gains)} of {len(alive)} solution and machine pairs"
+             if gains else f"Where nearly every buffer stays alive (case C), pooling was faster in none of "
+                           f"{len(alive)} solution and machine pairs")
+    others = [e.verdict for _, e in alive if e.verdict != model.FASTER]
+    if others and len(set(others)) == 1:
+        first += f"; the other {len(others)} {'is' if len(others) == 1 else 'are'} {model.WORDS[others[0]]}."
+    else:
+        first += f"; of the other {len(others)}, {_tally_words(others)}." if others else "."
+    few = [(f, cls, e) for f, cls, e in batch if f.case != "C"]
+    verdicts = [e.verdict for _, _, e in few]
+    flipped = sum(1 for f in fits if f.test == model.BATCH and f.case != "C"
+                  and {e.verdict for e in f.estimates.values()} >= {model.FASTER, model.SLOWER})
+    second = (f"Where few stay alive (cases A and B), it turns on the solution and the machine: "
+              f"{_tally_words(verdicts)} of {len(verdicts)} pairs"
+              + (f", and the CPU model reverses {flipped} of the comparisons." if flipped else "."))
+    boots = boots_of(runs)
+    machines = " and ".join(f"{n} {CPU_NAMES[c]}" for c, n in sorted(boots.items()))
+    cpus = sorted({int(c) for c in pd.to_numeric(runs.get("cpus", pd.Series(dtype=float)), errors="coerce").dropna()})
+    sized = f"{' or '.join(map(str, cpus))}-CPU" if cpus else "small"
+    multiples = sorted(v for v in (heap_multiples or {}).values() if v and math.isfinite(v))
+    heap = (f"Java's 2 GB heap, {_range(multiples).rstrip('×')} times case C's minimum heap"
+            if multiples else "Java's 2 GB heap")
+    third = (f"Limits: {sum(boots.values())} boots of {sized} virtual machines ({machines}), {heap}, and a "
+             f"collector that shares the consumer's CPUs.")
+    return " ".join((first, second, third))
+
+
+def _tally_words(verdicts: list[str]) -> str:
+    named = [(model.WORDS[v], verdicts.count(v)) for v in model.VERDICTS if verdicts.count(v)]
+    return ", ".join(f"{words} in {n}" for words, n in named)
+
+
 def readme_lines(runs: pd.DataFrame) -> list[str]:
     """The README's answer: the lead, then the batch and real-time tables (rows: solutions; columns: cases)."""
     fits = model.fits(runs)
@@ -168,45 +215,107 @@ def comparison_table(fits: Sequence[model.Fit], test: str, cpu_fits: Sequence[mo
     return pd.DataFrame(rows)
 
 
-def forest(fits: Sequence[model.Fit], test: str = model.BATCH) -> go.Figure:
-    """A forest plot: per solution and case (rows) and host class (marker), the effect with its 95 % interval
-    (thick) and the prediction for a new machine (thin), coloured by verdict, the margin drawn as a band."""
-    fig = go.Figure()
+def reference_effects(reference: pd.DataFrame | None) -> dict[tuple[str, str, str], float]:
+    """The 2019 article's pooling against allocation, on the model's scales, by (solution, case, test): the
+    ratio of its batch figures, and at 1 µs its loss less allocation's (a loss-free interval at or under 1 µs
+    is no loss there; a loss given only at a longer interval is not known)."""
+    if reference is None or not len(reference):
+        return {}
+    out: dict[tuple[str, str, str], float] = {}
+    by_name = {s.reference_name: s.name for s in lists.SOLUTIONS if s.reference_name and s.name in
+               (lists.selection("paper") or ())}
+    rows = reference[reference["solution"].isin(list(by_name))]
+    batch = rows[(rows["test"] == "batch") & (rows["metric"] == "ns_per_packet")]
+    figures = {(r["solution"], r["strategy"], r["case"]): float(r["value"]) for r in batch.to_dict("records")}
+    loss: dict[tuple[str, str, str], float] = {}
+    for r in rows[rows["test"] == "realtime"].to_dict("records"):
+        key = (r["solution"], r["strategy"], r["case"])
+        if r["metric"] == "min_interval_ns" and float(r["value"]) <= 1000:
+            loss[key] = 0.0
+        elif r["metric"] == "lost_pct_at_1000ns" and (pd.isna(r["heap_gb"]) or float(r["heap_gb"]) < 10):
+            loss.setdefault(key, float(r["value"]))
+    for name, solution in by_name.items():
+        for case in CASES:
+            pool, alloc = figures.get((name, "Pooling", case)), figures.get((name, "Allocation", case))
+            if pool and alloc:
+                out[(solution, case, model.BATCH)] = pool / alloc
+            lost_pool, lost_alloc = loss.get((name, "Pooling", case)), loss.get((name, "Allocation", case))
+            if lost_pool is not None and lost_alloc is not None:
+                out[(solution, case, model.REALTIME)] = lost_pool - lost_alloc
+    return out
+
+
+def _draw(fig: go.Figure, fits: Sequence[model.Fit], test: str, column: int | None,
+          reference: dict[tuple[str, str, str], float], shown: set) -> list[str]:
+    """One test's rows of a forest plot onto fig (in a subplot column, where given); the row labels."""
     chosen = [f for f in _order(fits) if f.test == test and f.estimates]
     log_scale = model.is_batch(test)
+    scale = np.exp if log_scale else (lambda v: v)
     rows = [f"{short_label(f.solution)}, {f.case}" for f in chosen]
-    shown: set[tuple[str, str]] = set()
+    where = {"row": 1, "col": column} if column else {}
     for fit, row in zip(chosen, rows):
         for cls, e in fit.estimates.items():
-            scale = np.exp if log_scale else (lambda v: v)
             point, low, high = (float(scale(v)) for v in (e.point, e.low, e.high))
+            if math.isfinite(e.predict_low):
+                fig.add_trace(go.Scatter(x=[float(scale(e.predict_low)), float(scale(e.predict_high))], y=[row, row],
+                                         mode="lines", showlegend=False, hoverinfo="skip",
+                                         line={"color": COLOURS.get(e.verdict, "#999999"), "width": 1}), **where)
             legend = (e.verdict, cls)
+            rank = 10 * model.VERDICTS.index(e.verdict) + sorted(CPU_NAMES).index(cls)
             fig.add_trace(go.Scatter(
-                x=[point], y=[row], mode="markers", name=f"{model.WORDS[e.verdict]} ({CPU_NAMES[cls]})",
-                legendgroup=f"{e.verdict}{cls}", showlegend=legend not in shown,
+                x=[point], y=[row], mode="markers", name=f"{model.WORDS[e.verdict]}, {CPU_NAMES[cls]}",
+                legendgroup=f"{e.verdict}{cls}", showlegend=legend not in shown, legendrank=rank,
                 marker={"color": COLOURS.get(e.verdict, "#999999"), "symbol": SYMBOLS[cls], "size": 9},
                 error_x={"type": "data", "symmetric": False, "array": [high - point], "arrayminus": [point - low],
                          "thickness": 2.5, "width": 0},
-                hovertemplate=f"{row}, {CPU_NAMES[cls]}: {effect_text(e, log_scale)}<extra></extra>"))
+                hovertemplate=f"{row}, {CPU_NAMES[cls]}: {effect_text(e, log_scale)}<extra></extra>"), **where)
             shown.add(legend)
-            if math.isfinite(e.predict_low):
-                p_low, p_high = float(scale(e.predict_low)), float(scale(e.predict_high))
-                fig.add_trace(go.Scatter(x=[p_low, p_high], y=[row, row], mode="lines", showlegend=False,
-                                         line={"color": COLOURS.get(e.verdict, "#999999"), "width": 1},
-                                         hoverinfo="skip"))
+        then = reference.get((fit.solution, fit.case, model.BATCH if log_scale else model.REALTIME))
+        if then is not None and test in (model.BATCH, model.REALTIME):
+            fig.add_trace(go.Scatter(x=[then], y=[row], mode="markers", name="2019 article (one run)",
+                                     legendgroup="2019", showlegend="2019" not in shown, legendrank=1000,
+                                     marker={"symbol": "x-thin", "size": 10, "line": {"width": 2, "color": "#222222"}},
+                                     hovertemplate=f"{row}, 2019: %{{x:.2f}}<extra></extra>"), **where)
+            shown.add("2019")
     margin = model.MARGINS[model.BATCH if log_scale else model.REALTIME]
     band = (math.exp(-margin), math.exp(margin)) if log_scale else (-margin, margin)
-    fig.add_vrect(x0=band[0], x1=band[1], fillcolor="#cccccc", opacity=0.4, line_width=0)
-    fig.add_vline(x=1 if log_scale else 0, line_color="#555555", line_width=1)
-    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=rows, title=None)
+    fig.add_vrect(x0=band[0], x1=band[1], fillcolor="#cccccc", opacity=0.4, line_width=0, **where)
+    fig.add_vline(x=1 if log_scale else 0, line_color="#555555", line_width=1, **where)
+    axis = {"row": 1, "col": column} if column else {}
     if log_scale:
-        fig.update_xaxes(type="log", title="pooling's time per packet over allocation's (log scale)",
-                         tickvals=[0.2, 0.3, 0.5, 0.7, 1, 1.5, 2], ticktext=["0.2", "0.3", "0.5", "0.7", "1",
-                                                                             "1.5", "2"])
+        fig.update_xaxes(type="log", title="pooling's time over allocation's (log)", tickvals=[0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2],
+                         ticktext=["0.1", "0.2", "0.3", "0.5", "0.7", "1", "1.5", "2"], **axis)
     else:
-        fig.update_xaxes(title="pooling's packets lost less allocation's, percentage points", range=[-100, 100])
+        fig.update_xaxes(title="pooling's loss less allocation's, points", range=[-100, 100], **axis)
+    return rows
+
+
+def forest(fits: Sequence[model.Fit], test: str = model.BATCH,
+           reference: dict[tuple[str, str, str], float] | None = None) -> go.Figure:
+    """A forest plot: per solution and case (rows) and host class (marker), the effect with its 95 % interval
+    (thick) and the prediction for a new machine (thin), coloured by verdict, the margin drawn as a band, and
+    the 2019 article's figure (a cross) where it has one."""
+    fig = go.Figure()
+    rows = _draw(fig, fits, test, None, reference or {}, set())
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=rows, title=None)
     fig.update_layout(height=120 + 26 * max(1, len(rows)), margin={"l": 10, "r": 10, "t": 30, "b": 10},
                       legend={"orientation": "h", "y": -0.12}, template="plotly_white")
+    return fig
+
+
+def forest_pair(fits: Sequence[model.Fit], reference: dict[tuple[str, str, str], float] | None = None) -> go.Figure:
+    """The answer in one figure: batch (left) and real time at 1 µs (right), rows shared (forest's marks)."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.03,
+                        subplot_titles=("Batch: time per packet", "Real time at 1 µs: packets lost"))
+    shown: set = set()
+    rows = _draw(fig, fits, model.BATCH, 1, reference or {}, shown)
+    more = _draw(fig, fits, model.REALTIME, 2, reference or {}, shown)
+    order = rows + [r for r in more if r not in rows]
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=order, title=None)
+    fig.update_layout(height=110 + 24 * max(1, len(order)), margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      legend={"orientation": "h", "y": -0.08, "font": {"size": 11}}, template="plotly_white")
     return fig
 
 

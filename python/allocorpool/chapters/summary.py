@@ -432,3 +432,18 @@ def show_reproducibility(batch: pd.DataFrame) -> None:
     show.show_table(table.set_index(["solution", "case"]), caption="Pooling / allocation, time per packet, in each "
                                                                     "boot and across them (the verdict that stands): "
                                                                     "outcome, ratio of medians and 95 % interval")
+
+
+def heap_multiples(stored, chosen, case: str) -> dict[str, float]:
+    """Each chosen Java solution's heap (buffers on the heap) as a multiple of the case's minimum heap, the larger
+    of its strategies' (chapter 13's bisections, read from the store: stored is a replay, which runs nothing);
+    solutions whose minimum the store lacks are left out."""
+    out = {}
+    for solution in chosen:
+        if solution.engine != "java" or solution.native_buffers or solution.baseline:
+            continue
+        found = [stored.min_heap(solution, strategy, case)[0]["min_heap_mb"] for strategy in ("alloc", "pool")]
+        heap = solution.heap_mb(stored.profile.scale)
+        if heap and all(found):
+            out[solution.name] = heap / max(found)
+    return out
