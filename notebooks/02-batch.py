@@ -91,6 +91,17 @@ batch_chapter.show_fastest(batch)
 batch_chapter.show_window_fill(batch)
 
 # %% [markdown]
+# ## CPU time beside wall time
+#
+# The time per packet above is wall time. The process's CPU time per packet counts every thread:
+# the consumer's and the collector's. Their ratio is the number of cores the run kept busy. Above
+# one, the collector worked beside the consumer on the machine's other CPU, so a collector that
+# looks cheap in wall time may only have been given a core.
+
+# %%
+batch_chapter.show_cpu(batch)
+
+# %% [markdown]
 # ## The packet source: the published code's draws or independent ones
 #
 # The same batch cells of Parallel 11 (the 2019 "CMS") and of flat C++, with random draws: every

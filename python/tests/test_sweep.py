@@ -52,6 +52,12 @@ def test_batch_cells_run_once_and_failures_are_kept(tmp_path, engine):
     runs[:] = [cell for cell in runs if cell.boot]
     assert list(first["strategy"]) == list(study.STRATEGIES) and len(runs) == 4 * blocks
     assert first.set_index("strategy").loc["pool", "ns_per_packet"] == 100.0
+    # CPU time beside wall time: the fake engine spends 0.5 s of CPU in its 0.4 s window
+    from allocorpool.chapters import batch as batch_chapter
+    ok = first[first["status"] == "ok"]
+    assert (ok["cpu_ns_per_packet"] > ok["ns_per_packet"]).all()
+    busy = batch_chapter.cpu_table(first)
+    assert list(busy["strategy"]) == ["Allocation", "Pooling"] and busy["cores busy"].between(1.1, 1.4).all()
     assert (first.set_index("strategy").loc[["dummy", "alloc", "pool"], "runs"] == blocks).all()
     failed = first[first["status"] != "ok"]
     assert list(failed["strategy"]) == ["mix"] and failed["error"].iloc[0] == "pool conservation check failed"

@@ -7,6 +7,7 @@ import pandas as pd
 
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
+from allocorpool.data.tables import value
 from allocorpool import effects
 from allocorpool.chapters.claims import (
     ratio_rule,
@@ -67,6 +68,32 @@ def show_window_fill(batch: pd.DataFrame) -> None:
         return
     show.note(f"When the measured window opened, the store was between {effects.pct(fill.min(), 1)} and {effects.pct(fill.max(), 1)} full "
               f"in the {len(fill)} finished cells that keep packets (the dummy strategy keeps none).")
+
+
+def cpu_table(batch: pd.DataFrame) -> pd.DataFrame:
+    """Per finished cell (the dummy left out): wall and process CPU time per packet, and the cores kept busy."""
+    rows = []
+    for row in batch[(batch["status"] == "ok") & (batch["strategy"] != "dummy")].to_dict("records"):
+        wall, cpu = value(row, "ns_per_packet"), value(row, "cpu_ns_per_packet")
+        if wall and cpu:
+            rows.append({"solution": row["label"].split(",")[0], "case": row["case"],
+                         "strategy": row["strategy_label"], "wall, ns": wall, "CPU, ns": cpu, "cores busy": cpu / wall})
+    return pd.DataFrame(rows, columns=["solution", "case", "strategy", "wall, ns", "CPU, ns", "cores busy"])
+
+
+def show_cpu(batch: pd.DataFrame) -> None:
+    """The cores each cell kept busy, in a sentence, and the table folded."""
+    table = cpu_table(batch)
+    if table.empty:
+        show.nothing_to_show("No finished cell recorded its CPU time.")
+        return
+    busiest = table.loc[table["cores busy"].idxmax()]
+    above = int((table["cores busy"] > 1.1).sum())
+    show.note(f"{above} of {len(table)} cells kept more than 1.1 cores busy; the most, "
+              f"{busiest['cores busy']:.2f}, {busiest['solution']} {busiest['strategy'].lower()} in case "
+              f"{busiest['case']}.")
+    show.show_details("CPU and wall time per packet, and the cores kept busy",
+                      table.set_index(["solution", "case", "strategy"]), precision=2)
 
 
 def allocation_slowest(batch: pd.DataFrame, **_: object) -> Verdict:

@@ -56,8 +56,10 @@ WHAT_IF_COLUMNS = SOLUTION_COLUMNS + ["queue_ms", "duration_s", "status", "keeps
 BATCH_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "allocs_per_packet", "gc_pause_count",
                 "gc_pause_total_ms", "gc_pause_max_ms", "live_objects", "peak_rss_bytes", "store_fill_at_window",
                 "jdk_build"]
-BATCH_COLUMNS = SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail", *BATCH_FIELDS, *SPREAD_COLUMNS,
-                                    "machine"]
+# cpu_ns_per_packet: the process's CPU time per packet (every thread's, the collector's too), the median over the
+# same repetitions as ns_per_packet's
+BATCH_COLUMNS = SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_tail", *BATCH_FIELDS,
+                                    "cpu_ns_per_packet", *SPREAD_COLUMNS, "machine"]
 
 # The several-threads chapter's rows: one per solution, strategy, case and thread count; ns_per_packet is thread
 # time per packet (elapsed x threads: flat where a strategy scales perfectly), thread_share_min the slowest

@@ -3,6 +3,8 @@ the real-time blocks of every strategy at one interval, and the C++ chapter's ch
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,7 +12,8 @@ import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.data.records import MISSING
-from allocorpool.data.tables import BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, machine_name, recorded, value
+from allocorpool.data.tables import (BATCH_COLUMNS, BATCH_FIELDS, PROBE_BLOCK_COLUMNS, batch_costs, machine_name, recorded,
+                                     value)
 from allocorpool.lists import POOL_CHOICE_STRATEGIES, REALTIME_STRATEGIES, REFERENCE_NS, Solution
 from allocorpool.run.blocks import Block
 from allocorpool.run.cells import batch_block, batch_cell, batch_strategies, pool_choice_block, probe_block
@@ -47,7 +50,7 @@ class BatchExperiments(Executor):
             for row in rows:
                 if row.get("stop_when_heap_full"):
                     self._note_heap_too_small(row["key"], row)  # Epsilon filled its heap: the cell's answer
-            figures.update(cell_figures(runs))
+            figures.update(with_cpu(runs, cell_figures(runs)))
         table = [self._batch_row(solution, strategy, case, figures, source)
                  for solution in [*chosen, *singles] for strategy in batch_strategies(self.profile)
                  for case in self.profile.cases]
@@ -114,4 +117,22 @@ class BatchExperiments(Executor):
                 "error": value(row, "error"), "stderr_tail": value(row, "stderr_tail"),
                 **{name: recorded(row, name) if ok else None for name in BATCH_FIELDS},
                 **({"ns_per_packet": found["spread"].median} if found is not None and ok else {}),
+                "cpu_ns_per_packet": (found.get("cpu_ns_per_packet") if found is not None else
+                                      batch_costs(row)["cpu_ns_per_packet"]) if ok else None,
                 **spread, "machine": machine_name(row)}
+
+
+def with_cpu(runs: pd.DataFrame, figures: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """figures (analysis.blocks.cell_figures of a block's runs) with each cell's median process CPU time per
+    packet over the same boot's repetitions (cpu_ns_per_packet; None where no run recorded it)."""
+    if runs.empty:
+        return figures
+    cpu = [batch_costs(row)["cpu_ns_per_packet"] if row.get("status") == "ok" else None
+           for row in runs.to_dict("records")]
+    medians = cell_figures(runs.assign(cpu_ns_per_packet=cpu), "cpu_ns_per_packet")
+    return {key: {**found, "cpu_ns_per_packet": _median(medians.get(key))} for key, found in figures.items()}
+
+
+def _median(found: dict[str, Any] | None) -> float | None:
+    median = found["spread"].median if found else math.nan
+    return None if math.isnan(median) else float(median)
