@@ -289,7 +289,8 @@ def _mixed(data: pd.DataFrame, per_boot: pd.DataFrame, classes: list[str],
                 result = model.fit(reml=True, method=["lbfgs", "powell"])
             except (np.linalg.LinAlgError, ValueError, ConvergenceWarning):
                 return None
-        if not np.all(np.isfinite(result.fe_params)) or not np.all(np.isfinite(np.diag(result.cov_params()))):
+        if not result.converged or not np.all(np.isfinite(result.fe_params)) \
+                or not np.all(np.isfinite(np.diag(result.cov_params()))):
             return None
         results[name] = result
     result = results["class"]
