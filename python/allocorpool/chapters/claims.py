@@ -282,7 +282,7 @@ def check_all(claims: Iterable[Claim], ours: dict[str, Any], article: dict[str, 
 # A verdict's background in a table, by its words (effects.WORDS)
 OUTCOME_COLOURS = {effects.WORDS[outcome]: colour for outcome, colour in (
     (effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"), (effects.FAILS, "#ff9a9a"),
-    (effects.NOT_MEASURED, "#dddddd"), (effects.NO_DIFFERENCE, "#cfe2f3"))}
+    (effects.NOT_MEASURED, "#dddddd"), (effects.NO_DIFFERENCE, "#eeeeee"), (effects.EQUAL, "#cfe2f3"))}
 
 
 def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
