@@ -347,3 +347,15 @@ def test_the_chapter_states_the_pools_that_do_not_fit_as_a_fact_and_shows_the_la
     said.clear()
     continuum_chapter.show_pool_sizes(MEASURED[MEASURED["solution"] == "zgc-gen-25"])  # nothing measured: not named
     assert said == ["No pool-size run finished."]
+
+
+def test_every_panel_of_the_continuum_draws_on_the_same_log_axis():
+    # a shared y axis that is log in the first panel only draws the others' values on its scale (G1's 625 ns at
+    # the height of Parallel's 374)
+    curves = pd.DataFrame([{"label": label, "strategy_label": strategy, "size": size, "ns_per_packet": ns}
+                           for label, ns in (("Parallel 11", 374.0), ("G1 11", 625.0), ("ZGC 11", 500.0))
+                           for strategy in ("Allocation", "Pooling") for size in (1_000, 100_000)])
+    fig = continuum_chapter.curves_figure(curves, "ns_per_packet", "t", "ns per packet")
+    axes = [name for name in fig.layout.to_plotly_json() if name.startswith("yaxis")]
+    assert len(axes) == 3 and all(fig.layout[name].type == "log" for name in axes)
+    assert fig.layout.yaxis.title.text == "ns per packet"

@@ -36,8 +36,10 @@ def curves_figure(curves: pd.DataFrame, value: str, title: str, axis: str) -> go
                                                    "<extra></extra>"), row=row, col=col)
         fig.update_xaxes(type="log", row=row, col=col,
                          title_text="internal FIFO = store (packets)" if row == _bottom_row(places) else None)
-    fig.update_yaxes(type="log" if value == "ns_per_packet" else "linear", col=1, title_text=axis,
+    # every panel: a shared axis must have one type in each, or a panel draws its values on another's scale
+    fig.update_yaxes(type="log" if value == "ns_per_packet" else "linear",
                      tickvals=LOG_TICKS if value == "ns_per_packet" else None)
+    fig.update_yaxes(title_text=axis, col=1)
     fig.update_layout(title=title, height=320 * max(row for row, _ in places))
     return fig
 

@@ -150,7 +150,8 @@ def pause_timeline(result: CellResult, title: str) -> tuple[go.Figure, pd.DataFr
         fig.add_hline(y=capacity, line_dash="dot", line_color="#1f77b4", secondary_y=True,
                       annotation_text="input queue capacity", annotation_position="top right")
     longest = max([float(capacity or 0), *pauses["duration_ms"].astype(float), *late_ms])
-    fig.update_yaxes(range=[0, longest * 1.1 or 1], secondary_y=True)
+    # the right axis ticks at round numbers of its own, not at the left axis's grid lines
+    fig.update_yaxes(range=[0, longest * 1.1 or 1], tickmode="auto", showgrid=False, secondary_y=True)
     fig.update_yaxes(rangemode="tozero", secondary_y=False)
     warmup = float((run.header or {}).get("warmup_s") or 0)
     if warmup:
