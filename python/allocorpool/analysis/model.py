@@ -450,7 +450,8 @@ def budget_lines(fits: Sequence[Fit]) -> list[str]:
     lines = [f"{len(table)} comparisons of pooling against allocation are undecided. More boots of their machine "
              f"class would decide each (at {effects.pct(POWER)} power, from the fitted variances):"]
     for row, extra in zip(table.to_dict("records"), more):
-        words = "no number of boots (its effect sits on the margin)" if not math.isfinite(extra) else (
+        words = ("unknown (one boot shows no spread between boots)" if row["boots now"] < 2 else
+                 "no number of boots (its effect sits on the margin)") if not math.isfinite(extra) else (
             f"over {MAX_BOOTS} more boots" if row["boots to decide"] > MAX_BOOTS else
             f"{int(extra)} more boot{'s' * (extra != 1)}")
         lines.append(f"  {row['test']}, {row['solution']}, case {row['case']}, {row['machines']} "

@@ -165,7 +165,8 @@ def answer_sentences(runs: pd.DataFrame, fits: Sequence[model.Fit],
     multiples = sorted(v for v in (heap_multiples or {}).values() if v and math.isfinite(v))
     heap = (f"Java's 2 GB heap, {_range(multiples).rstrip('×')} times case C's minimum heap"
             if multiples else "Java's 2 GB heap")
-    third = (f"Limits: {sum(boots.values())} boots of {sized} virtual machines ({machines}), {heap}, and a "
+    total = sum(boots.values())
+    third = (f"Limits: {total} boot{'s' * (total != 1)} of {sized} virtual machines ({machines}), {heap}, and a "
              f"collector that shares the consumer's CPUs.")
     return " ".join((first, second, third))
 
@@ -323,9 +324,10 @@ def budget_table(fits: Sequence[model.Fit]) -> pd.DataFrame:
     """analysis.model.budget for the reader: the boots each undecided comparison has and the boots more that
     would decide it."""
     table = model.budget(fits)
-    more = ["none would: its effect sits on the margin" if not math.isfinite(m) else
+    more = ["unknown: one boot shows no spread between boots" if not math.isfinite(m) and now < 2 else
+            "none would: its effect sits on the margin" if not math.isfinite(m) else
             f"over {model.MAX_BOOTS}" if n > model.MAX_BOOTS else f"{int(m)}"
-            for m, n in zip(table["more boots"], table["boots to decide"])]
+            for m, n, now in zip(table["more boots"], table["boots to decide"], table["boots now"])]
     return table.assign(**{"more boots": more}).drop(columns=["boots to decide"])
 
 
