@@ -42,6 +42,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool.analysis import model
 from allocorpool.chapters import depends
 from allocorpool.chapters import display as show
+from allocorpool.collectors import THREAD_BUDGET
 from allocorpool.data.store import Store
 
 store = Store.chosen(profile, data_dir or None)
@@ -123,12 +124,12 @@ else:
 # %% [markdown]
 # ## What two CPUs can and cannot say
 #
-# Every machine here has two CPUs. The consumer thread runs on one of them. The collector's threads and
-# the JIT compilers share both, with a budget set in every run (two collector workers, one concurrent
-# collector thread and two compilers). The process's CPU time per packet, beside its wall time, shows
-# how much of the second CPU the collector took.
+# On a machine with two CPUs, the consumer thread runs on one of them. The collector's threads and the
+# JIT compilers share both, with a budget set in every run. The process's CPU time per packet,
+# beside its wall time, shows how much of the second CPU the collector took.
 
 # %%
+show.note(f"The budget of every Java run: {THREAD_BUDGET.text()}.")
 cores = depends.cores(runs)
 if len(cores):
     show.show_figure(depends.cores_figure(runs))

@@ -172,12 +172,12 @@ SOURCE_SOLUTIONS = ("parallel-11", "flat-glibc")
 # The article's printed real-time runs (solution, strategy, case) at 1000 ns, replayed as timelines.
 TIMELINES = (("parallel-11", "alloc", "A"), ("parallel-11", "pool", "A"), ("native-parallel-11", "pool", "C"))
 
-# The minimum-heap chapter (heap sizes as multiples of each cell's minimum heap, as DaCapo Chopin
-# gives them): the article's collectors as it ran them, and today's on JDK 25.
 # The answer's heap headroom (chapter 18): pooling against allocation in heaps of these multiples of the case's
 # minimum heap (the larger of the two strategies' minimums), beside the article's 2 GB
 HEADROOM_FACTORS = (3, 6)
 HEADROOM_STRATEGIES = ("alloc", "pool")
+# The minimum-heap chapter (heap sizes as multiples of each cell's minimum heap, as DaCapo Chopin
+# gives them): the article's collectors as it ran them, and today's on JDK 25.
 HEAP_SOLUTIONS = ("parallel-11", "g1", "zgc", "parallel-25", "g1-25", "zgc-gen-25", "shenandoah-25")
 CHAPTERS["heap"] = HEAP_SOLUTIONS
 

@@ -456,17 +456,9 @@ def budget_lines(fits: Sequence[Fit]) -> list[str]:
             f"{int(extra)} more boot{'s' * (extra != 1)}")
         lines.append(f"  {row['test']}, {row['solution']}, case {row['case']}, {row['machines']} "
                      f"({row['boots now']} now): {words}, likely {row['decides toward']}")
-    hours = _block_hours(fits)
     for extra in (1, 3, 10):
         decided = int((more <= extra).sum())
         if decided:
             lines.append(f"{extra} more boot{'s' * (extra != 1)} of each class would decide {decided} of the "
-                         f"{len(table)} (about {extra * hours:.0f} h of engine time a class).")
+                         f"{len(table)}.")
     return lines
-
-
-def _block_hours(fits: Sequence[Fit]) -> float:
-    """The engine hours one boot spends on the answer's blocks (the record's estimate: 15 min a solution's batch
-    and 8 min its real time)."""
-    solutions = {f.solution for f in fits}
-    return len(solutions) * (15 + 8) / 60

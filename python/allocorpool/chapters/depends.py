@@ -179,16 +179,20 @@ def _tally_words(verdicts: list[str]) -> str:
 def readme_lines(runs: pd.DataFrame) -> list[str]:
     """The README's answer: the lead, then the batch and real-time tables (rows: solutions; columns: cases)."""
     fits = model.fits(runs)
-    lines = [lead(runs, fits), ""]
-    for test in model.tests_of(runs):
-        what = test_words(test)
-        table = answer_table(fits, test)
-        if table.empty:
+    lines = [lead(runs, fits)]
+    tests = model.tests_of(runs)
+    headroom = [t for t in tests if t not in model.TESTS]
+    for group in ([t for t in tests if t in model.TESTS[:1]], headroom, [t for t in tests if t == model.REALTIME]):
+        if not group:
             continue
-        lines += [f"| {what} | " + " | ".join(table.columns) + " |", "| --- | --- | --- | --- |"]
-        lines += [f"| {name} | " + " | ".join(row) + " |" for name, row in table.iterrows()]
-        lines.append("")
-    return lines[:-1] if lines[-1] == "" else lines
+        what = test_words(group[0]) if len(group) == 1 else "batch at multiples of the minimum heap"
+        lines += ["", f"| {what} | case A | case B | case C |", "| --- | --- | --- | --- |"]
+        for test in group:
+            table = answer_table(fits, test)
+            multiple = test.split(" at ")[1].split(" the")[0] if len(group) > 1 else ""
+            lines += [f"| {name}{', ' + multiple if multiple else ''} | " + " | ".join(row) + " |"
+                      for name, row in table.iterrows()]
+    return lines
 
 
 def comparison_table(fits: Sequence[model.Fit], test: str, cpu_fits: Sequence[model.Fit] = ()) -> pd.DataFrame:

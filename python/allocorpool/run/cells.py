@@ -7,8 +7,8 @@ import math
 from dataclasses import replace
 
 from allocorpool import paths
-from allocorpool.lists import (HEADROOM_STRATEGIES, MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE, REALTIME_STRATEGIES, REFERENCE_NS,
-                              STRATEGIES, THREAD_ENGINE_STRATEGIES, Solution)
+from allocorpool.lists import (HEADROOM_STRATEGIES, MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE,
+                              REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, THREAD_ENGINE_STRATEGIES, Solution)
 from allocorpool.profiles import Profile, continuum_repetitions
 from allocorpool.run.blocks import Block
 from allocorpool.run.runner import Cell

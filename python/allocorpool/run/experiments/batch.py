@@ -4,7 +4,6 @@ the real-time blocks of every strategy at one interval, and the C++ chapter's ch
 from __future__ import annotations
 
 import math
-
 from collections.abc import Iterable
 from typing import Any
 
