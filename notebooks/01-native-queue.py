@@ -43,7 +43,7 @@ show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")
 # %% tags=["progress"]
 queue = sweep.queue_bench()
 
-# %%
+# %% tags=["lead"]
 native_queue.show_results(queue)
 
 # %% [markdown]

@@ -115,14 +115,14 @@ random_batch = sweep.batch(sweep.solutions_named(study.SOURCE_SOLUTIONS), source
 # %%
 batch_chapter.show_sources(batch[batch["solution"].isin(study.SOURCE_SOLUTIONS)], random_batch)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
 #
 # Each claim of the article about the batch test, checked on this chapter's cells: the article's
 # "CMS" (Parallel, as it ran), real CMS and today's Parallel. A claim holds when it is true of every
 # cell it speaks of; the cells behind each verdict, those against it first, are folded under it.
 
-# %%
+# %% tags=["lead"]
 batch_chapter.show_verdicts(reference_figures, batch=batch)
 
 # %% tags=["check"]

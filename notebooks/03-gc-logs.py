@@ -79,14 +79,14 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures,
 # %%
 gc_logs.show_cross_check(sweep.gc_runs(batch))
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
 #
 # Each claim the article drew from its GC table, in our words, checked on this chapter's table and,
 # beside it, on the article's own (its "CMS" as it ran, with its 100 ms queue); the cells behind each
 # verdict here are folded under it.
 
-# %%
+# %% tags=["lead"]
 gc_logs.show_verdicts(reference_figures, sweep.gc_table(batch), sweep.profile.capture_delay_ms)
 
 # %% tags=["check"]

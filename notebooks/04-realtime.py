@@ -101,14 +101,14 @@ probes = sweep.probe_blocks(chosen)  # each strategy probed repeatedly at 1,000 
 # %%
 realtime_chapter.show_what_if(what_if)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
 #
 # Each claim of the article about the real-time test, checked on this chapter's searches; a claim
 # about 1,000 ns reads each strategy's repeated probes there, where they were measured. The cells
 # behind each verdict, those against it first, are folded under it.
 
-# %%
+# %% tags=["lead"]
 realtime_chapter.show_verdicts(reference_figures, searches=sections.standing(sweep, searches), batch=batch, probes=probes)
 
 # %% tags=["check"]

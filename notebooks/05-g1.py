@@ -67,7 +67,7 @@ searches = sweep.realtime(chosen)
 # %%
 sections.show_realtime(searches, reference_figures, "G1 on Java 8")
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
 #
 # Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
@@ -78,7 +78,7 @@ sections.show_realtime(searches, reference_figures, "G1 on Java 8")
 as_run = sweep.solutions_named(["parallel-11"])  # the article's "CMS" as it ran, for comparison
 baseline, baseline_searches = sweep.batch(as_run), sections.standing(sweep, sweep.realtime(as_run))
 
-# %%
+# %% tags=["lead"]
 g1_chapter.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), baseline=baseline,
                          baseline_searches=baseline_searches)
 

@@ -61,7 +61,7 @@ searches = sweep.realtime(chosen)
 # %%
 sections.show_realtime(searches, reference_figures, "ZGC on Java 11")
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
 #
 # Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
@@ -71,7 +71,7 @@ sections.show_realtime(searches, reference_figures, "ZGC on Java 11")
 # %% tags=["progress"]
 g1_batch = sweep.batch(sweep.solutions_named(["g1"]))  # the article's G1 as it ran, for comparison
 
-# %%
+# %% tags=["lead"]
 zgc_chapter.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), g1_batch=g1_batch)
 
 # %% tags=["check"]

@@ -72,7 +72,7 @@ runs = sweep.timelines(chosen)
 # %%
 sections.show_timelines(runs)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
 #
 # Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
@@ -82,7 +82,7 @@ sections.show_timelines(runs)
 # %% tags=["progress"]
 heap_batch = sweep.batch(sweep.solutions_named(native_buffers.TWINS.values()))  # the same collectors, heap buffers
 
-# %%
+# %% tags=["lead"]
 native_buffers.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), heap_batch=heap_batch)
 
 # %% tags=["check"]

@@ -73,14 +73,14 @@ searches = sweep.realtime(chosen)
 # %%
 sections.show_realtime(searches, reference_figures, "glibc", big_heap=False)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
 #
 # Each claim the article made in this chapter, in our words, checked on this chapter's cells and,
 # beside it, on the article's own figures; the cells behind each verdict here, those against it
 # first, are folded under it.
 
-# %%
+# %% tags=["lead"]
 cpp.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches))
 
 # %% tags=["check"]

@@ -44,12 +44,31 @@ batch = sweep.batch(chosen)
 searches = sweep.realtime(chosen)
 probes = sweep.probe_blocks(chosen)
 
-# %% tags=["answer"]
+# %%
 # A search's loss-free interval stands unless a stored run of the same cell lost at it or above it.
 standing = sections.standing(sweep, searches)
-answer.show_answer(batch, standing, reference_figures, answer.boots_of(batch), probes,
-                   model.answer_runs(sweep.store.index, sweep.store.table("blocks")),
+
+# %% tags=["answer"]
+answer.show_answer(reference_figures, model.answer_runs(sweep.store.index, sweep.store.table("blocks")),
                    summary.heap_multiples(stored, chosen, "C"))
+
+# %% [markdown] tags=["answer"]
+# ## The 2019 conclusions today
+#
+# The 2019 article closed with nine conclusions. Each is restated here in a few words and checked on
+# every cell of the study and, beside it, on the article's own figures. The chapter named decides it.
+
+# %% tags=["answer"]
+summary.show_conclusions(reference_figures, batch=batch, searches=standing, probes=probes,
+                         what_if=sweep.what_if_queue(["parallel-11"]), pool_sizes=stored.pool_sizes(pool_solutions),
+                         queue_ms=sweep.profile.capture_delay_ms)
+
+# %% [markdown] tags=["answer"]
+# ## The best strategy of each solution and case
+
+# %% tags=["answer"]
+# A search's loss-free interval stands unless a stored run of the same cell lost at it or above it.
+answer.show_best_tables(batch, standing, reference_figures, answer.boots_of(batch), probes)
 
 # %% [markdown]
 # ## Batch
@@ -82,19 +101,6 @@ summary.show_realtime_blocks(probes)
 
 # %%
 summary.show_best(batch, standing, sweep.profile.cases)
-
-# %% [markdown]
-# ## The article's conclusions on this machine
-#
-# The article closed with a list of conclusions. Each is restated here in our words and checked on
-# every cell of the study and, beside it, on the article's own figures; the cells behind each verdict
-# here, those against it first, are folded under it. Ten million buffers are judged on chapter 14's
-# pool sizes, as far as the store holds them.
-
-# %%
-summary.show_conclusions(reference_figures, batch=batch, searches=standing, probes=probes,
-                         what_if=sweep.what_if_queue(["parallel-11"]), pool_sizes=stored.pool_sizes(pool_solutions),
-                         queue_ms=sweep.profile.capture_delay_ms)
 
 # %% [markdown]
 # ## Does it hold in another boot?

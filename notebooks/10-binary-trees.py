@@ -108,17 +108,17 @@ for depth, rows in drawn.items():
 for depth, rows in drawn.items():
     show.show_figure(chapter.cpu_figure(rows, depth))
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The original benchmark's claims, checked here
 #
 # Each claim is checked at the largest depth of this profile that has results, on the runs
 # of the variants it names. A comparison is the ratio of two medians over the runs, with its 95 %
 # bootstrap interval. It holds where the interval clears parity by 5 % in the claimed direction,
-# and fails where it clears it the other way. Otherwise it reads "no difference measured"; with
+# and fails where it clears it the other way. Otherwise it reads "undecided"; with
 # fewer than two runs a side, "not measured". A claim over many pairs counts them. The original's
 # figures, one run each on another machine, stand beside as context: a single figure decides nothing.
 
-# %%
+# %% tags=["lead"]
 deepest = chapter.deepest_measured(tables)
 show.note(f"Checked at depth {deepest}.")
 binary_trees_claims.show_claims(binary_trees_claims.claims(tables[deepest], results.runs, seed))

@@ -111,10 +111,10 @@ if stored:
 else:
     show.nothing_to_show("No echo run is stored: nothing to say about the cores.")
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## Lawrey's claims on this machine
 
-# %%
+# %% tags=["lead"]
 if stored:
     chapter.show_seed_figures(seed_figures)
     chapter.show_verdicts(chapter.verdicts(echo, allocation, seed_figures))

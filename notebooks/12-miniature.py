@@ -56,7 +56,7 @@ full_batch = full.sentinel_batch()
 full_searches = full.sentinels()
 full_long_runs = full.sentinel_long_runs(full_searches)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## Pauses against the input queue
 #
 # A real-time verdict turns on whether a pause outlasts the input queue. A pause does not shrink in
@@ -65,7 +65,7 @@ full_long_runs = full.sentinel_long_runs(full_searches)
 # sized from how its pauses measured against the article's sizes, not by the scale alone. Here are
 # the longest pauses of the sentinel cells' batch runs in both profiles, each against its queue.
 
-# %%
+# %% tags=["lead"]
 delay_ms = sweep.profile.unscaled_delay_ms
 pause_table = miniature.pauses(small_batch, full_batch, sweep.profile.capture_delay_ms, full.profile.capture_delay_ms,
                                delay_ms)

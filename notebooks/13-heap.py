@@ -54,12 +54,12 @@ multiples = sweep.heap_multiples(sweep.solutions("heap"))
 # %%
 heap.show_minimum(multiples.minimum)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## Time per packet against the heap
 #
 # Wall time first, then the process's CPU time, on logarithmic axes.
 
-# %%
+# %% tags=["lead"]
 show.show_figure(heap.cost_figure(multiples.multiples, "ns_per_packet"))
 show.show_figure(heap.cost_figure(multiples.multiples, "cpu_ns_per_packet"))
 

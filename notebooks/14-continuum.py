@@ -65,7 +65,7 @@ chapter.show_curves(measured.curves)
 # %%
 chapter.show_crossovers(measured.curves)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## At the article's sizes
 #
 # A small profile keeps the live set's proportions, not the article's sizes: a crossover that sits
@@ -73,7 +73,7 @@ chapter.show_crossovers(measured.curves)
 # store holds this chapter's runs for the article's own solutions; where both profiles
 # read a crossover, the table says whether their brackets can meet.
 
-# %%
+# %% tags=["lead"]
 full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
 if sweep.profile.name == "full":
     show.nothing_to_show(show.NOTHING_SMALLER)

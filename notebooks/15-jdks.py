@@ -44,10 +44,10 @@ show.note(f"JDKs {show.series(plan.jdks)}, with {collectors}: {show.strategies(p
 # %% tags=["progress"]
 table = sweep.across_jdks()
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## Each JDK's collectors side by side
 
-# %%
+# %% tags=["lead"]
 jdks.show_chapter(table, planned=len(jdk_solutions(plan)))
 
 # %% tags=["check"]

@@ -63,10 +63,10 @@ points = decision.points(sweep)
 show.note(f"Profile {sweep.profile.name} (scale {scale:g}): {len(points)} real-time points from "
           f"{points['key'].nunique()} cells.")
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The answer
 
-# %%
+# %% tags=["lead"]
 answer = chart.decide(points, rate_per_s, live_packets, asked)
 decision.show_answer(answer, rate_per_s, live_packets, asked)
 

@@ -55,10 +55,10 @@ show.note(f"Solutions: {', '.join(s.label for s in chosen) or 'none in this sele
 # %% tags=["progress"]
 table = sweep.threads(chosen)
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## The answer by thread count
 
-# %%
+# %% tags=["lead"]
 threads.show_chapter(table, plan.counts)
 
 # %% [markdown]

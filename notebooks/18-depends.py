@@ -106,7 +106,7 @@ for test in model.tests_of(runs):
 if not model.tests_of(runs):
     show.nothing_to_show("Nothing to compare: no block was measured in this store.")
 
-# %% [markdown]
+# %% [markdown] tags=["lead"]
 # ## What separates the boots
 #
 # Each boot's batch effect is set against the mean effect of its solution and case. The deviations are
@@ -114,7 +114,7 @@ if not model.tests_of(runs):
 # the time of its reference run. A term that matters moves the effect; one that does not has an interval
 # across zero.
 
-# %%
+# %% tags=["lead"]
 explained = depends.explained_table(runs)
 if len(explained):
     show.show_table(explained.set_index("what the boot had"))

@@ -4,7 +4,7 @@ A figure is the median of a block's repetitions with a 95 % bootstrap interval; 
 ratio of two medians (e.g. pooling's time per packet over allocation's) with its 95 % bootstrap
 interval, resampling each side's repetitions (the level that varies: one repetition is one process).
 A claim "X beats Y" holds where the whole interval lies below parity by MARGIN, fails where it lies
-wholly above parity by MARGIN (Y beats X), and otherwise reads "no difference measured". A claim over
+wholly above parity by MARGIN (Y beats X), and otherwise reads "undecided". A claim over
 many cells counts the three outcomes, never a bare majority. Kalibera and Jones, "Rigorous
 Benchmarking in Reasonable Time" (ISMM 2013) give the method; scipy.stats.bootstrap does the resampling,
 with a pinned seed so that a replay of the same store prints the same intervals.
@@ -37,7 +37,7 @@ def pct(share: float, digits: int = 0) -> str:
 
 RESAMPLES = 4999
 SEED = 2019  # the bootstrap's random state: pinned, so a replay prints the same intervals
-HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED = "holds", "fails", "no difference measured", "not measured"
+HOLDS, FAILS, NO_DIFFERENCE, NOT_MEASURED = "holds", "fails", "undecided", "not measured"
 # Equal within the margin: an equivalence test decided it (analysis.model's verdicts; two one-sided tests)
 EQUAL = "equal within the margin"
 OUTCOMES = (HOLDS, FAILS, EQUAL, NO_DIFFERENCE, NOT_MEASURED)
@@ -121,7 +121,7 @@ class Effect:
 
     def margin_text(self) -> str:
         """How much faster the numerator is, in percent of the denominator's time, with its interval:
-        '38 % faster (30-45)'; 'no difference measured (-3 to +8 %)' when the interval does not decide."""
+        '38 % faster (30-45)'; 'undecided (-3 to +8 %)' when the interval does not decide."""
         if not self.measured:
             return self.text()
         outcome = self.outcome()
@@ -129,7 +129,7 @@ class Effect:
             return f"{_pct(1 - self.ratio)} % faster ({_pct(1 - self.high)}-{_pct(1 - self.low)})"
         if outcome == FAILS:
             return f"{_pct(1 - 1 / self.ratio)} % slower ({_pct(1 - 1 / self.low)}-{_pct(1 - 1 / self.high)})"
-        return f"no difference measured ({self.text()})"
+        return f"undecided ({self.text()})"
 
 
 def _pct(share: float) -> str:
@@ -387,7 +387,7 @@ class Tally:
 
     def text(self, what: str = "cells", labels: Mapping[str, str] | None = None,
              unmeasured: bool = True) -> str:
-        """'holds in 14, fails in 3, no difference measured in 7 of 24 cells (2 not measured)'; labels name the
+        """'holds in 14, fails in 3, undecided in 7 of 24 cells (2 not measured)'; labels name the
         outcomes otherwise ({HOLDS: "faster", ...}); unmeasured=False leaves the count of the unmeasured out."""
         if self.judged == 0:
             return f"not measured in any of {self.not_measured} {what}" if self.not_measured else f"no {what}"

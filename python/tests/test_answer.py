@@ -27,14 +27,18 @@ def test_the_best_strategy_is_named_with_its_margin_over_the_next_and_the_2019_b
     batch = _batch({"dummy": [50, 51, 49], "alloc": [400, 410, 390], "mix": [100, 104, 98], "pool": [160, 165, 158]})
     table = answer.answer_table(batch, SEARCHES, reference.load())
     cell = table.loc["Parallel 11, 2019 \"CMS\"", "batch, case A"]
-    assert cell.startswith("Mix, 3") and "less time than pooling" in cell and cell.endswith("; 2019: mix")
-    assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case A"] == "Mix at 40 ns; allocation 230 ns; 2019: mix"
+    assert cell.startswith("Mix: 3") and "% less time than pooling (" in cell and cell.endswith("; 2019: mix")
+    assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case A"] == "Mix 40 ns (allocation 230); 2019: mix"
+    assert all(len(str(v).split()) <= 15 for v in table.to_numpy().ravel())  # a cell a reader takes in at a glance
+    detail = answer.answer_table(batch, SEARCHES, reference.load(), detail=True)
+    assert detail.loc["Parallel 11, 2019 \"CMS\"", "real time, case A"] == "Mix at 40 ns; allocation 230 ns; 2019: mix"
+    assert detail.loc["Parallel 11, 2019 \"CMS\"", "batch, case A"].startswith("Mix, 3")
 
 
 def test_an_interval_that_does_not_clear_the_margin_names_both_and_a_single_run_decides_nothing():
     even = _batch({"alloc": [400, 300, 500], "mix": [390, 480, 310], "pool": [600, 610, 590]})
     best, outcome, words = answer.batch_answer({r["strategy"]: r for r in even.to_dict("records")})
-    assert outcome == effects.NO_DIFFERENCE and words.startswith("Mix = allocation: no difference measured")
+    assert outcome == effects.NO_DIFFERENCE and words.startswith("Mix or allocation: undecided")
     single = _batch({"alloc": [400], "mix": [100], "pool": [160]})
     best, outcome, words = answer.batch_answer({r["strategy"]: r for r in single.to_dict("records")})
     assert best == "mix" and outcome == effects.NOT_MEASURED and words == "Mix, one run each (not decided)"
@@ -60,25 +64,27 @@ def test_the_reproducibility_table_shows_each_boots_verdict_and_where_boots_disa
     batch.loc[batch["strategy"] == "alloc", "boot_samples"] = [{"b1": [400, 410, 390], "b2": [160, 170, 150]}]
     batch.loc[batch["strategy"] == "pool", "boot_samples"] = [{"b1": [160, 165, 158], "b2": [158, 166, 161]}]
     table = summary.reproducibility(batch.assign(label="Parallel 11"))
-    assert table.loc[0, "boot b1"].startswith("holds: 0.4") and table.loc[0, "boot b2"].startswith("no difference")
+    assert table.loc[0, "boot b1"].startswith("holds: 0.4") and table.loc[0, "boot b2"].startswith("undecided")
     assert table.loc[0, "boots agree"] == "no: decided in some boots, not in others"
+    named = summary.reproducibility(batch.assign(label="Parallel 11"), {"b1": "machine 2", "b2": "machine 1"})
+    assert named.loc[0, "machine 2"] == table.loc[0, "boot b1"] and "boot b1" not in named.columns
     said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
-    assert ("shows no difference in 1 of 1 solution and case pairs (boots disagree on 1, none with opposite "
+    assert ("is undecided in 1 of 1 solution and case pairs (boots disagree on 1, none with opposite "
             "verdicts)") in said
     # pooling faster in b1 and slower in b2: the boots give opposite verdicts, and the abstract says so
     batch.loc[batch["strategy"] == "pool", "boot_samples"] = [{"b1": [160, 165, 158], "b2": [300, 310, 305]}]
     table = summary.reproducibility(batch.assign(label="Parallel 11"))
     assert table.loc[0, "boots agree"] == "no: opposite verdicts in different boots"
     assert table.loc[0, "boot b2"].startswith("fails: 1.9")  # the newest boot alone would say pooling is slower
-    assert table.loc[0, "across the boots"].startswith("no difference measured: 0.8")  # the verdict that stands
+    assert table.loc[0, "across the boots"].startswith("undecided: 0.8")  # the verdict that stands
     said = answer.abstract(batch.assign(label="Parallel 11"), SEARCHES, reference.load(), 2)
-    assert ("shows no difference in 1 of 1 solution and case pairs (boots disagree on 1, 1 of them with opposite "
+    assert ("is undecided in 1 of 1 solution and case pairs (boots disagree on 1, 1 of them with opposite "
             "verdicts)") in said
 
 
 def test_the_glossary_defines_the_terms_and_every_solution_shown():
     table = answer.glossary(["parallel-11", "flat-glibc"]).set_index("term")
-    assert {"strategy", "case", "cell", "block", "boot", "search", "95 % interval", "no difference measured"} <= set(table.index)
+    assert {"strategy", "case", "cell", "block", "boot", "search", "95 % interval", "undecided"} <= set(table.index)
     assert 'Parallel 11, 2019 "CMS"' in table.index and len(table) == len(answer.TERMS) + 2
     assert all(meaning != term for term, meaning in table["meaning"].items()), "a meaning that repeats its label"
     assert not table["meaning"].isna().any()
@@ -118,7 +124,7 @@ def test_a_real_time_block_names_the_strategy_that_loses_least_only_where_its_in
     best, outcome, words = answer.block_answer({r["strategy"]: r for r in probes.to_dict("records")})
     assert (best, outcome) == ("pool", effects.NO_DIFFERENCE)  # mix lost in one probe of three: not decided
     assert words == ("at 1,000 ns (3 probes each): pooling keeps up, mix loses in 1 of 3 probes (up to 0.01 %), "
-                     "allocation loses 0.14 % (0.10-0.30); pooling = mix, no difference measured")
+                     "allocation loses 0.14 % (0.10-0.30); pooling or mix: undecided")
     rows = {r["strategy"]: r for r in _probes({"alloc": [0.10, 0.14, 0.30], "pool": [0.0, 0.0, 0.0]}).to_dict("records")}
     best, outcome, words = answer.block_answer(rows)
     assert (best, outcome) == ("pool", effects.HOLDS)
@@ -139,8 +145,8 @@ def test_a_real_time_block_decided_in_one_boot_and_not_in_another_says_the_boots
     best, outcome, words = answer.block_answer({r["strategy"]: r for r in probes.to_dict("records")})
     assert (best, outcome) == ("pool", effects.NO_DIFFERENCE)  # across both boots: in b2 both kept up
     assert words == ("at 1,000 ns (6 probes each in 2 boots): pooling keeps up, allocation loses in 3 of 6 probes "
-                     "(up to 0.3 %), yet kept up in every probe of 1 of 2 boots; pooling = allocation, no difference "
-                     "measured (decided in some boots, not in others)")
+                     "(up to 0.3 %), yet kept up in every probe of 1 of 2 boots; pooling or allocation: "
+                     "undecided (decided in some boots, not in others)")
     comparison = answer.pooling_against_allocation_in_real_time(probes)[0]
     assert {b: d.outcome() for b, d in comparison.by_boot.items()} == {"b1": effects.HOLDS, "b2": effects.NO_DIFFERENCE}
     said = answer.abstract(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}), SEARCHES, reference.load(), 2,
@@ -151,10 +157,15 @@ def test_a_real_time_block_decided_in_one_boot_and_not_in_another_says_the_boots
 def test_the_answer_shows_the_real_time_block_beside_the_search_and_the_abstract_counts_it():
     batch = _batch({"alloc": [400, 410, 390], "mix": [100, 104, 98], "pool": [160, 165, 158]})
     probes = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.0] * 3, "pool": [0.0] * 3})
-    cell = answer.answer_table(batch, SEARCHES, reference.load(), probes).loc["Parallel 11, 2019 \"CMS\"",
-                                                                                "real time, case A"]
+    cell = answer.answer_table(batch, SEARCHES, reference.load(), probes, detail=True).loc[
+        "Parallel 11, 2019 \"CMS\"", "real time, case A"]
     assert cell == ("Mix at 40 ns; allocation 230 ns; at 1,000 ns (3 probes each): mix and pooling keep up, allocation "
                     "loses 0.14 % (0.10-0.30); 2019: mix")
+    short = answer.answer_table(batch, SEARCHES, reference.load(), probes).loc["Parallel 11, 2019 \"CMS\"",
+                                                                                 "real time, case A"]
+    assert short == "Mix 40 ns (allocation 230); mix and pooling keep up at 1 µs; 2019: mix"
+    lost = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.2, 0.1, 0.3], "pool": [0.01, 0.02, 0.01]})
+    assert answer.probes_cell({r["strategy"]: r for r in lost.to_dict("records")}) == "all lose at 1 µs, pooling least"
     said = answer.abstract(batch, SEARCHES, reference.load(), 1, probes)
     assert ("At one packet every 1,000 ns, does pooling lose fewer packets than allocation? It holds in 1 of 1 "
             "solution and case pairs") in said and "over 3 probes a strategy" in said
@@ -274,7 +285,10 @@ def test_where_nothing_kept_up_in_2019_the_answer_names_the_strategy_that_lost_l
     """Real-time case C of the 2019 "CMS" lost at 1,000 ns with every strategy: the cell named no 2019 best."""
     table = answer.answer_table(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}).assign(case="C"),
                                 SEARCHES.assign(case="C"), reference.load())
-    assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case C"].endswith(
+    assert table.loc["Parallel 11, 2019 \"CMS\"", "real time, case C"].endswith("; 2019: mix lost least")
+    detail = answer.answer_table(_batch({"alloc": [400, 410, 390], "pool": [160, 165, 158]}).assign(case="C"),
+                                 SEARCHES.assign(case="C"), reference.load(), detail=True)
+    assert detail.loc["Parallel 11, 2019 \"CMS\"", "real time, case C"].endswith(
         "; 2019: none kept up, mix lost least (9 %)")
 
 

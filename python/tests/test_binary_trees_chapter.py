@@ -154,7 +154,7 @@ def test_ocaml_is_fastest_only_where_it_beats_every_other_variant_beyond_the_mar
     close, _ = runs_of(ocaml=walls(1.0, 1.4), **{"java11-serial": walls(1.1, 1.5), "c-glibc": walls(3.0, 3.1)})
     verdict = claims.claim_ocaml_fastest(close, SEED)
     assert verdict.outcome == effects.NO_DIFFERENCE
-    assert "holds in 1, no difference measured in 1 of 2 variants" in verdict.summary
+    assert "holds in 1, undecided in 1 of 2 variants" in verdict.summary
     beaten, _ = runs_of(ocaml=walls(1.0, 1.02), **{"c-arena": walls(0.5, 0.51), "c-glibc": walls(3.0, 3.1)})
     assert claims.claim_ocaml_fastest(beaten, SEED).outcome == effects.FAILS
 

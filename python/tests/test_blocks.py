@@ -293,3 +293,14 @@ def test_blocks_in_lanes_run_at_once_each_whole_in_one_lane_and_store_what_one_a
     assert len(store.index) == len(placed) and sum(lane == "two" for lane, _ in placed) == 2  # every run kept
     _runner(store, "b00t").measure_all([first, second], lanes(at_once=False))  # a lane may have nothing left
     assert len(placed) == len({key for _, key in placed}) == 8  # resumed: nothing ran twice
+
+
+def test_boots_are_named_machine_1_to_n_in_the_order_they_first_measured():
+    blocks = pd.DataFrame({"boot": ["bbbbbbbb", "aaaaaaaa", "bbbbbbbb"],
+                           "started_utc": ["2026-01-02T00:00:00", "2026-01-03T00:00:00", "2026-01-01T00:00:00"]})
+    index = pd.DataFrame({"boot_id": ["cccccccc-0000", None, "aaaaaaaa-1111"],
+                          "stored_utc": ["2025-12-31T00:00:00", "2025-01-01T00:00:00", "2026-01-05T00:00:00"]})
+    assert block_figures.machine_names(blocks) == {"bbbbbbbb": "machine 1", "aaaaaaaa": "machine 2"}
+    assert block_figures.machine_names(blocks, index) == {"cccccccc": "machine 1", "bbbbbbbb": "machine 2",
+                                                          "aaaaaaaa": "machine 3"}
+    assert block_figures.machine_names(pd.DataFrame()) == {}

@@ -54,11 +54,11 @@ def test_our_verdicts_need_the_blocks_interval_to_clear_the_margin():
         # case C: one run each (a store measured before blocks): not measured
     })
     verdict = batch_chapter.pooling_beats_allocation(batch)
-    assert verdict.summary == "holds in 1, no difference measured in 1 of 2 solution and case pairs (1 not measured)"
+    assert verdict.summary == "holds in 1, undecided in 1 of 2 solution and case pairs (1 not measured)"
     assert verdict.outcome == MIXED
     by_case = verdict.cells.set_index("case")
     assert by_case.loc["A", "outcome"] == "holds" and by_case.loc["A", "effect"].startswith("pooling / allocation 0.8")
-    assert by_case.loc["B", "outcome"] == "no difference measured"
+    assert by_case.loc["B", "outcome"] == "undecided"
     assert by_case.loc["C", "outcome"] == "not measured"  # 415 against 4042, one run each, decides nothing
 
 
@@ -155,14 +155,14 @@ def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
     # With a 5 % margin, its three batch cells (within 3-4 %) show no difference; the real-time ones fail.
     pooling = verdicts["pooling_beats_allocation_everywhere"]
     assert pooling.outcome == MIXED and pooling.summary == (
-        "holds in 42, fails in 3, no difference measured in 3 of 48 solution and case pairs of both tests")
+        "holds in 42, fails in 3, undecided in 3 of 48 solution and case pairs of both tests")
     cells = pooling.cells
     native_g1 = "Native G1 11"
     against = cells[cells["outcome"] == "fails"]
     assert sorted(zip(against["test"], against["label"], against["case"])) == [
         ("real time", native_g1, "A"), ("real time", native_g1, "B"),
         ("real time", 'Parallel 11, 2019 "CMS"', "A")]
-    even = cells[cells["outcome"] == "no difference measured"]
+    even = cells[cells["outcome"] == "undecided"]
     assert sorted(zip(even["test"], even["label"], even["case"])) == [
         ("batch", native_g1, "A"), ("batch", native_g1, "B"), ("batch", "Native ZGC 11", "B")]
     # Allocating less helped Java in real time in 13 of the 14 pairs its searches judged.
@@ -170,7 +170,7 @@ def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
         "in 13 of 14 Java solution and case pairs (4 could not be judged)")
     assert verdicts["gc_is_the_biggest_risk"].outcome == NOT_MEASURED  # its tables give no pause per cell
     assert verdicts["mix_best_when_few_are_kept"].summary == (
-        "holds in 6, fails in 3, no difference measured in 3 of 12 solution and case pairs")
+        "holds in 6, fails in 3, undecided in 3 of 12 solution and case pairs")
     for name in ("flat_cpp_best_in_real_time", "java_keeps_up_in_every_case", "zgc_keeps_up_in_c"):
         assert verdicts[name].outcome == HOLDS, name
     assert verdicts["ten_million_buffers"].outcome == NOT_MEASURED  # the article gave no figure
@@ -442,7 +442,7 @@ def test_the_flat_design_is_faster_only_where_the_interval_says_so():
     single = designs(([10.0], [40.0]), ([35.0], [45.0]))
     assert cpp.flat_faster_than_allocating(single).outcome == NOT_MEASURED
     noisy = designs(([10.0, 11, 9], [40.0, 52, 33]), ([35.0, 36, 34], [45.0, 38, 50]))
-    assert cpp.flat_faster_than_allocating(noisy).summary.startswith("no difference measured in 1")
+    assert cpp.flat_faster_than_allocating(noisy).summary.startswith("undecided in 1")
     clear = designs(([8.0, 8.5, 7.5], [30.0, 31, 29]), ([35.0, 36, 34], [45.0, 46, 44]))
     assert cpp.flat_faster_than_allocating(clear).outcome == HOLDS
     assert cpp.allocating_harness_costs_several_times_flat(clear).outcome == HOLDS  # 8 against 35 ns: under 1/3

@@ -88,8 +88,11 @@ def executed_notebook(path, title, figure_html, data_dir, read=(), selection="pa
         sweep.READ_CELLS_MIMETYPE: {"profile": "quick", "selection": selection, "keys": list(read)}})] if read else []
     answer = nbformat.v4.new_code_cell("answer.show_answer(...)", metadata={"tags": ["answer"]})
     answer.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": f"The answer, from {path.stem}."})]
+    heading = nbformat.v4.new_markdown_cell("## Claims", metadata={"tags": ["lead"]})
+    lead = nbformat.v4.new_code_cell("show_claims()", metadata={"tags": ["lead"]})
+    lead.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": f"The claims of {path.stem}."})]
     notebook.cells = [nbformat.v4.new_markdown_cell(f"# {title}\n\nSome prose."), parameters, progress, shown, answer,
-                      finish]
+                      heading, lead, finish]
     nbformat.write(notebook, path)
 
 
@@ -110,10 +113,17 @@ def test_the_article_is_one_self_contained_page(tmp_path):
     shown = [c for c in merged.cells if c.cell_type == "code"]
     # progress output, stderr, a bare repr and the record of the cells read dropped
     # the answers first (the cells tagged answer, moved to the first screen), then each chapter's own
-    assert [len(c.outputs) for c in shown] == [2, 0, 1, 0, 0, 1, 0]
+    assert [len(c.outputs) for c in shown] == [1, 1, 0, 1, 1, 0, 0, 1, 1, 0]
+    # a chapter shows its prose and its lead cells; the rest unfolds with its box, in place
+    folded = [c for c in merged.cells if "folded" in c.metadata.get("tags", [])]
+    assert {tuple(t for t in c.metadata["tags"] if t.startswith("fold-")) for c in folded} == {
+        ("fold-1",), ("fold-2",), ("fold-methods",)}
+    assert not any("lead" in c.metadata.get("tags", []) for c in folded)
+    assert sum('id="unfold-' in c.source for c in merged.cells) == 3
     size = article.build(tmp_path, tmp_path / "article.html")
     page = (tmp_path / "article.html").read_text()
     assert size == len(page.encode()) and page.count("Plotly.newPlot") == 2
+    assert "body:has(#unfold-1:checked) .celltag_fold-1" in page and "celltag_folded" in page
     assert page.count("plotly.js v") == 1  # the library once, inline
     assert "<script src=" not in page and "<link rel=\"stylesheet\" href=" not in page
     assert "cdnjs" not in page  # no require.js, MathJax or mermaid from a CDN

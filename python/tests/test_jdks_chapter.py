@@ -48,14 +48,14 @@ def test_a_jdk_change_and_pooling_against_allocation_are_decided_by_their_interv
     changes = jdks.changes_table(table)
     assert changes.loc[("Pooling C", "Parallel"), "change"] == "faster"
     assert changes.loc[("Pooling C", "Parallel"), "later over earlier"].startswith("0.5")
-    assert changes.loc[("Pooling C", "G1"), "change"] == "no difference measured"
+    assert changes.loc[("Pooling C", "G1"), "change"] == "undecided"
     assert changes.loc[("Allocation C", "G1"), "change"] == "slower"
     lines = jdks.findings(table)
-    assert "In batch, Pooling C, from the first JDK to the last: faster with 1, no difference measured with 1 of 2 " \
+    assert "In batch, Pooling C, from the first JDK to the last: faster with 1, undecided with 1 of 2 " \
            "collectors." in lines
     # pooling over allocation: faster with Parallel 11 and G1 25, slower with Parallel 25, no difference with G1 11
     assert lines[-1] == ("Pooling takes less time than allocation in batch, case C: holds in 2, fails in 1, "
-                         "no difference measured in 1 of 4 JDK and collector pairs.")
+                         "undecided in 1 of 4 JDK and collector pairs.")
     assert jdks.batch_text(pd.Series(table.iloc[0])).startswith("400")  # the median, then its interval
 
 
@@ -84,7 +84,7 @@ def test_cells_the_store_lacks_are_counted_and_failed_ones_listed(monkeypatch):
 
 def test_a_batch_time_within_five_percent_is_no_difference_not_one_times_slower():
     table = pd.DataFrame([_block(11, "serial", "pool", [530, 531, 529]), _block(25, "serial", "pool", [545, 546, 540])])
-    assert jdks.changes_table(table).loc[("Pooling C", "Serial"), "change"] == "no difference measured"
+    assert jdks.changes_table(table).loc[("Pooling C", "Serial"), "change"] == "undecided"
 
 
 def test_every_panel_of_the_figure_has_the_log_axis_its_shared_values_need():

@@ -368,7 +368,7 @@ def test_a_record_names_the_newest_boots_ratio_beside_the_one_over_every_boot():
     over = effects.Effect(0.9, 0.6, 1.3, 6, 6, boots=2)
     two = block_figures.Comparison({"aaaa": older, "bbbb": newest}, "bbbb", over=over)
     assert record._effect_words(two) == (f"{newest.text()} in this boot: fails; over 2 boots {over.text()}: "
-                                         "no difference measured")
+                                         "undecided")
     one = block_figures.Comparison({"bbbb": newest}, "bbbb")
     assert record._effect_words(one) == f"{newest.text()}: fails"
 

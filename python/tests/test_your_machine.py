@@ -35,5 +35,5 @@ def test_verdicts_agree_contradict_or_are_decided_in_one_place_only():
     assert table.loc[("batch", "A"), "solution"] == "G1 11"
     said = your_machine.sentence(your_machine.compare(mine, full))
     assert said == ("Of the 3 verdicts measured both here and at the article's sizes, the two agree on 1, "
-                    "contradict each other on 1, and only one of them decides 1 (the other measured no difference). "
+                    "contradict each other on 1, and only one of them decides 1 (the other is undecided). "
                     "1 more verdict could not be compared.")

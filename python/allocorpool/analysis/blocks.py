@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from allocorpool import effects
+from allocorpool import effects, machine
 from allocorpool.data import tables
 from allocorpool.data.records import MISSING
 
@@ -147,21 +147,40 @@ def _single(row: Mapping[str, Any]) -> list[float]:
     return [] if value is None or (isinstance(value, float) and math.isnan(value)) else [float(value)]
 
 
-def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]]) -> pd.DataFrame:
-    """The reproducibility table: each comparison (its labels) with its outcome and ratio in each boot and
-    across them (the verdict that stands), and whether the boots agree."""
+def machine_names(blocks: pd.DataFrame, index: pd.DataFrame | None = None) -> dict[str, str]:
+    """Each boot of a store as a reader reads it, 'machine 1', 'machine 2', ..., in the order the boots first
+    measured (a block's start, else a run's storing): one numbering for every chapter of a store. A boot is
+    a machine here, since a virtual machine may boot on other hardware; the Methods appendix keys them."""
+    first: dict[str, str] = {}
+    if blocks is not None and len(blocks):
+        for boot, started in blocks.groupby("boot")["started_utc"].min().items():
+            first[str(boot)] = str(started)
+    if index is not None and len(index) and "boot_id" in index:
+        known = index[index["boot_id"].notna() & (index["boot_id"] != "")]
+        for boot_id, stored in known.groupby("boot_id")["stored_utc"].min().items():
+            boot = machine.short_boot(str(boot_id))
+            first[boot] = min(first.get(boot, str(stored)), str(stored))
+    return {boot: f"machine {i}" for i, boot in enumerate(sorted(first, key=lambda b: (first[b], b)), 1)}
+
+
+def boot_table(comparisons: Iterable[tuple[dict[str, Any], Comparison]],
+               names: dict[str, str] | None = None) -> pd.DataFrame:
+    """The reproducibility table: each comparison (its labels) with its outcome and ratio in each boot (named by
+    names, machine_names) and across them (the verdict that stands), and whether the boots agree."""
+    names = names or {}
     rows = []
     for labels, comparison in comparisons:
         row = dict(labels)
         for boot, effect in comparison.by_boot.items():
-            row[f"boot {boot or 'single run'}"] = f"{effect.outcome(comparison.threshold)}: {effect.text()}"
+            column = names.get(boot) or f"boot {boot or 'single run'}"
+            row[column] = f"{effect.outcome(comparison.threshold)}: {effect.text()}"
         if len(comparison.by_boot) > 1:
             row["across the boots"] = f"{comparison.outcome()}: {comparison.effect.text()}"
         words = effects.AGREEMENT_WORDS.get(comparison.agreement)
         row["boots agree"] = f"no: {words}" if words else "yes" if len(comparison.by_boot) > 1 else "one boot only"
         rows.append(row)
     table = pd.DataFrame(rows)  # the labels, the verdict that stands, each boot's, and whether they agree
-    per_boot = [c for c in table.columns if c.startswith("boot ") and c != "boots agree"]
+    per_boot = [c for c in table.columns if c.startswith(("boot ", "machine ")) and c != "boots agree"]
     labels = [c for c in table.columns if c not in per_boot and c not in ("across the boots", "boots agree")]
     return table[labels + [c for c in ("across the boots",) if c in table] + per_boot
                  + [c for c in ("boots agree",) if c in table]]

@@ -32,6 +32,7 @@ from allocorpool.run.progress import is_progress
 from allocorpool.run.sweep import READ_CELLS_MIMETYPE
 
 TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{% from 'celltags.j2' import celltags %}
 {%- block html_head_js -%}
 <script type="text/javascript">{{ resources.plotly_js }}</script>
 {%- endblock html_head_js -%}
@@ -41,10 +42,48 @@ TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 <style type="text/css">
   main { max-width: 1200px; margin: 0 auto; }
   .jp-RenderedHTMLCommon table { margin: 0.5em 0 1em 0; }
+  .celltag_folded { display: none; }
+  label.unfold { cursor: pointer; color: #1a5fb4; }
+  label.unfold input { margin-right: 0.5em; }
+{{ resources.fold_css }}
 </style>
+<script type="text/javascript">
+  // A chapter unfolded: its figures, drawn while hidden, take the width they now have.
+  document.addEventListener("change", e => {
+    if (e.target.matches("label.unfold input")) window.dispatchEvent(new Event("resize"));
+  });
+</script>
 {% endblock extra_css %}
+{% block markdowncell scoped %}
+<div class="jp-Cell jp-MarkdownCell jp-Notebook-cell {{ celltags(cell) }}">
+<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput" data-mime-type="text/markdown">
+{{ cell.source | markdown2html | strip_files_prefix }}
+</div>
+</div>
+{%- endblock markdowncell %}
 """
+LEAD_TAG = "lead"  # a cell the article shows unfolded: what a reader of the chapter must see
+FOLDED_TAG = "folded"  # a cell the article hides until its chapter is unfolded
 DROPPED_TAGS = {"parameters", "injected-parameters", "check"}  # check: the test profile's last cell
+
+
+def fold(cells: list[nbformat.NotebookNode], name: str, what: str) -> list[nbformat.NotebookNode]:
+    """A chapter as the article shows it: its opening prose and the cells tagged LEAD_TAG, the rest hidden
+    behind one line that unfolds them in place (errors stay in view). Nothing to hide: the cells as they are."""
+    hidden = [cell for cell in cells[1:] if LEAD_TAG not in cell.metadata.get("tags", [])
+              and not any(o.get("output_type") == "error" for o in cell.get("outputs", []))]
+    if not hidden:
+        return cells
+    for cell in hidden:
+        cell.metadata["tags"] = list(cell.metadata.get("tags", [])) + [FOLDED_TAG, f"fold-{name}"]
+    toggle = nbformat.v4.new_markdown_cell(f'<label class="unfold"><input type="checkbox" id="unfold-{name}">'
+                                           f"{html.escape(what)}</label>")
+    return cells[:1] + [toggle] + cells[1:]
+
+
+def fold_css(names: list[str]) -> str:
+    """Each folded chapter shows its hidden cells while its box is ticked."""
+    return "\n".join(f"  body:has(#unfold-{n}:checked) .celltag_fold-{n} {{ display: block; }}" for n in names)
 
 
 def chapter_title(notebook: nbformat.NotebookNode, fallback: str) -> str:
@@ -124,8 +163,8 @@ def summary_line(profile_name: str, data_dir: str, read: set[str] | None, select
 
 
 def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
-    """One notebook of the chapters, each behind an anchor: first the title, the answer (the output of the
-    cell tagged ANSWER_TAG), one line of provenance and the chapters' list; last the Methods appendix."""
+    """One notebook of the chapters, each behind an anchor: first the title, the answer (the cells tagged
+    ANSWER_TAG, in order), one line of provenance and the chapters' list; last the Methods appendix."""
     notebooks = [nbformat.read(path, as_version=4) for path in paths]
     merged = nbformat.v4.new_notebook()
     merged.metadata = dict(notebooks[0].metadata) if notebooks else {}
@@ -136,14 +175,18 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
     read = cells_read(notebooks, profile_name)
     selection = selection_of(notebooks)
     merged.cells.append(nbformat.v4.new_markdown_cell(f"# {title}"))
-    answer_cell = nbformat.v4.new_code_cell("")
+    answer_cells: list[nbformat.NotebookNode] = []
     merged.cells.append(nbformat.v4.new_markdown_cell(
         f"{summary_line(profile_name, data_dir, read, selection)}\n\n<ol>{contents}</ol>"))
     for i, notebook in enumerate(notebooks, 1):
         merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="chapter-{i}"></a>'))
+        start = len(merged.cells)
         for cell in notebook.cells:
             tags = set(cell.get("metadata", {}).get("tags", []))
             if DROPPED_TAGS & tags:
+                continue
+            if cell.cell_type == "markdown" and answer.ANSWER_TAG in tags:
+                answer_cells.append(cell)
                 continue
             if cell.cell_type == "code":
                 progress = "progress" in tags
@@ -151,18 +194,19 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
                                 or (o.get("output_type") != "stream" and not progress and not _bare_value(o)
                                     and not is_progress(o) and READ_CELLS_MIMETYPE not in o.get("data", {}))]
                 if answer.ANSWER_TAG in tags:
-                    answer_cell.outputs += cell.outputs
+                    answer_cells.append(cell)
                     continue
                 if cell.outputs and all(map(display.is_nothing_to_show, cell.outputs)):
                     _drop_section_heading(merged)  # a section with nothing to show here is left out
                     continue
             merged.cells.append(cell)
-    if answer_cell.outputs:
-        merged.cells.insert(1, answer_cell)
+        merged.cells[start:] = fold(merged.cells[start:], str(i), f"Show chapter {i} in full")
+    merged.cells[1:1] = answer_cells
     said = solutions_sentence(study.profile(profile_name), selection) if selection is not None else ""
     methods = appendix(profile_name, data_dir, read, selection, said)
-    merged.cells.append(nbformat.v4.new_markdown_cell(f'<a id="methods"></a>\n\n## Methods: where these figures '
-                                                      f"come from\n\n{methods}"))
+    merged.cells += fold([nbformat.v4.new_markdown_cell('<a id="methods"></a>\n\n## Methods: where these figures '
+                                                        "come from"), nbformat.v4.new_markdown_cell(methods)],
+                         "methods", "Show the methods: machines, boots, builds and commits")
     return merged
 
 
@@ -182,7 +226,10 @@ def render(notebook: nbformat.NotebookNode) -> str:
     exporter = HTMLExporter(template_name="lab", extra_loaders=[DictLoader({"article.html.j2": TEMPLATE})],
                             template_file="article.html.j2", exclude_input=True, exclude_input_prompt=True,
                             exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(notebook, resources={"plotly_js": get_plotlyjs()})
+    folded = sorted({tag[len("fold-"):] for cell in notebook.cells for tag in cell.metadata.get("tags", [])
+                     if tag.startswith("fold-")})
+    body, _ = exporter.from_notebook_node(notebook, resources={"plotly_js": get_plotlyjs(),
+                                                               "fold_css": fold_css(folded)})
     return body
 
 

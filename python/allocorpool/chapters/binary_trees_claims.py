@@ -2,8 +2,8 @@
 
 A claim is decided by effect sizes (allocorpool.effects): the ratio of two variants' medians over their
 finished runs, with its 95 % bootstrap interval. A comparison holds where that interval clears parity by
-effects.MARGIN in the claimed direction, fails where it clears it the other way, reads "no difference
-measured" otherwise, and "not measured" with fewer than two runs a side. A claim of a few comparisons
+effects.MARGIN in the claimed direction, fails where it clears it the other way, reads "undecided"
+otherwise, and "not measured" with fewer than two runs a side. A claim of a few comparisons
 needs each of them (effects.all_of); one over many pairs counts them (effects.tally). The original's
 figures, one run each on another machine, are shown as context and decide nothing.
 """

@@ -12,6 +12,7 @@ on each (solution, case) group of strategies), and `share` to word the count.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,8 @@ class Claim:
     text: str
     check: Callable[..., Verdict]
     rule: str = ""  # how the verdict is decided, for the reader: it could come out either way
+    said: str = ""  # the claim in a few words, for a one-line table
+    shown: int | None = None  # the chapter that shows what decides it
 
 
 def ratio_rule(scope: str, ratio: str, bound: str = "parity") -> str:
@@ -279,6 +282,24 @@ def check_all(claims: Iterable[Claim], ours: dict[str, Any], article: dict[str, 
             for claim in claims]
 
 
+WORDS_IN_A_CELL = 15
+
+
+def in_few_words(summary: str, limit: int = WORDS_IN_A_CELL) -> str:
+    """A verdict's summary as a table cell takes it: its asides in brackets dropped, then, if still longer than
+    limit words, its first clause. The whole summary stays with the cells behind the verdict."""
+    short = re.sub(r"\s*\([^()]*\)", "", summary).strip()
+    if len(short.split()) > limit:
+        short = short.split(";")[0].strip()
+    return short
+
+
+def _link(markdown: str) -> str:
+    """'[chapter 4](#chapter-4)' as an HTML link (a table cell is HTML, not markdown)."""
+    text, _, target = markdown[1:-1].partition("](")
+    return f'<a href="{target}">{text}</a>'
+
+
 # A verdict's background in a table, by its words (effects.WORDS)
 OUTCOME_COLOURS = {effects.WORDS[outcome]: colour for outcome, colour in (
     (effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"), (effects.FAILS, "#ff9a9a"),
@@ -287,26 +308,31 @@ OUTCOME_COLOURS = {effects.WORDS[outcome]: colour for outcome, colour in (
 
 def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
                 title: str = "The article's claims on this machine") -> None:
-    """A table of the claims and their verdicts here (and on the article's own figures), then each
-    claim's deciding cells on this machine, folded."""
+    """A table of the claims, a line each: the claim in a few words, its verdict here and how often, on the
+    article's own figures, and the chapter that shows it; how each is decided and the cells behind each
+    verdict here follow, folded."""
     if not checked:
         return
-    rows = []
+    rows, rules = [], []
     for claim, ours, theirs in checked:
-        row = {"the article's claim (our words)": claim.text, "here": ours.words, "how often here": ours.summary}
-        if ours.rule or claim.rule:
-            row["decided by"] = ours.rule or claim.rule
+        row = {"the article's claim": claim.said or claim.text}
         if theirs is not None:
-            row.update({"on the article's own figures": theirs.words, "how often there": theirs.summary})
+            row["on 2019's figures"] = theirs.words
+        row.update({"here": ours.words, "how often here": in_few_words(ours.summary)})
+        if claim.shown:
+            row["shown in"] = f"[chapter {claim.shown}](#chapter-{claim.shown})"
         rows.append(row)
-    table = pd.DataFrame(rows).set_index("the article's claim (our words)")
-    if "decided by" in table.columns:
-        table["decided by"] = table["decided by"].fillna("")
+        rules.append({"the article's claim, in our words": claim.text, "decided by": ours.rule or claim.rule})
+    table = pd.DataFrame(rows).set_index("the article's claim")
     colours = OUTCOME_COLOURS
-    verdict_columns = [c for c in ("here", "on the article's own figures") if c in table.columns]
+    verdict_columns = [c for c in ("here", "on 2019's figures") if c in table.columns]
     styler = style(table).map(lambda v: f"background-color: {colours[v]}" if v in colours else "",
                               subset=verdict_columns)
+    if "shown in" in table.columns:
+        styler = styler.format(_link, subset=["shown in"])
     show.show_table(styler, caption=title)
-    for claim, ours, _ in checked:
-        if len(ours.cells):
-            show.show_details(f"The cells behind, on this machine: {claim.text}", ours.cells)
+    if any(rule["decided by"] for rule in rules):
+        show.show_details("How each verdict is decided", pd.DataFrame(rules))
+    behind = [(claim.said or claim.text, ours.cells) for claim, ours, _ in checked if len(ours.cells)]
+    if behind:
+        show.show_details_group("The cells behind each verdict, on this machine", behind)

@@ -74,7 +74,7 @@ def batch_reading(decided: pd.DataFrame, change: Crossover) -> str:
     said = change.describe("faster", "slower") if change.before is not None or change.after is not None else ""
     if same:
         said = said.replace("at every size measured", "at every other size")
-        said += ("; " if said else "") + f"no difference measured at {', '.join(f'{int(s):,}' for s in same)}"
+        said += ("; " if said else "") + f"undecided at {', '.join(f'{int(s):,}' for s in same)}"
     return said
 
 

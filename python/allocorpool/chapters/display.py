@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+import mistune
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -291,6 +292,20 @@ def readable_styler(styler: Styler) -> Styler:
     if not isinstance(styler.data.columns, pd.MultiIndex) and not styler.hidden_columns:
         styler = styler.relabel_index([str(reader_name(c)) for c in styler.data.columns], axis="columns")
     return styler
+
+
+def show_details_text(summary: str, text: str) -> None:
+    """Prose (markdown) folded under a one-line summary: what a reader may skip."""
+    if text:
+        display(HTML(f"<details><summary>{html.escape(summary)}</summary>{mistune.html(text)}</details>"))
+
+
+def show_details_group(summary: str, tables: list[tuple[str, pd.DataFrame]], precision: int = 1) -> None:
+    """Several folded tables, each under its own line, folded together under one line."""
+    inner = "".join(f"<details><summary>{html.escape(title)}</summary>"
+                    f"{numbers(readable(table), precision).hide(axis='index').to_html()}</details>"
+                    for title, table in tables)
+    display(HTML(f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"))
 
 
 def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:

@@ -19,7 +19,7 @@ from allocorpool.chapters.figures import LOG_TICKS, line_colours
 from allocorpool.study import COLLECTOR_LABELS
 
 # How a JDK change reads: the later JDK's time over the earlier one's, decided against parity by the margin
-CHANGE_WORDS = {effects.HOLDS: "faster", effects.FAILS: "slower", effects.NO_DIFFERENCE: "no difference measured"}
+CHANGE_WORDS = {effects.HOLDS: "faster", effects.FAILS: "slower", effects.NO_DIFFERENCE: "undecided"}
 
 
 def _with_names(table: pd.DataFrame) -> pd.DataFrame:
@@ -138,7 +138,7 @@ def change_sentences(table: pd.DataFrame) -> list[str]:
             lines.append(f"In batch, {panel}: each collector ran once per JDK, too few runs to compare the JDKs.")
             continue
         parts = [f"{words} with {n}" for words, n in (("faster", tally.holds), ("slower", tally.fails),
-                                                      ("no difference measured", tally.no_difference)) if n]
+                                                      ("undecided", tally.no_difference)) if n]
         lines.append(f"In batch, {panel}, from the first JDK to the last: {', '.join(parts)} of "
                      f"{show.count(tally.judged, 'collector')}"
                      + (f" ({tally.boots_text()})" if tally.flips else "") + ".")

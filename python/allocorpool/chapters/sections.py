@@ -42,6 +42,8 @@ def show_gc(gc_table: pd.DataFrame, pauses: pd.DataFrame, reference_figures: pd.
         return
     show.show_table(tables.gc_chapter(gc_table, reference.gc_table(reference_figures)),
                     caption=f"GC table of the batch runs, this machine beside {beside}")
+    show.show_table(tables.gc_stops(gc_table), caption="Pauses, stops and stalls of the same runs (this machine "
+                                                       "only), and whose clock their GC figures are on")
     if len(pauses):
         show.show_figure(figures.pause_histogram(pauses))
     else:

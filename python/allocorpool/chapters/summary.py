@@ -320,36 +320,45 @@ CONCLUSIONS = (
     Claim("For true real time, C or C++ without allocation: flat C++ has the best real-time interval in every case",
           flat_cpp_best_in_real_time,
           "Per case, the shortest loss-free interval of flat C++ against the shortest of every solution, one "
-          "search each: holds in a case where flat C++'s is no longer."),
+          "search each: holds in a case where flat C++'s is no longer.",
+          said="Flat C++ is best in real time", shown=8),
     Claim("Java can approach real time: some Java solution keeps up with a million packets a second in every case",
           java_keeps_up_in_every_case,
           f"Per case, the Java searches: holds in a case where one found a loss-free interval of {REF:,} ns or "
-          "less."),
+          "less.",
+          said="Some Java keeps up with a million packets a second", shown=4),
     Claim("In Java real time too, allocating less helps: mix or pooling does better than allocation",
           fewer_allocations_help_java_in_real_time,
           "Per Java solution and case, one search each: holds where the better of mix and pooling keeps up at an "
-          "interval no longer than allocation's."),
+          "interval no longer than allocation's.",
+          said="In Java real time, allocating less helps", shown=4),
     Claim("To pool: pooling beats allocation in every test, batch (by 5 %, over its interval) and real time",
           pooling_beats_allocation_everywhere,
           f"Batch: pooling's median time per packet over allocation's, holds where its 95 % interval lies "
           f"{effects.pct(effects.MARGIN)} below parity. Real time: pooling's median loss at {REF:,} ns minus allocation's, over "
-          "repeated probes, holds where its 95 % interval lies below zero; without such probes, one search each."),
+          "repeated probes, holds where its 95 % interval lies below zero; without such probes, one search each.",
+          said="Pooling beats allocation in every test", shown=18),
     Claim("Mix is best when few packets are kept (case A); pooling overtakes it when most are (case C), in Java",
           mix_best_when_few_are_kept,
           "Per Java solution: mix's median time per packet over pooling's in case A, pooling's over mix's in case "
-          f"C; holds where the ratio's 95 % interval lies {effects.pct(effects.MARGIN)} below parity."),
+          f"C; holds where the ratio's 95 % interval lies {effects.pct(effects.MARGIN)} below parity.",
+          said="Mix is best in case A, pooling in case C", shown=2),
     Claim("The collector is the biggest risk: where Java loses packets, a pause longer than the input queue explains it",
           gc_is_the_biggest_risk,
           f"Each Java cell that lost packets at {REF:,} ns: holds where its batch run's longest pause outlasts the "
-          "input queue. A collector that reports no pause to the engine (ZGC on JDK 11) is not judged."),
+          "input queue. A collector that reports no pause to the engine (ZGC on JDK 11) is not judged.",
+          said="The collector is the biggest risk", shown=3),
     Claim(f"ZGC handles even case C, with mix and pooling at {ZGC_C_LIMIT_NS} ns or less", zgc_keeps_up_in_c,
           f"ZGC's mix and pooling in case C, one search each: holds where both keep up at {ZGC_C_LIMIT_NS} ns or "
-          "less."),
-    Claim("Ten million buffers instead of one million would be much worse", ten_million_buffers, _pool_rule("one run each")),
+          "less.",
+          said="ZGC keeps up in case C", shown=6),
+    Claim("Ten million buffers instead of one million would be much worse", ten_million_buffers, _pool_rule("one run each"),
+          said="Ten million buffers are much worse than one million", shown=14),
     Claim("An input queue holding a second of packets would let pooling keep up even with the article's \"CMS\"",
           a_longer_queue_lets_pooling_keep_up,
           "The article's \"CMS\" with an input queue of one second of packets: holds where its probes lose no "
-          "packet."),
+          "packet.",
+          said="A one-second input queue lets pooling keep up", shown=4),
 )
 
 
@@ -370,10 +379,10 @@ def machine_table(facts: pd.DataFrame) -> pd.DataFrame:
     return facts.assign(value=facts.apply(short, axis=1))
 
 
-def reproducibility(batch: pd.DataFrame) -> pd.DataFrame:
-    """Pooling against allocation in each (solution, case), boot by boot: its outcome and ratio in every boot
-    that completed the block, and whether the boots agree."""
-    return block_figures.boot_table(_pool_against_alloc(batch))
+def reproducibility(batch: pd.DataFrame, names: dict[str, str] | None = None) -> pd.DataFrame:
+    """Pooling against allocation in each (solution, case), boot by boot (named by names: machine n): its
+    outcome and ratio in every boot that completed the block, and whether the boots agree."""
+    return block_figures.boot_table(_pool_against_alloc(batch), names)
 
 
 def _pool_against_alloc(batch: pd.DataFrame) -> list[tuple[dict[str, Any], block_figures.Comparison]]:
@@ -391,9 +400,12 @@ def _pool_against_alloc(batch: pd.DataFrame) -> list[tuple[dict[str, Any], block
 SHOWN_CONFIGURATIONS = 30  # the longest table of configurations whose figures differ that the chapter prints
 
 
-def show_consistency(index: pd.DataFrame) -> None:
-    """How the configurations measured more than once agree (analysis.consistency), and those that do not."""
+def show_consistency(index: pd.DataFrame, names: dict[str, str] | None = None) -> None:
+    """How the configurations measured more than once agree (analysis.consistency), and those that do not, each
+    boot named by names (machine n)."""
     table = same.consistency(index)
+    for boot, name in (names or {}).items():
+        table["figures"] = table["figures"].str.replace(f"{boot}: ", f"{name}: ", regex=False)
     if not len(table):
         show.note("No configuration was measured more than once: there is nothing to compare.")
         return
@@ -411,27 +423,30 @@ def show_consistency(index: pd.DataFrame) -> None:
                         f"Configurations whose figures differ, each boot's median ns per packet{cut}")
 
 
-def show_reproducibility(batch: pd.DataFrame) -> None:
+def show_reproducibility(batch: pd.DataFrame, names: dict[str, str] | None = None) -> None:
     """The reproducibility table, or one sentence where no block was measured or one boot measured them all."""
     compared = _pool_against_alloc(batch)
-    table = block_figures.boot_table(compared)
+    table = block_figures.boot_table(compared, names)
     if not len(table):
         show.note("No batch block is stored yet: there is no verdict to compare between boots.")
         return
-    boots = [c for c in table.columns if c.startswith("boot ") and c != "boots agree"]
+    boots = [c for c in table.columns if c.startswith(("boot ", "machine ")) and c != "boots agree"]
     counted = effects.tally_of(comparison for _, comparison in compared)
     flips, opposite = counted.flips, counted.opposite
     if len(boots) < 2:
-        show.note(f"Every batch block here was measured in one boot only ({boots[0][5:] if boots else 'none'}): "
-                  f"the table shows each verdict once; a sweep in another boot adds a column.")
+        show.note(f"Every batch block here was measured on one machine only ({boots[0] if boots else 'none'}): "
+                  f"the table shows each verdict once; a sweep after another boot adds one.")
     else:
-        show.note(f"{len(boots)} boots measured these blocks; in {flips} of {len(table)} solution and case pairs the "
-                  f"boots disagree on whether pooling beats allocation, and in {opposite or 'none'} of them one boot "
-                  f"finds pooling faster where another finds it slower. Taken across the boots, \"pooling beats "
+        show.note(f"{len(boots)} machines measured these blocks; in {flips} of {len(table)} solution and case pairs "
+                  f"they disagree on whether pooling beats allocation, and in {opposite or 'none'} of them one machine "
+                  f"finds pooling faster where another finds it slower. Taken across the machines, \"pooling beats "
                   f"allocation\" {replace(counted, flips=0, opposite=0).text('pairs')}.")
-    show.show_table(table.set_index(["solution", "case"]), caption="Pooling / allocation, time per packet, in each "
-                                                                    "boot and across them (the verdict that stands): "
-                                                                    "outcome, ratio of medians and 95 % interval")
+    across = [c for c in ("across the boots", "boots agree") if c in table.columns]
+    show.show_table(table.set_index(["solution", "case"])[across or boots[:1]],
+                    caption="Pooling / allocation, time per packet, across the machines (the verdict that stands): "
+                            "outcome, ratio of medians and 95 % interval")
+    long = table.melt(id_vars=["solution", "case"], value_vars=boots, var_name="machine", value_name="verdict there")
+    show.show_details("The same on each machine", long.dropna(subset=["verdict there"]))
 
 
 def heap_multiples(stored, chosen, case: str) -> dict[str, float]:

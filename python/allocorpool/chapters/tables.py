@@ -19,6 +19,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from allocorpool import effects
+from allocorpool.data.gclog_clock import ALIGNED
 from allocorpool.data.reference import OURS, REFERENCE, format_pct
 from allocorpool.study import CASES, STRATEGIES
 
@@ -222,43 +223,69 @@ def realtime_chapter(searches: pd.DataFrame, reference_realtime: pd.DataFrame) -
     return _marked(table, grey, None)
 
 
-def gc_chapter(gc: pd.DataFrame, reference_gc: pd.DataFrame) -> Styler:
-    """The GC table per solution, case and strategy (gctable's columns and rules): the article's
-    six columns with its figures beside ours, then ours alone (pauses, stops and stalls), and
-    whether the run's GC log was on the run's clock."""
-    article = {"max_pause_ms": ("Max GC pause, ms", "{:,.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:,.1f}"),
+_ARTICLE_GC = {"max_pause_ms": ("Max GC pause, ms", "{:,.1f}"), "avg_pause_ms": ("Avg GC pause, ms", "{:,.1f}"),
                "gcs_per_s": ("GC count / s", "{:,.1f}"), "gc_fraction_pct": ("GC fraction, %", "{:,.0f}"),
                "live_objects_mil": ("Live objects, mil", "{:,.3f}"),
                "gc_ns_per_live_object": ("GC time / object, ns", "{:,.0f}")}
-    ours_only = {"pauses_per_s": ("Pauses / s", "{:,.1f}"), "stops_per_s": ("Stops / s", "{:,.1f}"),
-                 "max_stop_ms": ("Longest stop, ms", "{:,.1f}"), "stalls": ("Stalls", "{:,.0f}"),
-                 "stall_total_ms": ("Stall time, ms", "{:,.1f}"), "max_stall_ms": ("Longest stall, ms", "{:,.1f}")}
+_OURS_GC = {"pauses_per_s": ("Pauses / s", "{:,.1f}"), "stops_per_s": ("Stops / s", "{:,.1f}"),
+            "max_stop_ms": ("Longest stop, ms", "{:,.1f}"), "stalls": ("Stalls", "{:,.0f}"),
+            "stall_total_ms": ("Stall time, ms", "{:,.1f}"), "max_stall_ms": ("Longest stall, ms", "{:,.1f}")}
+GC_LOG_WORDS = {"log": "on the run's clock", "unaligned": "on its own clock", "records": "none: the engine's records",
+                None: "none"}
+
+
+def _gc_text(value: Any, fmt: str) -> str:
+    return "" if value is None or pd.isna(value) else fmt.format(value)
+
+
+def _gc_records(gc: pd.DataFrame) -> list[dict[str, Any]]:
     solution_order = {name: i for i, name in enumerate(dict.fromkeys(gc["solution"]))} if len(gc) else {}
-    records = sorted(gc.to_dict("records"),
-                     key=lambda r: (solution_order[r["solution"]], r["case"], STRATEGIES.index(r["strategy"])))
+    return sorted(gc.to_dict("records"),
+                  key=lambda r: (solution_order[r["solution"]], r["case"], STRATEGIES.index(r["strategy"])))
 
-    def text(value: Any, fmt: str) -> str:
-        return "" if value is None or pd.isna(value) else fmt.format(value)
 
+def _gc_table(rows: list[dict[Any, str]], columns: int) -> Styler:
+    table = pd.DataFrame(rows)
+    table.columns = pd.MultiIndex.from_tuples(table.columns) if columns == 2 else table.columns
+    table = table.set_index(list(table.columns[:3]))
+    table.index.names = ["solution", "case", "strategy"]
+    return style(table)
+
+
+def gc_log_clock(row: dict[str, Any]) -> str:
+    """Where a run's GC figures come from, in words: its GC log on the run's clock (aligned), its GC log on its
+    own clock, or none (the engine's own records of its pauses)."""
+    if row.get("source") == "log":
+        return GC_LOG_WORDS["log" if row.get("clock") == ALIGNED else "unaligned"]
+    return GC_LOG_WORDS["records" if row.get("source") == "records" else None]
+
+
+def gc_chapter(gc: pd.DataFrame, reference_gc: pd.DataFrame) -> Styler:
+    """The GC table per solution, case and strategy (gctable's columns and rules): the article's six columns,
+    its figures beside ours."""
     rows = []
-    for r in records:
+    for r in _gc_records(gc):
         key = (r["reference_name"], r["strategy_label"], r["case"])
         theirs = reference_gc.loc[key] if r["reference_name"] and key in reference_gc.index else None
         row: dict[Any, str] = {("solution", ""): r["label"], ("case", ""): r["case"],
                                ("strategy", ""): r["strategy_label"]}
-        for column, (title, fmt) in article.items():
-            row[(title, OURS)] = text(r.get(column), fmt)
+        for column, (title, fmt) in _ARTICLE_GC.items():
+            row[(title, OURS)] = _gc_text(r.get(column), fmt)
             row[(title, REFERENCE)] = "—" if theirs is None or pd.isna(theirs[column]) else fmt.format(theirs[column])
-        for column, (title, fmt) in ours_only.items():
-            row[(title, OURS)] = text(r.get(column), fmt)
-        source = r.get("source")
-        row[("GC log", "")] = r.get("clock") or ("none: engine records" if source == "records" else "none")
         rows.append(row)
-    table = pd.DataFrame(rows)
-    table.columns = pd.MultiIndex.from_tuples(table.columns)
-    table = table.set_index([("solution", ""), ("case", ""), ("strategy", "")])
-    table.index.names = ["solution", "case", "strategy"]
-    return style(table)
+    return _gc_table(rows, 2)
+
+
+def gc_stops(gc: pd.DataFrame) -> Styler:
+    """The GC figures the article has no column for (pauses, stops and stalls, this machine only), and where
+    each run's GC figures come from."""
+    rows = []
+    for r in _gc_records(gc):
+        row: dict[str, str] = {"solution": r["label"], "case": r["case"], "strategy": r["strategy_label"]}
+        row.update({title: _gc_text(r.get(column), fmt) for column, (title, fmt) in _OURS_GC.items()})
+        row["GC log"] = gc_log_clock(r)
+        rows.append(row)
+    return _gc_table(rows, 1)
 
 
 def failures(frame: pd.DataFrame) -> pd.DataFrame:

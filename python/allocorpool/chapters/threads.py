@@ -70,7 +70,7 @@ def best_text(rows: dict[str, dict[str, Any]]) -> str:
     if outcome == effects.HOLDS:
         return (f"{best}, {100 * (1 - effect.ratio):.0f} % ({100 * (1 - effect.high):.0f}-"
                 f"{100 * (1 - effect.low):.0f} %) less time than {nxt}{boots}")
-    return f"{best} = {nxt}: no difference measured ({effect.text()}){boots}"
+    return f"{best} or {nxt}: undecided ({effect.text()}){boots}"
 
 
 def answer_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -176,7 +176,7 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
 
 RULE = ("In each solution and case, the first strategy's median thread time per packet over the second's, with "
         "its 95 % interval over the block's repetitions. A comparison holds where the interval lies below 1 by the "
-        f"{effects.pct(effects.MARGIN)} margin, fails where it lies above it, and otherwise reads no difference measured. "
+        f"{effects.pct(effects.MARGIN)} margin, fails where it lies above it, and otherwise reads undecided. "
         f"Allocation scales where its time at N threads over its time at one lies below {SCALES_WITHIN:g} by the "
         "same margin.")
 

@@ -21,7 +21,7 @@ from allocorpool.lists import THREAD_POOLS, THREAD_STRATEGY_LABELS, THREAD_STRAT
 
 RULE = ("In each solution and case, the first strategy's median loss minus the second's over the block's probes, "
         "with its 95 % interval. A comparison holds where the whole interval lies below zero, fails where it lies "
-        "above, and otherwise reads no difference measured (two strategies that never lost show none).")
+        "above, and otherwise reads undecided (two strategies that never lost show none).")
 
 
 def measured(probes: pd.DataFrame) -> pd.DataFrame:

@@ -86,7 +86,7 @@ def sentence(table: pd.DataFrame) -> str:
                 "(the full-size store lacks these blocks, or every run here failed).")
     text = (f"Of the {judged} verdicts measured both here and at the article's sizes, the two agree on "
             f"{counts.get(AGREE, 0)}, contradict each other on {counts.get(CONTRADICT, 0)}, and only one of them "
-            f"decides {counts.get(ONE_ONLY, 0)} (the other measured no difference).")
+            f"decides {counts.get(ONE_ONLY, 0)} (the other is undecided).")
     if counts.get(UNJUDGED, 0):
         text += f" {show.count(int(counts[UNJUDGED]), 'more verdict')} could not be compared."
     return text
