@@ -25,6 +25,7 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
+from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis import model
 from allocorpool.chapters import display as show
 from allocorpool.chapters import answer, sections, summary, tables
@@ -112,7 +113,8 @@ summary.show_best(batch, standing, sweep.profile.cases)
 # the pairs whose boots disagree.
 
 # %%
-summary.show_reproducibility(batch)
+machines = block_figures.machine_names(sweep.store.table("blocks"), sweep.store.index)
+summary.show_reproducibility(batch, machines)
 
 # %% [markdown]
 # ## Does one configuration read the same everywhere?
@@ -121,7 +123,7 @@ summary.show_reproducibility(batch)
 # another boot. Where their figures differ, the table names them.
 
 # %%
-summary.show_consistency(sweep.store.index)
+summary.show_consistency(sweep.store.index, machines)
 
 # %% [markdown]
 # ## The machine and the runs

@@ -364,7 +364,9 @@ def test_the_calibration_table_gives_each_boots_range_with_separators(tmp_path):
     (tmp_path / "cells").mkdir(exist_ok=True)
     for block, (load, reference) in enumerate(((137.0, 475.0), (137.0, 2809.0))):
         store.upsert("blocks", {"block": f"b{block}", "boot": "e611ccc0", "kernel": "Linux 6.18",
+                                "cpu_model": "AMD EPYC 9R14", "started_utc": f"2026-11-2{block}T00:00:00",
                                 "load_ns_16mib": load, "load_ns_1024mib": None,
                                 "reference_ns_per_packet": reference}, ("block",))
     said = methods.calibrations(tmp_path)
-    assert "| e611ccc0 | Linux 6.18 | 2 | 137 | — | 475-2,809 |" in said, said
+    # the key of the chapters' "machine 1..n": each boot's number, id and CPU
+    assert "| machine 1 | e611ccc0 | AMD EPYC 9R14 | Linux 6.18 | 2 | 137 | — | 475-2,809 |" in said, said

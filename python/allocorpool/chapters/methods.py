@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from allocorpool import machine, paths, study
+from allocorpool.analysis import blocks as block_figures
 from allocorpool.data import reference
 from allocorpool.data.store import Store
 from allocorpool.run import calibration, machine_check
@@ -53,7 +54,8 @@ def machines(index: pd.DataFrame) -> str:
 
 
 def calibrations(root: Path) -> str:
-    """Per boot: how many blocks started there, and the calibration each block recorded at its start."""
+    """Per boot (the key of the chapters' machine 1..n): its CPU, how many blocks started there, and the
+    calibration each block recorded at its start."""
     blocks = Store(root).table("blocks") if (root / "cells").is_dir() else pd.DataFrame()
     if not len(blocks):
         return "No block is registered in this store: every figure is a single run."
@@ -64,10 +66,13 @@ def calibrations(root: Path) -> str:
             return "—"
         low, high = f"{values.min():,.0f}", f"{values.max():,.0f}"
         return low if low == high else f"{low}-{high}"
-    rows = [{"boot": boot, "kernel": part["kernel"].iloc[0], "blocks": len(part),
+    names = block_figures.machine_names(blocks, Store(root).index)
+    rows = [{"machine": names.get(str(boot), ""), "boot": boot, "CPU": machine.cpu_name(part["cpu_model"].iloc[0]),
+             "kernel": part["kernel"].iloc[0], "blocks": len(part),
              "load over 16 MiB, ns": span(part["load_ns_16mib"]), "load over 1 GiB, ns": span(part["load_ns_1024mib"]),
              "reference run, ns per packet": span(part["reference_ns_per_packet"])}
             for boot, part in blocks.groupby("boot", sort=False)]
+    rows.sort(key=lambda row: int(row["machine"].split()[-1]) if row["machine"] else 0)
     name, strategy, case = calibration.REFERENCE
     reference_run = f"{study.SOLUTIONS_BY_NAME[name].label}, {study.STRATEGY_LABELS[strategy].lower()}, case {case}"
     return ("Each block records the machine's calibration at its start: a dependent load's latency over 16 MiB "
