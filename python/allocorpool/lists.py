@@ -74,6 +74,13 @@ class Solution:
     vm_options: tuple[str, ...] = ()  # JVM options beyond the collector's own
     about: str = ""  # what the short label stands for, for the article's glossary ("" : the label says it)
 
+    @property
+    def configuration(self) -> tuple[Any, ...]:
+        """What it runs, whatever it is called: two solutions of one configuration (a chapter's "ZGC 11" and the
+        JDK chapter's "ZGC (JDK 11)") measure the same thing."""
+        return (self.engine, self.jdk, self.collector, self.native_buffers, self.compact_headers, self.design,
+                self.allocator, self.fixed_heap_mb, self.vm_options)
+
     def engine_strategy(self, strategy: str) -> str:
         """The engine's name for a strategy (native buffers have their own, except dummy)."""
         return f"native-{strategy}" if self.native_buffers and strategy != "dummy" else strategy

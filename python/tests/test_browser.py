@@ -162,8 +162,7 @@ def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser
         "const range = document.createRange(); range.setStart(document.body, 0); range.setEndBefore(first);"
         "return range.toString();")
     assert "To allocate or to pool?" in screen and "2019" in screen and "Zemtsov" in screen
-    assert "The answer: the best strategy of each solution and case" in screen
-    assert "Batch:" in screen and "Real time:" in screen
+    assert "The 2019 conclusions today" in screen and "The best strategy of each solution and case in batch" in screen
     for raw in ("ns_per_packet", "_batch_", "True", "False", "nan"):
         assert raw not in screen.split(), f"the first screen shows {raw!r}"
     link = browser.find_element(By.CSS_SELECTOR, 'a[href="https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html"]')
@@ -180,3 +179,37 @@ def test_the_article_reads_without_long_sentences_internal_names_or_raw_values(b
     page = browser.execute_script("return document.documentElement.outerHTML;")
     found = readability.findings(page)
     assert not found, f"{len(found)} findings:\n" + "\n".join(map(str, found[:40]))
+
+
+SCREENS = 30  # the article, every fold closed, read at 1,400 x 900 px
+WORDS_IN_A_CELL = 15
+
+
+def test_the_article_folds_to_thirty_screens_and_no_table_scrolls_sideways(browser, article):
+    """Every fold closed, the page is at most SCREENS screens of 900 px; no table shown is wider than the
+    column it sits in; the answer's tables read in at most WORDS_IN_A_CELL words a cell; a chapter's box
+    unfolds the chapter in place."""
+    browser.set_window_size(1400, 900)
+    browser.get(article.as_uri())
+    WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "table"))
+    height = browser.execute_script("return document.documentElement.scrollHeight;")
+    assert height <= SCREENS * 900, f"the folded article is {height / 900:.1f} screens"
+    boxes = browser.find_elements(By.CSS_SELECTOR, "label.unfold input")
+    assert boxes, "no chapter folds"
+    assert browser.execute_script("return getComputedStyle(document.querySelector('.celltag_folded')).display;") == "none"
+    browser.execute_script("document.querySelectorAll('label.unfold input').forEach(b => b.click());"
+                           "document.querySelectorAll('details').forEach(d => d.open = true);")
+    assert browser.execute_script("return Array.from(document.querySelectorAll('.celltag_folded'))"
+                                  ".every(c => getComputedStyle(c).display === 'block');"), "a box did not unfold"
+    wide = browser.execute_script(
+        "return Array.from(document.querySelectorAll('table')).filter(t => t.getClientRects().length"
+        " && t.getBoundingClientRect().width > t.parentElement.clientWidth + 2)"
+        ".map(t => [Math.round(t.getBoundingClientRect().width),"
+        " (t.caption ? t.caption.textContent : t.textContent).trim().slice(0, 60)]);")
+    assert not wide, f"{len(wide)} tables scroll sideways at 1,400 px, everything unfolded: {wide}"
+    long = browser.execute_script(
+        "return Array.from(document.querySelectorAll('table')).filter(t => t.caption &&"
+        " t.caption.textContent.startsWith('The best strategy of each'))"
+        ".flatMap(t => Array.from(t.querySelectorAll('td'))).map(c => c.textContent.trim())"
+        f".filter(text => text.split(/\\s+/).length > {WORDS_IN_A_CELL});")
+    assert not long, f"answer cells over {WORDS_IN_A_CELL} words: {long[:3]}"

@@ -179,3 +179,26 @@ def test_the_answer_lists_the_pairs_that_hold_and_folds_those_that_fail(monkeypa
     ((summary, fails),) = folded
     assert summary == "The 2 pairs that fail, with the run that decides each" and len(fails) == 2
     assert "Of 3 solutions and strategies, 1 holds and 2 fail. The widest" in notes[0]  # nothing left undecided
+
+
+def test_the_chart_is_a_panel_per_solution_with_a_legend_entry_per_strategy():
+    # the chart drew 27 lines in 3 colours in one panel, with a legend that scrolled
+    fig = chapter.chart(POINTS, 1_000_000, 990_000)
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles == list(dict.fromkeys(decision.frontier(POINTS)["label"]))
+    shown = [t.name for t in fig.data if t.showlegend]
+    assert sorted(shown) == sorted(set(POINTS["strategy_label"]) | {"your question"})  # each once
+    stars = [t for t in fig.data if t.name == "your question"]
+    assert len(stars) == len(titles) and {t.xaxis for t in stars} == {f"x{i}" if i > 1 else "x"
+                                                                    for i in range(1, len(titles) + 1)}
+
+
+def test_one_configuration_is_one_pair_whatever_its_chapter_calls_it():
+    # chapter 16 listed "ZGC (JDK 11) pooling holds" beside "ZGC 11 pooling fails": one JVM, collector and heap
+    from allocorpool import study
+    jdks = study.jdk_solutions(study.profile("full").jdks)
+    across = pd.DataFrame({"solution": ["zgc-11", "parallel-11", "shenandoah-11"],
+                           "label": ["ZGC (JDK 11)", "Parallel (JDK 11)", "Shenandoah (JDK 11)"]})
+    named = chapter.as_named(across, jdks, [study.SOLUTIONS_BY_NAME["zgc"], study.SOLUTIONS_BY_NAME["parallel-11"]])
+    assert named["solution"].tolist() == ["zgc", "parallel-11", "shenandoah-11"]
+    assert named["label"].tolist() == ["ZGC 11", study.SOLUTIONS_BY_NAME["parallel-11"].label, "Shenandoah (JDK 11)"]

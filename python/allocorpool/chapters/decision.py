@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
+from allocorpool import study
 from allocorpool.analysis import decision
 from allocorpool.analysis.decision import Budget
 from allocorpool.chapters import display as show
@@ -35,13 +37,28 @@ def points(sweep: Sweep) -> pd.DataFrame:
     scale = sweep.profile.scale
     searches = sweep.realtime(sweep.solutions())
     continuum = sweep.continuum(sweep.continuum_solutions()).curves
-    across = sweep.across_jdks()
+    across = as_named(sweep.across_jdks(), study.jdk_solutions(sweep.profile.jdks), sweep.solutions())
     across = across.assign(live_packets=[live_packets(case, scale) for case in across["case"]])
     cases = {case: live_packets(case, scale) for case in sweep.profile.cases}
     return pd.concat([decision.search_points(searches.table, cases, sweep.profile.search.high_ns, searches.probes),
                       decision.probe_points(stored_runs(sweep, searches.probes, cases), "stored run"),
                       decision.probe_points(continuum, "continuum probe"),
                       decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
+
+
+def as_named(frame: pd.DataFrame, solutions: list[Solution], named: list[Solution]) -> pd.DataFrame:
+    """frame's rows (of solutions) under the name and label of the solution of named that runs the same
+    configuration, where one does: one configuration is one pair of the chart, not two that may disagree."""
+    if not len(frame):
+        return frame
+    by_configuration: dict[tuple, Solution] = {}
+    for solution in named:
+        by_configuration.setdefault(solution.configuration, solution)
+    own = {s.name: s for s in solutions}
+    same = {name: by_configuration.get(s.configuration, s) for name, s in own.items()}
+    renamed = frame["solution"].map(lambda n: same[n].name if n in same else n)
+    relabelled = frame["solution"].map(lambda n: same[n].label if n in same else None)
+    return frame.assign(solution=renamed, label=relabelled.fillna(frame["label"]) if "label" in frame else relabelled)
 
 
 def show_answer(answer: pd.DataFrame, rate_per_s: float, live_packets: int, budget: Budget = Budget()) -> None:
@@ -101,22 +118,40 @@ def show_cells_to_run(cells: list[Cell]) -> None:
         ["engine", "strategy"]), "The probes that would decide them", precision=0)
 
 
+PANELS_PER_ROW = 3
+
+
 def chart(points: pd.DataFrame, rate_per_s: float, live_packets: int) -> go.Figure:
-    """The highest loss-free rate measured against the live set, a line per (solution, strategy), and the
-    question as a star: below and left of a line, that pair holds."""
-    fig = go.Figure()
+    """Small multiples, a panel per solution: the highest loss-free rate measured against the live set, a line
+    per strategy in its colour, and the question as a star in each panel. Below and left of a line, that pair
+    holds. The panels share their axes, so a reader compares solutions by position alone."""
     best = decision.frontier(points)
-    for (label, strategy), rows in best.groupby(["label", "strategy_label"], sort=False):
-        rows = rows.sort_values("live_packets")
-        fig.add_trace(go.Scatter(x=rows["live_packets"], y=rows["rate_per_s"], mode="lines+markers",
-                                 name=f"{label}, {strategy}", line={"color": STRATEGY_COLOURS.get(strategy)},
-                                 hovertemplate=f"{label}, {strategy}<br>%{{x:,}} packets live: loss-free at "
-                                               "%{y:,.0f} packets/s<extra></extra>"))
-    fig.add_trace(go.Scatter(x=[live_packets], y=[rate_per_s], mode="markers", name="your question",
-                             marker={"symbol": "star", "size": 16, "color": "black"}))
-    fig.update_xaxes(type="log", title_text="packets live (internal FIFO + store)")
-    fig.update_yaxes(type="log", title_text="packets per second, loss-free")
-    fig.update_layout(title="The highest loss-free rate measured, against the live set", height=520)
+    labels = list(dict.fromkeys(best["label"]))
+    rows = max(1, -(-len(labels) // PANELS_PER_ROW))
+    fig = make_subplots(rows=rows, cols=PANELS_PER_ROW, shared_xaxes="all", shared_yaxes="all",
+                        subplot_titles=labels, horizontal_spacing=0.04, vertical_spacing=0.09 if rows > 1 else 0.1)
+    legend: set[str] = set()
+    for i, label in enumerate(labels):
+        row, col = i // PANELS_PER_ROW + 1, i % PANELS_PER_ROW + 1
+        for strategy, part in best[best["label"] == label].groupby("strategy_label", sort=False):
+            part = part.sort_values("live_packets")
+            fig.add_trace(go.Scatter(x=part["live_packets"], y=part["rate_per_s"], mode="lines+markers", name=strategy,
+                                     legendgroup=strategy, showlegend=strategy not in legend,
+                                     line={"color": STRATEGY_COLOURS.get(strategy)},
+                                     hovertemplate=f"{label}, {strategy}<br>%{{x:,}} packets live: loss-free at "
+                                                   "%{y:,.0f} packets/s<extra></extra>"), row=row, col=col)
+            legend.add(strategy)
+        fig.add_trace(go.Scatter(x=[live_packets], y=[rate_per_s], mode="markers", name="your question",
+                                 legendgroup="question", showlegend=i == 0,
+                                 marker={"symbol": "star", "size": 12, "color": "black"}), row=row, col=col)
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(type="log")
+    for col in range(1, PANELS_PER_ROW + 1):
+        fig.update_xaxes(title_text="packets live", row=rows, col=col)
+    for row in range(1, rows + 1):
+        fig.update_yaxes(title_text="packets/s, loss-free", row=row, col=1)
+    fig.update_layout(title="The highest loss-free rate measured against the live set, per solution",
+                      height=160 + 230 * rows, legend={"orientation": "h", "y": -0.08 if rows > 2 else -0.15})
     return fig
 
 
