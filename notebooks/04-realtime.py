@@ -68,7 +68,7 @@ realtime_chapter.show_plan(sweep.profile, chosen)
 searches = sweep.realtime(chosen)
 
 # %%
-sections.show_realtime(searches, reference_figures, "its \"CMS\": Parallel on Java 8")
+sections.show_realtime(sweep, searches, reference_figures, "its \"CMS\": Parallel on Java 8")
 
 # %% [markdown]
 # ## Where the packets went

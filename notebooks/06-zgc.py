@@ -59,7 +59,7 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 searches = sweep.realtime(chosen)
 
 # %%
-sections.show_realtime(searches, reference_figures, "ZGC on Java 11")
+sections.show_realtime(sweep, searches, reference_figures, "ZGC on Java 11")
 
 # %% [markdown] tags=["lead"]
 # ## The article's claims on this machine

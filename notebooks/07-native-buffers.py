@@ -59,7 +59,7 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 searches = sweep.realtime(chosen)
 
 # %%
-sections.show_realtime(searches, reference_figures, "Java 8 / 11", big_heap=False)
+sections.show_realtime(sweep, searches, reference_figures, "Java 8 / 11", big_heap=False)
 
 # %% [markdown]
 # The article explained the native CMS pooling losses in case C from its GC log: frequent

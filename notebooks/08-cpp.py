@@ -71,7 +71,7 @@ cpp.show_pool_choice(pool_choice)
 searches = sweep.realtime(chosen)
 
 # %%
-sections.show_realtime(searches, reference_figures, "glibc", big_heap=False)
+sections.show_realtime(sweep, searches, reference_figures, "glibc", big_heap=False)
 
 # %% [markdown] tags=["lead"]
 # ## The article's claims on this machine

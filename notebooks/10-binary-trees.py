@@ -70,7 +70,9 @@ chapter.show_failures(results)
 tables = {depth: chapter.with_seed(results.table, seed, depth) for depth in plan.depths}
 drawn = chapter.drawn(tables)  # says which depths have no finished run: their tables and figures are left out
 for depth, rows in drawn.items():
-    show.show_table(chapter.results_table(rows), caption=f"Binary trees at depth {depth}", precision=2)
+    show.show_table(chapter.results_table(rows), caption=f"Binary trees at depth {depth}: time", precision=2)
+    show.show_table(chapter.memory_table(rows), caption=f"Binary trees at depth {depth}: memory and pauses",
+                    precision=2)
 
 # %% [markdown]
 # ## Time per variant

@@ -76,9 +76,10 @@ def test_the_readme_answer_gives_each_pair_per_host_class_with_its_interval_and_
         _runs([("a1", model.AMD, -15.0), ("a2", model.AMD, -15.0)], test=model.REALTIME)])
     lines = depends.readme_lines(runs)
     lead = lines[0]
-    assert lead.startswith("Batch time per packet, pooling against allocation, measured in 3 boots of 2-CPU machines "
-                           "(2 on AMD EPYC and 1 on Intel Xeon)")
-    assert "on AMD EPYC, pooling faster in 1, allocation faster in 1 of 2" in lead
+    assert lead.startswith("Batch time per packet, pooling against allocation, was measured in 3 boots of 2-CPU "
+                           "machines (2 on AMD EPYC and 1 on Intel Xeon).")
+    assert "On AMD EPYC: pooling faster in 1, allocation faster in 1 of 2 solution and case pairs." in lead
+    assert max(len(sentence.split()) for sentence in lead.split(". ")) < 50
     row = next(line for line in lines if line.startswith("| Parallel 11 |") and "×" in line)
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[1] == "not measured"  # case A

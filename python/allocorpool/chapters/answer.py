@@ -443,8 +443,11 @@ def show_best_tables(batch: pd.DataFrame, searches: pd.DataFrame, reference_figu
                                                     f"the 2019 article's best beside it")
     if len(table) and table.map(lambda v: CONTRADICTED_MARK in str(v)).any().any():
         show.note(CONTRADICTED_KEY)
-    if len(detail):
-        show.show_details("The same, in full: probes, boots and contradicted searches", detail.reset_index())
+    for test in ("batch", "real time"):
+        part = detail[[c for c in detail.columns if c.startswith(test + ",")]] if len(detail) else detail
+        if len(part.columns):
+            show.show_details(f"The {test} table in full: probes, boots and contradicted searches",
+                              part.rename(columns=lambda c: c.split(", ")[1]).reset_index())
     show.show_details_text("How the counts come out", abstract(batch, searches, reference_figures, boots, probes))
     shown = sorted(set(batch["solution"]) | set(searches["solution"]))
     show.show_details("Terms and solutions", glossary(shown))

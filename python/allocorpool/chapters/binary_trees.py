@@ -68,7 +68,7 @@ def _status(row: pd.Series) -> str:
 
 
 def results_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """The chapter's table: one line per variant, medians with their spread, pauses, the seed's run."""
+    """The chapter's table of time: one line per variant, medians with their spread, and the seed's run beside."""
     out = []
     for _, row in rows.iterrows():
         line = {"variant": row["label"], "memory": row["memory"]}
@@ -78,12 +78,6 @@ def results_table(rows: pd.DataFrame) -> pd.DataFrame:
             line.update({
                 "wall, s": row["wall_s"], "wall spread": _spread(row, "wall_s"), "user, s": row["user_s"],
                 "sys, s": row["sys_s"], "user / wall": row["user_s"] / row["wall_s"] if row["wall_s"] else None,
-                "peak RSS, MB": row["peak_rss_bytes"] / 2**20 if pd.notna(row["peak_rss_bytes"]) else None,
-                "longest pause, ms": row["pause_max_ms"], "pauses, total ms": row["pause_total_ms"],
-                "pauses": row["pause_count"], "collections": row["collections"],
-                "pause source": row["pause_source"] + (" (whole ms)" if row["pause_resolution_ms"] == 1 else "")
-                if isinstance(row["pause_source"], str) else None,
-                "runtime": row["runtime"], "compiler": row["compiler"],
                 "runs": f"{row['runs']}" + (f" ({row['failed']} failed)" if row["failed"] else ""),
                 "status": _status(row)})
         line.update({"wall / jemalloc": row["wall_vs_jemalloc"],
@@ -91,6 +85,22 @@ def results_table(rows: pd.DataFrame) -> pd.DataFrame:
                      "original: user, s": row["seed_user_s"], "original: real / jemalloc": row["seed_vs_jemalloc"]})
         out.append(line)
     return pd.DataFrame(out).set_index("variant")
+
+
+def memory_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """The chapter's table of memory and pauses: one line per variant that ran, its peak RSS, its pauses as its
+    runtime reports them, and the runtime and compiler it ran on."""
+    out = []
+    for _, row in rows[rows["status"] != "unavailable"].iterrows():
+        out.append({"variant": row["label"],
+                    "peak RSS, MB": row["peak_rss_bytes"] / 2**20 if pd.notna(row["peak_rss_bytes"]) else None,
+                    "longest pause, ms": row["pause_max_ms"], "pauses, total ms": row["pause_total_ms"],
+                    "pauses": row["pause_count"], "collections": row["collections"],
+                    "pause source": row["pause_source"] + (" (whole ms)" if row["pause_resolution_ms"] == 1 else "")
+                    if isinstance(row["pause_source"], str) else None,
+                    "runtime": row["runtime"], "compiler": row["compiler"]})
+    return pd.DataFrame(out, columns=["variant", "peak RSS, MB", "longest pause, ms", "pauses, total ms", "pauses",
+                                      "collections", "pause source", "runtime", "compiler"]).set_index("variant")
 
 
 def machine_table(results: Results) -> pd.DataFrame:

@@ -83,10 +83,10 @@ class Comparison:
 
     def row(self, data: Runs) -> dict[str, str]:
         _, _, less, more = FIGURES[self.figure]
-        return {"first": label(self.first), "claim": less if self.smaller else more, "second": label(self.second),
-                "first's median (95 % interval)": data.text(self.first, self.figure),
-                "second's median (95 % interval)": data.text(self.second, self.figure),
-                "first over second (95 % interval)": self.effect.text(), "verdict": self.outcome}
+        return {"comparison": f"{label(self.first)} {less if self.smaller else more} {label(self.second)}",
+                "medians (95 % intervals)": f"{data.text(self.first, self.figure)} against "
+                                            f"{data.text(self.second, self.figure)}",
+                "ratio (95 % interval)": self.effect.text(), "verdict": self.outcome}
 
 
 def compare(data: Runs, first: str, second: str, figure: str = "wall_s", smaller: bool = True) -> Comparison:

@@ -105,11 +105,11 @@ def lead(runs: pd.DataFrame, fits: Sequence[model.Fit]) -> str:
         return "No comparison of pooling with allocation was measured in repeated blocks."
     machines = " and ".join(f"{n} on {CPU_NAMES[c]}" for c, n in sorted(boots.items()))
     tallies = counts(fits, model.BATCH)
-    per_class = "; ".join(f"on {CPU_NAMES[c]}, {_count_words(t)}" for c, t in sorted(tallies.items()))
+    per_class = " ".join(f"On {CPU_NAMES[c]}: {_count_words(t)} solution and case pairs." for c, t in sorted(tallies.items()))
     cpus = sorted({int(c) for c in pd.to_numeric(runs["cpus"], errors="coerce").dropna()}) if "cpus" in runs else []
     sized = f"{' or '.join(map(str, cpus))}-CPU machines" if cpus else "machines"
-    text = (f"Batch time per packet, pooling against allocation, measured in {sum(boots.values())} boots of "
-            f"{sized} ({machines}): {per_class} solution and case pairs.")
+    text = (f"Batch time per packet, pooling against allocation, was measured in {sum(boots.values())} boots of "
+            f"{sized} ({machines}). {per_class}")
     shares = [f.between_share for f in fits if f.test == model.BATCH and math.isfinite(f.between_share)]
     hosts = [f.host_share() for f in fits if f.test == model.BATCH and math.isfinite(f.host_share())]
     if shares:

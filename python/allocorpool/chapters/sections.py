@@ -79,14 +79,19 @@ def listed(labels: list[str]) -> str:
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
-def show_realtime(searches: Any, reference_figures: pd.DataFrame, reference_source: str, big_heap: bool = True) -> None:
-    """Failed searches, the smallest loss-free interval (or the loss at 1,000 ns) beside the
-    article's, and every probe's loss against its interval."""
+def show_realtime(sweep: Sweep, searches: Any, reference_figures: pd.DataFrame, reference_source: str,
+                  big_heap: bool = True) -> None:
+    """Failed searches, the smallest loss-free interval (or the loss at 1,000 ns) beside the article's, marked
+    where a stored run of the same cell lost at it or above it (as the summary marks it), and every probe's
+    loss against its interval."""
     show.show_failures(tables.failures(searches.table), "search")
     heap = " (with the big heap)" if big_heap else ""
-    show.show_table(tables.realtime_chapter(searches.table, reference.realtime(reference_figures)),
+    marked = standing(sweep, searches)
+    show.show_table(tables.realtime_chapter(marked, reference.realtime(reference_figures)),
                     caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1,000 ns{heap}, "
                             f"this machine beside the article's ({reference_source}, 2019)")
+    if any(tables.contradicted(row) for row in marked.to_dict("records")):
+        show.note(tables.CONTRADICTED_LEGEND)
     if big_heap:
         note = no_collection_sentence(searches.table)
         if note:
