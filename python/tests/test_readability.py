@@ -72,7 +72,8 @@ def test_the_first_screen_names_a_cpu_without_its_trademark_marks(tmp_path, runs
 
 
 def test_the_first_screen_counts_cpu_models_apart_from_machines(tmp_path, runs_dir):
-    """Machines differ by kernel as well as CPU: five machines of two CPU models say both counts."""
+    """Machines differ by kernel as well as CPU: the line counts CPU models, boots and kernel builds, each by its
+    name (it said "3 machines" where three kernel builds ran on two CPU models)."""
     run = read_run(runs_dir / "java-batch.jsonl")
     log = gclog.parse(runs_dir / "java-realtime.gc.log")
     machines = (("alloc", "AMD EPYC", "6.1"), ("pool", "AMD EPYC", "6.2"), ("mix", "Intel(R) Xeon(R) Processor", "6.1"))
@@ -81,7 +82,8 @@ def test_the_first_screen_counts_cpu_models_apart_from_machines(tmp_path, runs_d
         cell = Cell(engine="java", jdk=21, collector="g1", case="A", strategy=strategy)
         Store(tmp_path).put(CellResult(cell, "ok", 0, "", 1.0, dataclasses.replace(run, header=header), log))
     line = summary_line("full", str(tmp_path), None, "paper")
-    assert "Measured on 3 machines (2 CPU models: AMD EPYC, 2 CPUs; Intel Xeon Processor, 2 CPUs)" in line, line
+    assert "Measured on 2 CPU models (AMD EPYC, 2 CPUs; Intel Xeon Processor, 2 CPUs)" in line, line
+    assert "under 2 kernel builds" in line and "machines" not in line, line
     assert readability.findings(f"<p>{line}</p>") == []  # the full profile's long description is a sentence apart
 
 

@@ -151,15 +151,14 @@ def summary_line(profile_name: str, data_dir: str, read: set[str] | None, select
     if not len(index):
         return f"Profile {prof.name}, {shown}: the store holds nothing the chapters read. [Methods](#methods)."
     dates = pd.to_datetime(index["stored_utc"])
-    machines = index.groupby(list(machine.MACHINE_FIELDS), dropna=False).ngroups
     cpus = sorted({f"{machine.cpu_name(cpu)}, {int(n)} CPUs"
                    for cpu, n in zip(index["cpu_model"], index["cpus"]) if pd.notna(n)})
-    kinds = f"{len(cpus)} CPU models: " if len(cpus) > 1 else ""
+    kinds = f"{len(cpus)} CPU models" if len(cpus) > 1 else "one CPU model"
     boots = index["boot_id"].nunique() if "boot_id" in index else 0
-    return (f"Profile **{prof.name}** ({prof.description}); {shown}. Measured on {machines} machine"
-            f"{'s' if machines != 1 else ''} ({kinds}{'; '.join(cpus)}) from {dates.min():%Y-%m-%d} to "
-            f"{dates.max():%Y-%m-%d}, in {boots} recorded boot{'s' if boots != 1 else ''}. How, where and with what: "
-            f"[Methods](#methods).")
+    kernels = index["kernel"].nunique() if "kernel" in index else 0
+    return (f"Profile **{prof.name}** ({prof.description}); {shown}. Measured on {kinds} ({'; '.join(cpus)}) from "
+            f"{dates.min():%Y-%m-%d} to {dates.max():%Y-%m-%d}, in {boots} recorded boot{'s' if boots != 1 else ''} "
+            f"under {kernels} kernel build{'s' if kernels != 1 else ''}. How, where and with what: [Methods](#methods).")
 
 
 def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
