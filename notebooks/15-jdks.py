@@ -30,7 +30,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import display as show
-from allocorpool.chapters import jdks
+from allocorpool.chapters import jdks, sections
 from allocorpool.profiles import jdk_solutions
 from allocorpool.run.sweep import Sweep
 
@@ -43,6 +43,9 @@ show.note(f"JDKs {show.series(plan.jdks)}, with {collectors}: {show.strategies(p
 
 # %% tags=["progress"]
 table = sweep.across_jdks()
+# A probe that kept up stands unless a stored run of the same configuration lost at its interval or above it.
+probed = table.dropna(subset=["probe_key"]).rename(columns={"probe_key": "key"})
+table = jdks.standing(table, sections.stored_runs(sweep, probed))
 
 # %% [markdown] tags=["lead"]
 # ## Each JDK's collectors side by side

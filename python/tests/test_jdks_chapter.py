@@ -108,3 +108,16 @@ def test_a_collector_has_one_colour_in_every_panel_so_the_legend_names_every_lin
     two = pd.concat([TABLE, TABLE.iloc[::-1].assign(strategy="alloc", strategy_label="Allocation")], ignore_index=True)
     fig = jdks.figure(two)
     assert len(fig.data) > 3 and legend_matches_panels(fig)
+
+
+def test_a_probe_that_kept_up_where_another_chapters_run_of_it_lost_does_not_stand():
+    # chapter 15 said ZGC 11 pooling keeps up in case C at 1,000 ns, which the searches' stored runs contradict
+    table = TABLE.assign(solution=[f"{c}-{j}" for j, c in zip(TABLE["jdk"], TABLE["collector"])], strategy="pool")
+    runs = pd.DataFrame([{"solution": "g1-25", "strategy": "pool", "case": "C", "interval_ns": 2000, "keeps_up": False},
+                         {"solution": "zgc-gen-25", "strategy": "pool", "case": "C", "interval_ns": 500,
+                          "keeps_up": False}])  # a loss at a shorter interval contradicts nothing
+    marked = jdks.standing(table, runs)
+    assert marked["contradicted"].tolist() == [False, False, False, False, True, False]
+    assert jdks.realtime_text(marked.iloc[4]) == "kept up†" and not marked["keeps_up"].iloc[4]
+    assert jdks.realtime_text(marked.iloc[5]) == "keeps up"
+    assert jdks.findings(marked)[0].endswith("JDK 25: 1 of 3 (fastest in batch of those: Generational ZGC, 350 ns).")

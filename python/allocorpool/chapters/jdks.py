@@ -13,6 +13,7 @@ from plotly.subplots import make_subplots
 
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.analysis.stored_probes import losses_above
 from allocorpool.chapters import display as show
 from allocorpool.chapters import tables
 from allocorpool.chapters.figures import LOG_TICKS, line_colours
@@ -22,15 +23,37 @@ from allocorpool.study import COLLECTOR_LABELS
 CHANGE_WORDS = {effects.HOLDS: "faster", effects.FAILS: "slower", effects.NO_DIFFERENCE: "undecided"}
 
 
+CONTRADICTED_MARK = "†"
+CONTRADICTED_WORDS = ("a stored run of the same JVM, collector and case (another chapter's search or probe) lost at this "
+                      "interval or a longer one, so this probe's keeping up does not stand and is not counted.")
+
+
 def _with_names(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(collector_label=table["collector"].map(COLLECTOR_LABELS),
                         panel=table["strategy_label"] + " " + table["case"])
 
 
+def standing(table: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
+    """The table with what every stored run of the same configuration says at or above each probe's interval
+    (lost_above_ns, analysis.stored_probes.losses_above): a probe that kept up where another chapter's run of the
+    same JVM, collector and case lost at that interval or a longer one does not stand, and keeps_up is False."""
+    as_searches = table.assign(outcome=table["keeps_up"].map(lambda k: "found" if _true(k) else "lost"))
+    marked = losses_above(as_searches, runs).drop(columns="outcome")
+    contradicted = marked["lost_above_ns"].notna()
+    return marked.assign(keeps_up=marked["keeps_up"].where(~contradicted, False), contradicted=contradicted)
+
+
+def _true(value: Any) -> bool:
+    return value is not None and not pd.isna(value) and bool(value)
+
+
 def realtime_text(row: pd.Series) -> str:
-    """A probe's outcome in a table cell: keeps up, the share it lost, or why it has none."""
+    """A probe's outcome in a table cell: keeps up, the share it lost, or why it has none; a probe that kept up
+    where a stored run of the same configuration lost is marked."""
     if row["probe_status"] != "ok":
         return str(row["probe_status"])
+    if _true(row.get("contradicted")):
+        return f"kept up{CONTRADICTED_MARK}"
     return "keeps up" if row["keeps_up"] else f"loses {row['loss_pct']:.2g} %"
 
 
@@ -217,6 +240,8 @@ def show_chapter(table: pd.DataFrame, planned: int | None = None) -> None:
     interval = int(table["interval_ns"].iloc[0])
     show.show_table(matrix(table, table.apply(realtime_text, axis=1), "collector"),
                     f"Real time at {interval:,.0f} ns: the probe's outcome")
+    if "contradicted" in table and table["contradicted"].any():
+        show.note(f"{CONTRADICTED_MARK}: {CONTRADICTED_WORDS}")
     late = pd.to_numeric(table["latency_p999_ns"], errors="coerce").where(table["keeps_up"].fillna(False).astype(bool))
     if late.notna().any():
         show.show_table(matrix(table, late / 1e6, "collector"),
