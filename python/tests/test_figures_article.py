@@ -370,3 +370,19 @@ def test_the_calibration_table_gives_each_boots_range_with_separators(tmp_path):
     said = methods.calibrations(tmp_path)
     # the key of the chapters' "machine 1..n": each boot's number, id and CPU
     assert "| machine 1 | e611ccc0 | AMD EPYC 9R14 | Linux 6.18 | 2 | 137 | — | 475-2,809 |" in said, said
+
+
+def test_a_chapter_none_of_whose_runs_was_measured_shows_its_title_and_that_sentence(tmp_path):
+    # chapter 11 at full size printed its tables of 420 runs, each "not measured"
+    figure_html = display.figure_bundle(figures.ns_per_packet(BATCH))["text/html"]
+    executed_notebook(tmp_path / "01-first.ipynb", "First chapter", figure_html, tmp_path / "data")
+    notebook = nbformat.read(tmp_path / "01-first.ipynb", as_version=4)
+    said = nbformat.v4.new_code_cell("show_runs()")
+    said.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": "None of its 4 runs was measured."},
+                                           metadata=display.NOTHING_MEASURED_METADATA)]
+    notebook.cells.insert(3, said)
+    nbformat.write(notebook, tmp_path / "01-first.ipynb")
+    merged = article.merge([tmp_path / "01-first.ipynb"], "Title")
+    start = next(i for i, c in enumerate(merged.cells) if c.source == '<a id="chapter-1"></a>')
+    chapter = merged.cells[start + 1:merged.cells.index(next(c for c in merged.cells if 'id="methods"' in c.source))]
+    assert [c.source for c in chapter] == ["# First chapter\n\nSome prose.", "None of its 4 runs was measured."]

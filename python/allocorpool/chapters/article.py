@@ -199,7 +199,11 @@ def merge(paths: list[Path], title: str) -> nbformat.NotebookNode:
                     _drop_section_heading(merged)  # a section with nothing to show here is left out
                     continue
             merged.cells.append(cell)
-        merged.cells[start:] = fold(merged.cells[start:], str(i), f"Show chapter {i} in full")
+        unmeasured = [o for cell in merged.cells[start:] for o in cell.get("outputs", []) if display.is_nothing_measured(o)]
+        if unmeasured:  # the chapter's title and the sentence that says nothing was measured, nothing else
+            merged.cells[start + 1:] = [nbformat.v4.new_markdown_cell(unmeasured[0]["data"]["text/markdown"])]
+        else:
+            merged.cells[start:] = fold(merged.cells[start:], str(i), f"Show chapter {i} in full")
     merged.cells[1:1] = answer_cells
     said = solutions_sentence(study.profile(profile_name), selection) if selection is not None else ""
     methods = appendix(profile_name, data_dir, read, selection, said)

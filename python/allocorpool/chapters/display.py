@@ -158,6 +158,21 @@ def is_nothing_to_show(output: dict[str, Any]) -> bool:
     return bool(output.get("metadata", {}).get("allocorpool", {}).get("nothing_to_show"))
 
 
+# The metadata of the sentence of a chapter whose store holds none of its runs: the article shows the chapter's
+# title and that sentence only (article.merge).
+NOTHING_MEASURED_METADATA = {"allocorpool": {"nothing_measured": True}}
+
+
+def nothing_measured(text: str) -> None:
+    """The one sentence of a chapter none of whose runs the store holds: the article shows it in place of the
+    chapter."""
+    display(Markdown(text), metadata=NOTHING_MEASURED_METADATA)
+
+
+def is_nothing_measured(output: dict[str, Any]) -> bool:
+    return bool(output.get("metadata", {}).get("allocorpool", {}).get("nothing_measured"))
+
+
 def failure_html(frame: pd.DataFrame, what: str) -> str:
     """Failed cells as an HTML list: what failed, why, and its stderr tail folded under it."""
     if frame.empty:

@@ -100,8 +100,8 @@ def stored(*tables: pd.DataFrame) -> bool:
 def show_runs(echo: pd.DataFrame, allocation: pd.DataFrame) -> None:
     if not stored(echo, allocation):
         runs = sum(int((t["status"] != UNSUPPORTED).sum()) for t in (echo, allocation) if len(t))
-        show.note(f"None of this chapter's {runs} runs has been measured at these sizes, so it shows no "
-                  f"figures.")
+        show.nothing_measured(f"None of this chapter's {runs} runs has been measured at these sizes, so it shows no "
+                              f"figures.")
         return
     note = not_measured(echo, allocation)
     if note:
