@@ -140,6 +140,7 @@ def test_a_store_without_a_run_of_the_chapter_says_so_once_and_leaves_the_sectio
     from allocorpool.chapters import display
     said, dropped = [], []
     monkeypatch.setattr(chapter.show, "note", said.append)
+    monkeypatch.setattr(chapter.show, "nothing_measured", said.append)  # the article shows it in the chapter's place
     monkeypatch.setattr(chapter.show, "nothing_to_show", dropped.append)
     monkeypatch.setattr(display, "display", lambda *a, **k: said.append("displayed"))
     echo = pd.DataFrame([echo_row("nio", 25, "g1", 4, mode, 1.0, status=MISSING) for mode in ("reuse", "copy")]
