@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from allocorpool import lists
+from allocorpool import lists, paths
 from allocorpool.data import records
 from allocorpool.data.records import COLUMNS, RecordReader, read_run, row_failure
 
@@ -122,3 +122,20 @@ def test_the_tables_columns_are_the_run_records_fields_of_engine_facts():
         assert ["type", *COLUMNS[kind]] == list(facts[kind]["fields"]), kind
     summary = {**facts["summary"]["fields"], **facts["summary"]["java"], **facts["summary"]["cpp"]}
     assert summary["failure"] == "string|null" and summary["error"] == "string|null"
+
+
+def test_the_records_documentation_names_the_fields_engine_facts_gives():
+    # docs/records.md says what each field means; engine-facts.json is the one list of fields and types.
+    text = (paths.project_root() / "docs" / "records.md").read_text()
+    facts = lists.ENGINE_FACTS["records"]
+    for kind, heading in (("header", "## header"), ("periodic", "## periodic"), ("gc", "## gc"),
+                          ("summary", "## summary")):
+        section = text[text.index(heading):]
+        rows = section[:section.index("\n\n")].splitlines()[3:]
+        documented: dict[str, str] = {}
+        for row in rows:
+            names, meaning = (cell.strip() for cell in row.strip("|").split("|", 1))
+            engine = "java" if meaning.startswith("*java*") else "cpp" if meaning.startswith("*cpp*") else "fields"
+            documented.update(dict.fromkeys((name.strip() for name in names.split(",")), engine))
+        given = {name: part for part in ("fields", "java", "cpp") for name in facts[kind].get(part, {})}
+        assert documented == given, kind
