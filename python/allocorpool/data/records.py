@@ -47,7 +47,8 @@ def failure(code: str) -> str:
 
 
 # Runs stored before the engines gave a failure code: the engines' words for the failures the study tells
-# apart, which stood for the code. No run recorded since goes through them (every summary has `failure`).
+# apart, which stood for the code. A run recorded since meets them only when its engine died before its
+# summary (the JVM's own words then, which analysis.min_heap reads in its standard error too).
 _BEFORE_CODES = {"the fill phase did not finish": failure("fill_timeout"),
                  "the run does not fit in the heap": failure("heap_full"),
                  "OutOfMemoryError": failure("out_of_memory")}
