@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "failure.hpp"
 #include "options.hpp"
 
 namespace cpp_engine {
@@ -28,9 +29,9 @@ struct AllocationCount {
     std::uint64_t packets = 0;  // the packets counted over
 };
 
-class CountingPassError : public std::runtime_error {
+class CountingPassError : public RunFailure {
 public:
-    using std::runtime_error::runtime_error;
+    explicit CountingPassError(const std::string& message) : RunFailure(Failure::counting_pass, message) {}
 };
 
 // Throws CountingPassError when the counting build is missing or its run fails.

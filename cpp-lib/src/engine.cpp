@@ -63,6 +63,12 @@ std::vector<std::string> arguments(int argc, char** argv) {
     return args;
 }
 
+// Records why the run failed: the error's text and its code.
+void fail(SummaryInputs& summary, Failure failure, const std::string& error) {
+    summary.error = error;
+    summary.failure = failure;
+}
+
 // Builds the model, fills it and runs it (batch or real time) into summary; the model outlives the summary,
 // tearing it down comes after the last record.
 std::unique_ptr<AnyModel> measure(const Options& options, const RunDescription& description,
@@ -84,16 +90,16 @@ std::unique_ptr<AnyModel> measure(const Options& options, const RunDescription& 
                     {*options.interval_ns, options.producer_cpu, options.consumer_cpu, description.input_queue_size},
                     timeline);
             if (!summary.ticks->balanced()) {
-                summary.error = "tick accounting does not balance: " + summary.ticks->describe();
+                fail(summary, Failure::tick_imbalance, "tick accounting does not balance: " + summary.ticks->describe());
             }
         } else {
             model->run_batch(timeline);
         }
         if (const auto broken = model->conservation_error(); broken && !summary.error) {
-            summary.error = *broken;
+            fail(summary, Failure::pool_accounting, *broken);
         }
     } catch (const std::exception& error) {
-        summary.error = error.what();
+        fail(summary, failure_of(error), error.what());
     }
     return model;
 }
@@ -114,7 +120,7 @@ void count_allocations_into(const Options& options, SummaryInputs& summary) {
     try {
         summary.allocations = count_allocations(options);
     } catch (const std::exception& error) {
-        summary.error = error.what();
+        fail(summary, failure_of(error), error.what());
     }
 }
 
@@ -159,7 +165,7 @@ void finish_summary(const AnyModel* model, const RunTotals& totals, const Option
         summary.thread_share_min = model->thread_share_min();
     }
     if (summary.totals.stop_signal != 0 && !summary.error) {
-        summary.error = "interrupted by signal " + std::to_string(summary.totals.stop_signal);
+        fail(summary, Failure::interrupted, "interrupted by signal " + std::to_string(summary.totals.stop_signal));
     }
     count_allocations_into(options, summary);
 }

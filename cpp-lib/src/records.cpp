@@ -108,6 +108,7 @@ Json summary_record(const SummaryInputs& summary) {
     record["type"] = "summary";
     record["status"] = summary.error ? "error" : "ok";
     record["error"] = summary.error ? Json(*summary.error) : Json(nullptr);
+    record["failure"] = summary.error ? Json(std::string(failure_code(summary.failure))) : Json(nullptr);
     record["t_s"] = totals.t_s;
     record["packets"] = totals.packets;
     record["measured_packets"] = totals.measured_packets;

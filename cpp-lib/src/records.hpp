@@ -1,8 +1,8 @@
-// The run records of docs/records.md (schema 1) as the C++ engine writes them: one
-// header, a periodic record a second, one summary; JSON Lines, flushed record by record
-// so that a run that dies keeps what it wrote. Fields marked java there are left out,
-// fields marked cpp are present, every other field is present (null where it does not
-// apply).
+// The run records (schema 1) as the C++ engine writes them: one header, a periodic record a
+// second, one summary; JSON Lines, flushed record by record so that a run that dies keeps what it
+// wrote. engine-facts.json's records give their fields and types (docs/records.md what they mean):
+// the fields every engine writes and the cpp ones are present (null where they do not apply), the
+// java ones are left out; the EngineProcess tests check the records against it.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 #include "allocator_select.hpp"
 #include "case_params.hpp"
 #include "counting_pass.hpp"
+#include "failure.hpp"
 #include "host_info.hpp"
 #include "options.hpp"
 #include "runner.hpp"
@@ -45,6 +46,7 @@ Json periodic_record(const PeriodStats& period, std::uint32_t threads = 1);
 
 struct SummaryInputs {
     std::optional<std::string> error;  // null: status ok
+    Failure failure = Failure::engine_error;  // why, as a code, where error is set
     std::optional<FillResult> fill;    // null: the fill phase did not finish
     std::optional<std::uint64_t> interval_ns;  // real-time runs
     RunTotals totals;

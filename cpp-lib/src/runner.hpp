@@ -19,6 +19,8 @@
 #include <string>
 #include <system_error>
 
+#include "engine.hpp"
+#include "failure.hpp"
 #include "latency_meter.hpp"
 #include "alloc_counter.hpp"
 #include "case_params.hpp"
@@ -53,9 +55,10 @@ struct FillResult {
 };
 
 // The fill phase did not reach its goal by its deadline, or a signal stopped it.
-class FillError : public std::runtime_error {
+// A fill phase that did not finish: in time (fill_timeout) or before a signal (interrupted).
+class FillError : public RunFailure {
 public:
-    using std::runtime_error::runtime_error;
+    using RunFailure::RunFailure;
 };
 
 // The store slots that make the store "filled": 99 % of stored_count, rounded up.
@@ -99,11 +102,14 @@ FillResult run_fill(Model& model, Clock::time_point origin, Clock::time_point de
         }
         if (++packets % check_every == 0) {
             if (const int signal = stop_signal(); signal != 0) {
-                throw FillError("interrupted by signal " + std::to_string(signal) + " during the fill phase");
+                throw FillError(Failure::interrupted,
+                                "interrupted by signal " + std::to_string(signal) + " during the fill phase");
             }
             if (Clock::now() > deadline) {
                 const Occupancy now = model.occupancy();
-                throw FillError("the fill phase did not finish in time (--duration-s + 600 s): after " +
+                throw FillError(Failure::fill_timeout,
+                                "the fill phase did not finish in time (--duration-s + " +
+                                        std::to_string(static_cast<long long>(fill_grace_s)) + " s): after " +
                                 std::to_string(packets) + " packets the store holds " + std::to_string(now.stored) +
                                 " of " + std::to_string(now.stored_count) + " slots (it needs " +
                                 std::to_string(store_goal) + ")");

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "case_params.hpp"
+#include "failure.hpp"
 #include "hot_path.hpp"
 #include "packet.hpp"
 
@@ -53,15 +54,15 @@ struct PoolCounts {
 };
 
 // A release of a packet that is already free.
-class DoubleRelease : public std::logic_error {
+class DoubleRelease : public RunFailure {
 public:
-    using std::logic_error::logic_error;
+    explicit DoubleRelease(const std::string& message) : RunFailure(Failure::pool_accounting, message) {}
 };
 
 // An acquire from a fixed pool with no free packet.
-class PoolExhausted : public std::runtime_error {
+class PoolExhausted : public RunFailure {
 public:
-    using std::runtime_error::runtime_error;
+    explicit PoolExhausted(const std::string& message) : RunFailure(Failure::pool_exhausted, message) {}
 };
 
 template <class P>

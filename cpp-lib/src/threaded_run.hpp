@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "alloc_counter.hpp"
+#include "failure.hpp"
 #include "latency_meter.hpp"
 #include "native_queue/dual_array_queue.hpp"
 #include "native_queue/sequence_tracker.hpp"
@@ -148,7 +149,7 @@ public:
                                      tracker.trailing_dropped(each[k].emitted, each[k].undelivered),
                                      tracker.out_of_order()};
             if (!one.balanced()) {
-                throw std::runtime_error("tick accounting of thread " + std::to_string(k) +
+                throw RunFailure(Failure::tick_imbalance, "tick accounting of thread " + std::to_string(k) +
                                          "'s queue does not balance: " + one.describe());
             }
             sum.emitted += one.emitted;
@@ -163,7 +164,7 @@ public:
             counts.window_lost += last.window_lost;
         }
         if (sum.emitted != all.emitted) {
-            throw std::runtime_error("the queues' ticks (" + std::to_string(sum.emitted) + ") are not the clock's (" +
+            throw RunFailure(Failure::tick_imbalance, "the queues' ticks (" + std::to_string(sum.emitted) + ") are not the clock's (" +
                                      std::to_string(all.emitted) + ")");
         }
         timeline.set_final_counts(counts.packets, sum.gaps, counts.window_lost);

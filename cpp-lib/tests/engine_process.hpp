@@ -1,6 +1,6 @@
 // The fixture of the tests that run cpp_engine as a process: it runs the binary with given
-// arguments and environment in a folder of its own, reads its records, and names the fields
-// docs/records.md gives each record of the C++ engine (and those only Java's have).
+// arguments and environment in a folder of its own, reads its records, and checks them against
+// the fields and types engine-facts.json gives each record of the C++ engine.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -138,41 +138,72 @@ protected:
     fs::path directory_;
 };
 
-inline void expect_fields(const json& record, const std::vector<std::string>& present, const std::vector<std::string>& absent) {
-    for (const std::string& field : present) {
-        EXPECT_TRUE(record.contains(field)) << "missing " << field << " in " << record.dump();
-    }
-    for (const std::string& field : absent) {
-        EXPECT_FALSE(record.contains(field)) << "unexpected " << field << " in " << record.dump();
-    }
+// engine-facts.json, which gives each record type's fields and their types.
+inline const json& engine_facts() {
+    static const json facts = [] {
+        std::ifstream file(ENGINE_FACTS_PATH);
+        EXPECT_TRUE(file.good()) << "cannot read " << ENGINE_FACTS_PATH;
+        return json::parse(file);
+    }();
+    return facts;
 }
 
-inline const std::vector<std::string> header_fields{
-        "type",   "schema",        "engine",      "run_id",       "started_utc", "host",      "os",
-        "cpu_model", "cpus",       "memory_bytes", "small_machine", "commit",     "case",      "strategy",
-        "source", "mode",          "interval_ns", "duration_s",   "warmup_s",    "scale",     "params",
-        "producer_cpu", "consumer_cpu", "collector", "design",    "allocator",   "allocator_version",
-        "counting_build", "operator_new", "operator_delete_sized", "compiler", "cxx_flags", "engine_commit",
-        "engine_source", "threads"};
-inline const std::vector<std::string> header_java_only{"jdk_vendor", "jdk_version", "vm_name", "vm_flags", "gc_beans",
-                                                "heap_max_bytes"};
-inline const std::vector<std::string> params_fields{"pool_size",    "mix_pool_size",          "internal_queue_size",
-                                             "stored_count", "max_capturing_delay_ms", "input_queue_size",
-                                             "packet_bytes", "case_table"};
-inline const std::vector<std::string> periodic_fields{"type", "t_s",        "period_s",      "packets", "packets_total",
-                                               "lost", "lost_total", "ns_per_packet", "warmup",
-                                               "latency_p50_ns", "latency_p99_ns", "latency_p999_ns",
-                                               "latency_max_ns"};
-inline const std::vector<std::string> summary_fields{
-        "type",          "status",           "error",           "t_s",              "packets",
-        "measured_packets", "measured_s",    "measured_cpu_s",  "ns_per_packet",   "lost",             "lost_measured",
-        "lost_pct_measured", "measured_ticks_due", "producer_emitted", "producer_dropped", "trailing_dropped",
-        "allocs_per_packet", "allocs_counted_packets", "peak_rss_bytes", "pool_capacity", "pool_free", "pool_in_use",
-        "fill_packets",  "fill_s",           "timed_start_s",   "window_start_s",   "store_fill_at_window",
-        "fifo_fill_at_window", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns",
-        "latency_samples", "latency_sample_every", "thread_share_min"};
-inline const std::vector<std::string> summary_java_only{"alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms",
-                                                 "gc_pause_max_ms",        "gc_cycle_count", "gc_cycle_total_ms",
-                                                 "live_objects",           "live_bytes"};
+// The fields the C++ engine writes in a record of this type ("header", "periodic", "summary", or
+// "header.params" for the header's params object), each with its type ("int", "number|null", ...):
+// those every engine writes and the cpp ones.
+inline std::map<std::string, std::string> cpp_fields(const std::string& record_type) {
+    const json& records = engine_facts().at("records");
+    std::map<std::string, std::string> fields;
+    if (record_type == "header.params") {
+        for (const auto& [name, type] : records.at("header").at("params").items()) {
+            fields[name] = type.get<std::string>();
+        }
+        return fields;
+    }
+    for (const char* part : {"fields", "cpp"}) {
+        if (records.at(record_type).contains(part)) {
+            for (const auto& [name, type] : records.at(record_type).at(part).items()) {
+                fields[name] = type.get<std::string>();
+            }
+        }
+    }
+    return fields;
+}
+
+// Whether a value is of a type engine-facts.json names: int, number, string, bool, list, object, |null.
+inline bool is_of_type(const json& value, const std::string& type) {
+    const bool nullable = type.ends_with("|null");
+    const std::string base = nullable ? type.substr(0, type.size() - 5) : type;
+    if (value.is_null()) {
+        return nullable;
+    }
+    if (base == "int") return value.is_number_integer();
+    if (base == "number") return value.is_number();
+    if (base == "string") return value.is_string();
+    if (base == "bool") return value.is_boolean();
+    if (base == "list") return value.is_array();
+    if (base == "object") return value.is_object();
+    ADD_FAILURE() << "engine-facts.json: no type " << type;
+    return false;
+}
+
+// A record has exactly the fields engine-facts.json gives the C++ engine for its type, each of its type.
+inline void expect_record(const json& record, const std::string& record_type = "") {
+    const std::string type = record_type.empty() ? record.at("type").get<std::string>() : record_type;
+    const std::map<std::string, std::string> fields = cpp_fields(type);
+    for (const auto& [name, kind] : fields) {
+        EXPECT_TRUE(record.contains(name)) << type << ": missing " << name << " in " << record.dump();
+        if (record.contains(name)) {
+            EXPECT_TRUE(is_of_type(record[name], kind)) << type << "." << name << " = " << record[name] << " is not "
+                                                        << kind;
+        }
+    }
+    for (const auto& [name, value] : record.items()) {
+        EXPECT_TRUE(fields.contains(name)) << type << ": unexpected " << name << " in " << record.dump();
+    }
+    if (type == "header") {
+        expect_record(record.at("params"), "header.params");
+    }
+}
 
 }  // namespace cpp_engine

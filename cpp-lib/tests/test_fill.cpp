@@ -95,6 +95,7 @@ TEST(Fill, ThatDoesNotFinishInTimeIsAnError) {
         run_fill(model, Clock::now(), Clock::now());
         FAIL() << "the fill phase finished";
     } catch (const FillError& error) {
+        EXPECT_EQ(error.failure(), Failure::fill_timeout);  // the code the summary gives, which the study reads
         EXPECT_NE(std::string(error.what()).find("the fill phase did not finish in time"), std::string::npos)
                 << error.what();
         EXPECT_NE(std::string(error.what()).find(" of 4950 slots (it needs 4901)"), std::string::npos)

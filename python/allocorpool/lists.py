@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-# The model's facts the engines share (engine-facts.json, beside this package's source: the cases, the pools,
-# the limits); the engines' tests check their own constants against the same file.
+# The facts the engines share (engine-facts.json, beside this package's source: the cases, the pools, the
+# limits, the failure codes, the run records' fields); the engines' tests check their own against the same file.
 ENGINE_FACTS: dict[str, Any] = json.loads((Path(__file__).resolve().parents[2] / "engine-facts.json").read_text())
 
 _Named = TypeVar("_Named")
@@ -287,7 +287,9 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
                              "code is unchanged",
              "e4d1c4a936a9": "the record's header and the peak resident set read the kernel's process files "
                              "through another Java stream (JDK 11's ZGC failed once inside the former before a run "
-                             "began); the runs and their loops are unchanged"},
+                             "began); the runs and their loops are unchanged",
+             "698fdbec5587": "a failed run's summary names its failure in a code beside its error (the pools and the "
+                             "fill phase throw an exception that carries it); a run that ends well is unchanged"},
     "cpp": {"3c66a9270919": "the machine check's memory-latency program and its test joined the C++ build; the "
                             "engine's code is unchanged",
             "aeec5c53b4ea": "the real-time loop takes its tick source as a template argument, for tests: the clock "
@@ -302,7 +304,9 @@ SAME_MEASUREMENT_BUILDS: dict[str, dict[str, str]] = {
             "b355ac0ae992": "the engine's run moved its banner and the summary's last inputs into functions of "
                             "their own (the model and its loops, in other files, compile the same; an A/B of flat "
                             "pooling C and C++ allocation A found no difference); then its fill limit, the same "
-                            "600 s, moved to a header that a test of the facts the engines share reads"}}
+                            "600 s, moved to a header that a test of the facts the engines share reads",
+            "7b6498063546": "a failed run's summary names its failure in a code beside its error (the pools and the "
+                            "fill phase throw an exception that carries it); a run that ends well is unchanged"}}
 
 # The engines' case sizes (case A as the published code ran it): the internal FIFO and the store.
 INTERNAL_QUEUE_SIZE: dict[str, int] = {case: sizes["internal_queue_size"] for case, sizes in ENGINE_FACTS["cases"].items()}

@@ -1,14 +1,9 @@
 """analysis/consistency.py: one configuration's figures wherever the study measured it agree, or say where not."""
 
-from pathlib import Path
-
 import pandas as pd
 
 from allocorpool.analysis import consistency as same
 from allocorpool.chapters import readability, summary
-from allocorpool.data.store import Store
-
-FULL = Path(__file__).resolve().parents[2] / "data" / "full"
 
 
 def _run(ns, boot="aaaaaaaa-1", measurement="java_b_pool_d10", strategy="pool", stored=1000, key=None):
@@ -47,20 +42,38 @@ def test_a_single_run_outside_its_boots_block_disagrees_and_one_run_each_cannot_
     assert same.consistency(failed).empty  # a failed run is no figure
 
 
-def test_in_the_full_store_every_configuration_agrees_or_the_summary_names_it(monkeypatch):
+def test_the_summary_counts_every_outcome_and_names_the_first_configurations_that_differ(monkeypatch):
     said, shown = [], []
     monkeypatch.setattr(summary.show, "note", said.append)
-    monkeypatch.setattr(summary.show, "show_table", lambda table, *a, **k: shown.append(table))
-    index = Store(FULL).index
+    monkeypatch.setattr(summary.show, "show_table", lambda table, title, *a, **k: shown.append((table, title)))
+    monkeypatch.setattr(summary, "SHOWN_CONFIGURATIONS", 2)
+    # three configurations whose boots disagree (stores of 1, 2 and 3), one whose runs of one boot do, one
+    # that agrees and one measured once in each of two boots
+    rows = [_run(v, boot=boot, stored=stored) for stored in (1, 2, 3)
+            for boot, figures in (("aaaaaaaa-1", (100, 104, 98)), ("bbbbbbbb-2", (210, 205, 215))) for v in figures]
+    rows += [_run(v, stored=4) for v in (100, 102, 98)] + [_run(160, stored=4, measurement="java_b_pool_d20")]
+    rows += [_run(v, stored=5) for v in (100, 102, 98)] + [_run(101, stored=5, measurement="java_b_pool_d20")]
+    rows += [_run(100, stored=6), _run(200, boot="bbbbbbbb-2", stored=6)]
+    index = pd.DataFrame(rows)
     table = same.consistency(index)
-    monkeypatch.setattr(same, "consistency", lambda _: table)  # the chapter's call reads this table, not a second pass
-    assert len(table) and set(table["outcome"]) <= {same.AGREE, same.BOOTS_DISAGREE, same.RUNS_DISAGREE,
-                                                    same.CANNOT_TELL}
+    assert sorted(table["outcome"]) == sorted([same.BOOTS_DISAGREE] * 3 + [same.RUNS_DISAGREE, same.AGREE,
+                                                                          same.CANNOT_TELL])
     summary.show_consistency(index)
+    assert said[0].startswith("6 configurations were measured more than once. Their figures agree in 1, depend on "
+                              "the boot in 3 and differ between the runs of one boot in 1; 1 have one run")
     differ = table[table["outcome"].isin([same.BOOTS_DISAGREE, same.RUNS_DISAGREE])]
-    named = set(shown[0].index) if shown else set()
-    assert set(differ["configuration"].head(summary.SHOWN_CONFIGURATIONS)) == named
-    assert f"{len(table)} configurations were measured more than once" in said[0]
+    (named, title), = shown
+    assert list(named.index) == list(differ["configuration"].head(2)) and title.endswith("(the first 2 of 4)")
     for sentence in readability.sentences(said[0]):
         assert readability.words(sentence) <= readability.MAX_WORDS
     assert not any(readability.INTERNAL_NAME.search(c) for c in table["configuration"])
+    said.clear()
+    summary.show_consistency(index[index["params_stored_count"] == 5])
+    assert said == [said[0]] and "agree in 1," in said[0] and len(shown) == 1  # nothing differs: no table
+
+
+def test_a_store_measured_once_has_nothing_to_compare(monkeypatch):
+    said = []
+    monkeypatch.setattr(summary.show, "note", said.append)
+    summary.show_consistency(pd.DataFrame([_run(100)]))
+    assert said == ["No configuration was measured more than once: there is nothing to compare."]

@@ -3,9 +3,11 @@
 import pandas as pd
 import pytest
 
+from allocorpool.data import records
 from allocorpool.analysis.min_heap import (
     FAILED,
     FITS,
+    HEAP_FAILURES,
     TOO_SMALL,
     HeapRun,
     find_min_heap,
@@ -53,20 +55,28 @@ def test_the_floor_and_a_failure_that_is_not_the_heaps():
         find_min_heap(run, start_mb=8, resolution=0.05, floor_mb=16, cap_mb=10240)
 
 
-def test_what_a_jvm_says_when_the_heap_is_too_small():
+def test_the_engines_failure_code_says_whether_the_heap_was_too_small():
     assert heap_verdict("ok", None, "") == FITS
-    assert heap_verdict("error", "exit code 1", 'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space') == TOO_SMALL
-    assert heap_verdict("error", None, "Error occurred during initialization of VM\nToo small maximum heap") == TOO_SMALL
-    assert heap_verdict("error", None, "Error occurred during initialization of VM\nZ heap too small, minimum 8M") == TOO_SMALL
-    assert heap_verdict("timeout", "timed out after 62 s", "") == TOO_SMALL  # collections left no time to finish
+    for code in ("out_of_memory", "heap_full", "fill_timeout"):
+        assert heap_verdict("error", code, None) == TOO_SMALL, code
     # The engine's own fill limit (605 s for a 5 s run) can end a run before the bisection's (10 x a fitted
-    # fill: 667 s for G1 allocation C at full size, "vm", 2026-11-24); that run once failed the whole search.
-    engine_limit = ("java.lang.IllegalStateException: the fill phase did not finish within 605.0 s (--duration-s + "
-                    "600.0 s): after 26251264 packets the FIFO holds 494999 of 495000 and the store 477202 of 495000 "
-                    "slots (the timed phase needs 494999 and 490050)")
-    assert heap_verdict("error", engine_limit, engine_limit) == TOO_SMALL
-    assert heap_verdict("error", "exit code 134", "SIGSEGV in libnativequeue.so") == FAILED
-    assert heap_verdict("missing", "not measured", None) == FAILED
+    # fill: 667 s for G1 allocation C at full size); that run once failed the whole search.
+    assert heap_verdict("error", "fill_timeout", "alloc-or-pool: run failed") == TOO_SMALL
+    assert heap_verdict("error", "pool_exhausted", None) == FAILED
+    # the code decides, not the text beside it: an engine's own error that mentions memory is not the heap's
+    assert heap_verdict("error", "engine_error", "java.lang.OutOfMemoryError: Java heap space") == FAILED
+    assert heap_verdict("timeout", None, "") == TOO_SMALL  # collections left no time to finish
+    assert heap_verdict("missing", None, None) == FAILED
+    assert HEAP_FAILURES <= set(records.FAILURES)
+
+
+def test_what_a_jvm_says_when_it_dies_of_its_heap_before_the_engine_could_say_why():
+    assert heap_verdict("error", None, 'Exception in thread "main" java.lang.OutOfMemoryError: Java heap space') \
+        == TOO_SMALL
+    assert heap_verdict("error", None, "Error occurred during initialization of VM\nToo small maximum heap") == TOO_SMALL
+    assert heap_verdict("error", None, "Error occurred during initialization of VM\nZ heap too small, minimum 8M") \
+        == TOO_SMALL
+    assert heap_verdict("error", None, "SIGSEGV in libnativequeue.so") == FAILED
 
 
 def test_the_overhead_is_against_the_cheapest_configuration_of_the_same_cell():

@@ -2,7 +2,11 @@
 
 import io
 
-from allocorpool.data.records import COLUMNS, RecordReader, read_run
+import pytest
+
+from allocorpool import lists, paths
+from allocorpool.data import records
+from allocorpool.data.records import COLUMNS, RecordReader, read_run, row_failure
 
 
 def test_java_batch(runs_dir):
@@ -97,3 +101,41 @@ def test_a_collector_that_reports_only_cycles_has_no_recorded_pause_not_a_zero_o
     assert recorded(quiet, "gc_pause_max_ms") == 0.0
     g1 = {"gc_pause_count": 3, "gc_pause_max_ms": 7.5, "gc_cycle_count": 1}
     assert recorded(g1, "gc_pause_max_ms") == 7.5
+
+
+def test_a_failure_is_its_code_and_a_run_stored_before_codes_the_code_its_engine_words_stood_for():
+    stored = ("java.lang.IllegalStateException: the fill phase did not finish within 605.0 s (--duration-s + 600.0 s): "
+              "after 26251264 packets the FIFO holds 494999 of 495000 and the store 477202 of 495000 slots")
+    assert row_failure({"status": "error", "failure": "pool_exhausted", "error": stored}) == "pool_exhausted"
+    assert row_failure({"status": "error", "error": stored}) == "fill_timeout"
+    assert row_failure({"status": "error", "failure": float("nan"),
+                        "error": "... packets of the timed phase: the run does not fit in the heap"}) == "heap_full"
+    assert row_failure({"status": "error", "error": "exit code 134"}) is None
+    assert row_failure({"status": "ok", "error": None, "failure": None}) is None
+    with pytest.raises(ValueError, match="fill_timeout"):
+        records.failure("fill_time_out")
+
+
+def test_the_tables_columns_are_the_run_records_fields_of_engine_facts():
+    facts = lists.ENGINE_FACTS["records"]
+    for kind in ("periodic", "gc"):
+        assert ["type", *COLUMNS[kind]] == list(facts[kind]["fields"]), kind
+    summary = {**facts["summary"]["fields"], **facts["summary"]["java"], **facts["summary"]["cpp"]}
+    assert summary["failure"] == "string|null" and summary["error"] == "string|null"
+
+
+def test_the_records_documentation_names_the_fields_engine_facts_gives():
+    # docs/records.md says what each field means; engine-facts.json is the one list of fields and types.
+    text = (paths.project_root() / "docs" / "records.md").read_text()
+    facts = lists.ENGINE_FACTS["records"]
+    for kind, heading in (("header", "## header"), ("periodic", "## periodic"), ("gc", "## gc"),
+                          ("summary", "## summary")):
+        section = text[text.index(heading):]
+        rows = section[:section.index("\n\n")].splitlines()[3:]
+        documented: dict[str, str] = {}
+        for row in rows:
+            names, meaning = (cell.strip() for cell in row.strip("|").split("|", 1))
+            engine = "java" if meaning.startswith("*java*") else "cpp" if meaning.startswith("*cpp*") else "fields"
+            documented.update(dict.fromkeys((name.strip() for name in names.split(",")), engine))
+        given = {name: part for part in ("fields", "java", "cpp") for name in facts[kind].get(part, {})}
+        assert documented == given, kind

@@ -1,7 +1,7 @@
 """study.py: the solutions, their chapters, heaps that scale, cells, profiles and the estimate."""
 
-import functools
 import re
+import shutil
 import subprocess
 import sys
 from dataclasses import replace
@@ -10,10 +10,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from allocorpool import study
+from allocorpool import paths, settings, study
 from allocorpool.__main__ import main as allocorpool_main
-from allocorpool.run import cost, jdks
+from allocorpool.run import cost, executor, jdks, machine_check
 from allocorpool.run import plan as make_plan
+from allocorpool.run.runner import run_cell
 from allocorpool.run.sweep import Sweep
 from allocorpool.study import CHAPTERS, PROFILES, SOLUTIONS, SOLUTIONS_BY_NAME, batch_cell, probe_cell
 
@@ -181,19 +182,45 @@ def test_plan_rejects_an_unknown_selection_naming_the_valid_ones():
     assert "SOLUTIONS=paper" in paper and "every solution" not in paper
 
 
-def test_the_estimates_model_of_a_run_is_that_of_the_committed_full_runs():
-    # The estimate once took 0.6 s beyond a Java run's fill and measured time (1.4 s measured) and left
-    # out C++'s allocation-counting pass, a second fill: allocating C++ probes took 1.67 times that model.
-    index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
+def _engine_run(engine, mode, case, duration_s, elapsed_s, design=None, allocator=None, counted=0, series_probe=None):
+    """An index row of an engine run, as the store keeps it, with the fields the estimate's check reads."""
+    return {"cell_kind": "engine", "engine": engine, "design": design, "allocator": allocator, "mode": mode,
+            "case": case, "duration_s": duration_s, "params_stored_count": study.STORED_COUNT[case],
+            "allocs_counted_packets": counted, "series_probe": series_probe, "elapsed_s": elapsed_s}
+
+
+def test_the_estimates_model_of_a_run_counts_its_fill_start_and_counting_pass():
+    # The estimate once took 0.6 s beyond a Java run's fill and measured time and left out C++'s
+    # allocation-counting pass, a second fill: a store whose runs took what the model says has a ratio of 1,
+    # one whose Java runs took 1.5 times as long says 1.5.
+    java_fill, flat_fill = cost.fill_s("C", 1.0, "java"), cost.fill_s("C", 1.0, "flat")
+    jemalloc_fill = cost.fill_s("B", 1.0, "cpp", allocator="jemalloc")
+    index = pd.DataFrame([
+        _engine_run("java", "realtime", "C", 8.0, 1.5 * cost.run_s("java", 8.0, java_fill, False)),
+        _engine_run("java", "realtime", "C", 8.0, 1.5 * cost.SERIES_PROBE_OVERHEAD_S + 1.5 * 8.0, series_probe=1),
+        _engine_run("cpp", "batch", "C", 4.0, cost.run_s("flat", 4.0, flat_fill, True), design="flat",
+                    allocator="glibc", counted=1000),
+        _engine_run("cpp", "realtime", "B", 8.0, cost.run_s("cpp", 8.0, jemalloc_fill, False), design="cpp",
+                    allocator="jemalloc"),
+        {"cell_kind": "binary-trees", "engine": None, "elapsed_s": 100.0}])
     check = study.modelled_against_measured(index)
-    for filler in ("java", "cpp", "flat"):
-        assert 0.8 < check.loc[(filler, "realtime"), "measured_per_model"] < 1.25, filler
-    # Java's batch runs include chapter 13's bisections, which the estimate models near the minimum heap:
-    # the table once took them as runs in the solution's heap, twice too short.
-    near_min = study.modelled_against_measured(index, study.PROFILES["full"].heap)
-    assert 0.8 < near_min.loc[("java", "batch"), "measured_per_model"] < 1.25
-    assert check.loc[("all", ""), "runs"] == (index["cell_kind"] == "engine").sum()
+    assert check.loc[("java", "realtime"), "measured_per_model"] == 1.5
+    assert check.loc[("java", "realtime"), "runs"] == 2  # a later probe of a series: no JVM start, no fill
+    assert check.loc[("flat", "batch"), "measured_per_model"] == 1.0  # its counting pass fills again
+    assert check.loc[("cpp", "realtime"), "measured_per_model"] == 1.0  # jemalloc's slower fill
+    assert check.loc[("all", ""), "runs"] == 4  # the engine runs only
     assert study.modelled_against_measured(index[index["cell_kind"] == "binary-trees"]).empty
+
+
+def test_the_estimates_model_of_a_bisection_run_fills_slower_near_the_minimum_heap():
+    # A minimum-heap bisection's runs (Java batch runs of the plan's search_s) thrash near the minimum heap:
+    # the estimate takes their fill as near_min_fill_factor times the model's, with the profile's heap plan.
+    plan = study.PROFILES["full"].heap
+    slow_fill = plan.near_min_fill_factor * cost.fill_s("C", 1.0)
+    index = pd.DataFrame([_engine_run("java", "batch", "C", plan.search_s,
+                                      cost.run_s("java", plan.search_s, slow_fill, False))] * 3)
+    assert study.modelled_against_measured(index, plan).loc[("java", "batch"), "measured_per_model"] == 1.0
+    assert study.modelled_against_measured(index).loc[("java", "batch"), "measured_per_model"] > 1.5
 
 
 def test_the_answers_estimate_counts_a_reference_run_per_block_unless_one_stands():
@@ -217,72 +244,90 @@ def test_the_answers_estimate_takes_a_runs_warm_up_inside_its_duration():
     assert minutes(replace(answer, probe_s=3.0)) > minutes(answer)
 
 
-# The committed full-size searches of the article's solutions, replayed as the full profile runs them: several
-# seconds of reading GC logs, done once for the tests below (one worker runs them all: their xdist group).
-REPLAY_GROUP = pytest.mark.xdist_group("full-replay")
+# A small store of real-time searches, made by the fake engine (fixtures/fake_engine.py: it loses ticks below
+# 437 ns) for one C++ solution and one case, and replayed as the plan replays a profile's store. Made once for
+# the tests below (their xdist group: one worker runs them all).
+FAKE_ENGINE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
+TINY = replace(PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",), strict=False,
+               search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False))
+REPLAY_GROUP = pytest.mark.xdist_group("tiny-replay")
 
 
-@functools.cache
-def full_paper_replay() -> tuple[Sweep, make_plan.Replayed]:
-    replay = Sweep(PROFILES["full"], ROOT / "data" / "full", progress=False, replay=True, selection="paper")
-    return replay, REPLAYED_SEARCHES(replay)
+@pytest.fixture(scope="module")
+def tiny_replay(tmp_path_factory) -> tuple[Path, Sweep, make_plan.Replayed]:
+    store = tmp_path_factory.mktemp("tiny-store")
 
+    def fake_run(cell, workdir, **options):
+        return run_cell(cell, workdir, **options,
+                        build=lambda c, out, log: [sys.executable, str(FAKE_ENGINE), "ok", *c.engine_args(out)])
 
-REPLAYED_SEARCHES = make_plan.replayed_searches  # the function itself, where a test stands in for it
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(executor, "run_cell", fake_run)
+        patch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 100.0))
+        Sweep(TINY, store, progress=False).realtime([SOLUTIONS_BY_NAME["flat-glibc"]])
+    replay = Sweep(TINY, store, progress=False, replay=True)
+    return store, replay, make_plan.replayed_searches(replay)
 
 
 @REPLAY_GROUP
-def test_plan_checks_its_model_against_the_profiles_store(monkeypatch, capsys):
-    # The command as a user runs it, in this process: its replay of the searches is the one the tests below
-    # check, read once
-    def replayed(sweep):
-        assert sweep.replay and sweep.profile == PROFILES["full"] and sweep.solutions() == full_paper_replay()[
-            0].solutions()
-        return full_paper_replay()[1]
-    monkeypatch.setattr(make_plan, "replayed_searches", replayed)
-    assert allocorpool_main(["plan", "--profile", "full", "--solutions", "paper"]) == 0
+def test_plan_checks_its_model_against_the_profiles_store(tiny_replay, tmp_path, monkeypatch, capsys):
+    # The command as a user runs it, in this process, on a store of its profile (a copy of the fixture's
+    # under data/ci): its check of the model of a run and of a search, the latter on the fixture's replay
+    store, _, replayed = tiny_replay
+    shutil.copytree(store, tmp_path / "ci")
+    monkeypatch.setattr(paths, "data_dir", lambda: tmp_path)
+    monkeypatch.setattr(settings, "data_dir", lambda: None)
+
+    def replayed_searches(sweep):
+        assert sweep.replay and sweep.profile == PROFILES["ci"] and sweep.store.root == (tmp_path / "ci").resolve()
+        return replayed
+    monkeypatch.setattr(make_plan, "replayed_searches", replayed_searches)
+    assert allocorpool_main(["plan", "--profile", "ci", "--solutions", "paper"]) == 0
     plan = capsys.readouterr().out
-    assert "engine runs in data/full" in plan and "measured_per_model" in plan
+    runs = len(pd.read_parquet(store / "index.parquet").query("cell_kind == 'engine'"))
+    assert f"against the {runs} engine runs in " in plan and "measured_per_model" in plan
     assert "model of a real-time search" in plan and "where the replayed searches' engine time goes" in plan
 
 
 @REPLAY_GROUP
-def test_the_estimates_model_of_a_search_is_that_of_the_committed_full_searches():
-    # The estimate once counted a Java search's short probes and one 30 s confirmation without its fill:
-    # the committed searches took 1.7 times that. A confirmation that loses sends the search on with long
-    # probes, and every probe fills its store first. The check replays the plan's own searches: the store
-    # also holds the probes above 2000 ns of the searches up to 10,000 ns, which are no part of them.
-    full = PROFILES["full"]
-    replay, replayed = full_paper_replay()
-    check = make_plan.searches_against_model(full, replayed)
-    # every replayed search is counted once, with all its probes; a search the store lacks a probe of is not
-    # replayed, so the Java searches counted are at most the plan's (the article's Java solutions, every
-    # real-time strategy and case)
-    assert check.loc["all", "searches"] == len(replayed) > 0
-    assert check.loc["all", "probes"] == sum(len(probes) for _, _, probes in replayed)
-    paper = study.solutions(None, full, study.selection("paper"))
-    planned = sum(s.engine == "java" for s in paper) * len(study.REALTIME_STRATEGIES) * len(full.cases)
-    assert 0 < check.filter(like="java", axis=0)["searches"].sum() <= planned
-    for row in ("java", "all"):
-        assert 0.8 < check.loc[row, "measured_per_model"] < 1.25, row
-    # C++: a repeat that loses sends the search doubling above with repeats (2 of the 9 allocating C++
-    # searches ran 16 and 24 probes), which the model of a search does not count
-    for filler in ("cpp", "flat"):
-        assert 0.5 < check.loc[filler, "measured_per_model"] < 1.5, filler
-    assert (replay.store.index["interval_ns"] > full.search.high_ns).any()  # the wider plan's, not counted
+def test_the_replay_counts_every_search_once_with_all_its_probes(tiny_replay):
+    _, replay, replayed = tiny_replay
+    assert [(solution.name, case) for solution, case, _ in replayed] == [("flat-glibc", "A")] * 3  # a strategy each
+    check = make_plan.searches_against_model(replay.profile, replayed)
+    assert check.loc["all", "searches"] == check.loc["flat", "searches"] == 3
+    assert check.loc["all", "probes"] == sum(len(probes) for _, _, probes in replayed) > 3
     # a plan whose probes the store lacks (another probe length) has no search to check
-    other = replace(full, probe_s=9)
-    other_replay = Sweep(other, ROOT / "data" / "full", progress=False, replay=True)
-    assert make_plan.searches_against_model(other, make_plan.replayed_searches(other_replay)).empty
+    other = replace(TINY, probe_s=9)
+    assert make_plan.searches_against_model(other, make_plan.replayed_searches(
+        Sweep(other, replay.store.root, progress=False, replay=True))).empty
     with pytest.raises(ValueError, match="replay"):
-        make_plan.replayed_searches(Sweep(full, ROOT / "data" / "full", progress=False, replay=False))
+        make_plan.replayed_searches(Sweep(TINY, replay.store.root, progress=False, replay=False))
+
+
+def test_a_search_that_took_what_the_model_says_has_a_ratio_of_one():
+    # The estimate once counted a Java search's short probes and one 30 s confirmation without its fill: the
+    # searches took 1.7 times that. The check sets each search against its model, by filler.
+    full = PROFILES["full"]
+    g1, flat = SOLUTIONS_BY_NAME["g1"], SOLUTIONS_BY_NAME["flat-glibc"]
+
+    def probes(total_s, series):
+        return pd.DataFrame({"purpose": ["bracket", "bisect", "confirm"], "duration_s": [8.0, 8.0, 30.0],
+                             "elapsed_s": [total_s / 4, total_s / 4, total_s / 2], "fill_s": [1.0, 0.0, 0.0],
+                             "series": [series] * 3})
+    alone = replace(full, search=replace(full.search, series=False))
+    replayed = [(g1, "C", probes(cost.search_s(g1, "C", full), True)),
+                (flat, "B", probes(2 * cost.search_s(flat, "B", alone), False))]
+    check = make_plan.searches_against_model(full, replayed)
+    assert check.loc["java in series", "measured_per_model"] == 1.0  # a Java search in series: its model
+    assert check.loc["flat", "measured_per_model"] == 2.0  # probes alone against the model of probes alone
+    assert check.loc["all", "searches"] == 2 and check.loc["all", "probes"] == 6
 
 
 @REPLAY_GROUP
-def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
+def test_the_search_time_by_purpose_accounts_for_every_replayed_probe(tiny_replay):
     # The plan says where a search's time goes from the same replay as its model check: the same probes
     # and minutes, each under the purpose the search ran it for, its fill a part of its time.
-    replay, replayed = full_paper_replay()
+    _, replay, replayed = tiny_replay
     check = make_plan.searches_against_model(replay.profile, replayed)
     by_purpose = make_plan.search_time_by_purpose(replay.profile, replayed)
     assert by_purpose.loc[("all", ""), "probes"] == check.loc["all", "probes"]
@@ -290,45 +335,27 @@ def test_the_search_time_by_purpose_accounts_for_every_replayed_probe():
     parts = by_purpose.drop(index=("all", ""))
     assert set(parts.index.get_level_values("purpose")) <= {"bracket", "reference", "bisect", "confirm", "repeat",
                                                            "big heap"}
-    assert set(parts.index.get_level_values("length")) == {"short", "long"}
-    assert ((parts["fill_min"] > 0) & (parts["fill_min"] <= parts["min"])).all()
-    # each probe under the purpose and length it was replayed with; only Java searches confirm an interval
+    assert ((parts["fill_min"] >= 0) & (parts["fill_min"] <= parts["min"])).all()
     for (purpose, length), row in parts.iterrows():
         replayed_there = sum(((probes["purpose"] == purpose)
                               & (probes["duration_s"].gt(replay.profile.probe_s) == (length == "long"))).sum()
                              for _, _, probes in replayed)
         assert row["probes"] == replayed_there, (purpose, length)
-    confirming = [solution for solution, _, probes in replayed if (probes["purpose"] == "confirm").any()]
-    assert confirming and all(solution.engine == "java" for solution in confirming)
     assert parts["share"].sum() == pytest.approx(1, abs=0.02)
 
 
-def test_the_estimates_fill_phase_is_that_of_the_committed_full_runs():
-    # The fill phase is most of a run at the article's sizes (case C: 17-83 s before an 8 s probe); the
-    # estimate once took 150 ns per packet for it, a third of what the stored runs took.
-    index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
-    done = index[(index["status"] == "ok") & (index["case"] == "C") & index["internal_queue_size"].isna()
-                 & (index["fill_packets"] > 0)]
-    # The allocating C++ design fills slower than the flat one (its stores allocate); on jemalloc,
-    # mimalloc and tcmalloc it is 1.65 to 1.85 times slower than on glibc, the flat design up to 1.3.
-    fillers = [done["design"].fillna(done["engine"]), done["allocator"].fillna("")]
-    for (filler, allocator), rows in done.groupby(fillers):
-        measured = rows["fill_s"].median()
-        assert measured / 1.5 < study.fill_s("C", 1.0, filler, allocator=allocator) < measured * 1.5, \
-            (filler, allocator)
-
-
-def test_the_estimates_near_minimum_fill_is_that_of_the_committed_bisections():
-    # A minimum-heap bisection's runs (5 s, case C) thrash near the minimum heap: the estimate took their
-    # fill as 3 times the model's, from quick, which put a bisection run at half the time the full-size ones took.
-    index = pd.read_parquet(ROOT / "data" / "full" / "index.parquet")
-    plan = study.PROFILES["full"].heap
-    runs = index[(index["engine"] == "java") & (index["mode"] == "batch") & (index["case"] == "C")
-                 & (index["duration_s"] == plan.search_s)]
-    assert len(runs) >= 20
-    fill = (runs["elapsed_s"] - study.RUN_OVERHEAD_S["java"] - plan.search_s).mean()
-    measured = fill / study.fill_s("C", 1.0)
-    assert measured / 1.25 < plan.near_min_fill_factor < measured * 1.25, measured
+def test_the_estimates_fill_phase_grows_with_the_store_and_the_allocators_cost():
+    # The fill phase is most of a run at the article's sizes (case C: 17-83 s before an 8 s probe): its model
+    # is a time per packet, per store slot, by filler; a C++ design on another allocator than glibc fills
+    # slower (the allocating design more than the flat one), a Java fill of a large store slower per slot.
+    assert cost.fill_s("C", 0.5, "flat") == pytest.approx(cost.fill_s("C", 1.0, "flat") / 2)
+    assert cost.fill_s("B", 1.0, "cpp", allocator="glibc") == cost.fill_s("B", 1.0, "cpp")
+    for allocator in ("jemalloc", "mimalloc"):
+        cpp = cost.fill_s("C", 1.0, "cpp", allocator=allocator) / cost.fill_s("C", 1.0, "cpp")
+        flat = cost.fill_s("C", 1.0, "flat", allocator=allocator) / cost.fill_s("C", 1.0, "flat")
+        assert cpp > flat >= 1, allocator
+    per_slot = {case: cost.fill_s(case, 1.0, "java") / study.STORED_COUNT[case] for case in ("B", "C")}
+    assert per_slot["C"] > per_slot["B"]
 
 
 def test_a_series_is_modelled_with_one_fill_and_one_jvm_start_per_search():

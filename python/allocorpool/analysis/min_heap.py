@@ -2,12 +2,13 @@
 
 DaCapo Chopin's methodology: a heap size means little on its own, so heaps are given as multiples
 of the smallest heap in which the run completes, found by bisection over -Xmx. A run completes in
-a heap when it ends ok; it does not when the JVM says the heap is too small (an OutOfMemoryError, a
-heap it refuses to start with) or when the collector leaves it no time to finish (a timeout, or the
-engine's own fill limit). Any other failure is the engine's, not the heap's: the search ends as
-failed and says why. Near its minimum heap a run can thrash, collecting back to back for minutes
-before its first measured period: once a run has fitted, the later runs' fill phase is limited to
-FILL_SLOWDOWN times that run's (`fill_limit_s`), and one that takes longer does not fit.
+a heap when it ends ok; it does not when the heap is too small (the engine's failure code says it ran
+out of memory or, under --stop-when-heap-full, filled the heap; the JVM died of it or refused to start
+with that heap before the engine could say so) or when the collector leaves it no time to finish (a
+timeout, or the engine's own fill limit: its code fill_timeout). Any other failure is the engine's, not
+the heap's: the search ends as failed and says why. Near its minimum heap a run can thrash, collecting back
+to back for minutes before its first measured period: once a run has fitted, the later runs' fill phase is
+limited to FILL_SLOWDOWN times that run's (`fill_limit_s`), and one that takes longer does not fit.
 
 `find_min_heap`:
 - starts at the solution's own heap; where that does not complete, doubles it up to a cap;
@@ -30,19 +31,22 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from allocorpool.data.records import failure
+
 FITS, TOO_SMALL, FAILED = "fits", "too small", "failed"
 # The status of a cell whose live set ran out of heap (its own run, or a smaller live set's in the same
 # heap): a result about the heap, not a failure of the engine.
 NOT_FITTING = "does not fit"
 OUTCOMES = ("found", "floor", "none", "failed", "missing")  # floor: it completes at the floor heap already
 STEP_DOWN = 4
-# What a JVM says when the heap cannot hold the run, or when it will not start with one that small.
-_HEAP_EXHAUSTED = ("OutOfMemoryError", "Too small maximum heap", "Too small initial heap",
-                   "heap size is too small", "Could not reserve enough space",
-                   "the run does not fit in the heap")  # the Java engine's --stop-when-heap-full (Epsilon)
-# What an engine says when its own fill-phase limit (--duration-s + 600 s) ends a run before the
-# bisection's does: collections thrashing near the minimum left it no time to fill, as with a timeout.
-_NO_TIME = "the fill phase did not finish"
+# The failure codes (engine-facts.json) of a run the heap could not hold: it ran out, Epsilon filled it before
+# the window (--stop-when-heap-full), or the engine's own fill limit ended it before the bisection's did
+# (collections thrashing near the minimum left it no time to fill, as with a timeout).
+HEAP_FAILURES = frozenset(failure(code) for code in ("out_of_memory", "heap_full", "fill_timeout"))
+# What the JVM itself says on its standard error when it dies of the heap or will not start with one that
+# small: the engine wrote no summary then, so no code.
+_JVM_HEAP_WORDS = ("OutOfMemoryError", "Too small maximum heap", "Too small initial heap",
+                   "heap size is too small", "Could not reserve enough space")
 RUN_COLUMNS = ["heap_mb", "verdict", "status", "error"]
 # A run whose fill phase takes this many times the fill of a run that fitted is thrashing: it does not
 # fit. The floor keeps a short fill's limit above the JVM's start and a loaded machine's jitter.
@@ -68,18 +72,22 @@ class HeapRun:
     error: str | None = None
 
 
-def heap_verdict(status: str, error: str | None, stderr_tail: str | None) -> str:
+def heap_verdict(status: str, failure_code: str | None, stderr_tail: str | None) -> str:
     """Whether a run completed in its heap (FITS), did not because of it (TOO_SMALL), or failed for
-    another reason (FAILED); a stored run that is missing (a replay) is FAILED with its status."""
+    another reason (FAILED), from its status and failure code (data.records.row_failure); the JVM's own
+    standard error counts only where the engine gave no code. A stored run that is missing (a replay) is
+    FAILED with its status."""
     if status == "ok":
         return FITS
     if status == "timeout":
         return TOO_SMALL
-    if status == "error" and _NO_TIME in (error or ""):
-        return TOO_SMALL
-    text = f"{error or ''}\n{stderr_tail or ''}"
+    if status != "error":
+        return FAILED
+    if failure_code is not None:
+        return TOO_SMALL if failure_code in HEAP_FAILURES else FAILED
+    text = stderr_tail or ""
     refused = "Error occurred during initialization of VM" in text and "heap" in text.lower()
-    return TOO_SMALL if status == "error" and (refused or any(sign in text for sign in _HEAP_EXHAUSTED)) else FAILED
+    return TOO_SMALL if refused or any(words in text for words in _JVM_HEAP_WORDS) else FAILED
 
 
 @dataclass(frozen=True)

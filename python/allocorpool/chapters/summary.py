@@ -12,7 +12,7 @@ from allocorpool import effects, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis import consistency as same
 from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
-from allocorpool.data.records import MISSING
+from allocorpool.data.records import MISSING, row_failure
 from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import display as show
 from allocorpool.chapters import realtime_blocks, tables
@@ -264,7 +264,8 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
             continue  # the store has no run of it (a replay of another selection): not named
         big = ends[1][0]
         where = part["pool"].iloc[0] if "pool" in part else pool_place(study.SOLUTIONS_BY_NAME[solution])
-        out = big["status"] != "ok" and heap_verdict(big["status"], _text(big.get("error")), None) == TOO_SMALL
+        out = big["status"] != "ok" and heap_verdict(big["status"], row_failure(big),
+                                                     _text(big.get("error"))) == TOO_SMALL
         compared, at = (ten, f"{ten:,}") if big["status"] == "ok" else (None, "—")
         if where == ON_HEAP:
             heap_pools += 1

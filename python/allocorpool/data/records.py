@@ -1,10 +1,11 @@
-"""Reads a run's JSON Lines records (docs/records.md) into a header, DataFrames and a summary, and
-holds what one run of a cell left (CellResult).
+"""Reads a run's JSON Lines records (fields: engine-facts.json's records; meanings: docs/records.md) into a
+header, DataFrames and a summary, and holds what one run of a cell left (CellResult).
 
 A run is one `header`, then `periodic` and `gc` records (queue-bench: `probe` and `result`),
 then one `summary`. A run without a summary is a failed run: its records are kept. Lines
 that are not JSON objects (a line cut short when the engine died mid-write) are set aside
-as problems, never raised.
+as problems, never raised. A failed run's summary says why in a code (`failure`, one of
+engine-facts.json's failures), which the study matches; its error's text is for the reader.
 """
 
 from __future__ import annotations
@@ -17,21 +18,53 @@ from typing import Any
 
 import pandas as pd
 
-SCHEMA = 1
+from allocorpool import lists
+
+_RECORDS: dict[str, Any] = lists.ENGINE_FACTS["records"]
+SCHEMA: int = _RECORDS["schema"]
+# The codes a failed run's summary gives in its `failure` field (engine-facts.json says what each means).
+FAILURES: tuple[str, ...] = tuple(lists.ENGINE_FACTS["failures"])
 # A stored row's status beside a run's own ("ok", "error", "timeout"): a run of a registered block or a
 # listed cell that the store does not hold, and a combination the runtime cannot run (a row, never a run).
 MISSING, UNSUPPORTED = "missing", "unsupported"
 
-# The fields of the table record types, in the order docs/records.md gives them.
+# The fields of the table record types (their `type` aside): the engines' run records in engine-facts.json's
+# order, the queue benchmark's in docs/records.md's.
 COLUMNS: dict[str, list[str]] = {
-    "periodic": ["t_s", "period_s", "packets", "packets_total", "lost", "lost_total",
-                 "ns_per_packet", "warmup", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns"],
-    "gc": ["t_s", "gc_id", "bean", "action", "cause", "duration_ms", "kind"],
+    **{kind: [name for name in _RECORDS[kind]["fields"] if name != "type"] for kind in ("periodic", "gc")},
     "probe": ["pair", "interval_ns", "duration_s", "emitted", "received", "dropped", "lost", "ok", "capacity_rule",
               "queue_size", "ticks_due", "kept_up"],
     "result": ["pair", "write_ns", "good_interval_ns", "target_ns", "met_target", "capacity_rule", "queue_size",
                "probe_s"],
 }
+
+
+def failure(code: str) -> str:
+    """A failure code as engine-facts.json has it; a code it lacks is an error naming the valid ones."""
+    if code not in FAILURES:
+        raise ValueError(f"no failure code {code!r} in engine-facts.json; valid: {', '.join(FAILURES)}")
+    return code
+
+
+# Runs stored before the engines gave a failure code: the engines' words for the failures the study tells
+# apart, which stood for the code. A run recorded since meets them only when its engine died before its
+# summary (the JVM's own words then, which analysis.min_heap reads in its standard error too).
+_BEFORE_CODES = {"the fill phase did not finish": failure("fill_timeout"),
+                 "the run does not fit in the heap": failure("heap_full"),
+                 "OutOfMemoryError": failure("out_of_memory")}
+
+
+def row_failure(row: Any) -> str | None:
+    """The failure code of a stored run (an index row, or any mapping with its summary's fields): its summary's
+    `failure`; for a run without one (stored before the engines gave codes), the code its error stood for
+    (None: none of those)."""
+    code = row.get("failure")
+    if isinstance(code, str):
+        return code
+    error = row.get("error")
+    if row.get("status") == "ok" or not isinstance(error, str):
+        return None
+    return next((said for words, said in _BEFORE_CODES.items() if words in error), None)
 
 
 @dataclass

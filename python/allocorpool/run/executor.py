@@ -33,7 +33,7 @@ import pandas as pd
 from allocorpool import lists, machine, paths, settings
 from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
 from allocorpool.data.records import MISSING
-from allocorpool.data.records import CellResult
+from allocorpool.data.records import CellResult, row_failure
 from allocorpool.data.store import Store
 from allocorpool.data.tables import value
 from allocorpool.lists import Solution
@@ -148,7 +148,7 @@ class Executor:
     def _note_heap_too_small(self, key: str, row: dict[str, Any]) -> str | None:
         """The heap verdict of a run's row (analysis.min_heap); one that ran out of heap is a measurement's
         answer (a bisection's step, a continuum line's end), not a failure of the chapter."""
-        found = heap_verdict(row["status"], value(row, "error"), value(row, "stderr_tail"))
+        found = heap_verdict(row["status"], row_failure(row), value(row, "stderr_tail"))
         if found == TOO_SMALL:
             self._heap_too_small.add(key)
         return found

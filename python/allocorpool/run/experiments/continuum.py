@@ -12,6 +12,7 @@ import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, complete_boots, spread_columns
 from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL, fill_limit_s, heap_verdict
+from allocorpool.data.records import row_failure
 from allocorpool.data.tables import CONTINUUM_COLUMNS, POOL_SIZE_COLUMNS, Continuum, machine_name, machine_names, value
 from allocorpool.lists import Solution
 from allocorpool.run.cells import continuum_block, continuum_cells, pool_size_block, pool_size_cell
@@ -21,7 +22,7 @@ from allocorpool.run.experiments.rows import MISSING, labels, latency, probe_ver
 # The pool-size what-if's rows (ContinuumExperiments.pool_sizes): beyond a run's own columns, where the pool keeps
 # its buffers, the run's heap verdict (analysis.min_heap, or MISSING), whether it is a size of the plan or a step of
 # the bisection, and the bisection's outcome and largest size that fits (the same on every row of a solution).
-POOL_WHAT_IF_COLUMNS = POOL_SIZE_COLUMNS + ["pool", "fits", "step", "search", "largest_fitting"]
+POOL_WHAT_IF_COLUMNS = POOL_SIZE_COLUMNS + ["pool", "fits", "step", "search", "largest_fitting", "failure"]
 ON_HEAP, OFF_HEAP, NO_HEAP = "Java heap", "direct memory", "C++ memory"  # where the buffers are kept
 # A row's step: a size of the plan, a step of the bisection, or a run of the block that repeats the comparison
 # (the smallest size against the largest that fits: ContinuumExperiments.pool_blocks)
@@ -199,7 +200,7 @@ class ContinuumExperiments(Executor):
         elif where == ON_HEAP:
             fits = self._note_heap_too_small(cell.key, row)
         else:
-            fits = heap_verdict(row["status"], value(row, "error"), value(row, "stderr_tail"))
+            fits = heap_verdict(row["status"], row_failure(row), value(row, "stderr_tail"))
         return pool_row(solution, size, row, fits, step)
 
     def _largest_pool(self, solution: Solution, rows: list[dict[str, Any]]
@@ -234,7 +235,7 @@ def pool_row(solution: Solution, size: int, run: dict[str, Any], fits: str, step
     return {**labels(solution, "pool", "B"), "pool_size": size, "status": run["status"], "error": value(run, "error"),
             "ns_per_packet": value(run, "ns_per_packet") if run["status"] == "ok" else None, "key": run["key"],
             "machine": machine_name(run), "pool": pool_place(solution), "fits": fits, "step": step,
-            "fill_s": value(run, "fill_s")}
+            "fill_s": value(run, "fill_s"), "failure": row_failure(run)}
 
 
 def compared_pool_sizes(line: list[dict[str, Any]]) -> tuple[int, int] | None:

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The fields of each record type the Java engine writes (docs/records.md, schema 1), in
+ * The fields of each record type the Java engine writes (engine-facts.json's records, schema 1), in
  * one place: {@link RecordWriter} checks every record against it before writing, and the
- * tests check the files against it. A field that does not apply is written as null,
+ * tests check the files against it and it against engine-facts.json (EngineFactsTest). A field that does not apply is written as null,
  * never left out; cpp-only fields are not written.
  */
 public final class RecordSchema {
@@ -37,7 +37,7 @@ public final class RecordSchema {
             "type", "t_s", "gc_id", "bean", "action", "cause", "duration_ms", "kind");
 
     public static final List<String> SUMMARY = List.of(
-            "type", "status", "error", "t_s", "packets", "measured_packets", "measured_s",
+            "type", "status", "error", "failure", "t_s", "packets", "measured_packets", "measured_s",
             "measured_cpu_s", "ns_per_packet", "fill_packets", "fill_s", "timed_start_s", "window_start_s",
             "store_fill_at_window", "fifo_fill_at_window", "lost", "lost_measured", "lost_pct_measured",
             "measured_ticks_due", "producer_emitted",

@@ -1,5 +1,7 @@
 package allocorpool.run;
 
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.model.CaseParams;
 import allocorpool.model.PacketLoop;
 import allocorpool.model.Processor;
@@ -64,7 +66,7 @@ final class FillPhase {
             }
             endNanos = System.nanoTime();
             if (!filled() && endNanos - deadline > 0) {
-                throw new IllegalStateException(String.format(
+                throw new RunFailureException(Failure.FILL_TIMEOUT, String.format(
                         "the fill phase did not finish within %s: after %d packets the FIFO holds %d of %d"
                         + " and the store %d of %d slots (the timed phase needs %d and %d)",
                         deadlineRule, packets, processor.queued(), params.internalQueueSize, processor.stored(),

@@ -1,5 +1,7 @@
 package allocorpool.run;
 
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.measure.AllocationMeter;
 import allocorpool.measure.GcEvent;
 import allocorpool.measure.GcKind;
@@ -149,7 +151,7 @@ final class PeriodReporter {
         this.lost = lostTotal;
         if (stopWhenHeapFull && heapFull()) {
             if (!measuring) {
-                throw new IllegalStateException("the heap was " + Math.round(RunConfig.HEAP_FULL * 100)
+                throw new RunFailureException(Failure.HEAP_FULL, "the heap was " + Math.round(RunConfig.HEAP_FULL * 100)
                         + " % used before the measured window opened, after " + timedPackets
                         + " packets of the timed phase: the run does not fit in the heap");
             }

@@ -1,5 +1,7 @@
 package allocorpool.run;
 
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.measure.ClassHistogram;
 import allocorpool.measure.GcMonitor;
 import allocorpool.measure.LatencyMeter;
@@ -162,7 +164,7 @@ public final class Run {
         } catch (Exception | Error e) {
             human.println("alloc-or-pool: run failed: " + e);
             e.printStackTrace(human);
-            out.write(summary(e.toString()));
+            out.write(summary(e));
             return 1;
         }
     }
@@ -209,7 +211,8 @@ public final class Run {
      */
     static void checkBalance(TickStats stats) {
         if (!stats.balanced()) {
-            throw new IllegalStateException("tick counts do not balance: gaps " + stats.gaps + " + trailing_dropped "
+            throw new RunFailureException(Failure.TICK_IMBALANCE,
+                    "tick counts do not balance: gaps " + stats.gaps + " + trailing_dropped "
                     + stats.trailingDropped + " vs producer_dropped " + stats.dropped + "; received " + stats.received
                     + " + dropped " + stats.dropped + " + undelivered " + stats.undelivered + " vs emitted "
                     + stats.emitted);
@@ -220,18 +223,23 @@ public final class Run {
     private static PoolCounts checkedCounts(PacketLoop loop) {
         PoolCounts counts = loop.strategy().counts();
         if (counts != null && (!counts.balanced() || counts.inUse != loop.processor().held())) {
-            throw new IllegalStateException("pool accounting is off: " + counts + ", processor holds "
+            throw new RunFailureException(Failure.POOL_ACCOUNTING,
+                    "pool accounting is off: " + counts + ", processor holds "
                     + loop.processor().held());
         }
         return counts;
     }
 
-    /** A summary with every field: what was measured (nothing before the timed phase began), the rest null. */
-    private Map<String, Object> summary(String error) {
+    /**
+     * A summary with every field: what was measured (nothing before the timed phase began), the rest null;
+     * for a run that failed, what was thrown as its error and its {@link Failure} code.
+     */
+    private Map<String, Object> summary(Throwable failed) {
         Map<String, Object> r = new HashMap<>();
         r.put("type", "summary");
-        r.put("status", error == null ? "ok" : "error");
-        r.put("error", error);
+        r.put("status", failed == null ? "ok" : "error");
+        r.put("error", failed == null ? null : failed.toString());
+        r.put("failure", failed == null ? null : Failure.of(failed).code());
         r.put("fill_packets", threaded != null ? threaded.fillPackets() : fill == null ? 0L : fill.packets());
         r.put("fill_s", threaded != null ? threaded.fillSeconds() : fill == null ? 0.0 : fill.seconds());
         r.put("thread_share_min", threaded == null || reporter == null ? null : threaded.smallestShare());

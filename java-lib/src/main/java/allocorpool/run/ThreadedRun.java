@@ -1,5 +1,7 @@
 package allocorpool.run;
 
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.measure.AllocationMeter;
 import allocorpool.measure.SharedLatencyMeter;
 import allocorpool.model.CaseParams;
@@ -379,7 +381,8 @@ final class ThreadedRun {
         }
         PoolCounts all = new PoolCounts(capacity, free, inUse);
         if (!all.balanced() || all.inUse != held) {
-            throw new IllegalStateException("pool accounting is off over " + loops.length + " threads: " + all
+            throw new RunFailureException(Failure.POOL_ACCOUNTING,
+                    "pool accounting is off over " + loops.length + " threads: " + all
                     + ", processors hold " + held);
         }
         return all;

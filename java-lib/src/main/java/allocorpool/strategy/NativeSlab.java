@@ -1,5 +1,7 @@
 package allocorpool.strategy;
 
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.model.Packet;
 import java.nio.ByteBuffer;
 
@@ -57,7 +59,7 @@ final class NativeSlab implements PacketFactory {
     @Override
     public Packet create() {
         if (freeCount == 0) {
-            throw new IllegalStateException("native buffer exhausted: all " + freeSlots.length
+            throw new RunFailureException(Failure.POOL_EXHAUSTED, "native buffer exhausted: all " + freeSlots.length
                     + " slots of " + Packet.BYTES + " bytes are in use");
         }
         int slot = freeSlots[--freeCount];
@@ -69,7 +71,8 @@ final class NativeSlab implements PacketFactory {
     public void destroy(Packet packet) {
         int slot = packet.slot();
         if (slot < 0 || slot >= isFree.length || isFree[slot]) {
-            throw new IllegalStateException("slot " + slot + " given back twice or not from this buffer");
+            throw new RunFailureException(Failure.POOL_ACCOUNTING,
+                    "slot " + slot + " given back twice or not from this buffer");
         }
         isFree[slot] = true;
         freeSlots[freeCount++] = slot;

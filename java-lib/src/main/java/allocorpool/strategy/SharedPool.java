@@ -1,5 +1,7 @@
 package allocorpool.strategy;
 
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.model.Packet;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -100,7 +102,7 @@ public final class SharedPool {
         public Packet acquire() {
             Packet packet = pop();
             if (packet == null) {
-                throw new IllegalStateException("shared-pool exhausted: all " + packets.length
+                throw new RunFailureException(Failure.POOL_EXHAUSTED, "shared-pool exhausted: all " + packets.length
                         + " packets are in use (the pool must hold at least internal_queue_size + stored_count"
                         + " packets)");
             }
@@ -112,7 +114,8 @@ public final class SharedPool {
         @Override
         public void release(Packet packet) {
             if (!packet.isLive()) {
-                throw new IllegalStateException("shared-pool: double release (the packet is already free)");
+                throw new RunFailureException(Failure.POOL_ACCOUNTING,
+                        "shared-pool: double release (the packet is already free)");
             }
             packet.setLive(false);
             packet.reset();

@@ -1,5 +1,7 @@
 package allocorpool.strategy;
 
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.model.Packet;
 
 /**
@@ -48,7 +50,7 @@ public final class StackPoolStrategy implements BufferStrategy {
         } else if (growable) {
             packet = factory.create();
         } else {
-            throw new IllegalStateException(name + " exhausted: all " + stack.length
+            throw new RunFailureException(Failure.POOL_EXHAUSTED, name + " exhausted: all " + stack.length
                     + " packets are in use (the pool must hold at least internal_queue_size"
                     + " + stored_count packets)");
         }
@@ -60,7 +62,8 @@ public final class StackPoolStrategy implements BufferStrategy {
     @Override
     public void release(Packet packet) {
         if (!packet.isLive()) {
-            throw new IllegalStateException(name + ": double release (the packet is already free)");
+            throw new RunFailureException(Failure.POOL_ACCOUNTING,
+                    name + ": double release (the packet is already free)");
         }
         packet.setLive(false);
         inUse--;

@@ -36,6 +36,18 @@ public final class JsonLines {
         return records;
     }
 
+    /** One JSON document (an object, over any number of lines) as maps, lists and scalars. */
+    public static Object parse(String text) throws IOException {
+        try (JsonParser parser = JSON.createParser(text)) {
+            parser.nextToken();
+            Object value = value(parser);
+            if (parser.nextToken() != null) {
+                throw new IOException("more than one JSON value");
+            }
+            return value;
+        }
+    }
+
     private static Object value(JsonParser parser) throws IOException {
         switch (parser.currentToken()) {
             case START_OBJECT:

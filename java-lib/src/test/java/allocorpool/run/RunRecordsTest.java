@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import allocorpool.measure.GcKind;
 import allocorpool.model.CaseParams;
+import allocorpool.record.Failure;
 import allocorpool.model.PacketLoop;
 import allocorpool.model.PacketSource;
 import allocorpool.strategy.Strategies;
@@ -207,6 +208,7 @@ class RunRecordsTest {
         assertTrue(e.getMessage().startsWith("the fill phase did not finish within 1 ms (test): after "),
                 e.getMessage());
         assertTrue(e.getMessage().contains("the store") && e.getMessage().contains("of 4950 slots"), e.getMessage());
+        assertEquals(Failure.FILL_TIMEOUT, Failure.of(e), "the summary's failure code");
         assertTrue(fill.packets() > 0 && !fill.done());
     }
 
@@ -323,6 +325,7 @@ class RunRecordsTest {
         assertTrue(error.contains("tick counts do not balance: gaps 0 + trailing_dropped 5 vs producer_dropped 0"),
                 error);
         assertEquals(5L, summary.get("trailing_dropped"), "the counts are in the summary");
+        assertEquals("tick_imbalance", summary.get("failure"));
     }
     @Test
     void aFailingSourceEndsInAnErrorSummaryAndIsFinished() throws IOException {
@@ -357,6 +360,7 @@ class RunRecordsTest {
         Map<String, Object> summary = readRun(file).get(readRun(file).size() - 1);
         assertEquals("error", summary.get("status"));
         assertTrue(((String) summary.get("error")).contains("the clock broke"), summary.toString());
+        assertEquals("engine_error", summary.get("failure"));
     }
 
     @Test
@@ -371,6 +375,7 @@ class RunRecordsTest {
         Map<String, Object> summary = records.get(records.size() - 1);
         assertEquals("error", summary.get("status"));
         assertTrue(((String) summary.get("error")).contains("exhausted"), summary.toString());
+        assertEquals("pool_exhausted", summary.get("failure"));
     }
 
     /**
@@ -392,6 +397,8 @@ class RunRecordsTest {
         Map<String, Object> failed = readRun(tooLong).get(readRun(tooLong).size() - 1);
         assertEquals("error", failed.get("status"));
         assertTrue(((String) failed.get("error")).contains("does not fit in the heap"), failed.toString());
+        assertEquals("heap_full", failed.get("failure"));
+        assertNull(summary.get("failure"), "a run that ended well has no failure");
     }
 
     private static int epsilon(Path out, String... more) throws Exception {
