@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from allocorpool import paths, profiles, settings
+from allocorpool import kinds, paths, profiles, settings
 from allocorpool.data.records import UNSUPPORTED
 from allocorpool.data.store import Store
 from allocorpool.lists import ECHO_MODES, ECHO_TRANSPORTS
@@ -55,11 +55,12 @@ ALLOCATION_MAIN = "allocorpool.echo.AllocationRate"
 PROGRAMS = ("echo", "allocation")
 
 
+@kinds.register
 @dataclass(frozen=True)
 class EchoCell:
     """One run of one of the event-echo programs on one JDK and collector."""
 
-    kind: ClassVar[str] = "event-echo"  # data.store.CELL_TYPES
+    kind: ClassVar[str] = "event-echo"  # allocorpool.kinds: registered
     program: str  # "echo" or "allocation"
     jdk: int
     collector: str
