@@ -32,6 +32,7 @@ from allocorpool.data.store import Store  # noqa: E402
 from allocorpool.run import executor, sweep  # noqa: E402
 from allocorpool.run.cluster import Cluster, ClusterError  # noqa: E402
 from allocorpool.run.executor import Executor  # noqa: E402
+from allocorpool.run.progress import Progress  # noqa: E402
 from allocorpool.run.runner import Cell, parent_death, run_cell  # noqa: E402
 from allocorpool.study import SOLUTIONS_BY_NAME  # noqa: E402
 
@@ -254,7 +255,7 @@ def test_a_worker_with_other_engine_code_refuses_the_cell(tmp_path):
         cells = [here, replace(here, strategy="mix"), replace(here, build="0123456789ab"),
                  replace(here, build="fedcba987654")]
         store = Store(tmp_path / "store")
-        Executor(store, TINY, scheduler=cluster).rows(cells, unit="cells")
+        Executor(store, TINY, scheduler=cluster, progress=Progress(False, "tiny", sink=lines.append)).rows(cells, unit="cells")
         index = store.index.set_index("key")
         ran = dict((key, worker) for key, worker, _ in runs(log))
         assert ran == {cells[0].key: "w1", cells[1].key: "w1", cells[2].key: "w2"}  # where the build matches
