@@ -143,3 +143,22 @@ def test_an_interrupted_block_resumes_where_it_stopped(tmp_path):
     assert len(Store(tmp_path).index) == 3
     runs = executor(Store(tmp_path), engine).measure([block])[0]
     assert len(engine.ran) == 4 and runs["complete"].all()
+
+
+def test_the_experiments_receive_the_executor_and_the_sweep_only_delegates_to_them():
+    """Composition: nothing extends the executor, and each of Sweep's experiments is one line calling a function
+    of run.experiments."""
+    import ast
+    import inspect
+    import textwrap
+
+    from allocorpool.run import sweep
+    from allocorpool.run.experiments import binary_trees, event_echo  # noqa: F401  (every module imported)
+
+    assert Executor.__subclasses__() == []
+    own = {"__init__", "solutions", "left_out", "solutions_named", "continuum_solutions", "_sentinels_held", "finish"}
+    tree = ast.parse(textwrap.dedent(inspect.getsource(sweep.Sweep)))
+    methods = [node for node in tree.body[0].body if isinstance(node, ast.FunctionDef) and node.name not in own]
+    assert len(methods) > 25
+    long = [m.name for m in methods if len(m.body) != 1 or not isinstance(m.body[0], ast.Return)]
+    assert long == []

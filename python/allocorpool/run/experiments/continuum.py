@@ -18,13 +18,13 @@ from allocorpool.run.cells import continuum_block, continuum_cells, pool_size_bl
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import MISSING, labels, latency, probe_verdict
 
-# The pool-size what-if's rows (ContinuumExperiments.pool_sizes): beyond a run's own columns, where the pool keeps
+# The pool-size what-if's rows (pool_sizes): beyond a run's own columns, where the pool keeps
 # its buffers, the run's heap verdict (analysis.min_heap, or MISSING), whether it is a size of the plan or a step of
 # the bisection, and the bisection's outcome and largest size that fits (the same on every row of a solution).
 POOL_WHAT_IF_COLUMNS = POOL_SIZE_COLUMNS + ["pool", "fits", "step", "search", "largest_fitting"]
 ON_HEAP, OFF_HEAP, NO_HEAP = "Java heap", "direct memory", "C++ memory"  # where the buffers are kept
 # A row's step: a size of the plan, a step of the bisection, or a run of the block that repeats the comparison
-# (the smallest size against the largest that fits: ContinuumExperiments.pool_blocks)
+# (the smallest size against the largest that fits: pool_blocks)
 PLAN, SEARCH, BLOCK = "plan", "search", "block"
 # The bisection's outcomes: the plan's largest size fits (nothing to search); the largest size that fits found to
 # the plan's resolution; no size of the plan fits; or the verdict of the run it stopped at (FAILED, MISSING).
