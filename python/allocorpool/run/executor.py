@@ -223,11 +223,9 @@ class Executor:
         several CPU slots (run.slots) and more than one block has runs to make, a block per slot at a time on a
         local Dask cluster started for them and stopped after; else one after the other here. Not with a Dask
         scheduler (settings.SCHEDULER_VARIABLE), whose blocks run here, one after the other."""
-        if self.replay:
-            pass
-        elif lanes:
+        if not self.replay and lanes:
             block_register.side_by_side(blocks, lanes, self._complete)
-        else:
+        elif not self.replay:
             self._here(blocks)
         return [self.read(block) for block in blocks]
 
