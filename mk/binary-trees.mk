@@ -15,9 +15,9 @@ binary-trees:
 test-binary-trees: binary-trees env jdks
 	cd python && ALLOC_OR_POOL_BINARY_TREES_BUILT=$(BINARY_TREES_BUILD)/bin $(PY) -m pytest -q tests/test_binary_trees_variants.py
 
-# The binary-trees runs alone (the notebook runs them too): python -m allocorpool.run.binary_trees.
+# The binary-trees runs alone (the notebook runs them too): python -m allocorpool.run.experiments.binary_trees.
 binary-trees-sweep: binary-trees env jdks
-	$(PY) -m allocorpool.run.binary_trees --profile $(PROFILE)
+	$(PY) -m allocorpool.run.experiments.binary_trees --profile $(PROFILE)
 
 # The chapter's notebook runs every variant, and the driver's tests run a fake program through the
 # launcher (binary-trees/measure): the study's notebook and Python test targets need them built.

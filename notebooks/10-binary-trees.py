@@ -41,7 +41,7 @@ from allocorpool import profiles
 from allocorpool.chapters import binary_trees as chapter
 from allocorpool.chapters import binary_trees_claims
 from allocorpool.chapters import display as show
-from allocorpool.run import binary_trees
+from allocorpool.run.experiments import binary_trees
 
 seed = chapter.load_seed()
 prof = profiles.profile(profile)

@@ -39,7 +39,8 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool.chapters import display as show
 from allocorpool.chapters import event_echo as chapter
-from allocorpool.run.event_echo import WINDOW, EchoSweep
+from allocorpool.run.event_echo import WINDOW
+from allocorpool.run.experiments.event_echo import EchoSweep
 from allocorpool.run.machine import cpus
 
 sweep = EchoSweep(profile, data_dir or None)

@@ -59,7 +59,7 @@ def main() -> int:
         root = args.out / mode
         (root / "cells").mkdir(parents=True, exist_ok=True)
         for solution, strategy, case in jobs:  # the stored batch run each search starts from
-            batch = stored.cell_row(study.batch_cell(solution, strategy, case, base))
+            batch = stored.executor.row(study.batch_cell(solution, strategy, case, base))
             if batch["status"] == "ok":
                 shutil.copy(stored.store.cells_dir / f"{batch['key']}.parquet", root / "cells")
         sweeps[mode] = Sweep(plan, data_dir=root, progress=True)

@@ -10,6 +10,7 @@ from allocorpool import effects, profiles
 from allocorpool.chapters import binary_trees as chapter
 from allocorpool.chapters import binary_trees_claims as claims
 from allocorpool.run import binary_trees as bt
+from allocorpool.run.experiments import binary_trees as trees
 
 
 def table(**walls):
@@ -29,8 +30,8 @@ def test_a_variant_the_store_lacks_reads_not_measured_and_a_failure_its_error():
     glibc, jemalloc = bt.variant("c-glibc"), bt.variant("c-jemalloc")
     runs = pd.DataFrame([{"variant": "c-jemalloc", "depth": 21, "status": "error", "error": "exit code 1",
                           "runtime": None, "compiler": None, "pause_source": None, "pause_resolution_ms": None,
-                          **dict.fromkeys(bt.FIGURES)}])
-    rows = bt.summarise(runs, [glibc, jemalloc], {}, profiles.profile("full"))
+                          **dict.fromkeys(trees.FIGURES)}])
+    rows = trees.summarise(runs, [glibc, jemalloc], {}, profiles.profile("full"))
     shown = chapter.results_table(chapter.with_seed(rows[rows["depth"] == 21], chapter.load_seed(), 21))
     assert shown.loc[glibc.label, "status"] == "not measured"
     assert shown.loc[jemalloc.label, "status"] == "failed: exit code 1"
@@ -48,8 +49,8 @@ def test_runs_the_store_lacks_are_counted_apart_from_failures_and_the_claims_use
                           "status": ("ok" if r <= 2 else "timeout" if r == 3 else None) if depth == 20 else None,
                           "error": "timed out" if (depth, r) == (20, 3) else None}
                          for depth in prof.binary_trees.depths for r in range(1, 6)])
-    results = bt.Results(prof, runs, bt.summarise(runs.assign(**dict.fromkeys(
-        ["runtime", "compiler", "pause_source", "pause_resolution_ms", *bt.FIGURES])), [jemalloc], {}, prof),
+    results = trees.Results(prof, runs, trees.summarise(runs.assign(**dict.fromkeys(
+        ["runtime", "compiler", "pause_source", "pause_resolution_ms", *trees.FIGURES])), [jemalloc], {}, prof),
         pd.DataFrame())
     assert results.failures["key"].tolist() == ["k203"]
     assert len(results.missing) == 7
@@ -82,10 +83,10 @@ def runs_of(**variants):
         for repetition, (wall, user, sys_, pause) in enumerate(figures, 1):
             runs.append({"key": f"{name}-{repetition}", "variant": name, "depth": 20, "repetition": repetition,
                          "status": "ok", "error": None, "runtime": None, "compiler": None, "pause_source": source,
-                         "pause_resolution_ms": None, **dict.fromkeys(bt.FIGURES), "wall_s": wall, "user_s": user,
+                         "pause_resolution_ms": None, **dict.fromkeys(trees.FIGURES), "wall_s": wall, "user_s": user,
                          "sys_s": sys_, "pause_max_ms": pause})
     runs = pd.DataFrame(runs)
-    rows = bt.summarise(runs, [bt.variant(name) for name in variants], {}, profiles.profile("full"))
+    rows = trees.summarise(runs, [bt.variant(name) for name in variants], {}, profiles.profile("full"))
     rows = rows[rows["depth"] == 20]
     return claims.Runs(rows, runs), rows
 

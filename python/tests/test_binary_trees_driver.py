@@ -12,6 +12,7 @@ from allocorpool import profiles
 from allocorpool.data.store import Store
 from allocorpool.profiles import BinaryTreesPlan
 from allocorpool.run import binary_trees as bt
+from allocorpool.run.experiments import binary_trees as trees
 
 FAKE = """
 import sys, time
@@ -106,7 +107,7 @@ def test_a_sweep_resumes_without_rerunning_finished_or_failed_cells(fake, tmp_pa
         mode = "crash" if cell.variant == "c-glibc" and cell.repetition == 2 else "ok"
         return bt.run_cell(cell, tmp_path / "runs", 30, build=fake(mode))
 
-    first = bt.sweep(prof, chosen=["c-jemalloc", "c-glibc"], store=store, programs=programs, run=runner,
+    first = trees.sweep(prof, chosen=["c-jemalloc", "c-glibc"], store=store, programs=programs, run=runner,
                      progress=False)
     assert ran == ["binary-trees_c-jemalloc_d8_r1", "binary-trees_c-glibc_d8_r1",  # interleaved repetitions
                    "binary-trees_c-jemalloc_d8_r2", "binary-trees_c-glibc_d8_r2"]
@@ -114,10 +115,10 @@ def test_a_sweep_resumes_without_rerunning_finished_or_failed_cells(fake, tmp_pa
     row = first.table.set_index("variant").loc["c-glibc"]
     assert row["status"] == "failed" and row["runs"] == 1 and row["failed"] == 1 and row["why"] == "exit code 3"
     ran.clear()
-    again = bt.sweep(prof, chosen=["c-jemalloc", "c-glibc"], store=Store(tmp_path / "store"), programs=programs,
+    again = trees.sweep(prof, chosen=["c-jemalloc", "c-glibc"], store=Store(tmp_path / "store"), programs=programs,
                      run=runner, progress=False)
     assert ran == [] and len(again.runs) == 4
-    bt.sweep(prof, chosen=["c-jemalloc", "c-glibc"], store=Store(tmp_path / "store"), programs=programs,
+    trees.sweep(prof, chosen=["c-jemalloc", "c-glibc"], store=Store(tmp_path / "store"), programs=programs,
              run=runner, retry_failed=True, progress=False)
     assert ran == ["binary-trees_c-glibc_d8_r2"]
 
@@ -128,7 +129,7 @@ def test_what_cannot_run_here_is_a_row_with_its_reason(tmp_path):
     (programs / "nim-refc.unavailable").write_text("nim is not installed (Debian: nim)\n")
     prof = replace(profiles.profile("ci"), name="test",
                    binary_trees=BinaryTreesPlan(depths=(8,), repetitions=1, timeout_s=30))
-    results = bt.sweep(prof, chosen=["nim-refc", "go", "dart"], store=Store(tmp_path / "store"), programs=programs,
+    results = trees.sweep(prof, chosen=["nim-refc", "go", "dart"], store=Store(tmp_path / "store"), programs=programs,
                        run=lambda cell: pytest.fail("nothing here can run"), progress=False)
     rows = results.table.set_index("variant")
     assert (rows["status"] == "unavailable").all() and results.runs.empty
@@ -143,9 +144,9 @@ def test_bad_names_are_refused_with_the_valid_ones():
     with pytest.raises(ValueError, match="unknown profile 'huge'; one of ci, quick, full"):
         profiles.profile("huge")
     with pytest.raises(SystemExit) as stop:  # argparse names the valid profiles and exits with 2
-        bt.main(["--profile", "huge"])
+        trees.main(["--profile", "huge"])
     assert stop.value.code == 2
-    assert bt.main(["--variant", "c-nope"]) == 2
+    assert trees.main(["--variant", "c-nope"]) == 2
 
 
 def test_every_collector_of_every_jdk_is_a_row():
@@ -185,14 +186,14 @@ def test_a_replay_reads_the_store_and_runs_nothing(fake, tmp_path, monkeypatch):
         return bt.run_cell(cell, tmp_path / "runs", 30, build=fake("ok"))
 
     monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
-    empty = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs, run=runner,
+    empty = trees.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs, run=runner,
                      progress=False)
     assert ran == [] and empty.runs["status"].isna().all()  # not measured, and nothing ran
     monkeypatch.delenv("ALLOC_OR_POOL_REPLAY")
-    bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs, run=runner,
+    trees.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs, run=runner,
              progress=False)
     monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
-    replayed = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs,
+    replayed = trees.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=programs,
                         run=runner, progress=False)
     assert len(ran) == 1 and list(replayed.runs["status"]) == ["ok"]
 
@@ -205,11 +206,11 @@ def test_a_replay_shows_stored_runs_on_a_machine_that_has_not_built_the_programs
     built.mkdir()
     (built / "c-jemalloc").write_text("")
     store = Store(tmp_path / "store")
-    bt.sweep(prof, chosen=["c-jemalloc"], store=store, programs=built, progress=False,
+    trees.sweep(prof, chosen=["c-jemalloc"], store=store, programs=built, progress=False,
              run=lambda cell: bt.run_cell(cell, tmp_path / "runs", 30, build=fake("ok")))
     monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
-    replayed = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=tmp_path / "none",
+    replayed = trees.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "store"), programs=tmp_path / "none",
                         progress=False)
     assert list(replayed.table["status"]) == ["ok"] and replayed.table["wall_s"].notna().all()
-    nothing = bt.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "empty"), progress=False)
+    nothing = trees.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "empty"), progress=False)
     assert list(nothing.table["status"]) == ["missing"] and nothing.table["wall_s"].isna().all()

@@ -38,7 +38,8 @@ def _runner(store, boot, ran=None, stop_after=None):
         if ran is not None:
             ran.append(cell)
         return _fake(cell, store.runs_dir)
-    return blocks.BlockRunner(store, run, boot_id=lambda: boot, calibrate=lambda: {"reference_ns_per_packet": 1.0})
+    return executor.Executor(store, PROFILE, run=run, boot_id=lambda: boot, slots=1,
+                             calibrate=lambda: {"reference_ns_per_packet": 1.0})
 
 
 def _by_strategy(runs, block):
@@ -67,7 +68,7 @@ def test_a_single_run_comparison_flips_between_seeds_while_the_blocks_interval_s
     outcomes = {}  # by what one run against one said: pooling faster (True) or slower (False)
     for seed in range(12):
         monkeypatch.setenv("FAKE_NOISE_SEED", str(seed))
-        runs = _runner(Store(tmp_path / f"seed{seed}"), "b00t").measure(block)
+        runs = _runner(Store(tmp_path / f"seed{seed}"), "b00t").measure([block])[0]
         samples = {s: f["boot_samples"]["b00t"] for s, f in _by_strategy(runs, block).items()}
         single_says = samples["pool"][0] < samples["alloc"][0]  # the first repetition: one run each
         outcomes.setdefault(single_says, (seed, effects.ratio(samples["pool"], samples["alloc"])))
@@ -82,7 +83,7 @@ def test_a_real_difference_is_measured_with_its_margin(tmp_path, monkeypatch):
     monkeypatch.setenv("FAKE_NOISE", "0.05")
     monkeypatch.setenv("FAKE_FACTORS", "alloc:2")
     block = _block()
-    figures = _by_strategy(_runner(Store(tmp_path), "b00t").measure(block), block)
+    figures = _by_strategy(_runner(Store(tmp_path), "b00t").measure([block])[0], block)
     effect = effects.ratio(figures["pool"]["samples"] if "samples" in figures["pool"] else
                            figures["pool"]["boot_samples"]["b00t"], figures["alloc"]["boot_samples"]["b00t"])
     assert effect.outcome() == effects.HOLDS and 0.4 < effect.low < effect.ratio < effect.high < 0.6
@@ -93,9 +94,9 @@ def test_a_block_interrupted_and_resumed_in_another_boot_runs_again_whole_there(
     store, block = Store(tmp_path), _block()
     first_ran: list = []
     with pytest.raises(KeyboardInterrupt):
-        _runner(store, "boot1", first_ran, stop_after=3).measure(block)
+        _runner(store, "boot1", first_ran, stop_after=3).measure([block])[0]
     second_ran: list = []
-    runs = _runner(store, "boot2", second_ran).measure(block)
+    runs = _runner(store, "boot2", second_ran).measure([block])[0]
     assert len(first_ran) == 3 and len(second_ran) == 10  # every run again: nothing of boot1 is reused
     assert {c.boot for c in second_ran} == {"boot2"}
     complete = runs.groupby("boot")["complete"].first().to_dict()
@@ -104,7 +105,7 @@ def test_a_block_interrupted_and_resumed_in_another_boot_runs_again_whole_there(
     assert {f["boot"] for f in figures.values()} == {"boot2"} and all(f["spread"].n == 5 for f in figures.values())
     assert block_figures.complete_boots(runs) == ["boot2"]
     resumed: list = []
-    again = _runner(store, "boot1", resumed).measure(block)  # boot1 comes back: it finishes its own block
+    again = _runner(store, "boot1", resumed).measure([block])[0]  # boot1 comes back: it finishes its own block
     assert len(resumed) == 7 and {c.boot for c in resumed} == {"boot1"}
     assert set(block_figures.complete_boots(again)) == {"boot1", "boot2"}
     register = store.table(blocks.BLOCKS_TABLE)
@@ -279,8 +280,8 @@ def test_blocks_in_lanes_run_at_once_each_whole_in_one_lane_and_store_what_one_a
                 return _fake(cell, tmp_path / "runs")
             return blocks.Lane(name, run, calibrate=lambda: {"reference_ns_per_packet": 1.0})
         return [lane("one"), lane("two")]
-    side = _runner(Store(tmp_path / "side"), "b00t").measure_all([first, second], lanes())
-    serial = _runner(Store(tmp_path / "serial"), "b00t").measure_all([first, second])
+    side = _runner(Store(tmp_path / "side"), "b00t").measure([first, second], lanes())
+    serial = _runner(Store(tmp_path / "serial"), "b00t").measure([first, second])
     assert [len(frame) for frame in side] == [4, 4] and all(frame["complete"].all() for frame in side)
     for frame, alone in zip(side, serial):
         assert frame[["key", "status", "cell", "repetition"]].equals(alone[["key", "status", "cell", "repetition"]])
@@ -289,9 +290,9 @@ def test_blocks_in_lanes_run_at_once_each_whole_in_one_lane_and_store_what_one_a
     placed.clear()
     store = Store(tmp_path / "stopped")
     with pytest.raises(RuntimeError, match="lane two broke"):  # the other lane stops before its next run
-        _runner(store, "b00t").measure_all([first, second], lanes(fail_at=2))
+        _runner(store, "b00t").measure([first, second], lanes(fail_at=2))
     assert len(store.index) == len(placed) and sum(lane == "two" for lane, _ in placed) == 2  # every run kept
-    _runner(store, "b00t").measure_all([first, second], lanes(at_once=False))  # a lane may have nothing left
+    _runner(store, "b00t").measure([first, second], lanes(at_once=False))  # a lane may have nothing left
     assert len(placed) == len({key for _, key in placed}) == 8  # resumed: nothing ran twice
 
 

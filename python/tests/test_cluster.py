@@ -31,7 +31,8 @@ from allocorpool import machine, paths, study  # noqa: E402
 from allocorpool.data.store import Store  # noqa: E402
 from allocorpool.run import executor, sweep  # noqa: E402
 from allocorpool.run.cluster import Cluster, ClusterError  # noqa: E402
-from allocorpool.run.executor import run_missing  # noqa: E402
+from allocorpool.run.executor import Executor  # noqa: E402
+from allocorpool.run.progress import Progress  # noqa: E402
 from allocorpool.run.runner import Cell, parent_death, run_cell  # noqa: E402
 from allocorpool.study import SOLUTIONS_BY_NAME  # noqa: E402
 
@@ -185,11 +186,11 @@ def test_a_cell_that_fails_on_two_workers_is_stored_with_both_stderr_tails(share
 def test_the_environment_names_the_scheduler(shared, tmp_path, monkeypatch):
     monkeypatch.setenv(sweep.SCHEDULER_VARIABLE, shared.address)
     chosen = sweep.Sweep(TINY, tmp_path, progress=False)
-    cluster = chosen._on_cluster()
+    cluster = chosen.executor.cluster()
     assert cluster is not None and cluster.address == shared.address and cluster.machines == 2
     assert cluster.shared_hosts == {"127.0.0.1": ["w1", "w2"]}  # said as a warning: both share this machine
     cluster.close()
-    assert sweep.Sweep(TINY, tmp_path, progress=False, replay=True)._on_cluster() is None  # a replay runs nothing
+    assert sweep.Sweep(TINY, tmp_path, progress=False, replay=True).executor.cluster() is None  # a replay runs nothing
 
 
 def test_a_killed_workers_cell_is_rerun_on_another_worker(tmp_path):
@@ -254,7 +255,8 @@ def test_a_worker_with_other_engine_code_refuses_the_cell(tmp_path):
         cells = [here, replace(here, strategy="mix"), replace(here, build="0123456789ab"),
                  replace(here, build="fedcba987654")]
         store = Store(tmp_path / "store")
-        index = run_missing(cells, store, run=cluster.run).set_index("key")
+        Executor(store, TINY, scheduler=cluster, progress=Progress(False, "tiny", sink=lines.append)).rows(cells, unit="cells")
+        index = store.index.set_index("key")
         ran = dict((key, worker) for key, worker, _ in runs(log))
         assert ran == {cells[0].key: "w1", cells[1].key: "w1", cells[2].key: "w2"}  # where the build matches
         assert list(index.loc[[c.key for c in cells], "status"]) == ["ok", "ok", "ok", "error"]

@@ -95,7 +95,7 @@ def test_one_cell_asked_by_two_threads_runs_once(tmp_path, monkeypatch):
 
     def ask_twice(chapter: sweep.Sweep, cell: Cell) -> list[str]:
         rows = []
-        threads = [threading.Thread(target=lambda: rows.append(chapter.cell_row(cell))) for _ in range(2)]
+        threads = [threading.Thread(target=lambda: rows.append(chapter.executor.row(cell))) for _ in range(2)]
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -14,7 +14,9 @@ from allocorpool.data.store import Store
 from allocorpool.machine import fingerprint
 from allocorpool.profiles import EchoPlan
 from allocorpool.run import event_echo
-from allocorpool.run.event_echo import CHRONICLE_JDK17_FLAGS, EchoCell, EchoSweep, result_row
+from allocorpool.run.event_echo import CHRONICLE_JDK17_FLAGS, EchoCell, result_row
+from allocorpool.run.experiments import event_echo as echo_experiments
+from allocorpool.run.experiments.event_echo import EchoSweep
 from allocorpool.run.runner import CellResult
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -108,7 +110,7 @@ def test_unknown_profiles_are_refused():
     with pytest.raises(ValueError, match="unknown profile 'huge'; one of ci, quick, full"):
         profiles.profile("huge")
     with pytest.raises(SystemExit) as stop:  # argparse names the valid profiles and exits with 2
-        event_echo.main(["--profile", "huge"])
+        echo_experiments.main(["--profile", "huge"])
     assert stop.value.code == 2
 
 

@@ -1,13 +1,16 @@
 """The package's import graph: each layer imports only the layers below it, and no module imports itself back
 through others. Ground (the vocabulary and settings) < data (records, the store) < analysis < run (engines,
 the executor, experiments, the cost model) < study.py (the names the chapters use) < chapters; the kernels and
-the command line sit on top."""
+the command line sit on top. An import by name (importlib.import_module, __import__) counts as an import: a
+module that imports by name imports every allocorpool module its strings name. Every module keeps to 500 lines
+and every function to 80."""
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "allocorpool"
-GROUND = {"lists", "profiles", "effects", "settings", "paths", "machine", "collectors"}
+GROUND = {"lists", "profiles", "effects", "settings", "paths", "machine", "collectors", "kinds"}
+MODULE_LINES, FUNCTION_LINES = 500, 80
 RANK = {"ground": 0, "data": 1, "analysis": 2, "run": 3, "study": 4, "chapters": 5, "top": 6}
 
 
@@ -32,11 +35,13 @@ def layer(name):
     return first if first in RANK else "top"
 
 
-def imports(name, path, known):
-    """Every allocorpool module `name` imports, at any depth of its code (a function's import counts too)."""
+def imports(name, path, known, source=None):
+    """Every allocorpool module `name` imports, at any depth of its code (a function's import counts too), by
+    an import statement or by name (see by_name)."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text() if source is None else source)
+    found = by_name(tree, known)
+    for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -46,6 +51,21 @@ def imports(name, path, known):
         elif isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.startswith("allocorpool")}
     return found - {name}
+
+
+def by_name(tree, known):
+    """The modules a module imports by name: where it calls importlib.import_module or __import__ (with a string
+    or not), every allocorpool module a string of its code names ("allocorpool.run.runner", or
+    "allocorpool.run.runner:Cell")."""
+    def importer(call):
+        func = call.func
+        return (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
+            isinstance(func, ast.Name) and func.id in ("import_module", "__import__"))
+    if not any(isinstance(node, ast.Call) and importer(node) for node in ast.walk(tree)):
+        return set()
+    strings = {node.value.partition(":")[0] for node in ast.walk(tree)
+               if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    return {text for text in strings if text.startswith("allocorpool") and text in known}
 
 
 def graph():
@@ -86,3 +106,41 @@ def test_the_check_sees_an_upward_import():
     assert "allocorpool.run.sweep" in edges["allocorpool.chapters.decision"]
     assert any(layer(b) == "ground" for b in edges["allocorpool.data.store"])
     assert layer("allocorpool.collectors") == "ground" and layer("allocorpool.run.cost") == "run"
+
+
+def test_the_check_sees_an_import_by_name():
+    """A data module that loads a run module by name (as the store once loaded its cell classes) runs up the
+    layers; so does __import__ of a constant; a string alone, without an import by name, is no import."""
+    known = modules()
+    store = known["allocorpool.data.store"]
+    by_table = 'import importlib\nKINDS = {"engine": "allocorpool.run.runner:Cell"}\n' \
+               'def load(kind):\n    module, _, name = KINDS[kind].partition(":")\n' \
+               '    return getattr(importlib.import_module(module), name)\n'
+    assert "allocorpool.run.runner" in imports("allocorpool.data.store", store, known, by_table)
+    dunder = 'def load():\n    return __import__("allocorpool.chapters.batch")\n'
+    assert imports("allocorpool.data.store", store, known, dunder) == {"allocorpool.chapters.batch"}
+    assert imports("allocorpool.data.store", store, known, 'NAME = "allocorpool.run.runner"\n') == set()
+
+
+def sizes(source):
+    """The module's length in lines and each function's (its def to its last line, decorators left out)."""
+    tree = ast.parse(source)
+    functions = {f"{node.name} (line {node.lineno})": node.end_lineno - node.lineno + 1 for node in ast.walk(tree)
+                 if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return len(source.splitlines()), functions
+
+
+def test_no_module_over_500_lines_and_no_function_over_80():
+    long_modules, long_functions = [], []
+    for name, path in sorted(modules().items()):
+        lines, functions = sizes(path.read_text())
+        if lines > MODULE_LINES:
+            long_modules.append(f"{name}: {lines} lines")
+        long_functions += [f"{name}.{function}: {n} lines" for function, n in functions.items() if n > FUNCTION_LINES]
+    assert long_modules == [] and long_functions == []
+
+
+def test_the_size_check_counts_lines():
+    body = "".join(f"    x{i} = {i}\n" for i in range(80))
+    lines, functions = sizes(f"def long():\n{body}\n\ndef short():\n    return 1\n")
+    assert lines == 85 and functions == {"long (line 1)": 81, "short (line 84)": 2}

@@ -57,16 +57,16 @@ def _single(strategy: str, repetition: int = 0, source: str = "counter"):
 
 def test_a_slower_boot_is_recorded_and_said_and_the_sweep_runs_on(tmp_path, engine, capsys):
     behaviours, runs = engine
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("alloc"))  # an empty store: nothing to compare
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("alloc"))  # an empty store: nothing to compare
     assert not (tmp_path / machine_check.CHECKS_FILE).exists() and runs == [_reference_key()]
     behaviours["alloc"] = "slow"  # the reference cell now takes twice as long per packet
     slower = sweep.Sweep(CHECKED, tmp_path, progress=False)
-    row = slower.cell_row(_single("pool", source="random"))
+    row = slower.executor.row(_single("pool", source="random"))
     assert row["status"] == "ok" and runs[1:] == [_reference_key(), _single("pool", source="random").key]
     said = capsys.readouterr().err
     assert "note: this machine does not run now at the speed" in said and "(2.00 x)" in said
     assert "131 ns over 16 MiB and 323 ns over 1 GiB" in said and "The sweep runs on and measures this boot" in said
-    slower.cell_row(_single("mix", source="random"))  # checked once per sweep
+    slower.executor.row(_single("mix", source="random"))  # checked once per sweep
     assert runs[3:] == [_single("mix", source="random").key]
     checks = machine_check.checks(tmp_path)
     assert checks[["key", "stored_ns_per_packet", "ns_per_packet", "passed", *machine_check.LATENCY_COLUMNS]
@@ -78,37 +78,37 @@ def test_a_slower_boot_is_recorded_and_said_and_the_sweep_runs_on(tmp_path, engi
 
 def test_a_passing_check_holds_for_the_boot(tmp_path, engine):
     _, runs = engine
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("alloc"))
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("pool", 1))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("alloc"))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("pool", 1))
     assert runs[1:] == [_reference_key(), _single("pool", 1).key]
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("pool", 2))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("pool", 2))
     assert runs[3:] == [_single("pool", 2).key]  # a later sweep of this boot trusts the pass
     assert machine_check.checks(tmp_path)["passed"].tolist() == [True]
 
 
 def test_another_machine_is_told_and_not_checked_again(tmp_path, engine, monkeypatch):
     behaviours, runs = engine
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("alloc"))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("alloc"))
     behaviours["alloc"] = "slow"
     monkeypatch.setattr(machine, "host_fingerprint",  # another kernel: the tables name the two machines apart
                         lambda: {**REAL_FINGERPRINT(), **FAKE_MACHINE, "kernel": "Linux 6.2.0-other"})
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("pool", 1))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("pool", 1))
     assert runs[1:] == [_reference_key(), _single("pool", 1).key]
     assert machine_check.checks(tmp_path)[["same_machine", "passed"]].values.tolist() == [[False, False]]
     assert "failed against another machine's runs: " in machine_check.last_check(tmp_path)
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("pool", 2))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("pool", 2))
     assert len(runs) == 4  # nothing differed on this machine: this boot's next sweep does not check again
 
 
 def test_off_and_the_profiles_without_a_check_do_not_check(tmp_path, engine, monkeypatch):
     behaviours, runs = engine
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("alloc"))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("alloc"))
     behaviours["alloc"] = "slow"
     monkeypatch.setenv(machine_check.MACHINE_CHECK_VARIABLE, "off")
-    sweep.Sweep(CHECKED, tmp_path, progress=False).cell_row(_single("pool", 1))
+    sweep.Sweep(CHECKED, tmp_path, progress=False).executor.row(_single("pool", 1))
     monkeypatch.delenv(machine_check.MACHINE_CHECK_VARIABLE)
     unchecked = replace(CHECKED, machine_check=False)
-    sweep.Sweep(unchecked, tmp_path, progress=False).cell_row(_single("pool", 2))
+    sweep.Sweep(unchecked, tmp_path, progress=False).executor.row(_single("pool", 2))
     assert runs == [_reference_key(), _single("pool", 1).key, _single("pool", 2).key]
     assert study.PROFILES["full"].machine_check
     assert not study.PROFILES["quick"].machine_check and not study.PROFILES["ci"].machine_check

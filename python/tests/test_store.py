@@ -11,7 +11,8 @@ from allocorpool.data import gclog
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store, atomic_write
 from allocorpool.machine import FINGERPRINT_FIELDS
-from allocorpool.run.executor import run_missing
+from allocorpool.profiles import PROFILES
+from allocorpool.run.executor import Executor
 from allocorpool.run.runner import Cell, CellResult, run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
@@ -94,6 +95,11 @@ def test_the_index_rows_by_key_follow_every_change(tmp_path, runs_dir):
     assert set(store.index_rows()) == {REALTIME.key, other.key}
 
 
+def executor(store, run, retry_failed=False):
+    """An executor of the ci profile over store whose runs go through run (the fake engine's results)."""
+    return Executor(store, PROFILES["ci"], run=run, retry_failed=retry_failed)
+
+
 def test_an_interrupted_sweep_resumes_with_the_remaining_cells(tmp_path, runs_dir):
     cells = [cpp_cell(case, strategy) for case, strategy in (("A", "pool"), ("A", "mix"), ("B", "pool"), ("B", "mix"))]
     run = read_run(runs_dir / "cpp-realtime.jsonl")
@@ -106,12 +112,12 @@ def test_an_interrupted_sweep_resumes_with_the_remaining_cells(tmp_path, runs_di
         return CellResult(cell, "ok", 0, "", 1.0, run)
 
     with pytest.raises(KeyboardInterrupt):
-        run_missing(cells, Store(tmp_path), run=interrupted)
+        executor(Store(tmp_path), interrupted).rows(cells)
     assert len(Store(tmp_path).index) == 2
     resumed = []
-    done = run_missing(cells, Store(tmp_path), run=lambda cell: resumed.append(cell.key) or CellResult(cell, "ok", 0, "", 1.0, run))
+    done = executor(Store(tmp_path), lambda cell: resumed.append(cell.key) or CellResult(cell, "ok", 0, "", 1.0, run)).rows(cells)
     assert resumed == [cells[2].key, cells[3].key]
-    assert sorted(done["key"]) == sorted(c.key for c in cells) and (done["status"] == "ok").all()
+    assert [row["key"] for row in done] == [c.key for c in cells] and {row["status"] for row in done} == {"ok"}
 
 
 def test_failures_are_skipped_unless_retried(tmp_path, runs_dir):
@@ -120,9 +126,10 @@ def test_failures_are_skipped_unless_retried(tmp_path, runs_dir):
     store.put(CellResult(cell, "timeout", -15, "", 60.0, read_run([])))
     calls = []
     fresh = CellResult(cell, "ok", 0, "", 1.0, read_run(runs_dir / "cpp-realtime.jsonl"))
-    run_missing([cell], store, run=lambda c: calls.append(c) or fresh)
+    assert executor(store, lambda c: calls.append(c) or fresh).row(cell)["status"] == "timeout"
     assert calls == []
-    assert run_missing([cell], store, run=lambda c: calls.append(c) or fresh, retry_failed=True)["status"].tolist() == ["ok"]
+    again = executor(store, lambda c: calls.append(c) or fresh, retry_failed=True)
+    assert again.row(cell)["status"] == "ok" and again.row(cell)["status"] == "ok"
     assert len(calls) == 1 and len(store.index) == 1
 
 
@@ -164,7 +171,7 @@ def test_a_stored_cell_comes_back_as_its_own_kind(tmp_path, monkeypatch):
     from dataclasses import dataclass
     from typing import ClassVar
 
-    from allocorpool.data import store as store_module
+    from allocorpool import kinds
 
     @dataclass(frozen=True)
     class ProgramCell:
@@ -179,8 +186,7 @@ def test_a_stored_cell_comes_back_as_its_own_kind(tmp_path, monkeypatch):
         def params(self) -> dict:
             return {"variant": self.variant, "depth": self.depth}
 
-    monkeypatch.setitem(globals(), "ProgramCell", ProgramCell)
-    monkeypatch.setitem(store_module.CELL_TYPES, "program", f"{__name__}:ProgramCell")
+    monkeypatch.setitem(kinds._KINDS, "program", ProgramCell)  # registered for this test only
     cell = ProgramCell("c-glibc", 12)
     store = Store(tmp_path)
     store.put(CellResult(cell, "ok", 0, "", 0.5, read_run(['{"type": "header", "schema": 1}',
@@ -188,8 +194,8 @@ def test_a_stored_cell_comes_back_as_its_own_kind(tmp_path, monkeypatch):
     loaded = Store(tmp_path).load(cell.key)
     assert loaded.cell == cell and loaded.status == "ok"
     assert Store(tmp_path).index.set_index("key").loc[cell.key, "cell_kind"] == "program"
-    with pytest.raises(ValueError, match="unknown cell kind 'nope'; known: engine"):
-        store_module.cell_type("nope")
+    with pytest.raises(ValueError, match="unknown cell kind 'nope'; known: binary-trees, engine, event-echo, program"):
+        kinds.cell_class("nope")
 
 
 def test_a_second_process_cannot_run_cells_into_a_taken_store(tmp_path):
@@ -214,4 +220,4 @@ def test_a_second_process_cannot_run_cells_into_a_taken_store(tmp_path):
 
 
 def test_nothing_to_run_on_an_empty_store(tmp_path):
-    assert run_missing([], Store(tmp_path)).empty
+    assert executor(Store(tmp_path), lambda cell: 1 / 0).rows([]) == []

@@ -12,7 +12,7 @@ from plotly.subplots import make_subplots
 
 from allocorpool import machine, paths
 from allocorpool.chapters import display as show
-from allocorpool.run.binary_trees import Results
+from allocorpool.run.experiments.binary_trees import Results
 
 SEED = "original benchmark (2019, a 6-core Mac)"
 OURS = "this machine"

@@ -105,7 +105,7 @@ class Run:
 @dataclass
 class CellResult:
     """What one run of a cell left: its records, how it ended, its GC log's events. The cell is of any kind
-    the store holds (data.store.CELL_TYPES): an engine's run.runner.Cell, an event echo's, a binary tree's."""
+    the store holds (kinds.cell_class): an engine's run.runner.Cell, an event echo's, a binary tree's."""
 
     cell: Any
     status: str  # "ok", "error" (failed, crashed or said so) or "timeout"

@@ -14,7 +14,6 @@ status "error" or "timeout" and its stderr tail.
 from __future__ import annotations
 
 import fcntl
-import importlib
 import json
 import os
 import tempfile
@@ -28,20 +27,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from allocorpool import machine, paths, settings
+from allocorpool import kinds, machine, paths, settings
 from allocorpool.data import gclog
 from allocorpool.data.records import COLUMNS, CellResult, Run
 from allocorpool.settings import DEFAULT_PROFILE  # noqa: F401  (the chapters import it from here)
 
 _META_KEY = b"allocorpool"
-# The kinds of cell a store holds, each a frozen dataclass with `kind`, `key` and `params()`: the
-# packet-analyser engines' runs, and the other studies' benchmark programs. A stored cell names its
-# kind; loading it rebuilds the cell from its parameters (imported here lazily, as "module:Class").
-CELL_TYPES: dict[str, str] = {
-    "engine": "allocorpool.run.runner:Cell",
-    "event-echo": "allocorpool.run.event_echo:EchoCell",
-    "binary-trees": "allocorpool.run.binary_trees:BinaryTreesCell",
-}
 _SCHEMAS = {**COLUMNS, "gclog": gclog.COLUMNS}
 _ROW_CONSTANTS = {"table", "key", "status", *machine.FINGERPRINT_FIELDS}
 
@@ -214,7 +205,7 @@ class Store:
         return 1 if attempts is None or pd.isna(attempts) else int(attempts)
 
     def load(self, key: str) -> CellResult:
-        """A stored cell, as run_cell returned it."""
+        """A stored cell, as run_cell returned it; its class is the one registered for its kind (kinds.cell_class)."""
         table = pq.read_table(self.cells_dir / f"{key}.parquet")
         metadata = json.loads(table.schema.metadata[_META_KEY])
         tables = {str(name): _table_rows(str(name), part)
@@ -224,7 +215,8 @@ class Store:
             events.attrs["collector"] = metadata["gclog_collector"]
         run = Run(header=metadata["header"], tables=tables, summary=metadata["summary"],
                   problems=metadata["problems"])
-        return CellResult(cell_type(metadata.get("cell_kind", "engine"))(**metadata["cell"]), metadata["status"], metadata["exit_code"],
+        cell = kinds.cell_class(metadata.get("cell_kind", "engine"))(**metadata["cell"])
+        return CellResult(cell, metadata["status"], metadata["exit_code"],
                           metadata["stderr_tail"], metadata["elapsed_s"], run, events, metadata["command"],
                           metadata.get("refusal"), fingerprint=metadata["fingerprint"])
 
@@ -278,14 +270,6 @@ class Store:
         if changed:
             self._write_index()
         return self._index
-
-
-def cell_type(kind: str) -> type:
-    """The cell class of a kind (CELL_TYPES)."""
-    if kind not in CELL_TYPES:
-        raise ValueError(f"unknown cell kind {kind!r}; known: {', '.join(CELL_TYPES)}")
-    module, _, name = CELL_TYPES[kind].partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def _table_rows(name: str, part: pd.DataFrame) -> pd.DataFrame:

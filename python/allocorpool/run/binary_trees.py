@@ -4,8 +4,8 @@ What runs (the lists, variants and cells) is run.binary_trees_variants's; how bi
 profile's binary-trees plan (profiles.BinaryTreesPlan); what each runtime reports about its pauses,
 data.pause_reports's; the variants and the reports are importable from here too. A
 `BinaryTreesCell` is one repetition of one variant at one depth; it goes into the study's store like
-the engines' cells (kind "binary-trees", through run.executor.run_missing), so a finished repetition
-is never rerun and a failed or timed-out one is kept with its stderr tail. Repetitions are
+the engines' cells (kind "binary-trees", through run.executor; the sweep is run.experiments.binary_trees's),
+so a finished repetition is never rerun and a failed or timed-out one is kept with its stderr tail. Repetitions are
 interleaved (every variant's first, then every variant's second, ...) so that a slow spell of the
 machine does not land on one variant.
 
@@ -24,7 +24,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -32,7 +32,7 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool import paths, profiles, settings
+from allocorpool import paths
 from allocorpool.data.pause_reports import (  # noqa: F401  (the chapter and tests read them here)
     NO_PAUSES,
     PAUSE_COLUMNS,
@@ -49,7 +49,6 @@ from allocorpool.data.pause_reports import (  # noqa: F401  (the chapter and tes
     parse_ocaml,
 )
 from allocorpool.data.records import Run
-from allocorpool.data.store import Store
 from allocorpool.run.binary_trees_variants import (  # noqa: F401  (the chapter and tests read them here)
     JAVA_LEFT_OUT,
     JAVA_MAJORS,
@@ -68,7 +67,6 @@ from allocorpool.run.binary_trees_variants import (  # noqa: F401  (the chapter 
     variant,
     why_unavailable,
 )
-from allocorpool.run.executor import run_missing
 from allocorpool.run.runner import STDERR_TAIL_CHARS, CellResult
 
 # ---- Versions -----------------------------------------------------------------------------
@@ -251,158 +249,3 @@ def _pauses(v: Variant, gc_log: Path | None, err_text: str, extra_stdout: str) -
             raise ValueError("the JVM wrote no GC log")
         return parse_jvm(gc_log, v.collector)
     return PAUSE_PARSERS[v.pauses](err_text + "\n" + extra_stdout)
-
-
-# ---- The sweep -----------------------------------------------------------------------------
-MACHINE = ["host", "cpu_model", "cpus", "memory_bytes", "kernel", "commit"]  # of machine.FINGERPRINT_FIELDS
-FIGURES = ["wall_s", "user_s", "sys_s", "peak_rss_bytes", "pause_count", "pause_total_ms", "pause_max_ms",
-           "collections"]
-
-
-@dataclass
-class Results:
-    """A profile's binary-trees results: every run, and one row per variant and depth."""
-
-    profile: profiles.Profile
-    runs: pd.DataFrame  # one row per cell: variant, depth, repetition, status, error, stderr tail, figures
-    table: pd.DataFrame  # per variant and depth: medians, spread, runs, failures; unavailable rows too
-    pauses: pd.DataFrame  # every listed pause of the finished runs, with variant and depth
-
-    @property
-    def failures(self) -> pd.DataFrame:
-        """Runs that failed or timed out (a run the store does not hold is no failure: `missing`)."""
-        return self.runs[self.runs["status"].notna() & (self.runs["status"] != "ok")]
-
-    @property
-    def missing(self) -> pd.DataFrame:
-        """Runs of the profile the store does not hold (a replay of a store the sweep has not filled)."""
-        return self.runs[self.runs["status"].isna()]
-
-
-def _log(text: str, progress: bool) -> None:
-    if progress:
-        print(f"[binary-trees] {text}", file=sys.__stderr__, flush=True)
-
-
-def sweep(profile_name: str | profiles.Profile | None = None, data_dir: str | Path | None = None,
-          chosen: Iterable[str] | None = None, retry_failed: bool = False, progress: bool = True,
-          programs: Path | None = None, store: Store | None = None,
-          run: Callable[[BinaryTreesCell], CellResult] | None = None) -> Results:
-    """Runs every cell of the profile the store lacks (interleaved repetitions) and reads all back (a replay,
-    make article, only reads: run.executor.run_missing)."""
-    prof = profiles.profile(profile_name or settings.profile_name())
-    store = store or Store.chosen(prof.name, data_dir)
-    wanted = [variant(name) for name in chosen] if chosen is not None else list(VARIANTS)
-    # A replay reads what the store holds, whatever this machine has built: only a fixed reason stands.
-    reasons = {v.name: v.unavailable if settings.replaying() else why_unavailable(v, programs) for v in wanted}
-    runnable = [v for v in wanted if reasons[v.name] is None]
-    todo = cells(prof, runnable)
-    started, count = time.monotonic(), 0
-
-    def run_one(cell: BinaryTreesCell) -> CellResult:
-        nonlocal count
-        count += 1
-        _log(f"{cell.key} ...", progress)
-        result = (run or (lambda c: run_cell(c, store.runs_dir, prof.binary_trees.timeout_s, programs)))(cell)
-        wall = result.run.summary.get("wall_s") if result.run.summary else None
-        _log(f"{cell.key}: {result.status}" + (f", {wall:.2f} s" if wall else "") +
-             f" ({count} run, {time.monotonic() - started:.0f} s so far)", progress)
-        return result
-
-    index = run_missing(todo, store, run=run_one, retry_failed=retry_failed, progress=False) if todo else None
-    _log(f"done: {count} run(s) in this session, the rest read from {paths.shown(store.root)}", progress)
-    runs = _runs(index, todo)
-    table = summarise(runs, [v for v in wanted], reasons, prof)
-    pauses = _pause_rows(store, runs)
-    return Results(prof, runs, table, pauses)
-
-
-def _runs(index: pd.DataFrame | None, todo: list[BinaryTreesCell]) -> pd.DataFrame:
-    rows = {row["key"]: row for row in index.to_dict("records")} if index is not None else {}
-    out = []
-    for cell in todo:
-        row = rows.get(cell.key, {})
-        ok = row.get("status") == "ok"
-        out.append({"key": cell.key, "variant": cell.variant, "depth": cell.depth, "repetition": cell.repetition,
-                    "status": row.get("status"), "error": row.get("error"), "stderr_tail": row.get("stderr_tail"),
-                    "runtime": row.get("runtime"), "compiler": row.get("compiler"), "jdk_build": row.get("jdk_build"),
-                    "pause_source": row.get("pause_source"), "pause_resolution_ms": row.get("pause_resolution_ms"),
-                    **{name: row.get(name) for name in MACHINE},
-                    **{name: (row.get(name) if ok else None) for name in FIGURES}})
-    return pd.DataFrame(out, columns=["key", "variant", "depth", "repetition", "status", "error", "stderr_tail",
-                                      "runtime", "compiler", "jdk_build", "pause_source", "pause_resolution_ms",
-                                      *MACHINE, *FIGURES])
-
-
-def _first(values: pd.Series) -> Any:
-    values = values.dropna()
-    return values.iloc[0] if len(values) else None
-
-
-def summarise(runs: pd.DataFrame, chosen: list[Variant], reasons: dict[str, str | None],
-              prof: profiles.Profile) -> pd.DataFrame:
-    """One row per variant and depth: medians and spread (min, max) of the finished runs, how many
-    ran and failed; variants that cannot run here are rows with their reason and no figures."""
-    rows = []
-    for v in chosen:
-        for depth in prof.binary_trees.depths:
-            base = {"variant": v.name, "language": v.language, "label": v.label, "memory": v.memory,
-                    "bump_allocation": v.bump_allocation, "mark_sweep": v.mark_sweep, "seed_label": v.seed_label, "jdk": v.jdk,
-                    "collector": v.collector, "depth": depth}
-            if reasons.get(v.name):
-                rows.append({**base, "status": "unavailable", "why": reasons[v.name], "runs": 0, "failed": 0})
-                continue
-            mine = runs[(runs["variant"] == v.name) & (runs["depth"] == depth)]
-            ok = mine[mine["status"] == "ok"]
-            failed = mine[mine["status"].notna() & (mine["status"] != "ok")]  # no status: not measured
-            row = {**base, "status": "ok" if len(ok) and not len(failed) else ("failed" if len(failed) else "missing"),
-                   "why": "; ".join(sorted(set(failed["error"].dropna().astype(str)))) or None,
-                   "runs": len(ok), "failed": len(failed), "runtime": _first(mine["runtime"]),
-                   "compiler": _first(mine["compiler"]), "pause_source": _first(ok["pause_source"]),
-                   "pause_resolution_ms": _first(ok["pause_resolution_ms"])}
-            for name in FIGURES:
-                values = pd.to_numeric(ok[name], errors="coerce").dropna()
-                row[name] = float(values.median()) if len(values) else None
-                row[f"{name}_min"] = float(values.min()) if len(values) else None
-                row[f"{name}_max"] = float(values.max()) if len(values) else None
-            rows.append(row)
-    figures = [f"{name}{end}" for name in FIGURES for end in ("", "_min", "_max")]
-    table = pd.DataFrame(rows)
-    return table.reindex(columns=[*table.columns, *[c for c in figures if c not in table.columns]])
-
-
-def _pause_rows(store: Store, runs: pd.DataFrame) -> pd.DataFrame:
-    finished = runs[(runs["status"] == "ok")]
-    keys = set(finished["key"])
-    rows = store.rows("pause") if keys else pd.DataFrame()
-    if not len(rows):
-        return pd.DataFrame(columns=[*PAUSE_COLUMNS, "key", "variant", "depth", "repetition"])
-    rows = rows[rows["key"].isin(keys)].reindex(columns=[*PAUSE_COLUMNS, "key"])  # the store drops all-empty columns
-    return rows.merge(finished[["key", "variant", "depth", "repetition"]], on="key")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """python -m allocorpool.run.binary_trees [--profile P] [--variant NAME ...]: runs what is missing."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m allocorpool.run.binary_trees", description=main.__doc__)
-    parser.add_argument("--profile", default="quick", choices=sorted(profiles.PROFILES))
-    parser.add_argument("--variant", action="append", help="a variant (repeatable; default: all)")
-    parser.add_argument("--retry-failed", action="store_true", help="run failed or timed-out cells again")
-    args = parser.parse_args(argv)
-    try:
-        prof = profiles.profile(args.profile)
-        for name in args.variant or []:
-            variant(name)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    results = sweep(prof, chosen=args.variant, retry_failed=args.retry_failed)
-    columns = ["label", "depth", "status", "runs", "wall_s", "user_s", "sys_s", "peak_rss_bytes", "pause_max_ms", "why"]
-    with pd.option_context("display.width", 200, "display.max_rows", 200, "display.max_colwidth", 60):
-        print(results.table[columns].to_string(index=False))
-    return 1 if len(results.failures) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from allocorpool import paths
+from allocorpool import kinds, paths
 from allocorpool.collectors import THREAD_BUDGET
 from allocorpool.lists import named
 from allocorpool.profiles import Profile
@@ -159,11 +159,12 @@ def why_unavailable(v: Variant, programs: Path | None = None) -> str | None:
 
 
 # ---- Cells ------------------------------------------------------------------------------
+@kinds.register
 @dataclass(frozen=True)
 class BinaryTreesCell:
     """One repetition of one variant at one depth."""
 
-    kind: ClassVar[str] = "binary-trees"  # data.store.CELL_TYPES
+    kind: ClassVar[str] = "binary-trees"  # allocorpool.kinds: registered
     variant: str
     depth: int
     repetition: int

@@ -19,7 +19,7 @@ does. A worker with other engine code refuses the cell, which goes to another wo
 every worker, the cell is a failure that says why. A killed client loses nothing stored: the next
 sweep reads the store and submits what is missing.
 
-Concurrency is the executor's (Executor._each): independent cells and searches run from as many threads
+Concurrency is the executor's (Executor.each): independent cells and searches run from as many threads
 as there are machines. Each thread prefers a worker of its own, loosely (the scheduler sends the
 cell elsewhere when that worker is gone), so that a search's probes, which run one after the other,
 run on one machine.

@@ -227,9 +227,9 @@ def _continuum(prof: Profile, chosen: list[Solution]) -> tuple[int, float]:
     reach = prof.continuum
     on_continuum = [s for s in chosen if s.name in reach.solutions]
     middle = sorted(reach.sizes)[len(reach.sizes) // 2]
-    pool_block = 2 * prof.blocks.repetitions if reach.pool_sizes else 0  # ContinuumExperiments.pool_blocks
+    pool_block = 2 * prof.blocks.repetitions if reach.pool_sizes else 0  # run.experiments.continuum.pool_blocks
     block_s = prof.blocks.batch_s or prof.batch_s
-    # ContinuumExperiments._continuum_blocks: each strategy's runs per size (none without blocks)
+    # run.experiments.continuum._continuum_blocks: each strategy's runs per size (none without blocks)
     size_block = continuum_repetitions(prof) if prof.blocks.repetitions else 0
     runs = len(on_continuum) * (len(reach.strategies) * (len(reach.sizes) * (2 + size_block) + CONTINUUM_REPEATS)
                                 + len(reach.pool_sizes)) + pool_block * sum(s.engine == "java" for s in on_continuum)

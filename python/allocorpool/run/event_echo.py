@@ -1,4 +1,4 @@
-"""The event echo (seed 004): its cells, their command lines and rows, and its sweep.
+"""The event echo (seed 004): its cells, their command lines and rows (its sweep: run.experiments.event_echo).
 
 Two programs from event-echo/ (one jar): the echo, where clients send 44-byte TopOfBook
 events over loopback TCP to a service that sends each back as read ("reuse") or as a new
@@ -15,19 +15,14 @@ mimalloc-bench); how big and how long, from each profile's echo plan (profiles.E
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-import pandas as pd
-
-from allocorpool import paths, profiles, settings
+from allocorpool import kinds, paths, profiles
 from allocorpool.data.records import UNSUPPORTED
-from allocorpool.data.store import Store
 from allocorpool.lists import ECHO_MODES, ECHO_TRANSPORTS
 from allocorpool.run import jdks
-from allocorpool.run.executor import run_missing
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import CellResult, run_cell
 
@@ -55,11 +50,12 @@ ALLOCATION_MAIN = "allocorpool.echo.AllocationRate"
 PROGRAMS = ("echo", "allocation")
 
 
+@kinds.register
 @dataclass(frozen=True)
 class EchoCell:
     """One run of one of the event-echo programs on one JDK and collector."""
 
-    kind: ClassVar[str] = "event-echo"  # data.store.CELL_TYPES
+    kind: ClassVar[str] = "event-echo"  # allocorpool.kinds: registered
     program: str  # "echo" or "allocation"
     jdk: int
     collector: str
@@ -212,106 +208,7 @@ def unsupported_row(program: str, jdk: int, collector: str, reason: str, **label
             "jdk_build": None, **dict.fromkeys(fields)}
 
 
-# ---- The sweep ----------------------------------------------------------------------------
-
-
-class EchoSweep:
-    """The event echo's cells under one profile, run through the study's store and read back."""
-
-    def __init__(self, profile_name: str | profiles.Profile | None = None, data_dir: str | Path | None = None,
-                 progress: bool = True, retry_failed: bool = False) -> None:
-        self.profile = profiles.profile(profile_name or settings.profile_name())
-        self.store = Store.chosen(self.profile.name, data_dir)
-        self.retry_failed = retry_failed
-        self.progress = progress
-        self.ran = 0
-
-    def combinations(self) -> list[tuple[int, str, str | None]]:
-        """(JDK, collector, why not) for each of the profile's pairs; why not is None where the JDK has it."""
-        out = []
-        for jdk, collector in self.profile.echo.jdk_collectors():
-            try:
-                jdks.collector_flags(jdk, collector)
-                out.append((jdk, collector, None))
-            except ValueError as error:
-                out.append((jdk, collector, str(error)))
-        return out
-
-    def echo_cells(self) -> list[EchoCell]:
-        """Every echo cell, repetition by repetition: a repetition's runs all come before the next one's."""
-        p = self.profile.echo
-        return [echo_cell(self.profile, jdk, collector, transport, mode, clients, repetition)
-                for repetition in range(p.repetitions)
-                for jdk, collector, why_not in self.combinations() if why_not is None
-                for transport in p.transports for clients in p.clients for mode in p.modes]
-
-    def allocation_cells(self) -> list[EchoCell]:
-        return [allocation_cell(self.profile, jdk, collector, threads, repetition)
-                for repetition in range(self.profile.echo.repetitions)
-                for jdk, collector, why_not in self.combinations() if why_not is None
-                for threads in self.profile.echo.threads]
-
-    def _run(self, cell: EchoCell) -> CellResult:
-        if self.progress:
-            print(f"[event-echo {self.profile.name}] running {cell.key}", file=sys.__stderr__, flush=True)
-        result = run_cell(cell, self.store.runs_dir, timeout_s=cell.timeout_s(), progress=False,  # type: ignore[arg-type]
-                          build=command)  # type: ignore[arg-type]
-        self.ran += 1
-        if self.progress:
-            print(f"[event-echo {self.profile.name}] {cell.key}: {result.status} in {result.elapsed_s:.1f} s",
-                  file=sys.__stderr__, flush=True)
-        return result
-
-    def _stored(self, cells: list[EchoCell]) -> dict[str, dict[str, Any]]:
-        index = run_missing(cells, self.store, run=self._run, retry_failed=self.retry_failed,  # type: ignore[arg-type]
-                            progress=False)
-        return {row["key"]: row for row in index.to_dict("records")}
-
-    def echo(self) -> pd.DataFrame:
-        """Every echo row of the profile: measured (ok, error or timeout) or unsupported."""
-        cells = self.echo_cells()
-        stored = self._stored(cells)
-        rows = [result_row(cell, stored.get(cell.key)) for cell in cells]
-        p = self.profile.echo
-        rows += [unsupported_row("echo", jdk, collector, why_not, transport=transport, mode=mode, clients=clients)
-                 for jdk, collector, why_not in self.combinations() if why_not is not None
-                 for transport in p.transports for clients in p.clients for mode in p.modes]
-        return pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
-
-    def allocation(self) -> pd.DataFrame:
-        """Every allocation-loop row of the profile: measured or unsupported."""
-        cells = self.allocation_cells()
-        stored = self._stored(cells)
-        rows = [result_row(cell, stored.get(cell.key)) for cell in cells]
-        rows += [unsupported_row("allocation", jdk, collector, why_not, threads=threads)
-                 for jdk, collector, why_not in self.combinations() if why_not is not None
-                 for threads in self.profile.echo.threads]
-        return pd.DataFrame(rows, columns=list(rows[0]) if rows else None)
-
-    def load(self, key: str) -> CellResult:
-        return self.store.load(key)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m allocorpool.run.event_echo --profile quick`: runs what the store lacks, prints the tables."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m allocorpool.run.event_echo", description=main.__doc__)
-    parser.add_argument("--profile", default="quick", choices=sorted(profiles.PROFILES))
-    parser.add_argument("--data", help="store folder (default: data/<profile>)")
-    parser.add_argument("--retry-failed", action="store_true", help="run failed and timed-out cells again")
-    args = parser.parse_args(argv)
-    sweep = EchoSweep(args.profile, args.data, retry_failed=args.retry_failed)
-    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
-        echo = sweep.echo()
-        print(echo[["jdk", "collector", "transport", "clients", "mode", "status", "events_per_s", "rtt_p50_ns",
-                    "rtt_p99_ns", "gc_pauses_per_min", "alloc_bytes_per_event"]].to_string(index=False))
-        allocation = sweep.allocation()
-        print(allocation[["jdk", "collector", "threads", "status", "ns_per_op", "ops_per_s",
-                          "alloc_bytes_per_s"]].to_string(index=False))
-    failed = pd.concat([echo, allocation])
-    return 1 if failed["status"].isin(["error", "timeout"]).any() else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def run_here(cell: EchoCell, workdir: Path) -> CellResult:
+    """A cell run on this machine (run.runner.run_cell with its command line and its timeout), its files in workdir."""
+    return run_cell(cell, workdir, timeout_s=cell.timeout_s(), progress=False,  # type: ignore[arg-type]
+                    build=command)  # type: ignore[arg-type]

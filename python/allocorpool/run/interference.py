@@ -25,8 +25,10 @@ from allocorpool import effects, lists, paths, profiles
 from allocorpool.analysis.blocks import cell_figures
 from allocorpool.data.store import Store
 from allocorpool.run import slots
-from allocorpool.run.blocks import Block, BlockRunner, Lane
+from allocorpool.run.blocks import Block, Lane
 from allocorpool.run.cells import batch_block
+from allocorpool.run.executor import Executor
+from allocorpool.run.progress import Progress
 
 SOLUTIONS = ("flat-glibc", "g1")
 CASE = "B"
@@ -45,18 +47,25 @@ def measure(blocks: Sequence[Block], running: slots.Slots, folder: Path,
     shutil.rmtree(folder, ignore_errors=True)
     lanes = [Lane(slots.cpus_text(cpus), lambda cell, slot=slot, runs=folder / "runs": running.run(cell, slot, runs))
              for slot, cpus in enumerate(running.cpus)]
-    alone = BlockRunner(Store(folder / "alone"), lanes[0].run, show=show)
+    alone = _executor(folder / "alone", lanes[0].run, show)
     for block, lane in zip(blocks, lanes):
-        alone.measure_all([block], [lane])
-    BlockRunner(Store(folder / "side-by-side"), lanes[0].run, show=show).measure_all(blocks, lanes[:len(blocks)])
+        alone.measure([block], [lane])
+    _executor(folder / "side-by-side", lanes[0].run, show).measure(blocks, lanes[:len(blocks)])
     return cells(blocks, folder)
 
 
 def _figures(blocks: Sequence[Block], folder: Path) -> list[tuple[Block, dict, dict]]:
     """Per block, the cells' figures alone and side by side, read from the two stores under folder."""
     def read(name: str, block: Block) -> dict:
-        return cell_figures(BlockRunner(Store(folder / name), _not_run, replay=True).read(block))
+        return cell_figures(_executor(folder / name, _not_run, replay=True).read(block))
     return [(block, read("alone", block), read("side-by-side", block)) for block in blocks]
+
+
+def _executor(folder: Path, run: Callable, show: Callable[[str], None] | None = None,
+              replay: bool = False) -> Executor:
+    """An executor of blocks into the store at folder, its runs through run, no calibration, no cluster."""
+    return Executor(Store(folder), profiles.profile(PROFILE), progress=Progress(False, "interference", sink=show),
+                    replay=replay, run=run, calibrate=lambda: {})
 
 
 def _not_run(cell):  # a report reads the stores only

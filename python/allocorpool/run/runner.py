@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from tqdm.auto import tqdm
 
-from allocorpool import lists, paths, settings
+from allocorpool import kinds, lists, paths, settings
 from allocorpool.data import gclog
 from allocorpool.data.keys import configuration_of
 from allocorpool.data.records import CellResult, RecordReader, Run
@@ -42,11 +42,12 @@ STOP_GRACE_S = 5.0
 ENGINE_FILL_LIMIT_S = float(lists.ENGINE_FACTS["fill_limit_s"])
 
 
+@kinds.register
 @dataclass(frozen=True)
 class Cell:
     """One run of one engine: everything that selects what is measured."""
 
-    kind: ClassVar[str] = "engine"  # data.store.CELL_TYPES
+    kind: ClassVar[str] = "engine"  # allocorpool.kinds: registered
     engine: str
     case: str
     strategy: str

@@ -19,13 +19,13 @@ from allocorpool.run.cells import continuum_block, continuum_cells, pool_size_bl
 from allocorpool.run.executor import Executor
 from allocorpool.run.experiments.rows import MISSING, labels, latency, probe_verdict
 
-# The pool-size what-if's rows (ContinuumExperiments.pool_sizes): beyond a run's own columns, where the pool keeps
+# The pool-size what-if's rows (pool_sizes): beyond a run's own columns, where the pool keeps
 # its buffers, the run's heap verdict (analysis.min_heap, or MISSING), whether it is a size of the plan or a step of
 # the bisection, and the bisection's outcome and largest size that fits (the same on every row of a solution).
 POOL_WHAT_IF_COLUMNS = POOL_SIZE_COLUMNS + ["pool", "fits", "step", "search", "largest_fitting", "failure"]
 ON_HEAP, OFF_HEAP, NO_HEAP = "Java heap", "direct memory", "C++ memory"  # where the buffers are kept
 # A row's step: a size of the plan, a step of the bisection, or a run of the block that repeats the comparison
-# (the smallest size against the largest that fits: ContinuumExperiments.pool_blocks)
+# (the smallest size against the largest that fits: pool_blocks)
 PLAN, SEARCH, BLOCK = "plan", "search", "block"
 # The bisection's outcomes: the plan's largest size fits (nothing to search); the largest size that fits found to
 # the plan's resolution; no size of the plan fits; or the verdict of the run it stopped at (FAILED, MISSING).
@@ -41,193 +41,197 @@ def around_changes(line: list[dict[str, Any]]) -> set[int]:
             for i in (a, b)}
 
 
-class ContinuumExperiments(Executor):
-    def continuum_solutions(self) -> list[Solution]:
-        """The solutions of the profile's continuum plan that the profile and the selection hold."""
-        return self.solutions_named(self.profile.continuum.solutions)
+def continuum(ex: Executor, chosen: Iterable[Solution], off_heap: Iterable[Solution] = ()) -> Continuum:
+    """For each chosen solution, strategy and live-set size of the profile's continuum plan: a
+    batch run and a real-time probe at the plan's interval; and the pool-size what-if (pool_sizes, off_heap:
+    the plan's off-heap solutions shown)."""
+    ex.progress.begin("continuum")
+    chosen = list(chosen)
+    jobs = [(solution, strategy) for solution in chosen for strategy in ex.profile.continuum.strategies]
+    curves = [row for line in ex.each(lambda job: _continuum_line(ex, job), jobs, "continuum lines") for row in line]
+    curves = _continuum_blocks(ex, chosen, curves)
+    pools = pool_sizes(ex, chosen, off_heap)
+    ex.progress.end(f"{len(curves)} live-set sizes, {len(pools)} pool sizes")
+    return Continuum(pd.DataFrame(curves, columns=CONTINUUM_COLUMNS), pools)
 
-    def continuum(self, chosen: Iterable[Solution]) -> Continuum:
-        """For each chosen solution, strategy and live-set size of the profile's continuum plan: a
-        batch run and a real-time probe at the plan's interval; and the pool-size what-if."""
-        self._begin("continuum")
-        chosen = list(chosen)
-        jobs = [(solution, strategy) for solution in chosen for strategy in self.profile.continuum.strategies]
-        curves = [row for line in self._each(self._continuum_line, jobs, "continuum lines") for row in line]
-        curves = self._continuum_blocks(chosen, curves)
-        pools = self.pool_sizes(chosen)
-        self._end(f"{len(curves)} live-set sizes, {len(pools)} pool sizes")
-        return Continuum(pd.DataFrame(curves, columns=CONTINUUM_COLUMNS), pools)
 
-    def _continuum_line(self, job: tuple[Solution, str]) -> list[dict[str, Any]]:
-        """One solution and strategy at every size. Smallest size first: once a live set ran out of heap, a
-        larger one in the same heap would too, and its probe likewise; those runs are not made (G1 thrashes
-        for minutes before its OutOfMemoryError)."""
-        rows, fits = [], True
-        for size in sorted(self.profile.continuum.sizes):
-            rows.append(self._continuum_size(*job, size, fits))
-            fits = rows[-1]["batch_status"] != NOT_FITTING
-        # A crossover rests on the probes at the two sizes around it: each is repeated, and a size keeps up
-        # only where both of its probes did. A repeat that loses moves the change, so the sizes around the new
-        # one are repeated in turn.
-        repeated: set[int] = set()
-        while around := around_changes(rows) - repeated:
-            for i in sorted(around):
-                rows[i] = self._continuum_repeat(*job, rows[i])
-            repeated |= around
-        return rows
+def _continuum_line(ex: Executor, job: tuple[Solution, str]) -> list[dict[str, Any]]:
+    """One solution and strategy at every size. Smallest size first: once a live set ran out of heap, a
+    larger one in the same heap would too, and its probe likewise; those runs are not made (G1 thrashes
+    for minutes before its OutOfMemoryError)."""
+    rows, fits = [], True
+    for size in sorted(ex.profile.continuum.sizes):
+        rows.append(_continuum_size(ex, *job, size, fits))
+        fits = rows[-1]["batch_status"] != NOT_FITTING
+    # A crossover rests on the probes at the two sizes around it: each is repeated, and a size keeps up
+    # only where both of its probes did. A repeat that loses moves the change, so the sizes around the new
+    # one are repeated in turn.
+    repeated: set[int] = set()
+    while around := around_changes(rows) - repeated:
+        for i in sorted(around):
+            rows[i] = _continuum_repeat(ex, *job, rows[i])
+        repeated |= around
+    return rows
 
-    def _continuum_blocks(self, chosen: list[Solution], curves: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The batch comparisons of each solution and size whose every strategy fitted in its heap, as blocks
-        (run.cells.continuum_block): a row's time becomes its block's median, with its interval and runs, where
-        a boot completed the block. None on a cluster or under a profile without blocks."""
-        if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
-            return curves
-        strategies = set(self.profile.continuum.strategies)
-        fitted: dict[tuple[str, int], set[str]] = {}
-        for row in curves:
-            if row["batch_status"] == "ok":
-                fitted.setdefault((row["solution"], row["size"]), set()).add(row["strategy"])
-        blocks = {(s.name, size): continuum_block(s, size, self.profile) for s in chosen
-                  for size in self.profile.continuum.sizes if fitted.get((s.name, size)) == strategies}
-        figures: dict[str, dict[str, Any]] = {}
-        for runs in self.measure_blocks(list(blocks.values())):
-            self._saw(runs.to_dict("records"))
-            figures.update(cell_figures(runs))
-        out = []
-        for row in curves:
-            block = blocks.get((row["solution"], row["size"]))
-            cell = next((c for c in block.cells if c.strategy == row["strategy"]), None) if block else None
-            found = figures.get(cell.key) if cell is not None else None
-            out.append({**row, "ns_per_packet": found["spread"].median, **spread_columns(found)}
-                       if found is not None and found["spread"].n else row)
-        return out
 
-    def _continuum_size(self, solution: Solution, strategy: str, size: int, fits: bool) -> dict[str, Any]:
-        """One live-set size: its batch run, then (where the live set fits in the heap) its probe."""
-        plan = self.profile.continuum
-        batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, self.profile)
-        row = {**labels(solution, strategy, "B"), "size": size,
-               "live_packets": batch_cell_.internal_queue_size + batch_cell_.stored_count,
-               "interval_ns": plan.interval_ns}
-        if not fits:
-            return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING,
-                    "error": "not run: a smaller live set ran out of heap"}
-        batch = self.cell_row(batch_cell_)
-        if self._note_heap_too_small(batch_cell_.key, batch) == TOO_SMALL:  # the line's answer, not a failed run
-            return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING, "batch_key": batch["key"],
-                    "error": value(batch, "error") or batch["status"], "machine": machine_name(batch)}
-        probe = self.cell_row(probe_cell_)
-        judged = probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
-        kept = judged.ok if probe["status"] == "ok" else None
-        return {**row, "batch_status": batch["status"],
-                "ns_per_packet": value(batch, "ns_per_packet") if batch["status"] == "ok" else None,
-                "probe_status": probe["status"], "keeps_up": kept, "probe_keeps_up": kept, "loss_pct": judged.lost_pct,
-                **latency(judged), "batch_key": batch["key"], "probe_key": probe["key"],
-                "machine": machine_names([batch, probe])}
+def _continuum_blocks(ex: Executor, chosen: list[Solution], curves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The batch comparisons of each solution and size whose every strategy fitted in its heap, as blocks
+    (run.cells.continuum_block): a row's time becomes its block's median, with its interval and runs, where
+    a boot completed the block. None on a cluster or under a profile without blocks."""
+    if ex.profile.blocks.repetitions == 0 or ex.cluster() is not None:
+        return curves
+    strategies = set(ex.profile.continuum.strategies)
+    fitted: dict[tuple[str, int], set[str]] = {}
+    for row in curves:
+        if row["batch_status"] == "ok":
+            fitted.setdefault((row["solution"], row["size"]), set()).add(row["strategy"])
+    blocks = {(s.name, size): continuum_block(s, size, ex.profile) for s in chosen
+              for size in ex.profile.continuum.sizes if fitted.get((s.name, size)) == strategies}
+    figures: dict[str, dict[str, Any]] = {}
+    for runs in ex.measure(list(blocks.values())):
+        ex.progress.saw(runs.to_dict("records"))
+        figures.update(cell_figures(runs))
+    out = []
+    for row in curves:
+        block = blocks.get((row["solution"], row["size"]))
+        cell = next((c for c in block.cells if c.strategy == row["strategy"]), None) if block else None
+        found = figures.get(cell.key) if cell is not None else None
+        out.append({**row, "ns_per_packet": found["spread"].median, **spread_columns(found)}
+                   if found is not None and found["spread"].n else row)
+    return out
 
-    def _continuum_repeat(self, solution: Solution, strategy: str, row: dict[str, Any]) -> dict[str, Any]:
-        """A size's probe again: it keeps up only where both probes did."""
-        plan = self.profile.continuum
-        batch_cell_, first_cell = continuum_cells(solution, strategy, row["size"], self.profile)
-        _, probe_cell_ = continuum_cells(solution, strategy, row["size"], self.profile, repetition=1)
-        probe = self.cell_row(probe_cell_)
-        judged = probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
-        again = judged.ok if probe["status"] == "ok" else None
-        return {**row, "repeat_status": probe["status"], "repeat_keeps_up": again,
-                "repeat_loss_pct": judged.lost_pct, "repeat_key": probe["key"],
-                "keeps_up": (row["keeps_up"] and again) if again is not None else row["keeps_up"],
-                # by the cells' keys: a replayed row can be another build's, under its own key
-                "machine": machine_names([self._seen[batch_cell_.key], self._seen[first_cell.key], probe])}
 
-    def pool_sizes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        """The pool-size what-if of the continuum plan (case B's pooling batch run with each of its pool sizes,
-        before the profile's scale), for the chosen solutions and the plan's off-heap ones (only their smallest
-        and largest sizes): one row per solution and pool size run (POOL_WHAT_IF_COLUMNS). Where a pool on the
-        heap ran out of it at the largest size, a bisection finds the largest that fits (bisect_pool)."""
-        shown = list(chosen)
-        names = {s.name for s in shown}
-        shown += [s for s in self.solutions_named(self.profile.continuum.off_heap)
-                  if s.native_buffers and s.name not in names]
-        lines = self._each(self._pool_line, shown, "pool sizes")
-        rows = [row for line in lines for row in line] + self.pool_blocks(shown, lines)
-        return pd.DataFrame(rows, columns=POOL_WHAT_IF_COLUMNS)
+def _continuum_size(ex: Executor, solution: Solution, strategy: str, size: int, fits: bool) -> dict[str, Any]:
+    """One live-set size: its batch run, then (where the live set fits in the heap) its probe."""
+    plan = ex.profile.continuum
+    batch_cell_, probe_cell_ = continuum_cells(solution, strategy, size, ex.profile)
+    row = {**labels(solution, strategy, "B"), "size": size,
+           "live_packets": batch_cell_.internal_queue_size + batch_cell_.stored_count,
+           "interval_ns": plan.interval_ns}
+    if not fits:
+        return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING,
+                "error": "not run: a smaller live set ran out of heap"}
+    batch = ex.row(batch_cell_)
+    if ex.progress.heap_verdict(batch_cell_.key, batch) == TOO_SMALL:  # the line's answer, not a failed run
+        return {**row, "batch_status": NOT_FITTING, "probe_status": NOT_FITTING, "batch_key": batch["key"],
+                "error": value(batch, "error") or batch["status"], "machine": machine_name(batch)}
+    probe = ex.row(probe_cell_)
+    judged = probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
+    kept = judged.ok if probe["status"] == "ok" else None
+    return {**row, "batch_status": batch["status"],
+            "ns_per_packet": value(batch, "ns_per_packet") if batch["status"] == "ok" else None,
+            "probe_status": probe["status"], "keeps_up": kept, "probe_keeps_up": kept, "loss_pct": judged.lost_pct,
+            **latency(judged), "batch_key": batch["key"], "probe_key": probe["key"],
+            "machine": machine_names([batch, probe])}
 
-    def pool_blocks(self, solutions: list[Solution], lines: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-        """For each Java solution whose pool fits at a size above the plan's smallest, the comparison of the
-        smallest size with the largest that fits (compared_pool_sizes), measured again as a block (run.blocks:
-        both interleaved, repeated): a row per run of its newest complete boot, step BLOCK. None on a cluster
-        or under a profile without blocks, where the plan's single runs stand alone."""
-        if self.profile.blocks.repetitions == 0 or self._on_cluster() is not None:
-            return []
-        jobs = [(solution, line, sizes) for solution, line in zip(solutions, lines)
-                if solution.engine == "java" and (sizes := compared_pool_sizes(line)) is not None]
-        blocks = [pool_size_block(solution, sizes, self.profile) for solution, _, sizes in jobs]
-        out = []
-        for (solution, line, sizes), block, runs in zip(jobs, blocks, self.measure_blocks(blocks)):
-            boots = complete_boots(runs)
-            if not boots:
-                continue  # no boot completed the block: the plan's runs stand alone
-            newest = runs[runs["boot"] == boots[-1]]
-            for cell, size in zip(block.cells, sizes):
-                for run in newest[newest["cell"] == cell.key].to_dict("records"):
-                    fits = FITS if run["status"] == "ok" else MISSING if run["status"] == MISSING else FAILED
-                    out.append({**pool_row(solution, size, run, fits, BLOCK), "search": line[0]["search"],
-                                "largest_fitting": line[0]["largest_fitting"]})
-        return out
 
-    def _pool_line(self, solution: Solution) -> list[dict[str, Any]]:
-        """One solution's pool sizes, then (a pool on the heap whose largest size ran out of it) the bisection's
-        runs; every row carries the bisection's outcome and the largest size that fits (None: not searched)."""
-        plan = self.profile.continuum
-        where = pool_place(solution)
-        sizes = plan.pool_sizes if where != OFF_HEAP or not plan.pool_sizes else \
-            tuple(sorted({min(plan.pool_sizes), max(plan.pool_sizes)}))
-        rows = [self._pool_run(solution, size, PLAN) for size in sizes]
-        outcome, largest = None, None
-        if where == ON_HEAP and rows:
-            outcome, largest, steps = self._largest_pool(solution, rows)
-            rows += steps
-        return [{**row, "search": outcome, "largest_fitting": largest} for row in rows]
+def _continuum_repeat(ex: Executor, solution: Solution, strategy: str, row: dict[str, Any]) -> dict[str, Any]:
+    """A size's probe again: it keeps up only where both probes did."""
+    plan = ex.profile.continuum
+    batch_cell_, first_cell = continuum_cells(solution, strategy, row["size"], ex.profile)
+    _, probe_cell_ = continuum_cells(solution, strategy, row["size"], ex.profile, repetition=1)
+    probe = ex.row(probe_cell_)
+    judged = probe_verdict(probe, plan.interval_ns, probe_cell_.duration_s)
+    again = judged.ok if probe["status"] == "ok" else None
+    return {**row, "repeat_status": probe["status"], "repeat_keeps_up": again,
+            "repeat_loss_pct": judged.lost_pct, "repeat_key": probe["key"],
+            "keeps_up": (row["keeps_up"] and again) if again is not None else row["keeps_up"],
+            # by the cells' keys: a replayed row can be another build's, under its own key
+            "machine": machine_names([ex.progress.seen[batch_cell_.key], ex.progress.seen[first_cell.key], probe])}
 
-    def _pool_run(self, solution: Solution, size: int, step: str, limit_s: float | None = None) -> dict[str, Any]:
-        """One pool size's batch run (through the store: a replay reads it, or shows it not measured) as a row,
-        with its heap verdict; a pool on the heap that ran out of it is an answer of the what-if, not a failure."""
-        cell = pool_size_cell(solution, size, self.profile, fill_limit_s=limit_s)
-        row = self.cell_row(cell)
-        where = pool_place(solution)
-        if row["status"] == MISSING:
-            fits = MISSING
-        elif where == ON_HEAP:
-            fits = self._note_heap_too_small(cell.key, row)
-        else:
-            fits = heap_verdict(row["status"], row_failure(row), value(row, "stderr_tail"))
-        return pool_row(solution, size, row, fits, step)
 
-    def _largest_pool(self, solution: Solution, rows: list[dict[str, Any]]
-                      ) -> tuple[str, int | None, list[dict[str, Any]]]:
-        """The bisection of a pool on the heap: its outcome (SEARCH_OUTCOMES), the largest size known to fit
-        (None: none), and its runs. It runs only where the plan's largest size ran out of heap, between the
-        largest size below it that fitted and the smallest that did not; each run's fill phase is limited as
-        the minimum-heap bisection's are (analysis.min_heap.fill_limit_s), from the fill of that size."""
-        verdicts = {row["pool_size"]: row["fits"] for row in rows}
-        largest = max(verdicts)
-        if verdicts[largest] == FITS:
-            return ALL_FIT, largest, []
-        if verdicts[largest] != TOO_SMALL:  # failed, or not measured: whether it fits is not known
-            return verdicts[largest], None, []
-        too_small = min(size for size, verdict in verdicts.items() if verdict == TOO_SMALL)
-        fitting = [row for row in rows if row["fits"] == FITS and row["pool_size"] < too_small]
-        if not fitting:
-            return NONE_FIT, None, []
-        fitted = max(fitting, key=lambda row: row["pool_size"])
-        limit = fill_limit_s(fitted["fill_s"])
-        steps: list[dict[str, Any]] = []
+def pool_sizes(ex: Executor, chosen: Iterable[Solution], off_heap: Iterable[Solution] = ()) -> pd.DataFrame:
+    """The pool-size what-if of the continuum plan (case B's pooling batch run with each of its pool sizes,
+    before the profile's scale), for the chosen solutions and the plan's off-heap ones (only their smallest
+    and largest sizes): one row per solution and pool size run (POOL_WHAT_IF_COLUMNS). Where a pool on the
+    heap ran out of it at the largest size, a bisection finds the largest that fits (bisect_pool)."""
+    shown = list(chosen)
+    names = {s.name for s in shown}
+    shown += [s for s in off_heap if s.native_buffers and s.name not in names]
+    lines = ex.each(lambda solution: _pool_line(ex, solution), shown, "pool sizes")
+    rows = [row for line in lines for row in line] + pool_blocks(ex, shown, lines)
+    return pd.DataFrame(rows, columns=POOL_WHAT_IF_COLUMNS)
 
-        def run(size: int) -> str:
-            steps.append(self._pool_run(solution, size, SEARCH, limit))
-            return str(steps[-1]["fits"])
-        outcome, found = bisect_pool(run, fitted["pool_size"], too_small, self.profile.continuum.pool_resolution)
-        return outcome, found, steps
+
+def pool_blocks(ex: Executor, solutions: list[Solution], lines: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """For each Java solution whose pool fits at a size above the plan's smallest, the comparison of the
+    smallest size with the largest that fits (compared_pool_sizes), measured again as a block (run.blocks:
+    both interleaved, repeated): a row per run of its newest complete boot, step BLOCK. None on a cluster
+    or under a profile without blocks, where the plan's single runs stand alone."""
+    if ex.profile.blocks.repetitions == 0 or ex.cluster() is not None:
+        return []
+    jobs = [(solution, line, sizes) for solution, line in zip(solutions, lines)
+            if solution.engine == "java" and (sizes := compared_pool_sizes(line)) is not None]
+    blocks = [pool_size_block(solution, sizes, ex.profile) for solution, _, sizes in jobs]
+    out = []
+    for (solution, line, sizes), block, runs in zip(jobs, blocks, ex.measure(blocks)):
+        boots = complete_boots(runs)
+        if not boots:
+            continue  # no boot completed the block: the plan's runs stand alone
+        newest = runs[runs["boot"] == boots[-1]]
+        for cell, size in zip(block.cells, sizes):
+            for run in newest[newest["cell"] == cell.key].to_dict("records"):
+                fits = FITS if run["status"] == "ok" else MISSING if run["status"] == MISSING else FAILED
+                out.append({**pool_row(solution, size, run, fits, BLOCK), "search": line[0]["search"],
+                            "largest_fitting": line[0]["largest_fitting"]})
+    return out
+
+
+def _pool_line(ex: Executor, solution: Solution) -> list[dict[str, Any]]:
+    """One solution's pool sizes, then (a pool on the heap whose largest size ran out of it) the bisection's
+    runs; every row carries the bisection's outcome and the largest size that fits (None: not searched)."""
+    plan = ex.profile.continuum
+    where = pool_place(solution)
+    sizes = plan.pool_sizes if where != OFF_HEAP or not plan.pool_sizes else \
+        tuple(sorted({min(plan.pool_sizes), max(plan.pool_sizes)}))
+    rows = [_pool_run(ex, solution, size, PLAN) for size in sizes]
+    outcome, largest = None, None
+    if where == ON_HEAP and rows:
+        outcome, largest, steps = _largest_pool(ex, solution, rows)
+        rows += steps
+    return [{**row, "search": outcome, "largest_fitting": largest} for row in rows]
+
+
+def _pool_run(ex: Executor, solution: Solution, size: int, step: str, limit_s: float | None = None) -> dict[str, Any]:
+    """One pool size's batch run (through the store: a replay reads it, or shows it not measured) as a row,
+    with its heap verdict; a pool on the heap that ran out of it is an answer of the what-if, not a failure."""
+    cell = pool_size_cell(solution, size, ex.profile, fill_limit_s=limit_s)
+    row = ex.row(cell)
+    where = pool_place(solution)
+    if row["status"] == MISSING:
+        fits = MISSING
+    elif where == ON_HEAP:
+        fits = ex.progress.heap_verdict(cell.key, row)
+    else:
+        fits = heap_verdict(row["status"], row_failure(row), value(row, "stderr_tail"))
+    return pool_row(solution, size, row, fits, step)
+
+
+def _largest_pool(ex: Executor, solution: Solution, rows: list[dict[str, Any]]
+                  ) -> tuple[str, int | None, list[dict[str, Any]]]:
+    """The bisection of a pool on the heap: its outcome (SEARCH_OUTCOMES), the largest size known to fit
+    (None: none), and its runs. It runs only where the plan's largest size ran out of heap, between the
+    largest size below it that fitted and the smallest that did not; each run's fill phase is limited as
+    the minimum-heap bisection's are (analysis.min_heap.fill_limit_s), from the fill of that size."""
+    verdicts = {row["pool_size"]: row["fits"] for row in rows}
+    largest = max(verdicts)
+    if verdicts[largest] == FITS:
+        return ALL_FIT, largest, []
+    if verdicts[largest] != TOO_SMALL:  # failed, or not measured: whether it fits is not known
+        return verdicts[largest], None, []
+    too_small = min(size for size, verdict in verdicts.items() if verdict == TOO_SMALL)
+    fitting = [row for row in rows if row["fits"] == FITS and row["pool_size"] < too_small]
+    if not fitting:
+        return NONE_FIT, None, []
+    fitted = max(fitting, key=lambda row: row["pool_size"])
+    limit = fill_limit_s(fitted["fill_s"])
+    steps: list[dict[str, Any]] = []
+
+    def run(size: int) -> str:
+        steps.append(_pool_run(ex, solution, size, SEARCH, limit))
+        return str(steps[-1]["fits"])
+    outcome, found = bisect_pool(run, fitted["pool_size"], too_small, ex.profile.continuum.pool_resolution)
+    return outcome, found, steps
 
 
 def pool_row(solution: Solution, size: int, run: dict[str, Any], fits: str, step: str) -> dict[str, Any]:

@@ -34,89 +34,91 @@ def consumer_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[in
     return tuple(n for n in planned if n + 1 <= cpus)
 
 
-class ThreadExperiments(Executor):
-    def threads(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        """Every strategy of the chapter at each thread count, for each chosen solution and case: one row each
-        (data.tables.THREAD_COLUMNS), with its median over the newest complete boot's repetitions and its interval.
-        Here, the counts this machine has CPUs for; a replay, every planned count (those the store lacks show as
-        not measured). The blocks run one at a time, whatever the machine's CPU slots: a block of N threads needs N
-        CPUs to itself."""
-        plan = self.profile.threads
-        counts = plan.counts if self.replay else thread_counts(plan.counts)
-        self._begin(f"several threads ({', '.join(map(str, counts))})")
-        cases = plan.cases or self.profile.cases
-        jobs = [(solution, case, thread_block(solution, case, self.profile, counts))  # its cells name the rows
-                for solution in chosen for case in cases]
-        rows = []
-        for solution, case, block in jobs:
-            runs = self._thread_runs(solution, case, counts)
-            self._saw(runs.to_dict("records"))
-            figures = cell_figures(runs) if len(runs) else {}
+def threads(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
+    """Every strategy of the chapter at each thread count, for each chosen solution and case: one row each
+    (data.tables.THREAD_COLUMNS), with its median over the newest complete boot's repetitions and its interval.
+    Here, the counts this machine has CPUs for; a replay, every planned count (those the store lacks show as
+    not measured). The blocks run one at a time, whatever the machine's CPU slots: a block of N threads needs N
+    CPUs to itself."""
+    plan = ex.profile.threads
+    counts = plan.counts if ex.replay else thread_counts(plan.counts)
+    ex.progress.begin(f"several threads ({', '.join(map(str, counts))})")
+    cases = plan.cases or ex.profile.cases
+    jobs = [(solution, case, thread_block(solution, case, ex.profile, counts))  # its cells name the rows
+            for solution in chosen for case in cases]
+    rows = []
+    for solution, case, block in jobs:
+        runs = _thread_runs(ex, solution, case, counts)
+        ex.progress.saw(runs.to_dict("records"))
+        figures = cell_figures(runs) if len(runs) else {}
+        for cell in block.cells:
+            rows.append(_thread_row(solution, cell.strategy, case, int(cell.threads or 1),
+                                         figures.get(cell.key), cell.key))
+    ex.progress.end(f"{len(rows)} thread cells")
+    return pd.DataFrame(rows, columns=THREAD_COLUMNS)
+
+
+def thread_probes(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
+    """Real time with one clock feeding N consumer threads, for the chosen solutions whose engine runs it
+    (lists.THREAD_REALTIME_ENGINES): every strategy's probes at each count this machine has N + 1 CPUs for
+    (a replay, every planned count), one row per solution, strategy, case and count
+    (data.tables.THREAD_PROBE_COLUMNS), its interval the one each consumer sees."""
+    plan = ex.profile.threads
+    counts = plan.counts if ex.replay else consumer_counts(plan.counts)
+    ex.progress.begin(f"several consumers in real time ({', '.join(map(str, counts)) or 'none: one CPU'})")
+    rows = []
+    for solution in (s for s in chosen if s.engine in THREAD_REALTIME_ENGINES and counts):
+        for case in plan.cases or ex.profile.cases:
+            block = thread_probe_block(solution, case, ex.profile, counts)
+            runs = _runs(ex, thread_probe_block, solution, case, counts)
+            records = runs.to_dict("records") if len(runs) else []
             for cell in block.cells:
-                rows.append(self._thread_row(solution, cell.strategy, case, int(cell.threads or 1),
-                                             figures.get(cell.key), cell.key))
-        self._end(f"{len(rows)} thread cells")
-        return pd.DataFrame(rows, columns=THREAD_COLUMNS)
+                mine = [r for r in records if r["cell"] == cell.key and r["status"] != MISSING]
+                ex.progress.saw(mine)
+                rows.append(_probe_row(solution, cell.strategy, case, int(cell.threads or 1),
+                                            int(cell.interval_ns or 0), float(cell.duration_s), mine, runs))
+    ex.progress.end(f"{len(rows)} real-time thread cells")
+    return pd.DataFrame(rows, columns=THREAD_PROBE_COLUMNS)
 
-    def thread_probes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        """Real time with one clock feeding N consumer threads, for the chosen solutions whose engine runs it
-        (lists.THREAD_REALTIME_ENGINES): every strategy's probes at each count this machine has N + 1 CPUs for
-        (a replay, every planned count), one row per solution, strategy, case and count
-        (data.tables.THREAD_PROBE_COLUMNS), its interval the one each consumer sees."""
-        plan = self.profile.threads
-        counts = plan.counts if self.replay else consumer_counts(plan.counts)
-        self._begin(f"several consumers in real time ({', '.join(map(str, counts)) or 'none: one CPU'})")
-        rows = []
-        for solution in (s for s in chosen if s.engine in THREAD_REALTIME_ENGINES and counts):
-            for case in plan.cases or self.profile.cases:
-                block = thread_probe_block(solution, case, self.profile, counts)
-                runs = self._runs(thread_probe_block, solution, case, counts)
-                records = runs.to_dict("records") if len(runs) else []
-                for cell in block.cells:
-                    mine = [r for r in records if r["cell"] == cell.key and r["status"] != MISSING]
-                    self._saw(mine)
-                    rows.append(self._probe_row(solution, cell.strategy, case, int(cell.threads or 1),
-                                                int(cell.interval_ns or 0), float(cell.duration_s), mine, runs))
-        self._end(f"{len(rows)} real-time thread cells")
-        return pd.DataFrame(rows, columns=THREAD_PROBE_COLUMNS)
 
-    @staticmethod
-    def _probe_row(solution: Solution, strategy: str, case: str, threads: int, clock_ns: int, duration_s: float,
-                   mine: list[dict[str, Any]], runs: pd.DataFrame) -> dict[str, Any]:
-        figures, probes = probe_block_figures(mine, runs, clock_ns, duration_s)
-        p99 = [p.latency_p99_ns for p in probes if p.status == "ok" and p.latency_p99_ns is not None]
-        return {**labels(solution, "alloc", case), "strategy": strategy,
-                "strategy_label": THREAD_STRATEGY_LABELS[strategy], "threads": threads,
-                "interval_ns": clock_ns * threads, **figures,
-                "latency_p99_ns": float(pd.Series(p99).median()) if p99 else None}
+def _probe_row(solution: Solution, strategy: str, case: str, threads: int, clock_ns: int, duration_s: float,
+               mine: list[dict[str, Any]], runs: pd.DataFrame) -> dict[str, Any]:
+    figures, probes = probe_block_figures(mine, runs, clock_ns, duration_s)
+    p99 = [p.latency_p99_ns for p in probes if p.status == "ok" and p.latency_p99_ns is not None]
+    return {**labels(solution, "alloc", case), "strategy": strategy,
+            "strategy_label": THREAD_STRATEGY_LABELS[strategy], "threads": threads,
+            "interval_ns": clock_ns * threads, **figures,
+            "latency_p99_ns": float(pd.Series(p99).median()) if p99 else None}
 
-    def _thread_runs(self, solution: Solution, case: str, counts: tuple[int, ...]) -> pd.DataFrame:
-        return self._runs(thread_block, solution, case, counts)
 
-    def _runs(self, make: Callable[[Solution, str, Profile, tuple[int, ...]], Block], solution: Solution, case: str,
-              counts: tuple[int, ...]) -> pd.DataFrame:
-        """The runs of the solution and case's block (made by `make`) at these counts. A replay reads, besides,
-        the blocks of every smaller machine, which ran the first counts only (a block's identity is its cells,
-        so a 2-CPU machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each
-        run once."""
-        if not self.replay:
-            return self.blocks.measure(make(solution, case, self.profile, counts))
-        parts = [self.blocks.read(make(solution, case, self.profile, counts[:n])) for n in range(1, len(counts) + 1)]
-        parts = [part for part in parts if len(part)]
-        return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()
+def _thread_runs(ex: Executor, solution: Solution, case: str, counts: tuple[int, ...]) -> pd.DataFrame:
+    return _runs(ex, thread_block, solution, case, counts)
 
-    @staticmethod
-    def _thread_row(solution: Solution, strategy: str, case: str, threads: int, found: dict[str, Any] | None,
-                    key: str) -> dict[str, Any]:
-        labels = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
-                  "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
-                  "strategy_label": THREAD_STRATEGY_LABELS[strategy], "case": case, "threads": threads}
-        if found is None:
-            return {**labels, "key": key, "status": MISSING, "error": "not measured: no boot completed its block",
-                    "runs": 0, "failed_runs": 0, "boots": 0}
-        row = found["standing"]
-        ok = row.get("status") == "ok"
-        return {**labels, "key": row.get("key", key), "status": row.get("status", MISSING),
-                "error": value(row, "error"), **{name: recorded(row, name) if ok else None for name in THREAD_FIELDS},
-                **({"ns_per_packet": found["spread"].median} if ok else {}), **spread_columns(found),
-                "machine": machine_name(row)}
+
+def _runs(ex: Executor, make: Callable[[Solution, str, Profile, tuple[int, ...]], Block], solution: Solution, case: str,
+          counts: tuple[int, ...]) -> pd.DataFrame:
+    """The runs of the solution and case's block (made by `make`) at these counts. A replay reads, besides,
+    the blocks of every smaller machine, which ran the first counts only (a block's identity is its cells,
+    so a 2-CPU machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each
+    run once."""
+    if not ex.replay:
+        return ex.measure([make(solution, case, ex.profile, counts)])[0]
+    parts = [ex.read(make(solution, case, ex.profile, counts[:n])) for n in range(1, len(counts) + 1)]
+    parts = [part for part in parts if len(part)]
+    return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()
+
+
+def _thread_row(solution: Solution, strategy: str, case: str, threads: int, found: dict[str, Any] | None,
+                key: str) -> dict[str, Any]:
+    labels = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
+              "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
+              "strategy_label": THREAD_STRATEGY_LABELS[strategy], "case": case, "threads": threads}
+    if found is None:
+        return {**labels, "key": key, "status": MISSING, "error": "not measured: no boot completed its block",
+                "runs": 0, "failed_runs": 0, "boots": 0}
+    row = found["standing"]
+    ok = row.get("status") == "ok"
+    return {**labels, "key": row.get("key", key), "status": row.get("status", MISSING),
+            "error": value(row, "error"), **{name: recorded(row, name) if ok else None for name in THREAD_FIELDS},
+            **({"ns_per_packet": found["spread"].median} if ok else {}), **spread_columns(found),
+            "machine": machine_name(row)}
