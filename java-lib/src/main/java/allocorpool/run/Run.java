@@ -12,6 +12,7 @@ import allocorpool.queue.TickStats;
 import allocorpool.queue.TickWindow;
 import allocorpool.record.RecordWriter;
 import allocorpool.strategy.BufferStrategy;
+import allocorpool.strategy.NettyMetrics;
 import allocorpool.strategy.PoolCounts;
 import allocorpool.strategy.Strategies;
 import allocorpool.Options;
@@ -57,7 +58,10 @@ public final class Run {
     private TickStats stats;
     private ClassHistogram live;
     private PoolCounts counts;
-    private ThreadedRun threaded;
+    /** A run of several threads (ThreadedRun or HandoffRun), once made. */
+    private ThreadsOutcome threaded;
+    /** Netty's allocator metrics, read after the timed phase while a threaded run's threads are still alive. */
+    private Map<String, Object> nettyMetrics;
 
     private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human,
             RunClock clock, Integer seriesProbe, BiFunction<String, CaseParams, BufferStrategy> strategies) {
@@ -130,7 +134,11 @@ public final class Run {
         out.write(header);
         try {
             if (config.threads > 0) {
-                runThreaded(params);
+                if (config.handoff) {
+                    runHandoff(params);
+                } else {
+                    runThreaded(params);
+                }
                 return finishRun(null);
             }
             loop = filled;
@@ -183,22 +191,43 @@ public final class Run {
      * In real time the tick counts must balance for every consumer.
      */
     private void runThreaded(CaseParams params) throws IOException, InterruptedException {
-        threaded = new ThreadedRun(config, params, strategies, ticks);
+        ThreadedRun threaded = new ThreadedRun(config, params, strategies, ticks);
+        this.threaded = threaded;
         try {
             threaded.fill(System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
                     (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
             PeriodReporter.writeGc(out, gc, clock);
             TickWindow window = config.realtime() ? threaded.openTicks() : null;
             reporter = new PeriodReporter(out, gc, config, human, clock, threaded.firstProcessor(),
-                    threaded.firstShare(), window, threaded.latency(), threaded.allocationMeter());
+                    threaded.firstShare(), window, threaded.latency(), threaded.allocationMeter(), threaded.threadCpu(),
+                    config.processingThreads());
             threaded.run(reporter);
             if (window != null) {
                 stats = threaded.tickStats();
                 reporter.settleLost(stats.gaps, stats.trailingDropped);
             }
             reporter.finish();
+            nettyMetrics = NettyMetrics.of(config.strategy);
         } finally {
             threaded.end();
+        }
+    }
+
+    /** A hand-off run (see HandoffRun), batch; its threads are ended on every path. */
+    private void runHandoff(CaseParams params) throws IOException, InterruptedException {
+        HandoffRun handoff = new HandoffRun(config, params);
+        threaded = handoff;
+        try {
+            handoff.fill(System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
+                    (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
+            PeriodReporter.writeGc(out, gc, clock);
+            reporter = new PeriodReporter(out, gc, config, human, clock, handoff.firstProcessor(), handoff.firstShare(),
+                    null, null, handoff.allocationMeter(), handoff.threadCpu(), 1);
+            handoff.run(reporter);
+            reporter.finish();
+            nettyMetrics = NettyMetrics.of(config.strategy);
+        } finally {
+            handoff.end();
         }
     }
 
@@ -247,7 +276,7 @@ public final class Run {
                 "gc_cycle_total_ms"}) {
                 r.put(field, 0.0);
             }
-            for (String field : new String[] {"ns_per_packet", "measured_cpu_s", "timed_start_s", "window_start_s",
+            for (String field : new String[] {"ns_per_packet", "measured_cpu_s", "thread_cpu_s", "timed_start_s", "window_start_s",
                 "store_fill_at_window", "fifo_fill_at_window", "lost_pct_measured", "measured_ticks_due",
                 "alloc_bytes_per_packet", "ended_early"}) {
                 r.put(field, null);
@@ -263,6 +292,8 @@ public final class Run {
         r.put("pool_free", counts == null ? null : counts.free);
         r.put("pool_in_use", counts == null ? null : counts.inUse);
         r.put("peak_rss_bytes", PeakRss.bytes());
+        r.put("thread_held", threaded == null || reporter == null ? null : threaded.held());
+        r.put("netty_metrics", nettyMetrics != null ? nettyMetrics : NettyMetrics.of(config.strategy));
         return r;
     }
 }
