@@ -304,6 +304,13 @@ final class HandoffRun implements ThreadsOutcome {
         return held;
     }
 
+    @Override
+    public void releaseHeld() {
+        for (Processor processor : processors) {
+            processor.releaseAll();
+        }
+    }
+
     /** FillPhase's rule, packet by packet: FIFO full, and store 99 % full or no longer growing. */
     private static final class FillRule {
         private final int fifoTarget;

@@ -183,6 +183,11 @@ public final class Run {
         }
         counts = one != null ? checkedCounts(one) : threaded.checkedCounts();
         out.write(summary(null));
+        if (one == null) {
+            threaded.releaseHeld();
+        } else if (!config.probesFromStdin) {
+            one.processor().releaseAll(); // a series' next probe goes on with the model as it is
+        }
         return 0;
     }
 
@@ -207,7 +212,7 @@ public final class Run {
                 reporter.settleLost(stats.gaps, stats.trailingDropped);
             }
             reporter.finish();
-            nettyMetrics = NettyMetrics.of(config.strategy);
+            nettyMetrics = nettyMetrics();
         } finally {
             threaded.end();
         }
@@ -225,7 +230,7 @@ public final class Run {
                     null, null, handoff.allocationMeter(), handoff.threadCpu(), 1);
             handoff.run(reporter);
             reporter.finish();
-            nettyMetrics = NettyMetrics.of(config.strategy);
+            nettyMetrics = nettyMetrics();
         } finally {
             handoff.end();
         }
@@ -253,6 +258,11 @@ public final class Run {
                     + loop.processor().held());
         }
         return counts;
+    }
+
+    /** Netty's allocator metrics for a Netty buffer strategy (no Netty class is loaded for the others). */
+    private Map<String, Object> nettyMetrics() {
+        return Strategies.netty(config.strategy) ? NettyMetrics.of(config.strategy) : null;
     }
 
     /** A summary with every field: what was measured (nothing before the timed phase began), the rest null. */
@@ -293,7 +303,7 @@ public final class Run {
         r.put("pool_in_use", counts == null ? null : counts.inUse);
         r.put("peak_rss_bytes", PeakRss.bytes());
         r.put("thread_held", threaded == null || reporter == null ? null : threaded.held());
-        r.put("netty_metrics", nettyMetrics != null ? nettyMetrics : NettyMetrics.of(config.strategy));
+        r.put("netty_metrics", nettyMetrics != null ? nettyMetrics : nettyMetrics());
         return r;
     }
 }

@@ -356,6 +356,13 @@ final class ThreadedRun implements ThreadsOutcome {
         return held;
     }
 
+    @Override
+    public void releaseHeld() {
+        for (PacketLoop loop : loops) {
+            loop.processor().releaseAll();
+        }
+    }
+
     /** Thread 0's processor and share: the window's fill is read there (the others' match it). */
     Processor firstProcessor() {
         return loops[0].processor();

@@ -19,4 +19,7 @@ interface ThreadsOutcome {
 
     /** The packets each processing thread's processor holds now: its live set. */
     List<Long> held();
+
+    /** Releases what every processor holds, once the threads ended and the counts were read. */
+    void releaseHeld();
 }
