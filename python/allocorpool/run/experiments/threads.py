@@ -9,14 +9,14 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.data.records import MISSING
-from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, THREAD_PROBE_COLUMNS, machine_name, recorded, value
+from allocorpool.data.tables import THREAD_COLUMNS, THREAD_PROBE_COLUMNS
 from allocorpool.lists import THREAD_REALTIME_ENGINES, THREAD_STRATEGY_LABELS, Solution
 from allocorpool.profiles import Profile
 from allocorpool.run.blocks import Block
 from allocorpool.run.cells import thread_block, thread_probe_block
 from allocorpool.run.executor import Executor
+from allocorpool.run.experiments.handoff import block_rows, scaling_block
 from allocorpool.run.experiments.rows import labels, probe_block_figures
 
 
@@ -36,8 +36,9 @@ def consumer_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[in
 
 class ThreadExperiments(Executor):
     def threads(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        """Every strategy of the chapter at each thread count, for each chosen solution and case: one row each
-        (data.tables.THREAD_COLUMNS), with its median over the newest complete boot's repetitions and its interval.
+        """Every strategy of the chapter at each thread count, for each chosen solution and case, under weak and
+        strong scaling (ThreadPlan.scalings): one row each (data.tables.THREAD_COLUMNS, run.experiments.handoff's
+        thread_row), with its median over the newest complete boot's repetitions and its interval.
         Here, the counts this machine has CPUs for; a replay, every planned count (those the store lacks show as
         not measured). The blocks run one at a time, whatever the machine's CPU slots: a block of N threads needs N
         CPUs to itself."""
@@ -45,16 +46,14 @@ class ThreadExperiments(Executor):
         counts = plan.counts if self.replay else thread_counts(plan.counts)
         self._begin(f"several threads ({', '.join(map(str, counts))})")
         cases = plan.cases or self.profile.cases
-        jobs = [(solution, case, thread_block(solution, case, self.profile, counts))  # its cells name the rows
-                for solution in chosen for case in cases]
         rows = []
-        for solution, case, block in jobs:
-            runs = self._thread_runs(solution, case, counts)
-            self._saw(runs.to_dict("records"))
-            figures = cell_figures(runs) if len(runs) else {}
-            for cell in block.cells:
-                rows.append(self._thread_row(solution, cell.strategy, case, int(cell.threads or 1),
-                                             figures.get(cell.key), cell.key))
+        for solution in chosen:
+            for case in cases:
+                for scaling in plan.scalings:  # weak, the comparison, first; strong, the case split
+                    block = thread_block(solution, case, self.profile, counts, scaling)  # its cells name the rows
+                    runs = self._runs(scaling_block(scaling), solution, case, counts)
+                    self._saw(runs.to_dict("records"))
+                    rows += block_rows(solution, block.cells, runs)
         self._end(f"{len(rows)} thread cells")
         return pd.DataFrame(rows, columns=THREAD_COLUMNS)
 
@@ -90,9 +89,6 @@ class ThreadExperiments(Executor):
                 "interval_ns": clock_ns * threads, **figures,
                 "latency_p99_ns": float(pd.Series(p99).median()) if p99 else None}
 
-    def _thread_runs(self, solution: Solution, case: str, counts: tuple[int, ...]) -> pd.DataFrame:
-        return self._runs(thread_block, solution, case, counts)
-
     def _runs(self, make: Callable[[Solution, str, Profile, tuple[int, ...]], Block], solution: Solution, case: str,
               counts: tuple[int, ...]) -> pd.DataFrame:
         """The runs of the solution and case's block (made by `make`) at these counts. A replay reads, besides,
@@ -104,19 +100,3 @@ class ThreadExperiments(Executor):
         parts = [self.blocks.read(make(solution, case, self.profile, counts[:n])) for n in range(1, len(counts) + 1)]
         parts = [part for part in parts if len(part)]
         return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()
-
-    @staticmethod
-    def _thread_row(solution: Solution, strategy: str, case: str, threads: int, found: dict[str, Any] | None,
-                    key: str) -> dict[str, Any]:
-        labels = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
-                  "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
-                  "strategy_label": THREAD_STRATEGY_LABELS[strategy], "case": case, "threads": threads}
-        if found is None:
-            return {**labels, "key": key, "status": MISSING, "error": "not measured: no boot completed its block",
-                    "runs": 0, "failed_runs": 0, "boots": 0}
-        row = found["standing"]
-        ok = row.get("status") == "ok"
-        return {**labels, "key": row.get("key", key), "status": row.get("status", MISSING),
-                "error": value(row, "error"), **{name: recorded(row, name) if ok else None for name in THREAD_FIELDS},
-                **({"ns_per_packet": found["spread"].median} if ok else {}), **spread_columns(found),
-                "machine": machine_name(row)}
