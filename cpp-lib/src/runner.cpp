@@ -32,9 +32,10 @@ void RunTimeline::start(Clock::time_point now, std::function<Occupancy()> occupa
     warmup_end_ = now + warmup_;
     end_ = now + duration_;
     next_period_ = now + std::chrono::seconds(1);
-    last_period_ = mark(now, 0, 0);
-    read_thread_cpu(thread_cpu_start_);  // sized here, before the window, so that reading it there allocates nothing
+    // sized before the first mark (a window may open with it), so that reading them in the window allocates nothing
+    read_thread_cpu(thread_cpu_start_);
     thread_cpu_end_ = thread_cpu_start_;
+    last_period_ = mark(now, 0, 0);
     if (warmup_ == Clock::duration::zero()) {
         open_window(now);
     }

@@ -207,7 +207,9 @@ def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monke
     rows = measured.threads([PARALLEL])
     assert len(threads_costs.cpu_table(rows)) == len(rows[rows["scaling"] == "weak"])
     assert threads_costs.cpu_findings(rows)[0].startswith("With 1 thread, the threads were on a CPU for 90")
-    assert "weak scaling" in threads_costs.live_set_note(rows, "weak")
+    # weak scaling keeps each thread's live set, strong splits it (the runs' thread_held)
+    assert threads_costs.live_set_note(rows, "weak").endswith("1 thread: 100; 2 threads: 100.")
+    assert threads_costs.live_set_note(rows, "strong").endswith("1 thread: 100; 2 threads: 50.")
     threads_costs.show_costs(rows)
     threads_costs.show_strong(rows)
     threads_costs.show_strong(rows[rows["scaling"] == "weak"])  # strong not measured: said, not failed
