@@ -14,7 +14,7 @@ from allocorpool.lists import (HANDOFF_STRATEGIES, THREAD_ENGINE_STRATEGIES, THR
                                THREAD_STRATEGY_NAMES)
 from allocorpool.profiles import ThreadPlan
 from allocorpool.run import executor, sweep
-from allocorpool.run.cells import handoff_block, thread_block, thread_cell
+from allocorpool.run.cells import handoff_block, heap_text, thread_block, thread_cell
 from allocorpool.run.experiments import threads as experiments
 from allocorpool.run.runner import Cell, run_cell
 
@@ -51,6 +51,10 @@ def test_a_thread_cell_is_a_batch_cell_with_its_count_in_the_key():
     assert strong.cells[-1].engine_args(Path("x"))[-6:-2] == ["--threads", "2", "--scaling", "strong"]
     assert {c.key for c in strong.cells}.isdisjoint(c.key for c in flat.cells) and "strong" in strong.name
     assert "--scaling" not in flat.cells[-1].engine_args(Path("x"))
+    # a weak Java cell's heap holds N live sets; a strong one's the case's
+    weak_java, strong_java = (thread_cell(PARALLEL, "pool", "A", PROFILE, 2, scaling) for scaling in ("weak", "strong"))
+    assert weak_java.heap == heap_text(PARALLEL.heap_mb(2 * PROFILE.scale)) != strong_java.heap
+    assert strong_java.heap == heap_text(PARALLEL.heap_mb(PROFILE.scale)) == block.cells[0].heap
     with pytest.raises(ValueError, match="scaling"):
         Cell(engine="cpp", case="A", strategy="pool", design="flat", allocator="glibc", scaling="strong")
     # hand-off: Java only, batch, with threads; --handoff in the key and on the command line
@@ -84,6 +88,9 @@ def test_java_and_cpp_side_by_side_pair_only_the_strategies_each_engine_has(tmp_
 
 
 def test_the_counts_a_machine_runs_are_those_it_has_cpus_for():
+    from allocorpool.run.experiments.handoff import worker_counts
+
+    assert worker_counts((1, 2, 4, 8), cpus=2) == (1,) and worker_counts((1, 2), cpus=1) == ()  # and the producer
     assert experiments.thread_counts((1, 2, 4, 8), cpus=2) == (1, 2)
     assert experiments.thread_counts((1, 2, 4, 8), cpus=16) == (1, 2, 4, 8)
     assert experiments.thread_counts((2, 4), cpus=1) == (1,)
@@ -191,7 +198,7 @@ def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monke
     from allocorpool.run.experiments import handoff
 
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(experiments, "consumer_counts", lambda planned, cpus=None: (1, 2))
+    monkeypatch.setattr(handoff, "worker_counts", lambda planned, cpus=None: (1, 2))
     monkeypatch.setenv("FAKE_NOISE", "0.02")
     empty = handoff.handoffs(sweep.Sweep(PROFILE, tmp_path / "empty", progress=False, replay=True), [PARALLEL, FLAT])
     assert len(empty) == 4 * len(HANDOFF_STRATEGIES) and (empty["status"] == "missing").all()  # every planned count

@@ -93,9 +93,11 @@ def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, thr
                 handoff: bool = False) -> Cell:
     """A batch run of the several-threads chapter: `threads` processing threads, each with the case's live set
     (weak scaling) or its share of it (strong), fed by one producer thread where `handoff`, for the profile's
-    thread-run length (ThreadPlan)."""
+    thread-run length (ThreadPlan). Under weak scaling a Java heap holds N live sets: the solution's heap at N
+    times the scale (its heap grows with the live set)."""
     plan = prof.threads
-    return _cell(solution, strategy, case, prof, mode="batch", threads=threads,
+    heap = solution.heap_mb(prof.scale * threads) if scaling == WEAK and solution.engine == "java" else None
+    return _cell(solution, strategy, case, prof, heap, mode="batch", threads=threads,
                  scaling=None if scaling == WEAK else scaling, handoff=handoff,
                  duration_s=plan.batch_s or prof.blocks.batch_s or prof.batch_s,
                  warmup_s=plan.batch_warmup_s or prof.blocks.batch_warmup_s or prof.batch_warmup_s)
@@ -103,9 +105,10 @@ def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, thr
 
 def thread_probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int) -> Cell:
     """A real-time probe of the several-threads chapter: one clock feeding `threads` consumers in turn, each
-    on its own share of the case and seeing the chapter's interval (the clock ticks `threads` times as often),
-    for the profile's probe length."""
-    return _cell(solution, strategy, case, prof, mode="realtime", threads=threads,
+    with the case's live set (weak scaling, in a Java heap of N times the scale's, as thread_cell's) and seeing
+    the chapter's interval (the clock ticks `threads` times as often), for the profile's probe length."""
+    heap = solution.heap_mb(prof.scale * threads) if solution.engine == "java" else None
+    return _cell(solution, strategy, case, prof, heap, mode="realtime", threads=threads,
                  interval_ns=prof.threads.interval_ns // threads, duration_s=prof.probe_s,
                  warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof))
 

@@ -6,6 +6,7 @@ sweep (run.executor.Executor) that measures or replays the blocks."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
@@ -17,7 +18,7 @@ from allocorpool.analysis.thread_costs import CPU_COLUMNS, cpu_figures, live_set
 from allocorpool.data.records import MISSING
 from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, machine_name, recorded, value
 from allocorpool.lists import HANDOFF_ENGINES, THREAD_STRATEGY_LABELS, WEAK, Solution
-from allocorpool.run.cells import handoff_block
+from allocorpool.run.cells import handoff_block, thread_block
 from allocorpool.run.runner import Cell
 
 
@@ -26,10 +27,8 @@ def handoffs(sweep: Any, chosen: Iterable[Solution]) -> pd.DataFrame:
     row each (data.tables.THREAD_COLUMNS, handoff True). Here, the counts this machine has a CPU for each worker
     and the producer (N + 1); a replay, every planned count (those the store lacks show as not measured).
     `sweep`: the run.executor.Executor measuring or replaying (its profile, blocks and progress)."""
-    from allocorpool.run.experiments.threads import consumer_counts  # N + 1 CPUs for N, as real time's
-
     plan = sweep.profile.threads
-    counts = plan.counts if sweep.replay else consumer_counts(plan.counts)
+    counts = plan.counts if sweep.replay else worker_counts(plan.counts)
     sweep._begin(f"hand-off to several workers ({', '.join(map(str, counts))})")
     rows = []
     for solution in (s for s in chosen if s.engine in HANDOFF_ENGINES and counts):
@@ -40,6 +39,13 @@ def handoffs(sweep: Any, chosen: Iterable[Solution]) -> pd.DataFrame:
             rows += block_rows(solution, block.cells, runs)
     sweep._end(f"{len(rows)} hand-off cells")
     return pd.DataFrame(rows, columns=THREAD_COLUMNS)
+
+
+def worker_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
+    """The planned worker counts a machine of `cpus` CPUs (this process's, unless told) can run, the producer and
+    each worker on a CPU of its own: N + 1 CPUs for N (none on a machine of one CPU)."""
+    cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus
+    return tuple(n for n in planned if n + 1 <= cpus)
 
 
 def block_rows(solution: Solution, cells: Iterable[Cell], runs: pd.DataFrame) -> list[dict[str, Any]]:
@@ -75,6 +81,4 @@ def thread_row(solution: Solution, cell: Cell, found: dict[str, Any] | None,
 
 def scaling_block(scaling: str) -> Any:
     """run.cells.thread_block under `scaling`, as the sweep's block makers are called."""
-    from allocorpool.run.cells import thread_block
-
     return partial(thread_block, scaling=scaling)
