@@ -52,9 +52,10 @@ def test_a_thread_cell_is_a_batch_cell_with_its_count_in_the_key():
     assert {c.key for c in strong.cells}.isdisjoint(c.key for c in flat.cells) and "strong" in strong.name
     assert "--scaling" not in flat.cells[-1].engine_args(Path("x"))
     # a weak Java cell's heap holds N live sets; a strong one's the case's
-    weak_java, strong_java = (thread_cell(PARALLEL, "pool", "A", PROFILE, 2, scaling) for scaling in ("weak", "strong"))
-    assert weak_java.heap == heap_text(PARALLEL.heap_mb(2 * PROFILE.scale)) != strong_java.heap
-    assert strong_java.heap == heap_text(PARALLEL.heap_mb(PROFILE.scale)) == block.cells[0].heap
+    half = replace(PROFILE, scale=0.25)  # above the smallest heap, which ci's scale reaches
+    weak_java, strong_java = (thread_cell(PARALLEL, "pool", "A", half, 2, scaling) for scaling in ("weak", "strong"))
+    assert weak_java.heap == heap_text(PARALLEL.heap_mb(0.5)) != strong_java.heap
+    assert strong_java.heap == heap_text(PARALLEL.heap_mb(0.25)) == thread_cell(PARALLEL, "pool", "A", half, 1).heap
     with pytest.raises(ValueError, match="scaling"):
         Cell(engine="cpp", case="A", strategy="pool", design="flat", allocator="glibc", scaling="strong")
     # hand-off: Java only, batch, with threads; --handoff in the key and on the command line
