@@ -18,22 +18,28 @@
 # allocates from a buffer of its own (a TLAB). Servers today seldom write their own pool. Many pool
 # through Netty's allocator, which keeps a cache per thread over arenas the threads share.
 #
-# This chapter runs the batch test with several processing threads. The case is split between them:
-# each thread makes its own share of the packets and keeps its own FIFO and store. The live set, and
-# the heap against it, stay the case's whatever the number of threads. Five strategies compete in
-# Java, the first three in C++:
+# This chapter runs the batch test with several processing threads. Each thread makes its own
+# packets and keeps its own FIFO and store. The comparison is **weak scaling**: every thread keeps a
+# live set of the case's size, so a thread's work stays the same as threads are added and the live
+# set, and the heap against it, grow with them. **Strong scaling**, measured too and shown after,
+# splits the case's live set between the threads. Seven strategies compete, five in each engine:
 #
-# | Strategy | Where a thread's buffers come from |
-# |---|---|
-# | Allocation | a new buffer per packet: in Java from the thread's TLAB, in C++ from malloc's cache for the thread |
-# | Pool per thread | the thread's own pool, as the article's pooling |
-# | Shared pool | one pool for all threads: a lock-free stack, last in, first out |
-# | Netty, heap | Netty's pooled allocator, heap buffers |
-# | Netty, direct | Netty's pooled allocator, buffers off the heap |
+# | Strategy | Where a thread's buffers come from | Engines |
+# |---|---|---|
+# | Allocation | a new buffer per packet: in Java from the thread's TLAB, in C++ from malloc's cache for the thread | both |
+# | Pool per thread | the thread's own pool, as the article's pooling | both |
+# | Shared pool | one pool for all threads: a lock-free stack, last in, first out | both |
+# | Synchronized pmr pool | one `std::pmr::synchronized_pool_resource` for all threads | C++ |
+# | Netty, heap | Netty's pooled allocator, heap buffers | Java |
+# | Netty, direct | Netty's pooled allocator, buffers off the heap | Java |
+# | Netty Recycler | packet objects recycled by Netty's `Recycler`, each with its own array | Java |
 #
+# Netty strategies run on Netty's own thread class (`FastThreadLocalThread`), as an event loop does.
 # Times are **thread time per packet**: elapsed time times the number of threads, per packet. A
-# strategy that scales perfectly keeps it flat as threads are added. Each solution and case is one
-# block: every strategy at every thread count, interleaved and repeated.
+# strategy that scales perfectly keeps it flat as threads are added. Beside it, each run records
+# its threads' **CPU time** (per thread) and the whole process's: a thread that waits, for a CPU or
+# for another thread, adds thread time but no CPU time. Each solution and case is one block: every
+# strategy at every thread count, interleaved and repeated.
 
 # %% tags=["parameters"]
 from allocorpool import settings
@@ -56,10 +62,54 @@ show.note(f"Solutions: {', '.join(s.label for s in chosen) or 'none in this sele
 table = sweep.threads(chosen)
 
 # %% [markdown] tags=["lead"]
-# ## The answer by thread count
+# ## The answer by thread count (weak scaling)
 
 # %% tags=["lead"]
 threads.show_chapter(table, plan.counts)
+
+# %% [markdown]
+# ## CPU time and Netty's allocator
+#
+# The same runs in CPU time: each thread's own, from its CPU clock (`ThreadMXBean` in Java,
+# `CLOCK_THREAD_CPUTIME_ID` in C++), summed over the run's threads, per packet. Below, what Netty's
+# pooled allocator says of itself after each run (`PooledByteBufAllocatorMetric`): an arena counts
+# only the buffers no thread cache served, so the share the caches served is one less the arena's
+# allocations over the buffers the strategy allocated.
+
+# %%
+from allocorpool.chapters import threads_costs
+
+threads_costs.show_costs(table)
+
+# %% [markdown]
+# ## Strong scaling: the case split between the threads
+#
+# Here the case's live set is split between the threads, as this chapter measured it before weak
+# scaling became its comparison: each thread holds a share of the FIFO and the store, and the heap
+# against the live set stays the case's.
+
+# %%
+threads_costs.show_strong(table)
+
+# %% [markdown]
+# ## Hand-off: allocated on one thread, released on another
+#
+# A message processor often receives on one thread and processes on others. In this test one
+# producer thread acquires and fills every packet and hands it to N workers in turn, each with its
+# own queue, FIFO and store (weak scaling); a worker releases the packets it drops. Every buffer is
+# released on another thread than the one that took it: a pool per thread cannot do that, Netty's
+# allocator and Recycler are built for it. The Java engine runs it, in batch (the real-time
+# several-consumer test below feeds each consumer from the clock, not from a producer of packets).
+# Time is wall time per packet: the producer makes every one. The producer and each worker need a
+# CPU of their own: N workers need N + 1 CPUs.
+
+# %% tags=["progress"]
+from allocorpool.chapters import threads_handoff
+
+handoff_table = sweep.handoffs(chosen)
+
+# %%
+threads_handoff.show_handoff(handoff_table)
 
 # %% [markdown]
 # ## Real time: one clock, several consumers
@@ -79,4 +129,5 @@ from allocorpool.chapters import threads_realtime
 threads_realtime.show_realtime(probes, plan.counts, threads.measured_cpus(table))
 
 # %% tags=["check"]
-sweep.finish(table, probes)
+# the hand-off table is checked where its cells ran (a replay of a store without them shows them not measured)
+sweep.finish(table, probes, *([handoff_table] if (handoff_table["status"] != "missing").any() else []))

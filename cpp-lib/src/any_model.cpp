@@ -39,21 +39,40 @@ private:
     Model<P, StrategyT, Source> model_;
 };
 
-// A run by N threads (batch or real time), a model each on its share of the case; for shared-pool the one pool
-// they share, made before the models and destroyed after them (their packets go back to it).
+// A run by N threads (batch or real time), a model each with the case's live set (weak scaling) or its share of
+// it (strong); for shared-pool and pmr-synchronized the one pool (or resource) they share, made before the models
+// and destroyed after them (their packets go back to it). A shared pool holds every thread's pool.
+// The pool a strategy's threads share (its Shared), or nothing.
+template <class S>
+struct SharedOfT {
+    using type = int;
+};
+template <class S>
+    requires requires { typename S::Shared; }
+struct SharedOfT<S> {
+    using type = typename S::Shared;
+};
+template <class S>
+using SharedOf = typename SharedOfT<S>::type;
+
 template <class P, template <class> class StrategyT, class Source>
 class ThreadedHolder final : public AnyModel {
 public:
     using M = Model<P, StrategyT, Source>;
     static constexpr bool shared = std::is_same_v<StrategyT<P>, SharedPoolView<P>>;
+    static constexpr bool has_shared = requires { typename StrategyT<P>::Shared; };
 
-    ThreadedHolder(const CaseParams& params, std::uint64_t seed, std::uint32_t threads) {
-        if constexpr (shared) {
-            pool_ = std::make_unique<SharedPool<P>>(params.pool_size);
+    ThreadedHolder(const CaseParams& params, std::uint64_t seed, std::uint32_t threads, bool strong) {
+        std::uint64_t pool_size = 0;
+        for (std::uint32_t i = 0; i < threads; ++i) {
+            pool_size += (strong ? params.share(i, threads) : params).pool_size;
+        }
+        if constexpr (has_shared) {
+            pool_ = std::make_unique<typename StrategyT<P>::Shared>(static_cast<std::uint32_t>(pool_size));
         }
         for (std::uint32_t i = 0; i < threads; ++i) {
-            const CaseParams share = params.share(i, threads);
-            if constexpr (shared) {
+            const CaseParams share = strong ? params.share(i, threads) : params;
+            if constexpr (has_shared) {
                 models_.push_back(std::make_unique<M>(share, seed + i, *pool_));
             } else {
                 models_.push_back(std::make_unique<M>(share, seed + i));
@@ -122,22 +141,25 @@ public:
     std::optional<double> thread_share_min() const override { return run_->smallest_share(); }
 
 private:
-    std::unique_ptr<SharedPool<P>> pool_;
+    std::unique_ptr<SharedOf<StrategyT<P>>> pool_;
     std::vector<std::unique_ptr<M>> models_;
     std::unique_ptr<ThreadedRun<M>> run_;
 };
 
 template <class P, class Source>
 std::unique_ptr<AnyModel> make_threaded(const std::string& strategy, const CaseParams& params, std::uint64_t seed,
-                                        std::uint32_t threads) {
+                                        std::uint32_t threads, bool strong) {
     if (strategy == "alloc") {
-        return std::make_unique<ThreadedHolder<P, AllocStrategy, Source>>(params, seed, threads);
+        return std::make_unique<ThreadedHolder<P, AllocStrategy, Source>>(params, seed, threads, strong);
     }
     if (strategy == "pool") {
-        return std::make_unique<ThreadedHolder<P, PoolStrategy, Source>>(params, seed, threads);
+        return std::make_unique<ThreadedHolder<P, PoolStrategy, Source>>(params, seed, threads, strong);
     }
     if (strategy == "shared-pool") {
-        return std::make_unique<ThreadedHolder<P, SharedPoolView, Source>>(params, seed, threads);
+        return std::make_unique<ThreadedHolder<P, SharedPoolView, Source>>(params, seed, threads, strong);
+    }
+    if (strategy == "pmr-synchronized") {
+        return std::make_unique<ThreadedHolder<P, SyncPmrView, Source>>(params, seed, threads, strong);
     }
     throw std::invalid_argument("no threaded strategy " + strategy + "; valid: " + thread_strategies);
 }
@@ -165,13 +187,14 @@ std::unique_ptr<AnyModel> make_for_source(const std::string& strategy, const Cas
 
 template <class P>
 std::unique_ptr<AnyModel> make_for_design(const std::string& strategy, const std::string& source,
-                                          const CaseParams& params, std::uint64_t seed, std::uint32_t threads) {
+                                          const CaseParams& params, std::uint64_t seed, std::uint32_t threads,
+                                          bool strong) {
     if (source == "counter") {
-        return threads != 0 ? make_threaded<P, CounterSource>(strategy, params, seed, threads)
+        return threads != 0 ? make_threaded<P, CounterSource>(strategy, params, seed, threads, strong)
                             : make_for_source<P, CounterSource>(strategy, params, seed);
     }
     if (source == "random") {
-        return threads != 0 ? make_threaded<P, RandomSource>(strategy, params, seed, threads)
+        return threads != 0 ? make_threaded<P, RandomSource>(strategy, params, seed, threads, strong)
                             : make_for_source<P, RandomSource>(strategy, params, seed);
     }
     throw std::invalid_argument("no source " + source + "; valid: counter, random");
@@ -180,12 +203,13 @@ std::unique_ptr<AnyModel> make_for_design(const std::string& strategy, const std
 }  // namespace
 
 std::unique_ptr<AnyModel> make_model(const std::string& design, const std::string& strategy, const std::string& source,
-                                     const CaseParams& params, std::uint64_t seed, std::uint32_t threads) {
+                                     const CaseParams& params, std::uint64_t seed, std::uint32_t threads,
+                                     bool strong_scaling) {
     if (design == "cpp") {
-        return make_for_design<cpp_design::Packet>(strategy, source, params, seed, threads);
+        return make_for_design<cpp_design::Packet>(strategy, source, params, seed, threads, strong_scaling);
     }
     if (design == "flat") {
-        return make_for_design<flat_design::Packet>(strategy, source, params, seed, threads);
+        return make_for_design<flat_design::Packet>(strategy, source, params, seed, threads, strong_scaling);
     }
     throw std::invalid_argument("no design " + design + "; valid: cpp, flat");
 }

@@ -35,8 +35,9 @@ public:
 // threads: 0 for the model on the calling thread; N (1 or more) for a run by N processing
 // threads, each on its share of the case (threaded_run.hpp), with alloc, pool or shared-pool
 // (THREAD_STRATEGIES). shared-pool needs threads. Throws std::invalid_argument for other names.
-inline constexpr const char* thread_strategies = "alloc, pool, shared-pool";
+inline constexpr const char* thread_strategies = "alloc, pool, shared-pool, pmr-synchronized";
 std::unique_ptr<AnyModel> make_model(const std::string& design, const std::string& strategy, const std::string& source,
-                                     const CaseParams& params, std::uint64_t seed, std::uint32_t threads = 0);
+                                     const CaseParams& params, std::uint64_t seed, std::uint32_t threads = 0,
+                                     bool strong_scaling = false);
 
 }  // namespace cpp_engine

@@ -78,7 +78,8 @@ std::unique_ptr<AnyModel> measure(const Options& options, const RunDescription& 
     std::unique_ptr<AnyModel> model;
     try {
         model = make_model(options.design, options.strategy, options.source, description.params,
-                           static_cast<std::uint64_t>(options.seed), options.threads);
+                           static_cast<std::uint64_t>(options.seed), options.threads,
+                           options.strong_scaling);
         const Clock::time_point fill_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                                        std::chrono::duration<double>(
                                                                                options.duration_s + fill_grace_s));

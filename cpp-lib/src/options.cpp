@@ -78,7 +78,7 @@ const std::vector<std::string> option_names{
         "--design",     "--allocator",           "--case",         "--strategy",    "--source",
         "--mode",       "--interval-ns",         "--capture-delay-ms", "--duration-s", "--warmup-s",
         "--scale",      "--internal-queue-size", "--stored-count", "--pool-size",  "--producer-cpu", "--consumer-cpu",
-        "--count-allocations", "--seed", "--threads", "--out", "--help"};
+        "--count-allocations", "--seed", "--threads", "--scaling", "--out", "--help"};
 
 std::vector<std::string> allocator_list() {
     std::vector<std::string> names;
@@ -133,7 +133,7 @@ void apply(Options& options, const std::string& name, const std::string& value) 
         std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char c) { return std::toupper(c); });
         options.case_name = choice(name, upper, {"A", "B", "C"});
     } else if (name == "--strategy") {
-        options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool", "pmr", "shared-pool"});
+        options.strategy = choice(name, value, {"dummy", "alloc", "mix", "pool", "pmr", "shared-pool", "pmr-synchronized"});
     } else if (name == "--source") {
         options.source = choice(name, value, {"counter", "random"});
     } else if (name == "--internal-queue-size") {
@@ -168,6 +168,8 @@ void apply(Options& options, const std::string& name, const std::string& value) 
         options.count_allocations = choice(name, value, {"yes", "no"}) == "yes";
     } else if (name == "--threads") {
         options.threads = integer<std::uint32_t>(name, value, 1, max_threads, "1.." + std::to_string(max_threads));
+    } else if (name == "--scaling") {
+        options.strong_scaling = choice(name, value, {"weak", "strong"}) == "strong";
     } else if (name == "--seed") {
         options.seed = integer<std::int64_t>(name, value, INT64_MIN, INT64_MAX, "any 64-bit integer");
     } else if (name == "--out") {
@@ -183,8 +185,11 @@ void apply(Options& options, const std::string& name, const std::string& value) 
 // thread's own (pool) or of them all (shared-pool) that holds its packets; shared-pool is threaded only.
 void check_threads(const Options& options) {
     if (options.threads == 0) {
-        if (options.strategy == "shared-pool") {
-            throw BadOption("--strategy: shared-pool is the pool of a threaded run; valid: --threads 1.." +
+        if (options.strong_scaling) {
+            throw BadOption("--scaling: only with --threads N");
+        }
+        if (options.strategy == "shared-pool" || options.strategy == "pmr-synchronized") {
+            throw BadOption("--strategy: " + options.strategy + " is the pool of a threaded run; valid: --threads 1.." +
                             std::to_string(max_threads) + " with it (1: one thread on the shared pool)");
         }
         return;
@@ -202,9 +207,10 @@ void check_threads(const Options& options) {
                             " to the consumers, or -1 (not pinned)");
         }
     }
-    if (options.strategy != "alloc" && options.strategy != "pool" && options.strategy != "shared-pool") {
+    if (options.strategy != "alloc" && options.strategy != "pool" && options.strategy != "shared-pool" &&
+        options.strategy != "pmr-synchronized") {
         throw BadOption("--strategy: " + quoted(options.strategy) + " does not run threaded; valid with --threads: " +
-                        "alloc, pool, shared-pool");
+                        "alloc, pool, shared-pool, pmr-synchronized");
     }
     const CaseParams params = run_params(options);
     if (params.internal_queue_size < options.threads || params.stored_count < options.threads) {
@@ -217,7 +223,7 @@ void check_threads(const Options& options) {
         return;
     }
     for (std::uint32_t i = 0; i < options.threads; ++i) {
-        const CaseParams share = params.share(i, options.threads);
+        const CaseParams share = options.strong_scaling ? params.share(i, options.threads) : params;
         if (share.pool_size < std::uint64_t{share.internal_queue_size} + share.stored_count) {
             throw BadOption("--pool-size: pool with " + std::to_string(options.threads) + " threads needs each "
                             "thread's pool to hold its share, but thread " + std::to_string(i) + " gets " +
@@ -319,7 +325,7 @@ ParseResult parse_options(const std::vector<std::string>& args) {
 }
 
 std::string usage() {
-    return "usage: cpp_engine --design cpp|flat --case A|B|C --strategy dummy|alloc|mix|pool|pmr|shared-pool [options]\n"
+    return "usage: cpp_engine --design cpp|flat --case A|B|C --strategy dummy|alloc|mix|pool|pmr|shared-pool|pmr-synchronized [options]\n"
            "\n"
            "The C++ engine of the packet-analyser model of \"To allocate or to pool?\".\n"
            "Writes JSON Lines records (header, periodic, summary) to --out and a human line\n"
@@ -329,7 +335,7 @@ std::string usage() {
            "  --case A|B|C               (or a|b|c) internal queue and store 1,000 / 100,000 / 495,000 (A as the\n"
            "                             published code ran it; the article's table says 10,000), pool 1,000,000,\n"
            "                             mix pool 200,000\n"
-           "  --strategy dummy|alloc|mix|pool|pmr|shared-pool   (shared-pool: with --threads only)\n"
+           "  --strategy dummy|alloc|mix|pool|pmr|shared-pool|pmr-synchronized   (the last two: with --threads only)\n"
            "  --source counter|random    counter: the published code's draws from one counter; random: independent\n"
            "                             hashed draws, uniform store index (default counter)\n"
            "  --internal-queue-size N    overrides the case's (scaled) internal queue size, 1..10000000\n"
@@ -350,11 +356,13 @@ std::string usage() {
            "  --count-allocations yes|no allocs_per_packet in the summary, from a separate pass of the counting build\n"
            "                             (cpp_engine_counting) after the timed run; that build counts in the run itself\n"
            "                             (default yes)\n"
-           "  --threads N                N processing threads (1..256), each processing its own share of the case's\n"
-           "                             packets with its own FIFO and store (real time: one clock feeds them in\n"
-           "                             turn, each its own queue); alloc, pool (a pool each) or shared-pool (one\n"
-           "                             lock-free pool for all); times per packet are thread time (elapsed x N).\n"
-           "                             Default: the main thread alone\n"
+           "  --threads N                N processing threads (1..256), each processing its own packets with its own\n"
+           "                             FIFO and store (real time: one clock feeds them in turn, each its own\n"
+           "                             queue); alloc, pool (a pool each), shared-pool (one lock-free pool for all)\n"
+           "                             or pmr-synchronized (one std::pmr::synchronized_pool_resource for all);\n"
+           "                             times per packet are thread time (elapsed x N). Default: the main thread\n"
+           "  --scaling weak|strong      with --threads: weak, each thread a live set of the case's size (default);\n"
+           "                             strong, the case's live set split between the threads\n"
            "  --seed N                   seed of the random source, any 64-bit integer (default 1; counter ignores it)\n"
            "  --out FILE                 records file, - for standard output (default -)\n"
            "  --help                     this text\n"

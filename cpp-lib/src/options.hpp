@@ -40,6 +40,9 @@ struct Options {
     // N processing threads, each on its own share of the case (threaded_run.hpp); in real time one
     // clock feeds them in turn; 0: the main thread alone (the study's engine)
     std::uint32_t threads = 0;
+    // with --threads: every thread a live set of the case's size (weak, the default) or the case's split
+    // between them (strong, CaseParams::share)
+    bool strong_scaling = false;
     std::int64_t seed = 1;  // any 64-bit integer, as java-lib's long: the same seed draws the same packets
     std::string out = "-";  // "-": standard output
 };

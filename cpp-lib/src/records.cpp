@@ -69,6 +69,8 @@ Json header_record(const RunDescription& run) {
     record["cxx_flags"] = build_info::cxx_flags;
     record["seed"] = options.seed;
     record["threads"] = options.threads != 0 ? Json(options.threads) : Json(nullptr);
+    record["scaling"] = options.threads != 0 ? Json(options.strong_scaling ? "strong" : "weak") : Json(nullptr);
+    record["handoff"] = options.threads != 0 ? Json(false) : Json(nullptr);  // no hand-off runs in C++
     return record;
 }
 
@@ -114,6 +116,15 @@ Json summary_record(const SummaryInputs& summary) {
     record["measured_packets"] = totals.measured_packets;
     record["measured_s"] = totals.measured_s;
     record["measured_cpu_s"] = optional_number(totals.measured_cpu_s);
+    if (totals.thread_cpu_s.empty()) {
+        record["thread_cpu_s"] = nullptr;
+    } else {
+        Json each = Json::array();
+        for (const double seconds : totals.thread_cpu_s) {
+            each.push_back(seconds >= 0 ? Json(seconds) : Json(nullptr));
+        }
+        record["thread_cpu_s"] = each;
+    }
     record["ns_per_packet"] =
             totals.measured_packets != 0 ? Json(totals.measured_s * 1e9 * summary.threads / measured) : Json(nullptr);
     record["lost"] = totals.lost;

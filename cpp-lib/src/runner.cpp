@@ -32,6 +32,9 @@ void RunTimeline::start(Clock::time_point now, std::function<Occupancy()> occupa
     warmup_end_ = now + warmup_;
     end_ = now + duration_;
     next_period_ = now + std::chrono::seconds(1);
+    // sized before the first mark (a window may open with it), so that reading them in the window allocates nothing
+    read_thread_cpu(thread_cpu_start_);
+    thread_cpu_end_ = thread_cpu_start_;
     last_period_ = mark(now, 0, 0);
     if (warmup_ == Clock::duration::zero()) {
         open_window(now);
@@ -40,6 +43,7 @@ void RunTimeline::start(Clock::time_point now, std::function<Occupancy()> occupa
 
 void RunTimeline::open_window(Clock::time_point now) {
     measure_start_ = last_period_;
+    read_thread_cpu(thread_cpu_start_);
     at_window_ = occupancy_();
     next_period_ = now + std::chrono::seconds(1);
 }
@@ -55,6 +59,24 @@ std::optional<double> process_cpu_s() noexcept {
 }
 
 }  // namespace
+
+// The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID), -1 where it cannot be read.
+static double this_thread_cpu_s() noexcept {
+    timespec cpu{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) != 0) {
+        return -1;
+    }
+    return static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9;
+}
+
+void RunTimeline::read_thread_cpu(std::vector<double>& into) const {
+    if (thread_cpu_) {
+        thread_cpu_(into);
+    } else {
+        into.resize(1);
+        into[0] = this_thread_cpu_s();
+    }
+}
 
 RunTimeline::Mark RunTimeline::mark(Clock::time_point now, std::uint64_t packets, std::uint64_t lost) const noexcept {
     const std::uint64_t allocations = allocations_ ? allocations_()
@@ -83,6 +105,7 @@ bool RunTimeline::check(Clock::time_point now, std::uint64_t packets, std::uint6
     }
     if (done && measure_start_) {
         measure_end_ = last_period_;
+        read_thread_cpu(thread_cpu_end_);
     }
     return done;
 }
@@ -128,6 +151,10 @@ RunTotals RunTimeline::totals() const {
         totals.measured_allocations = measure_end_->allocations - measure_start_->allocations;
         if (measure_start_->cpu_s && measure_end_->cpu_s) {
             totals.measured_cpu_s = *measure_end_->cpu_s - *measure_start_->cpu_s;
+        }
+        for (std::size_t i = 0; i < thread_cpu_start_.size() && i < thread_cpu_end_.size(); ++i) {
+            const bool read = thread_cpu_start_[i] >= 0 && thread_cpu_end_[i] >= 0;
+            totals.thread_cpu_s.push_back(read ? thread_cpu_end_[i] - thread_cpu_start_[i] : -1.0);
         }
     }
     if (latency_) {

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "engine.hpp"
 #include "failure.hpp"
@@ -146,6 +147,9 @@ struct RunTotals {
     std::uint64_t lost_measured = 0;  // gaps among the ticks due in the window, wherever found
     std::uint64_t measured_allocations = 0;
     std::optional<double> measured_cpu_s;  // the process's CPU time (user + sys, every thread) in the window
+    // each of the run's own threads' CPU time in the window (the processing thread's, or each of a threaded
+    // run's; -1 where its clock cannot be read); empty when the window did not close
+    std::vector<double> thread_cpu_s;
     std::optional<double> timed_start_s;
     std::optional<double> window_start_s;
     std::optional<Occupancy> at_window;  // the FIFO and the store when the window opened
@@ -175,6 +179,10 @@ public:
     // The allocations counted come from `allocations` instead of the calling thread's counter: a
     // threaded run's, whose worker threads publish their own with their packet counts.
     void count_allocations_with(std::function<std::uint64_t()> allocations) { allocations_ = std::move(allocations); }
+
+    // The CPU time of the run's own threads is read by `read` (a threaded run's: each thread's CPU clock) instead
+    // of the calling thread's. It fills its vector in place: read in the window, it allocates nothing.
+    void count_thread_cpu_with(std::function<void(std::vector<double>&)> read) { thread_cpu_ = std::move(read); }
 
     // When the window starts: the warm-up's planned end.
     Clock::time_point window_start() const noexcept { return warmup_end_; }
@@ -219,7 +227,12 @@ private:
     std::uint64_t window_lost_ = 0;
     std::uint64_t observer_allocations_ = 0;
     std::function<std::uint64_t()> allocations_;
+    std::function<void(std::vector<double>&)> thread_cpu_;
+    std::vector<double> thread_cpu_start_;
+    std::vector<double> thread_cpu_end_;
     int stop_signal_ = 0;
+
+    void read_thread_cpu(std::vector<double>& into) const;
 };
 
 template <class Model>

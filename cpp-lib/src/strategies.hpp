@@ -8,8 +8,10 @@
 // - mix: a pool of MIX_POOL_SIZE packets that allocates when empty and deletes what does
 //   not fit back.
 // - pool: POOL_SIZE packets made up front; running out is an error.
-// - shared-pool: with --threads N, one pool of POOL_SIZE packets every thread takes from and
-//   gives back to, lock-free (SharedPool); each thread holds a view that counts its own.
+// - shared-pool: with --threads N, one pool of every thread's POOL_SIZE packets that every thread
+//   takes from and gives back to, lock-free (SharedPool); each thread holds a view that counts its own.
+// - pmr-synchronized: with --threads N, one std::pmr::synchronized_pool_resource every thread
+//   allocates from (SyncPmrResource), each thread's view counting its own.
 // - pmr: the standard library's general-purpose pool. As alloc, every packet is made and
 //   destroyed, but the packet and its buffer come from, and go back to, the size-class
 //   pools of a std::pmr::unsynchronized_pool_resource instead of new/delete.
@@ -226,6 +228,46 @@ public:
     explicit PoolStrategy(const CaseParams& params) : FreeListPool<P>(name, params.pool_size, false) {}
 };
 
+// A packet and its buffer from a memory resource (the pmr strategies'), marked live.
+template <class P>
+CPP_ENGINE_HOT inline P* pmr_acquire(std::pmr::memory_resource& resource, std::uint64_t& outstanding) {
+    void* memory = resource.allocate(sizeof(P), alignof(P));
+    std::byte* buffer;
+    try {
+        buffer = static_cast<std::byte*>(resource.allocate(packet_bytes));
+    } catch (...) {
+        resource.deallocate(memory, sizeof(P), alignof(P));
+        throw;
+    }
+    P* packet = ::new (memory) P(buffer);
+    packet->live = true;
+    ++outstanding;
+    return packet;
+}
+
+// A second release is caught while the packet's memory is not yet another packet's:
+// the mark is written into the storage as a plain byte once the packet is destroyed
+// (a store to the dead packet itself the compiler may drop), and the resource leaves
+// it there. After the memory is reused, the model's conservation check finds fewer
+// packets in use than the processor holds.
+template <class P>
+CPP_ENGINE_HOT inline void pmr_release(std::pmr::memory_resource& resource, P* packet, std::uint64_t& outstanding,
+                                const char* name) {
+    unsigned char* mark = reinterpret_cast<unsigned char*>(&static_cast<PacketFrame*>(packet)->live);
+    bool live;
+    std::memcpy(&live, mark, sizeof(live));
+    if (!live) [[unlikely]] {
+        throw DoubleRelease(std::string(name) + ": double release (the packet was already destroyed)");
+    }
+    --outstanding;
+    std::byte* buffer = packet->buffer.release();
+    packet->~P();
+    constexpr bool freed = false;
+    std::memcpy(mark, &freed, sizeof(freed));
+    resource.deallocate(buffer, packet_bytes);
+    resource.deallocate(packet, sizeof(P), alignof(P));
+}
+
 template <class P>
 class PmrStrategy {
 public:
@@ -241,46 +283,51 @@ public:
     PmrStrategy(const PmrStrategy&) = delete;
     PmrStrategy& operator=(const PmrStrategy&) = delete;
 
-    CPP_ENGINE_HOT P* acquire() {
-        void* memory = resource_.allocate(sizeof(P), alignof(P));
-        std::byte* buffer;
-        try {
-            buffer = static_cast<std::byte*>(resource_.allocate(packet_bytes));
-        } catch (...) {
-            resource_.deallocate(memory, sizeof(P), alignof(P));
-            throw;
-        }
-        P* packet = ::new (memory) P(buffer);
-        packet->live = true;
-        ++outstanding_;
-        return packet;
-    }
+    CPP_ENGINE_HOT P* acquire() { return pmr_acquire<P>(resource_, outstanding_); }
 
-    // A second release is caught while the packet's memory is not yet another packet's:
-    // the mark is written into the storage as a plain byte once the packet is destroyed
-    // (a store to the dead packet itself the compiler may drop), and the resource leaves
-    // it there. After the memory is reused, the model's conservation check finds fewer
-    // packets in use than the processor holds.
-    CPP_ENGINE_HOT void release(P* packet) {
-        unsigned char* mark = reinterpret_cast<unsigned char*>(&static_cast<PacketFrame*>(packet)->live);
-        bool live;
-        std::memcpy(&live, mark, sizeof(live));
-        if (!live) [[unlikely]] {
-            throw DoubleRelease("pmr: double release (the packet was already destroyed)");
-        }
-        --outstanding_;
-        std::byte* buffer = packet->buffer.release();
-        packet->~P();
-        constexpr bool freed = false;
-        std::memcpy(mark, &freed, sizeof(freed));
-        resource_.deallocate(buffer, packet_bytes);
-        resource_.deallocate(packet, sizeof(P), alignof(P));
-    }
+    CPP_ENGINE_HOT void release(P* packet) { pmr_release(resource_, packet, outstanding_, name); }
 
     PoolCounts counts() const noexcept { return {outstanding_, 0, outstanding_}; }
 
 private:
     std::pmr::unsynchronized_pool_resource resource_;
+    std::uint64_t outstanding_ = 0;
+};
+
+// The one resource of a threaded run's pmr-synchronized strategy: the standard library's
+// thread-safe pool (std::pmr::synchronized_pool_resource: libstdc++ keeps a pool per thread for
+// the blocks it frees and takes a lock for what those lack), blocks up to a buffer's size pooled.
+class SyncPmrResource {
+public:
+    explicit SyncPmrResource(std::uint32_t /*pool_size: it grows as needed*/)
+        : resource_(std::pmr::pool_options{0, packet_bytes}, std::pmr::new_delete_resource()) {}
+
+    std::pmr::memory_resource& resource() noexcept { return resource_; }
+
+private:
+    std::pmr::synchronized_pool_resource resource_;
+};
+
+// A thread's side of the synchronized resource, as PmrStrategy is of its own: it counts the
+// packets its thread holds.
+template <class P>
+class SyncPmrView {
+public:
+    using Shared = SyncPmrResource;
+    static constexpr const char* name = "pmr-synchronized";
+    static constexpr bool shares_one_packet = false;
+    static constexpr bool is_pool = false;
+
+    SyncPmrView(const CaseParams&, SyncPmrResource& shared) : resource_(&shared.resource()) {}
+
+    CPP_ENGINE_HOT P* acquire() { return pmr_acquire<P>(*resource_, outstanding_); }
+
+    CPP_ENGINE_HOT void release(P* packet) { pmr_release(*resource_, packet, outstanding_, name); }
+
+    PoolCounts counts() const noexcept { return {outstanding_, 0, outstanding_}; }
+
+private:
+    std::pmr::memory_resource* resource_;
     std::uint64_t outstanding_ = 0;
 };
 
@@ -342,6 +389,7 @@ private:
 template <class P>
 class SharedPoolView {
 public:
+    using Shared = SharedPool<P>;
     static constexpr const char* name = "shared-pool";
     static constexpr bool shares_one_packet = false;
     static constexpr bool is_pool = true;

@@ -22,6 +22,9 @@
 // stops them all and its error is the run's.
 #pragma once
 
+#include <pthread.h>
+#include <time.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -99,6 +102,7 @@ public:
     // The batch timed phase: the threads run until the timeline says the time is up, then park.
     void run(RunTimeline& timeline) {
         timeline.count_allocations_with([this] { return seen_.allocations; });
+        timeline.count_thread_cpu_with([this](std::vector<double>& into) { read_cpu(into); });
         timeline.start(Clock::now(), [this] { return occupancy(); });
         set_phase(Phase::go);
         watch(timeline);
@@ -127,6 +131,7 @@ public:
         }
         LatencyMeter& latency = timeline.latency();
         timeline.count_allocations_with([this] { return seen_.allocations; });
+        timeline.count_thread_cpu_with([this](std::vector<double>& into) { read_cpu(into); });
         rt.producer.emplace(views, config.interval_ns, config.producer_cpu);
         timeline.start(Clock::now(), [this] { return occupancy(); });
         rt.window_start = timeline.window_start();
@@ -187,6 +192,19 @@ public:
 
 private:
     enum class Phase : int { fill, go, exit };
+
+    // Each thread's CPU time so far in seconds (its CPU clock, read from this thread), -1 where unreadable.
+    void read_cpu(std::vector<double>& into) const {
+        into.resize(threads_.size());
+        for (std::size_t i = 0; i < threads_.size(); ++i) {
+            clockid_t clock{};
+            timespec cpu{};
+            into[i] = pthread_getcpuclockid(const_cast<std::thread&>(threads_[i]).native_handle(), &clock) == 0 &&
+                                      clock_gettime(clock, &cpu) == 0
+                              ? static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9
+                              : -1.0;
+        }
+    }
 
     // A thread's counts since the timed phase began, published together (a sequence lock: the
     // reader takes a set written at one moment, so that allocations per packet are exact over

@@ -175,8 +175,13 @@ TEST_F(EngineProcess, AThreadedRunRecordsItsThreadsAndThreadTime) {
     const double share = summary["thread_share_min"].get<double>();
     EXPECT_GE(share, 0.0);
     EXPECT_LE(share, 1.0);
-    EXPECT_EQ(summary["pool_capacity"], 10'000);  // one pool for both
-    EXPECT_EQ(summary["pool_free"].get<std::uint64_t>() + summary["pool_in_use"].get<std::uint64_t>(), 10'000U);
+    EXPECT_EQ(parsed.front()["scaling"], "weak");
+    EXPECT_EQ(summary["pool_capacity"], 20'000);  // one pool for both, each thread's live set the case's
+    EXPECT_EQ(summary["pool_free"].get<std::uint64_t>() + summary["pool_in_use"].get<std::uint64_t>(), 20'000U);
+    ASSERT_EQ(summary["thread_cpu_s"].size(), 2U);  // each thread's CPU time in the window
+    for (const json& seconds : summary["thread_cpu_s"]) {
+        EXPECT_GE(seconds.get<double>(), 0.0);
+    }
     EXPECT_EQ(summary["allocs_per_packet"], 0.0);  // counted by the counting build's threads, not its main one
 }
 

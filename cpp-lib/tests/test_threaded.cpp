@@ -51,10 +51,12 @@ public:
     void on_period(const PeriodStats&) override {}
 };
 
-// A short threaded batch run of `strategy` on 2 threads; the model, its timeline's totals.
-std::pair<std::unique_ptr<AnyModel>, RunTotals> run_threaded(const std::string& design, const std::string& strategy) {
+// A short threaded batch run of `strategy` on 2 threads (weak scaling unless `strong`); the model, its timeline's
+// totals.
+std::pair<std::unique_ptr<AnyModel>, RunTotals> run_threaded(const std::string& design, const std::string& strategy,
+                                                             bool strong = false) {
     const CaseParams params = CaseParams::of("B", 0.01);
-    auto model = make_model(design, strategy, "counter", params, 7, 2);
+    auto model = make_model(design, strategy, "counter", params, 7, 2, strong);
     Recorder observer;
     const Clock::time_point origin = Clock::now();
     RunTimeline timeline(0.06, 0.02, observer, origin);
@@ -74,9 +76,14 @@ TEST_P(ThreadedStrategies, EveryPacketIsAccountedForOverTheThreads) {
     const Occupancy occupancy = model->occupancy();
     EXPECT_TRUE(counts.balanced());
     EXPECT_EQ(counts.in_use, occupancy.fifo_size + occupancy.stored);  // both FIFOs and stores
-    EXPECT_EQ(occupancy.fifo_capacity, CaseParams::of("B", 0.01).internal_queue_size);
+    // weak scaling: each thread's FIFO is the case's
+    EXPECT_EQ(occupancy.fifo_capacity, 2 * CaseParams::of("B", 0.01).internal_queue_size);
     if (strategy == "shared-pool") {
-        EXPECT_EQ(counts.capacity, CaseParams::of("B", 0.01).pool_size);  // one pool for both threads
+        EXPECT_EQ(counts.capacity, 2 * CaseParams::of("B", 0.01).pool_size);  // one pool holding both threads' pools
+    }
+    ASSERT_EQ(totals.thread_cpu_s.size(), 2U) << "one CPU time per thread";
+    for (const double seconds : totals.thread_cpu_s) {
+        EXPECT_GE(seconds, 0.0);
     }
     const std::optional<double> share = model->thread_share_min();
     if (totals.packets != 0) {
@@ -88,7 +95,7 @@ TEST_P(ThreadedStrategies, EveryPacketIsAccountedForOverTheThreads) {
 
 INSTANTIATE_TEST_SUITE_P(DesignsAndStrategies, ThreadedStrategies,
                          testing::Combine(testing::Values("cpp", "flat"),
-                                          testing::Values("alloc", "pool", "shared-pool")),
+                                          testing::Values("alloc", "pool", "shared-pool", "pmr-synchronized")),
                          [](const auto& info) {
                              std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param);
                              std::erase(name, '-');
@@ -103,6 +110,33 @@ TEST(ThreadedRun, TheWorkerThreadsAllocationsAreCountedExactlyPerPacket) {
         const auto [model, totals] = run_threaded("flat", strategy);
         EXPECT_EQ(totals.measured_allocations, per_packet * totals.measured_packets) << strategy;
     }
+}
+
+// Weak scaling gives each of two threads the case's live set (FIFO and store), strong half of it; the pool
+// every thread shares holds every thread's pool either way.
+TEST(ThreadedRun, WeakScalingKeepsEachThreadsLiveSetStrongSplitsIt) {
+    const CaseParams params = CaseParams::of("B", 0.01);
+    for (const bool strong : {false, true}) {
+        const auto [model, totals] = run_threaded("flat", "shared-pool", strong);
+        const Occupancy occupancy = model->occupancy();
+        const std::uint32_t threads_per_case = strong ? 1 : 2;
+        EXPECT_EQ(occupancy.fifo_capacity, threads_per_case * params.internal_queue_size) << strong;
+        EXPECT_EQ(occupancy.stored_count, threads_per_case * params.stored_count) << strong;
+        EXPECT_EQ(model->counts().capacity, threads_per_case * params.pool_size) << strong;
+        EXPECT_GE(occupancy.fifo_size, threads_per_case * params.internal_queue_size - 2) << "full FIFOs";
+        EXPECT_EQ(model->conservation_error(), std::nullopt);
+    }
+}
+
+// pmr-synchronized: a packet released twice on the standard library's shared resource is an error, as on pmr.
+TEST(ThreadedRun, SynchronizedPmrCatchesADoubleRelease) {
+    SyncPmrResource shared(0);
+    SyncPmrView<flat_design::Packet> view(CaseParams::of("B", 0.01), shared);
+    flat_design::Packet* packet = view.acquire();
+    EXPECT_EQ(view.counts().in_use, 1U);
+    view.release(packet);
+    EXPECT_EQ(view.counts().in_use, 0U);
+    EXPECT_THROW(view.release(packet), DoubleRelease);
 }
 
 TEST(ThreadedRun, OnlyTheThreadedStrategiesRunThreaded) {
@@ -221,7 +255,10 @@ TEST(ThreadedOptions, BadCombinationsNameWhatIsValid) {
               "--strategy: shared-pool is the pool of a threaded run; valid: --threads 1..256 with it (1: one thread on "
               "the shared pool)");
     EXPECT_EQ(rejected(with({"--strategy", "mix", "--threads", "2"})),
-              "--strategy: 'mix' does not run threaded; valid with --threads: alloc, pool, shared-pool");
+              "--strategy: 'mix' does not run threaded; valid with --threads: alloc, pool, shared-pool, pmr-synchronized");
+    EXPECT_EQ(rejected(with({"--strategy", "pool", "--scaling", "strong"})), "--scaling: only with --threads N");
+    EXPECT_NE(rejected(with({"--strategy", "pool", "--threads", "2", "--scaling", "even"})).find("weak, strong"),
+              std::string::npos);
     const ParseResult realtime = parse_options(with({"--strategy", "pool", "--threads", "2", "--mode", "realtime",
                                                      "--interval-ns", "1000", "--consumer-cpu", "-1"}));
     ASSERT_TRUE(realtime.options.has_value()) << realtime.error;
@@ -234,9 +271,12 @@ TEST(ThreadedOptions, BadCombinationsNameWhatIsValid) {
                              "--producer-cpu", "1", "--consumer-cpu", "0"}))
                       .find("none the clock's (--producer-cpu 1)"),
               std::string::npos);
-    EXPECT_NE(rejected(with({"--strategy", "pool", "--threads", "3", "--pool-size", "2000"}))
+    EXPECT_NE(rejected(with({"--strategy", "pool", "--threads", "3", "--pool-size", "2000", "--scaling", "strong"}))
                       .find("thread 0 gets 667 < 334 + 334"),
               std::string::npos);
+    const ParseResult weak = parse_options(with({"--strategy", "pool", "--threads", "3", "--pool-size", "2000"}));
+    ASSERT_TRUE(weak.options.has_value()) << "weak: each thread's pool is the case's 2,000: " << weak.error;
+    EXPECT_FALSE(weak.options->strong_scaling);
 }
 
 }  // namespace

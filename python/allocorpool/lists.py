@@ -194,19 +194,32 @@ CHAPTERS["heap"] = HEAP_SOLUTIONS
 # and the store, docs/records.md), from the article's POOL_SIZE.
 CONTINUUM_SOLUTIONS = ("parallel-11", "g1", "zgc-gen-25", "shenandoah-25", "flat-glibc")
 CHAPTERS["continuum"] = CONTINUUM_SOLUTIONS
-# Several processing threads (the engines' --threads: each thread makes and processes its own share of the
-# case): allocation (each thread's TLAB; malloc's thread caches in C++), a pool per thread, one pool shared by all
-# (lock-free), and, in Java, Netty's pooled allocator (per-thread caches over shared arenas), on the heap and off
-# it; at 1 to 8 threads, as many as the machine has CPUs for; for the collectors of 2019 as the article ran them
-# and C++ of both designs on glibc.
-THREAD_STRATEGIES = ("alloc", "pool", "shared-pool", "netty-pooled-heap", "netty-pooled-direct")
-THREAD_ENGINE_STRATEGIES = {"java": THREAD_STRATEGIES, "cpp": ("alloc", "pool", "shared-pool")}
+# Several processing threads (the engines' --threads: each thread makes and processes its own packets):
+# allocation (each thread's TLAB; malloc's thread caches in C++), a pool per thread, one pool shared by all
+# (lock-free), in C++ the standard library's synchronized pool resource shared by all, and, in Java, Netty's
+# pooled allocator (per-thread caches over shared arenas), on the heap and off it, and Netty's Recycler of packet
+# objects; at 1 to 8 threads, as many as the machine has CPUs for; for the collectors of 2019 as the article ran
+# them and C++ of both designs on glibc.
+THREAD_STRATEGIES = ("alloc", "pool", "shared-pool", "pmr-synchronized", "netty-pooled-heap", "netty-pooled-direct",
+                     "netty-recycler")
+THREAD_ENGINE_STRATEGIES = {"java": ("alloc", "pool", "shared-pool", "netty-pooled-heap", "netty-pooled-direct",
+                                     "netty-recycler"),
+                            "cpp": ("alloc", "pool", "shared-pool", "pmr-synchronized")}
 # As named inside a sentence ("less time than pool per thread"); Netty is a name and keeps its capital.
 THREAD_STRATEGY_NAMES = {"alloc": "allocation", "pool": "pool per thread", "shared-pool": "shared pool",
-                         "netty-pooled-heap": "Netty, heap", "netty-pooled-direct": "Netty, direct"}
+                         "pmr-synchronized": "synchronized pmr pool", "netty-pooled-heap": "Netty, heap",
+                         "netty-pooled-direct": "Netty, direct", "netty-recycler": "Netty Recycler"}
 THREAD_STRATEGY_LABELS = {strategy: name[:1].upper() + name[1:] for strategy, name in THREAD_STRATEGY_NAMES.items()}
 THREAD_POOLS = THREAD_STRATEGIES[1:]  # the pooling strategies "pooling beats allocation" is asked of
 THREAD_COUNTS = (1, 2, 4, 8)
+# Weak scaling (the default comparison): every thread a live set of the case's size, so a thread's work stays the
+# same as threads are added; strong scaling: the case's live set split between the threads.
+WEAK, STRONG = "weak", "strong"
+THREAD_SCALINGS = (WEAK, STRONG)
+# Hand-off (the Java engine's --handoff, batch): one producer thread acquires and fills every packet, N workers
+# process and release them, so that every packet is released on another thread than the one that acquired it.
+HANDOFF_STRATEGIES = ("alloc", "shared-pool", "netty-pooled-heap", "netty-pooled-direct", "netty-recycler")
+HANDOFF_ENGINES = ("java",)
 # Real time with several consumers: one clock feeds N consumer threads in turn, each on a CPU of its own beside
 # the clock's (N + 1 CPUs), each seeing the reference interval (the clock ticks N times as often). Both
 # engines run it.

@@ -32,6 +32,8 @@ from allocorpool.lists import (
     THREAD_COUNTS,
     THREAD_SOLUTIONS,
     THREAD_STRATEGIES,
+    THREAD_SCALINGS,
+    HANDOFF_STRATEGIES,
     Solution,
     named,
 )
@@ -144,6 +146,10 @@ class ThreadPlan:
     counts: tuple[int, ...] = THREAD_COUNTS
     strategies: tuple[str, ...] = THREAD_STRATEGIES
     solutions: tuple[str, ...] = THREAD_SOLUTIONS
+    # Weak scaling (every thread the case's live set) is the comparison; strong (the case split) is measured too
+    scalings: tuple[str, ...] = THREAD_SCALINGS
+    # The hand-off blocks' strategies (engines of lists.HANDOFF_ENGINES): one producer, N workers
+    handoff_strategies: tuple[str, ...] = HANDOFF_STRATEGIES
     cases: tuple[str, ...] | None = None  # None: the profile's
     batch_s: float | None = None
     batch_warmup_s: float | None = None

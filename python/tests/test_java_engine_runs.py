@@ -55,6 +55,44 @@ def test_batch_every_strategy_and_case(jdk: int, collector: str, tmp_path: Path)
                 assert summary["pool_free"] + summary["pool_in_use"] == summary["pool_capacity"], summary
 
 
+# Netty's leak detector tracks every buffer of these runs; a leak it reports (on stderr, "LEAK:") fails the test
+PARANOID = ("-Dio.netty.leakDetection.level=paranoid",)
+NETTY_THREADS = ["alloc", "shared-pool", "netty-pooled-heap", "netty-pooled-direct", "netty-recycler"]
+
+
+@pytest.mark.parametrize("handoff", [False, True], ids=["threads", "handoff"])
+def test_netty_and_thread_runs_balance_their_books_under_the_paranoid_leak_detector(handoff: bool,
+                                                                                     tmp_path: Path) -> None:
+    # Every hand-off strategy on one and two threads (a hand-off run: one producer and N workers, each packet
+    # released on another thread than its acquire's): books exact over the threads, each thread's CPU time,
+    # each thread's live set the case's (weak scaling), and Netty's allocator metrics in every Netty buffer run.
+    run = JavaRun(jdk=17, collector="g1", heap="1g", vm_options=PARANOID)
+    for strategy in NETTY_THREADS:
+        for threads in (1, 2):
+            out = tmp_path / f"{strategy}-{threads}-{handoff}.jsonl"
+            records, done = run_engine(run, ["--case", "B", "--strategy", strategy, "--threads", str(threads),
+                                             *(["--handoff"] if handoff else []), "--duration-s", "0.4",
+                                             "--warmup-s", "0.1", "--scale", "0.01", "--out", str(out)])
+            what = f"{strategy} x {threads}{' hand-off' if handoff else ''}"
+            assert done.returncode == 0, f"{what}: {done.stderr[-2000:]}"
+            assert "LEAK:" not in done.stderr, f"{what}: {done.stderr[-4000:]}"
+            header, summary = records[0], records[-1]
+            assert (header["threads"], header["scaling"], header["handoff"]) == (threads, "weak", handoff)
+            assert summary["status"] == "ok", summary
+            if strategy != "alloc" or handoff:  # allocation counts nothing on its own threads; a hand-off run counts
+                assert summary["pool_free"] + summary["pool_in_use"] == summary["pool_capacity"], summary
+                assert summary["pool_in_use"] == sum(summary["thread_held"]), summary
+            fifo = header["params"]["internal_queue_size"] - 1
+            assert all(fifo <= held <= fifo + header["params"]["stored_count"] for held in summary["thread_held"])
+            assert len(summary["thread_cpu_s"]) == threads + (1 if handoff else 0), summary
+            metrics = summary["netty_metrics"]
+            if strategy.startswith("netty-pooled"):
+                assert metrics["allocator"] == "pooled" and metrics["allocations"] > 0, metrics
+                assert metrics["kind"] == strategy.removeprefix("netty-pooled-"), metrics
+            else:
+                assert metrics is None, metrics
+
+
 def test_realtime_reports_lost_counts_every_second(tmp_path: Path) -> None:
     out = tmp_path / "rt.jsonl"
     records, done = run_engine(JavaRun(jdk=17, collector="g1", heap="1g"),

@@ -105,8 +105,9 @@ def test_the_estimate_counts_cells():
     # `make study SOLUTIONS=paper` from a clean clone took longer than the estimate once said: the bounds
     # hold the estimate near what that sweep took
     quick_paper = study.estimate(quick, study.solutions(None, quick, study.selection("paper")))
-    # (the continuum's blocks per size and C++ in the threads chapter came after that sweep: some 20 min more)
-    assert 55 * 60 < quick_paper.seconds + quick_paper.beyond_seconds < 110 * 60
+    # (the continuum's blocks per size and C++ in the threads chapter came after that sweep: some 20 min more; the
+    # threads chapter's strong-scaling blocks, hand-off blocks and two more strategies later still: some 45 min)
+    assert 55 * 60 < quick_paper.seconds + quick_paper.beyond_seconds < 160 * 60
     assert "profile quick" in str(estimate) and "estimate: about" in str(estimate)
     ci = study.estimate(PROFILES["ci"])
     # `make test` runs ci's chapters, and CI has 90 min for all of it

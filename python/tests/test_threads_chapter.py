@@ -10,10 +10,11 @@ import pytest
 
 from allocorpool import effects, study
 from allocorpool.chapters import threads as chapter
-from allocorpool.lists import THREAD_STRATEGIES, THREAD_STRATEGY_LABELS, THREAD_STRATEGY_NAMES
+from allocorpool.lists import (HANDOFF_STRATEGIES, THREAD_ENGINE_STRATEGIES, THREAD_STRATEGY_LABELS,
+                               THREAD_STRATEGY_NAMES)
 from allocorpool.profiles import ThreadPlan
 from allocorpool.run import executor, sweep
-from allocorpool.run.cells import thread_block, thread_cell
+from allocorpool.run.cells import handoff_block, heap_text, thread_block, thread_cell
 from allocorpool.run.experiments import threads as experiments
 from allocorpool.run.runner import Cell, run_cell
 
@@ -32,7 +33,8 @@ def _fake(cell, workdir, **options):
 def test_a_thread_cell_is_a_batch_cell_with_its_count_in_the_key():
     cell = thread_cell(PARALLEL, "shared-pool", "A", PROFILE, 2)
     block = thread_block(PARALLEL, "A", PROFILE, (1, 2))
-    assert len(block.cells) == 2 * len(THREAD_STRATEGIES) and block.repetitions == 3
+    java = THREAD_ENGINE_STRATEGIES["java"]
+    assert len(block.cells) == 2 * len(java) and block.repetitions == 3
     two = [c for c in block.cells if c.threads == 2]
     assert all("_batch_t2_" in c.key for c in two) and "--threads" in two[0].engine_args(Path("x"))
     assert cell.threads == 2 and cell.engine == "java" and cell.mode == "batch"
@@ -41,8 +43,30 @@ def test_a_thread_cell_is_a_batch_cell_with_its_count_in_the_key():
         Cell(engine="cpp", case="A", strategy="pool", design="flat", allocator="glibc", threads=0)
     # C++ runs the strategies it has: no Netty
     flat = thread_block(FLAT, "A", PROFILE, (1, 2))
-    assert [c.strategy for c in flat.cells] == ["alloc", "pool", "shared-pool"] * 2
+    assert [c.strategy for c in flat.cells] == ["alloc", "pool", "shared-pool", "pmr-synchronized"] * 2
     assert flat.cells[-1].engine_args(Path("x"))[-4:-2] == ["--threads", "2"]
+    # weak scaling is the engines' default: its cells say nothing; strong ones say so, in the key and to the engine
+    strong = thread_block(FLAT, "A", PROFILE, (1, 2), scaling="strong")
+    assert all(c.scaling == "strong" and f"_t{c.threads}_strong_" in c.key for c in strong.cells)
+    assert strong.cells[-1].engine_args(Path("x"))[-6:-2] == ["--threads", "2", "--scaling", "strong"]
+    assert {c.key for c in strong.cells}.isdisjoint(c.key for c in flat.cells) and "strong" in strong.name
+    assert "--scaling" not in flat.cells[-1].engine_args(Path("x"))
+    # a weak Java cell's heap holds N live sets; a strong one's the case's
+    half = replace(PROFILE, scale=0.25)  # above the smallest heap, which ci's scale reaches
+    weak_java, strong_java = (thread_cell(PARALLEL, "pool", "A", half, 2, scaling) for scaling in ("weak", "strong"))
+    assert weak_java.heap == heap_text(PARALLEL.heap_mb(0.5)) != strong_java.heap
+    assert strong_java.heap == heap_text(PARALLEL.heap_mb(0.25)) == thread_cell(PARALLEL, "pool", "A", half, 1).heap
+    with pytest.raises(ValueError, match="scaling"):
+        Cell(engine="cpp", case="A", strategy="pool", design="flat", allocator="glibc", scaling="strong")
+    # hand-off: Java only, batch, with threads; --handoff in the key and on the command line
+    handoff = handoff_block(PARALLEL, "A", PROFILE, (1, 2))
+    assert [c.strategy for c in handoff.cells] == list(HANDOFF_STRATEGIES) * 2
+    assert all(c.handoff and f"_t{c.threads}_handoff_" in c.key for c in handoff.cells)
+    assert "--handoff" in handoff.cells[0].engine_args(Path("x"))
+    with pytest.raises(ValueError, match="hand-off"):
+        handoff_block(FLAT, "A", PROFILE, (1,))
+    with pytest.raises(ValueError, match="handoff"):
+        Cell(engine="cpp", case="A", strategy="alloc", design="flat", allocator="glibc", threads=1, handoff=True)
 
 
 def test_java_and_cpp_side_by_side_pair_only_the_strategies_each_engine_has(tmp_path, monkeypatch):
@@ -52,7 +76,8 @@ def test_java_and_cpp_side_by_side_pair_only_the_strategies_each_engine_has(tmp_
     both = replace(PROFILE, threads=ThreadPlan(solutions=("parallel-11", "flat-glibc"), repetitions=3))
     table = sweep.Sweep(both, tmp_path, progress=False).threads([PARALLEL, FLAT])
     assert (table["status"] == "ok").all()
-    assert set(table.loc[table["engine"] == "cpp", "strategy"]) == {"alloc", "pool", "shared-pool"}
+    assert set(table.loc[table["engine"] == "cpp", "strategy"]) == {"alloc", "pool", "shared-pool", "pmr-synchronized"}
+    assert set(table["scaling"]) == {"weak", "strong"}
     verdicts = {claim.text: verdict for claim, verdict, _ in chapter.claims(table)}
     # Netty is asked of the Java solution only; the pools of both engines beat allocation at half its time
     netty = verdicts["With 1 thread: Netty, heap beats allocation"].summary
@@ -64,6 +89,9 @@ def test_java_and_cpp_side_by_side_pair_only_the_strategies_each_engine_has(tmp_
 
 
 def test_the_counts_a_machine_runs_are_those_it_has_cpus_for():
+    from allocorpool.run.experiments.handoff import worker_counts
+
+    assert worker_counts((1, 2, 4, 8), cpus=2) == (1,) and worker_counts((1, 2), cpus=1) == ()  # and the producer
     assert experiments.thread_counts((1, 2, 4, 8), cpus=2) == (1, 2)
     assert experiments.thread_counts((1, 2, 4, 8), cpus=16) == (1, 2, 4, 8)
     assert experiments.thread_counts((2, 4), cpus=1) == (1,)
@@ -77,17 +105,27 @@ def test_blocks_of_one_to_eight_threads_on_the_fake_engine_decide_where_sharing_
     monkeypatch.setenv("FAKE_SCALING", "shared-pool:0.8")
     monkeypatch.setenv("FAKE_FACTORS", "alloc:2")
     monkeypatch.setenv("FAKE_NOISE", "0.02")
-    table = sweep.Sweep(PROFILE, tmp_path, progress=False).threads([PARALLEL])
+    both = sweep.Sweep(PROFILE, tmp_path, progress=False).threads([PARALLEL])
+    assert (both["status"] == "ok").all() and (both["runs"] == 3).all()
+    table = both[both["scaling"] == "weak"]
     assert sorted(table["threads"].unique()) == [1, 2, 4, 8]
-    assert (table["status"] == "ok").all() and (table["runs"] == 3).all()
     shared = table[table["strategy"] == "shared-pool"].set_index("threads")["ns_per_packet"]
     assert shared[8] / shared[1] == pytest.approx(1 + 0.8 * 7, rel=0.1)
-    verdicts = {claim.text: verdict for claim, verdict, _ in chapter.claims(table)}
+    verdicts = {claim.text: verdict for claim, verdict, _ in chapter.claims(both)}  # weak, the comparison
     assert verdicts["With 1 thread: A pool per thread beats one shared pool"].outcome == effects.NO_DIFFERENCE
     for n in (2, 4, 8):
         assert verdicts[f"With {n} threads: A pool per thread beats one shared pool"].outcome == effects.HOLDS
         scales = verdicts[f"With {n} threads: Allocation scales: thread time within 25 % of one thread's"]
         assert scales.outcome == effects.HOLDS
+        in_cpu = verdicts[f"With {n} threads: Allocation scales in CPU time: its threads' CPU time per packet "
+                          "within 25 % of one thread's"]
+        assert in_cpu.outcome == effects.HOLDS, in_cpu.summary  # read from the runs' thread_cpu_s
+    # the CPU view: 90 % of the thread time on a CPU (the fake engine's), Netty's cache share 90 %
+    cpu = table.set_index(["strategy", "threads"])
+    assert (cpu["thread_cpu_ns_per_packet"] / cpu["ns_per_packet"]).between(0.8, 1.0).all()
+    netty = cpu.loc[("netty-pooled-heap", 2)]
+    assert netty["netty_cache_share"] == pytest.approx(0.9, abs=0.01) and netty["netty_allocations"] > 0
+    assert cpu.loc[("alloc", 2), "netty_allocations"] is None or pd.isna(cpu.loc[("alloc", 2), "netty_allocations"])
     assert verdicts["With 1 thread: Shared pool beats allocation"].outcome == effects.HOLDS  # 100 against 200 ns
     assert verdicts["With 8 threads: Shared pool beats allocation"].outcome == effects.FAILS  # 660 against 200 ns
     verdicts_by_count = chapter.verdict_table(chapter.questions(table))
@@ -152,3 +190,34 @@ def test_the_chapter_says_which_counts_ran_and_which_need_a_larger_machine():
     assert chapter.counts_note(table, planned=(1, 2)) == "Thread counts measured: 1 and 2."
     assert chapter.counts_note(table.assign(status="missing"), planned=(1, 2)) == "Thread counts measured: none."
     assert chapter.measured_cpus(table) == 2 and chapter.measured_cpus(table.assign(status="missing")) is None
+
+
+def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monkeypatch):
+    # The hand-off blocks of the Java solution (none for C++), read by the chapter's sections; a replay of a store
+    # without them shows every cell as not measured, and the sections say so instead of failing.
+    from allocorpool.chapters import threads_costs, threads_handoff
+    from allocorpool.run.experiments import handoff
+
+    monkeypatch.setattr(executor, "run_cell", _fake)
+    monkeypatch.setattr(handoff, "worker_counts", lambda planned, cpus=None: (1, 2))
+    monkeypatch.setenv("FAKE_NOISE", "0.02")
+    empty = sweep.Sweep(PROFILE, tmp_path / "empty", progress=False, replay=True).handoffs([PARALLEL, FLAT])
+    assert len(empty) == 4 * len(HANDOFF_STRATEGIES) and (empty["status"] == "missing").all()  # every planned count
+    threads_handoff.show_handoff(empty)
+    measured = sweep.Sweep(PROFILE, tmp_path, progress=False)
+    table = measured.handoffs([PARALLEL, FLAT])
+    assert set(table["engine"]) == {"java"} and table["handoff"].all() and (table["status"] == "ok").all()
+    assert sorted(table["threads"].unique()) == [1, 2]
+    assert threads_handoff.fastest(table) and "one producer and 2 workers" in " ".join(threads_handoff.fastest(table))
+    assert len(threads_costs.netty_table(table)) == 2 * 2  # netty-pooled-heap and -direct at 1 and 2 workers
+    threads_handoff.show_handoff(table)
+    # the thread table's sections: CPU beside wall time, Netty metrics, strong scaling with its live set
+    rows = measured.threads([PARALLEL])
+    assert len(threads_costs.cpu_table(rows)) == len(rows[rows["scaling"] == "weak"])
+    assert threads_costs.cpu_findings(rows)[0].startswith("With 1 thread, the threads were on a CPU for 90")
+    # weak scaling keeps each thread's live set, strong splits it (the runs' thread_held)
+    assert threads_costs.live_set_note(rows, "weak").endswith("1 thread: 100; 2 threads: 100.")
+    assert threads_costs.live_set_note(rows, "strong").endswith("1 thread: 100; 2 threads: 50.")
+    threads_costs.show_costs(rows)
+    threads_costs.show_strong(rows)
+    threads_costs.show_strong(rows[rows["scaling"] == "weak"])  # strong not measured: said, not failed

@@ -14,7 +14,7 @@ from allocorpool import effects, lists, study
 from allocorpool.chapters import threads_realtime as chapter
 from allocorpool.profiles import ThreadPlan
 from allocorpool.run import executor, runner, sweep
-from allocorpool.run.cells import thread_probe_block, thread_probe_cell
+from allocorpool.run.cells import heap_text, thread_probe_block, thread_probe_cell
 from allocorpool.run.experiments import threads as experiments
 from allocorpool.run.runner import run_cell
 
@@ -46,10 +46,11 @@ def test_each_consumer_sees_the_chapters_interval_and_the_clock_ticks_n_times_as
     assert args[args.index("--threads") + 1] == "4" and args[args.index("--interval-ns") + 1] == "250"
     block = thread_probe_block(FLAT, "A", PROFILE, (1, 2))
     assert [(c.strategy, c.threads) for c in block.cells] == [(s, n) for n in (1, 2)
-                                                               for s in ("alloc", "pool", "shared-pool")]
+                                                               for s in lists.THREAD_ENGINE_STRATEGIES["cpp"]]
     assert block.repetitions == PROFILE.blocks.probe_repetitions
     java = thread_probe_block(PARALLEL, "A", PROFILE, (2,))  # the Java engine's clock feeds several too
-    assert [c.strategy for c in java.cells] == list(lists.THREAD_STRATEGIES) and java.cells[0].interval_ns == 500
+    assert [c.strategy for c in java.cells] == list(lists.THREAD_ENGINE_STRATEGIES["java"])
+    assert java.cells[0].interval_ns == 500 and java.cells[0].heap == heap_text(PARALLEL.heap_mb(PROFILE.scale * 2))
     with pytest.raises(ValueError, match="not in a series"):
         replace(thread_probe_cell(PARALLEL, "pool", "A", PROFILE, 2), series=True)
 

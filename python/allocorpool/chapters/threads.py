@@ -14,19 +14,20 @@ from plotly.subplots import make_subplots
 
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.analysis.thread_costs import cpu_view
 from allocorpool.data.records import MISSING
 from allocorpool.chapters import display as show
 from allocorpool.chapters.claims import OUTCOME_COLOURS, Claim, tallied, versus
 from allocorpool.chapters.tables import style
 from allocorpool.effects import Verdict
 from allocorpool.lists import (THREAD_ENGINE_STRATEGIES, THREAD_POOLS, THREAD_STRATEGY_LABELS,
-                               THREAD_STRATEGY_NAMES)
+                               THREAD_STRATEGY_NAMES, WEAK)
 
 ALLOC = "alloc"
 PER_THREAD, SHARED = "pool", "shared-pool"
 # Allocation and pooling in the colours the other chapters give them; the shared pool a shade of pooling's
-THREAD_COLOURS = {"alloc": "#d62728", "pool": "#1f77b4", "shared-pool": "#17becf", "netty-pooled-heap": "#2ca02c",
-                  "netty-pooled-direct": "#9467bd"}
+THREAD_COLOURS = {"alloc": "#d62728", "pool": "#1f77b4", "shared-pool": "#17becf", "pmr-synchronized": "#8c564b",
+                  "netty-pooled-heap": "#2ca02c", "netty-pooled-direct": "#9467bd", "netty-recycler": "#bcbd22"}
 SCALES_WITHIN = 1.25  # "scales": thread time per packet at N threads within 25 % of one thread's
 
 
@@ -36,9 +37,12 @@ def _ns(row: dict[str, Any] | None) -> float:
 
 
 def measured(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of thread counts the store holds a finished run of (a replay lists every planned count)."""
+    """The rows of thread counts the store holds a finished run of (a replay lists every planned count), of one
+    scaling: weak, the comparison, where the table holds several (scaling_view picks another)."""
     if not len(table):
         return table
+    if "scaling" in table and table["scaling"].fillna(WEAK).nunique() > 1:
+        table = table[table["scaling"].fillna(WEAK) == WEAK]
     held = table[table["status"] != MISSING].groupby("threads").size()
     return table[table["threads"].isin(held.index)]
 
@@ -125,9 +129,11 @@ def _missing(row: dict[str, Any] | None) -> bool:
     return row is None or row.get("status") != "ok"
 
 
-def figure(table: pd.DataFrame) -> go.Figure:
-    """Packets per second per thread against the thread count, a line per strategy, a panel per solution and
-    case; the bars span the 95 % interval of the median. Flat lines scale perfectly."""
+def figure(table: pd.DataFrame, per: str = "thread",
+           title: str = "Throughput per thread against the number of threads (flat: perfect scaling)") -> go.Figure:
+    """Packets per second per thread (or, per="CPU-second", per second of the threads' CPU time, from a
+    threads_costs.cpu_view) against the thread count, a line per strategy, a panel per solution and case; the
+    bars span the 95 % interval of the median. Flat lines scale perfectly."""
     table = measured(table)
     table = table[table["status"] == "ok"]
     panels = list(dict.fromkeys(zip(table["label"], table["case"])))
@@ -147,14 +153,13 @@ def figure(table: pd.DataFrame) -> go.Figure:
             fig.add_trace(go.Scatter(x=lines["threads"], y=rate, mode="lines+markers", name=name, legendgroup=name,
                                      showlegend=name not in shown, line={"color": THREAD_COLOURS[str(strategy)]},
                                      error_y={"type": "data", "array": high, "arrayminus": low},
-                                     hovertemplate=f"{name}, %{{x}} threads: %{{y:.2f}} million packets/s per thread"
+                                     hovertemplate=f"{name}, %{{x}} threads: %{{y:.2f}} million packets/s per {per}"
                                                    "<extra></extra>"), row=i // columns + 1, col=i % columns + 1)
             shown.add(name)
     fig.update_xaxes(dtick=1, title_text="threads")
     fig.update_yaxes(rangemode="tozero")
-    fig.update_yaxes(title_text="million packets/s per thread", col=1)
-    fig.update_layout(title="Throughput per thread against the number of threads (flat: perfect scaling)",
-                      height=320 * rows + 80)
+    fig.update_yaxes(title_text=f"million packets/s per {per}", col=1)
+    fig.update_layout(title=title, height=320 * rows + 80)
     return fig
 
 
@@ -181,11 +186,13 @@ RULE = ("In each solution and case, the first strategy's median thread time per 
         "same margin.")
 
 
-def questions(table: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
+def questions(table: pd.DataFrame, cpu: pd.DataFrame | None = None) -> list[tuple[str, int, Verdict]]:
     """Each question of the chapter at each thread count the table holds, decided on it: each pool against
     allocation, a pool per thread against the shared pool (the 2019 article's "tricky" multi-threaded pooling),
-    and, from two threads, whether allocation scales (its thread time within 25 % of one thread's)."""
+    and, from two threads, whether allocation scales (its thread time within 25 % of one thread's) and, given
+    the table's CPU view (threads_costs.cpu_view), whether it scales in its threads' CPU time too."""
     table = measured(table)
+    cpu = None if cpu is None else measured(cpu)
     counts = sorted(int(n) for n in table["threads"].unique()) if len(table) else []
     what = "pairs"
     decided = []
@@ -199,14 +206,18 @@ def questions(table: pd.DataFrame) -> list[tuple[str, int, Verdict]]:
         if n > 1:
             decided.append((f"Allocation scales: thread time within {effects.pct(SCALES_WITHIN - 1)} of one thread's", n,
                             tallied(_pairs(table, ALLOC, ALLOC, n, SCALES_WITHIN, denominator_threads=1), what)))
+            if cpu is not None:
+                decided.append((f"Allocation scales in CPU time: its threads' CPU time per packet within "
+                                f"{effects.pct(SCALES_WITHIN - 1)} of one thread's", n,
+                                tallied(_pairs(cpu, ALLOC, ALLOC, n, SCALES_WITHIN, denominator_threads=1), what)))
     return decided
 
 
 def claims(table: pd.DataFrame) -> list[tuple[Claim, Verdict, None]]:
-    """The questions as claims, one per thread count: "With 2 threads: <question>"."""
+    """The questions as claims, one per thread count: "With 2 threads: <question>" (wall time and CPU time)."""
     return [(Claim(f"With {show.count(n, 'thread')}: {question}", lambda v=verdict: v,
                    RULE), verdict, None)
-            for question, n, verdict in questions(table)]
+            for question, n, verdict in questions(table, cpu_view(table))]
 
 
 def verdict_table(decided: list[tuple[str, int, Verdict]]) -> pd.DataFrame:
@@ -286,8 +297,9 @@ def counts_note(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> str:
 
 
 def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
-    """The chapter: which thread counts ran, the answer, the figure, the tables, the findings and verdicts.
-    planned: the profile's thread counts (a run lists only those this machine has CPUs for)."""
+    """The chapter under weak scaling (its comparison): which thread counts ran, the answer, the figure, the tables,
+    the findings and verdicts (wall time and the threads' CPU time). planned: the profile's thread counts (a run
+    lists only those this machine has CPUs for)."""
     if table.empty:
         show.note("No solution of this chapter is in this profile's selection.")
         return
@@ -307,4 +319,4 @@ def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
     show.show_unfinished(shown.assign(run_status=shown["status"]), ["run_status"], "run of several threads")
     for line in findings(table):
         show.note(line)
-    show_verdicts(questions(table))
+    show_verdicts(questions(table, cpu_view(table)))

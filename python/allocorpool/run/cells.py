@@ -7,7 +7,7 @@ import math
 from dataclasses import replace
 
 from allocorpool import paths
-from allocorpool.lists import (HEADROOM_STRATEGIES, MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE,
+from allocorpool.lists import (HANDOFF_ENGINES, WEAK, HEADROOM_STRATEGIES, MAX_CAPTURING_DELAY_MS, POOL_CHOICE_STRATEGIES, POOL_SIZE,
                               REALTIME_STRATEGIES, REFERENCE_NS, STRATEGIES, THREAD_ENGINE_STRATEGIES, Solution)
 from allocorpool.profiles import Profile, continuum_repetitions
 from allocorpool.run.blocks import Block
@@ -89,20 +89,26 @@ def jdk_block(solution: Solution, case: str, prof: Profile) -> Block:
     return Block(f"JDKs, {solution.name}, case {case}", cells, max(1, plan.repetitions))
 
 
-def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int) -> Cell:
-    """A batch run of the several-threads chapter: `threads` processing threads, each on its own share of the
-    case, for the profile's thread-run length (ThreadPlan)."""
+def thread_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int, scaling: str = WEAK,
+                handoff: bool = False) -> Cell:
+    """A batch run of the several-threads chapter: `threads` processing threads, each with the case's live set
+    (weak scaling) or its share of it (strong), fed by one producer thread where `handoff`, for the profile's
+    thread-run length (ThreadPlan). Under weak scaling a Java heap holds N live sets: the solution's heap at N
+    times the scale (its heap grows with the live set)."""
     plan = prof.threads
-    return _cell(solution, strategy, case, prof, mode="batch", threads=threads,
+    heap = solution.heap_mb(prof.scale * threads) if scaling == WEAK and solution.engine == "java" else None
+    return _cell(solution, strategy, case, prof, heap, mode="batch", threads=threads,
+                 scaling=None if scaling == WEAK else scaling, handoff=handoff,
                  duration_s=plan.batch_s or prof.blocks.batch_s or prof.batch_s,
                  warmup_s=plan.batch_warmup_s or prof.blocks.batch_warmup_s or prof.batch_warmup_s)
 
 
 def thread_probe_cell(solution: Solution, strategy: str, case: str, prof: Profile, threads: int) -> Cell:
     """A real-time probe of the several-threads chapter: one clock feeding `threads` consumers in turn, each
-    on its own share of the case and seeing the chapter's interval (the clock ticks `threads` times as often),
-    for the profile's probe length."""
-    return _cell(solution, strategy, case, prof, mode="realtime", threads=threads,
+    with the case's live set (weak scaling, in a Java heap of N times the scale's, as thread_cell's) and seeing
+    the chapter's interval (the clock ticks `threads` times as often), for the profile's probe length."""
+    heap = solution.heap_mb(prof.scale * threads) if solution.engine == "java" else None
+    return _cell(solution, strategy, case, prof, heap, mode="realtime", threads=threads,
                  interval_ns=prof.threads.interval_ns // threads, duration_s=prof.probe_s,
                  warmup_s=prof.probe_warmup_s, capture_delay_ms=_queue_delay(prof))
 
@@ -116,13 +122,26 @@ def thread_probe_block(solution: Solution, case: str, prof: Profile, counts: tup
                  prof.blocks.probe_repetitions)
 
 
-def thread_block(solution: Solution, case: str, prof: Profile, counts: tuple[int, ...]) -> Block:
-    """The several-threads comparison of one solution and case: every strategy of the chapter its engine runs
-    (lists.THREAD_ENGINE_STRATEGIES) at each thread count, interleaved and repeated as the profile's batch
-    blocks are."""
+def thread_block(solution: Solution, case: str, prof: Profile, counts: tuple[int, ...], scaling: str = WEAK) -> Block:
+    """The several-threads comparison of one solution and case under weak or strong scaling: every strategy of the
+    chapter its engine runs (lists.THREAD_ENGINE_STRATEGIES) at each thread count, interleaved and repeated as the
+    profile's batch blocks are. The weak block keeps its name of before strong scaling was measured."""
     strategies = [s for s in prof.threads.strategies if s in THREAD_ENGINE_STRATEGIES[solution.engine]]
-    cells = tuple(thread_cell(solution, strategy, case, prof, n) for n in counts for strategy in strategies)
-    return Block(f"threads {', '.join(map(str, counts))}, {solution.name}, case {case}", cells,
+    cells = tuple(thread_cell(solution, strategy, case, prof, n, scaling) for n in counts for strategy in strategies)
+    return Block(f"threads {', '.join(map(str, counts))}, {solution.name}, case {case}"
+                 + ("" if scaling == WEAK else f", {scaling} scaling"), cells,
+                 prof.threads.repetitions or max(1, prof.blocks.repetitions))
+
+
+def handoff_block(solution: Solution, case: str, prof: Profile, counts: tuple[int, ...]) -> Block:
+    """The hand-off comparison of one solution and case (engines of lists.HANDOFF_ENGINES): one producer thread
+    feeding N workers, every hand-off strategy at each worker count, weak scaling, interleaved and repeated as the
+    thread blocks are."""
+    if solution.engine not in HANDOFF_ENGINES:
+        raise ValueError(f"{solution.name}: hand-off runs in the {', '.join(HANDOFF_ENGINES)} engine only")
+    cells = tuple(thread_cell(solution, strategy, case, prof, n, handoff=True) for n in counts
+                  for strategy in prof.threads.handoff_strategies)
+    return Block(f"hand-off {', '.join(map(str, counts))}, {solution.name}, case {case}", cells,
                  prof.threads.repetitions or max(1, prof.blocks.repetitions))
 
 

@@ -23,6 +23,8 @@ from allocorpool.lists import (
     STORED_COUNT,
     STRATEGIES,
     THREAD_ENGINE_STRATEGIES,
+    HANDOFF_ENGINES,
+    STRONG,
     THREAD_REALTIME_ENGINES,
     TIMELINES,
     Solution,
@@ -262,8 +264,8 @@ def _jdks(prof: Profile, names: set[str] | None) -> tuple[int, float]:
 
 def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, float]:
     """The several-threads chapter's runs on a machine of `cpus` CPUs (every strategy at each thread count it
-    has CPUs for, in blocks; in real time, at each count of consumers it has a CPU more for) and their seconds;
-    each thread fills its share of the store beside the others."""
+    has CPUs for, in blocks of each scaling; hand-off and real time at each count it has a CPU more for) and their
+    seconds; each thread fills its live set (the case's, or under strong scaling its share) beside the others."""
     plan = prof.threads
     counts = [n for n in plan.counts if n <= cpus] or [1]
     on_chapter = [s for s in chosen if s.name in plan.solutions]
@@ -273,14 +275,21 @@ def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, flo
     runs, seconds = 0, 0.0
     for solution in on_chapter:
         strategies = [s for s in plan.strategies if s in THREAD_ENGINE_STRATEGIES[solution.engine]]
-        runs += len(cases) * len(strategies) * len(counts) * reps
-        seconds += len(strategies) * reps * sum(
-            run_s(solution.filler, measured, fill_s(case, prof.scale) / n) for case in cases for n in counts)
+        for scaling in plan.scalings:  # a weak thread fills the case's live set, a strong one its share
+            runs += len(cases) * len(strategies) * len(counts) * reps
+            seconds += len(strategies) * reps * sum(
+                run_s(solution.filler, measured, fill_s(case, prof.scale) / (n if scaling == STRONG else 1))
+                for case in cases for n in counts)
+        # hand-off (lists.HANDOFF_ENGINES): every hand-off strategy at each count of workers with N + 1 CPUs
+        workers = [n for n in plan.counts if n + 1 <= cpus] if solution.engine in HANDOFF_ENGINES else []
+        runs += len(cases) * len(plan.handoff_strategies) * len(workers) * reps
+        seconds += len(plan.handoff_strategies) * reps * sum(
+            run_s(solution.filler, measured, fill_s(case, prof.scale)) for case in cases for n in workers)
         # real time (lists.THREAD_REALTIME_ENGINES): every strategy's probes at each count with N + 1 CPUs
         consumers = [n for n in plan.counts if n + 1 <= cpus] if solution.engine in THREAD_REALTIME_ENGINES else []
         runs += len(cases) * len(strategies) * len(consumers) * prof.blocks.probe_repetitions
         seconds += len(strategies) * prof.blocks.probe_repetitions * sum(
-            run_s(solution.filler, prof.probe_s, fill_s(case, prof.scale) / n, counts_allocations=False)
+            run_s(solution.filler, prof.probe_s, fill_s(case, prof.scale), counts_allocations=False)
             for case in cases for n in consumers)
     return runs, seconds
 

@@ -88,6 +88,12 @@ class Cell:
     # The run's processing threads (--threads N: each with its own share of the case; in real time, N consumers
     # of one clock); None runs the model on the engine's main thread, as every other chapter's cells do.
     threads: int | None = None
+    # With threads: "strong" splits the case's live set between them (each thread its share); None runs the
+    # engines' default, weak scaling (every thread a live set of the case's size).
+    scaling: str | None = None
+    # With threads (java, batch): one producer thread acquires and fills every packet, the N threads (workers)
+    # process and release them (the engine's --handoff).
+    handoff: bool = False
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:
@@ -109,6 +115,10 @@ class Cell:
             raise ValueError("series: java realtime cells only, without live_objects or stop_when_heap_full")
         if self.threads is not None and (self.threads < 1 or self.series):
             raise ValueError(f"threads {self.threads!r}: 1 or more, not in a series (None: the main thread)")
+        if self.scaling not in (None, "strong") or (self.scaling is not None and self.threads is None):
+            raise ValueError(f"scaling {self.scaling!r}: None (weak, the engines' default) or 'strong', with threads")
+        if self.handoff and (self.threads is None or self.engine != "java" or self.mode != "batch"):
+            raise ValueError("handoff: java batch cells with threads only")
         object.__setattr__(self, "vm_options", tuple(self.vm_options))  # a list when rebuilt from a store
         if self.engine == "java":
             if self.jdk is None or self.collector is None:
@@ -137,6 +147,7 @@ class Cell:
         parts += [f"{tag}{count}" for tag, count in (("q", self.internal_queue_size), ("s", self.stored_count),
                                                       ("p", self.pool_size)) if count is not None]
         parts += [self.strategy, self.mode] + ([f"t{self.threads}"] if self.threads is not None else [])
+        parts += (["strong"] if self.scaling == "strong" else []) + (["handoff"] if self.handoff else [])
         if self.interval_ns is not None:
             parts.append(f"{self.interval_ns}ns")
         if self.capture_delay_ms is not None:
@@ -178,6 +189,10 @@ class Cell:
                 args += [option, str(count)]
         if self.threads is not None:
             args += ["--threads", str(self.threads)]
+        if self.scaling is not None:
+            args += ["--scaling", self.scaling]
+        if self.handoff:
+            args.append("--handoff")
         if self.live_objects:
             args.append("--live-objects")
         if self.stop_when_heap_full:

@@ -25,7 +25,7 @@ from allocorpool.data.tables import Continuum, HeapMultiples, Searches, value  #
 from allocorpool.lists import Solution
 from allocorpool.profiles import Profile, profile, solutions
 from allocorpool.run.executor import Executor
-from allocorpool.run.experiments import batch, continuum, heap, jdks, realtime, sentinels, stored, threads
+from allocorpool.run.experiments import batch, continuum, handoff, heap, jdks, realtime, sentinels, stored, threads
 from allocorpool.run.experiments.realtime import WHAT_IF_QUEUE_MS  # noqa: F401
 from allocorpool.run.progress import READ_CELLS_MIMETYPE, ChapterFailed, Progress  # noqa: F401
 from allocorpool.run.progress import fail_if_strict, show_cells_read
@@ -140,6 +140,9 @@ class Sweep:
 
     def thread_probes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
         return threads.thread_probes(self.executor, chosen)
+
+    def handoffs(self, chosen: Iterable[Solution]) -> pd.DataFrame:
+        return handoff.handoffs(self.executor, chosen)
 
     def queue_bench(self) -> dict[str, dict[str, Any]]:
         return stored.queue_bench(self.executor)

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -12,7 +13,12 @@ from allocorpool.analysis.search import MISSING, Probe, probe_verdict  # noqa: F
 from allocorpool.data.records import CellResult, Run
 from allocorpool.data.tables import LATENCY_FIELDS
 from allocorpool.lists import POOL_CHOICE_LABELS, STRATEGY_LABELS, Solution
+from allocorpool.profiles import Profile
+from allocorpool.run.blocks import Block
 from allocorpool.run.runner import Cell
+
+if TYPE_CHECKING:
+    from allocorpool.run.executor import Executor
 
 
 def labels(solution: Solution, strategy: str, case: str) -> dict[str, Any]:
@@ -65,3 +71,16 @@ def probe_block_figures(mine: list[dict[str, Any]], runs: pd.DataFrame, interval
 def not_measured(cell: Cell, row: dict[str, Any]) -> CellResult:
     """A cell a replay does not find in the store, as a result that says so (status MISSING)."""
     return CellResult(cell, MISSING, None, str(row["error"]), 0.0, Run(header=None, tables={}, summary=None))
+
+
+def runs_of(ex: Executor, make: Callable[[Solution, str, Profile, tuple[int, ...]], Block], solution: Solution, case: str,
+          counts: tuple[int, ...]) -> pd.DataFrame:
+    """The runs of the solution and case's block (made by `make`) at these counts. A replay reads, besides,
+    the blocks of every smaller machine, which ran the first counts only (a block's identity is its cells,
+    so a 2-CPU machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each
+    run once."""
+    if not ex.replay:
+        return ex.measure([make(solution, case, ex.profile, counts)])[0]
+    parts = [ex.read(make(solution, case, ex.profile, counts[:n])) for n in range(1, len(counts) + 1)]
+    parts = [part for part in parts if len(part)]
+    return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()

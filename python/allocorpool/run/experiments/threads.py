@@ -4,20 +4,18 @@ thread count this machine has CPUs for, as one block per solution and case (run.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
-from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.data.records import MISSING
-from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, THREAD_PROBE_COLUMNS, machine_name, recorded, value
+from allocorpool.data.tables import THREAD_COLUMNS, THREAD_PROBE_COLUMNS
 from allocorpool.lists import THREAD_REALTIME_ENGINES, THREAD_STRATEGY_LABELS, Solution
-from allocorpool.profiles import Profile
-from allocorpool.run.blocks import Block
 from allocorpool.run.cells import thread_block, thread_probe_block
 from allocorpool.run.executor import Executor
-from allocorpool.run.experiments.rows import labels, probe_block_figures
+from allocorpool.run.experiments.handoff import block_rows, scaling_block
+from allocorpool.run.experiments.rows import labels, probe_block_figures, runs_of
 
 
 def thread_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
@@ -35,8 +33,9 @@ def consumer_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[in
 
 
 def threads(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
-    """Every strategy of the chapter at each thread count, for each chosen solution and case: one row each
-    (data.tables.THREAD_COLUMNS), with its median over the newest complete boot's repetitions and its interval.
+    """Every strategy of the chapter at each thread count, for each chosen solution and case, under weak and
+    strong scaling (ThreadPlan.scalings): one row each (data.tables.THREAD_COLUMNS, run.experiments.handoff's
+    thread_row), with its median over the newest complete boot's repetitions and its interval.
     Here, the counts this machine has CPUs for; a replay, every planned count (those the store lacks show as
     not measured). The blocks run one at a time, whatever the machine's CPU slots: a block of N threads needs N
     CPUs to itself."""
@@ -44,16 +43,14 @@ def threads(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
     counts = plan.counts if ex.replay else thread_counts(plan.counts)
     ex.progress.begin(f"several threads ({', '.join(map(str, counts))})")
     cases = plan.cases or ex.profile.cases
-    jobs = [(solution, case, thread_block(solution, case, ex.profile, counts))  # its cells name the rows
-            for solution in chosen for case in cases]
     rows = []
-    for solution, case, block in jobs:
-        runs = _thread_runs(ex, solution, case, counts)
-        ex.progress.saw(runs.to_dict("records"))
-        figures = cell_figures(runs) if len(runs) else {}
-        for cell in block.cells:
-            rows.append(_thread_row(solution, cell.strategy, case, int(cell.threads or 1),
-                                         figures.get(cell.key), cell.key))
+    for solution in chosen:
+        for case in cases:
+            for scaling in plan.scalings:  # weak, the comparison, first; strong, the case split
+                block = thread_block(solution, case, ex.profile, counts, scaling)  # its cells name the rows
+                runs = runs_of(ex, scaling_block(scaling), solution, case, counts)
+                ex.progress.saw(runs.to_dict("records"))
+                rows += block_rows(solution, block.cells, runs)
     ex.progress.end(f"{len(rows)} thread cells")
     return pd.DataFrame(rows, columns=THREAD_COLUMNS)
 
@@ -70,7 +67,7 @@ def thread_probes(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
     for solution in (s for s in chosen if s.engine in THREAD_REALTIME_ENGINES and counts):
         for case in plan.cases or ex.profile.cases:
             block = thread_probe_block(solution, case, ex.profile, counts)
-            runs = _runs(ex, thread_probe_block, solution, case, counts)
+            runs = runs_of(ex, thread_probe_block, solution, case, counts)
             records = runs.to_dict("records") if len(runs) else []
             for cell in block.cells:
                 mine = [r for r in records if r["cell"] == cell.key and r["status"] != MISSING]
@@ -89,36 +86,3 @@ def _probe_row(solution: Solution, strategy: str, case: str, threads: int, clock
             "strategy_label": THREAD_STRATEGY_LABELS[strategy], "threads": threads,
             "interval_ns": clock_ns * threads, **figures,
             "latency_p99_ns": float(pd.Series(p99).median()) if p99 else None}
-
-
-def _thread_runs(ex: Executor, solution: Solution, case: str, counts: tuple[int, ...]) -> pd.DataFrame:
-    return _runs(ex, thread_block, solution, case, counts)
-
-
-def _runs(ex: Executor, make: Callable[[Solution, str, Profile, tuple[int, ...]], Block], solution: Solution, case: str,
-          counts: tuple[int, ...]) -> pd.DataFrame:
-    """The runs of the solution and case's block (made by `make`) at these counts. A replay reads, besides,
-    the blocks of every smaller machine, which ran the first counts only (a block's identity is its cells,
-    so a 2-CPU machine's block of 1 and 2 threads is another block than a 16-CPU machine's of 1 to 8): each
-    run once."""
-    if not ex.replay:
-        return ex.measure([make(solution, case, ex.profile, counts)])[0]
-    parts = [ex.read(make(solution, case, ex.profile, counts[:n])) for n in range(1, len(counts) + 1)]
-    parts = [part for part in parts if len(part)]
-    return pd.concat(parts).drop_duplicates(["boot", "cell", "repetition"]) if parts else pd.DataFrame()
-
-
-def _thread_row(solution: Solution, strategy: str, case: str, threads: int, found: dict[str, Any] | None,
-                key: str) -> dict[str, Any]:
-    labels = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
-              "engine": solution.engine, "baseline": solution.baseline, "strategy": strategy,
-              "strategy_label": THREAD_STRATEGY_LABELS[strategy], "case": case, "threads": threads}
-    if found is None:
-        return {**labels, "key": key, "status": MISSING, "error": "not measured: no boot completed its block",
-                "runs": 0, "failed_runs": 0, "boots": 0}
-    row = found["standing"]
-    ok = row.get("status") == "ok"
-    return {**labels, "key": row.get("key", key), "status": row.get("status", MISSING),
-            "error": value(row, "error"), **{name: recorded(row, name) if ok else None for name in THREAD_FIELDS},
-            **({"ns_per_packet": found["spread"].median} if ok else {}), **spread_columns(found),
-            "machine": machine_name(row)}

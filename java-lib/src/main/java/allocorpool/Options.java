@@ -3,6 +3,7 @@ package allocorpool;
 import allocorpool.model.CaseParams;
 import allocorpool.model.PacketSource;
 import allocorpool.run.RunConfig;
+import allocorpool.strategy.HandoffBuffers;
 import allocorpool.strategy.Strategies;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +56,8 @@ public final class Options {
         boolean probesFromStdin;
         String out = "-";
         int threads;
+        String scaling;
+        boolean handoff;
 
         /** A real-time run's values, for the next probe of its series. */
         static Values of(RunConfig c) {
@@ -160,6 +163,13 @@ public final class Options {
                 + " pool, every other strategy one each; in real time one clock feeds them in turn, each its own"
                 + " queue, each pinned to a CPU from --consumer-cpu on (default: the main thread alone)",
                 (v, s) -> v.threads = (int) integer("--threads", s, 1, MAX_THREADS));
+        add("--scaling", "weak|strong", "with --threads: weak, every thread a live set of the case's size (the"
+                + " default); strong, the case's live set split between the threads",
+                (v, s) -> v.scaling = oneOf("--scaling", s, s, List.of(RunConfig.WEAK, RunConfig.STRONG)));
+        add("--handoff", null, "with --threads N, batch: one producer thread acquires and fills every packet and hands"
+                + " it to N workers in turn, which process and release it (strategies: "
+                + String.join(", ", HandoffBuffers.NAMES) + ")",
+                (v, s) -> v.handoff = true);
         add("--out", "FILE", "JSON Lines records to FILE, - for standard output (default -)",
                 (v, s) -> v.out = s);
         add("--help", null, "print this help", (v, s) -> { });
@@ -266,13 +276,21 @@ public final class Options {
                         + " to the consumers apart from the clock's, or -1 (not pinned)");
             }
         }
+        if (v.threads == 0 && (v.scaling != null || v.handoff)) {
+            throw new UsageException((v.handoff ? "--handoff" : "--scaling") + ": only with --threads N");
+        }
+        if (v.handoff && (realtime || !HandoffBuffers.NAMES.contains(v.strategy))) {
+            throw new UsageException("--handoff: batch only, with a --strategy of " + String.join(", ",
+                    HandoffBuffers.NAMES) + " (got --mode " + v.mode + ", --strategy " + v.strategy + ")");
+        }
         if (v.warmupS >= v.durationS) {
             throw new UsageException("--warmup-s: " + v.warmupS + " must be less than --duration-s (" + v.durationS
                     + ")");
         }
         RunConfig config = new RunConfig(v.caseName, v.strategy, v.mode, v.intervalNs, v.durationS, v.warmupS,
                 v.scale, v.producerCpu, v.consumerCpu, v.liveObjects, v.seed, v.source, v.internalQueueSize,
-                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.probesFromStdin, v.out, v.threads);
+                v.storedCount, v.poolSize, v.captureDelayMs, v.stopWhenHeapFull, v.probesFromStdin, v.out, v.threads,
+                v.scaling == null ? RunConfig.WEAK : v.scaling, v.handoff);
         CaseParams params = config.caseParams();
         checkThreads(config, params);
         if (Strategies.BOUNDED_BY_POOL_SIZE.contains(v.strategy) && params.poolSize < params.packetsHeldAtMost()) {
@@ -303,7 +321,7 @@ public final class Options {
             return;
         }
         for (int i = 0; i < threads; i++) {
-            CaseParams share = params.share(i, threads);
+            CaseParams share = config.threadShare(params, i);
             if (share.poolSize < share.packetsHeldAtMost()) {
                 throw new UsageException("--pool-size: " + config.strategy + " with " + threads + " threads needs each"
                         + " thread's pool to hold its share, but thread " + i + " gets " + share.poolSize + " < "

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import allocorpool.run.RunConfig;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Every command-line mistake is a usage error that names the option and what it accepts. */
@@ -37,7 +38,21 @@ class OptionsTest {
                 "--threads", "8 threads need at least 8 packets");
         // 2,002 held in a pool of 2,002: thread 0's share of 1,001 cannot hold its 501 + 501
         assertMentions(error("--case", "A", "--strategy", "pool", "--threads", "2", "--pool-size", "2002",
-                "--internal-queue-size", "1001", "--stored-count", "1001"), "--pool-size", "thread 0 gets 1001");
+                "--internal-queue-size", "1001", "--stored-count", "1001", "--scaling", "strong"), "--pool-size",
+                "thread 0 gets 1001");
+        // weak scaling (the default): every thread's pool is the case's, and holds the case's live set
+        RunConfig weak = Options.parse(new String[] {"--case", "A", "--strategy", "pool", "--threads", "2",
+            "--pool-size", "2002", "--internal-queue-size", "1001", "--stored-count", "1001"});
+        assertEquals(List.of(RunConfig.WEAK, 1001, 1001), List.of(weak.scaling,
+                weak.threadShare(weak.caseParams(), 1).internalQueueSize, weak.threadShare(weak.caseParams(), 1).storedCount));
+        assertMentions(error("--case", "A", "--strategy", "pool", "--scaling", "strong"), "--scaling", "only with --threads");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--threads", "2", "--scaling", "even"), "--scaling",
+                "weak, strong");
+        assertMentions(error("--case", "A", "--strategy", "pool", "--threads", "2", "--handoff"), "--handoff",
+                "alloc, shared-pool, netty-pooled-heap, netty-pooled-direct, netty-recycler");
+        assertMentions(error("--case", "A", "--strategy", "alloc", "--handoff"), "--handoff", "only with --threads");
+        assertEquals(true, Options.parse(new String[] {"--case", "A", "--strategy", "netty-recycler", "--threads", "2",
+            "--handoff"}).handoff);
         Options.parse(new String[] {"--case", "A", "--strategy", "shared-pool", "--threads", "2", "--pool-size",
             "2002", "--internal-queue-size", "1001", "--stored-count", "1001"});
     }
@@ -196,7 +211,9 @@ class OptionsTest {
             assertEquals(field.get(series), field.get(next), field.getName());
             compared++;
         }
-        assertEquals(RunConfig.class.getFields().length - 1 - lineSets.size(), compared, "HEAP_FULL is static");
+        long statics = java.util.Arrays.stream(RunConfig.class.getFields())
+                .filter(f -> java.lang.reflect.Modifier.isStatic(f.getModifiers())).count();
+        assertEquals(RunConfig.class.getFields().length - statics - lineSets.size(), compared, "HEAP_FULL is static");
         assertEquals(1000, next.intervalNs, "a line that sets nothing else keeps the interval too");
     }
 

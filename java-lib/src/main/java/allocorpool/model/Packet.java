@@ -20,6 +20,8 @@ public final class Packet {
     private IpPacket ipPacket;
     private boolean live;
     private long number;
+    /** What its strategy keeps with a packet that may be released on another thread (see {@link #handle}). */
+    private Object handle;
 
     /** A heap packet: its own byte array. */
     public static Packet onHeap() {
@@ -56,6 +58,18 @@ public final class Packet {
 
     void setNumber(long number) {
         this.number = number;
+    }
+
+    /**
+     * The strategy's handle on the packet's memory where no table of the strategy's can find it: the Netty
+     * buffer of a hand-off run's packet, or the Recycler's handle of a recycled packet; null for the rest.
+     */
+    public Object handle() {
+        return handle;
+    }
+
+    public void setHandle(Object handle) {
+        this.handle = handle;
     }
 
     public boolean isLive() {

@@ -19,7 +19,7 @@ public final class RecordSchema {
             "memory_bytes", "small_machine", "commit", "engine_commit", "engine_source", "case", "strategy", "mode",
             "interval_ns", "duration_s", "warmup_s", "scale", "seed", "source", "params", "producer_cpu", "consumer_cpu",
             "jdk_vendor", "jdk_version", "vm_name", "vm_flags", "collector", "gc_beans", "heap_max_bytes",
-            "clock_origin_nanotime", "series_probe", "threads");
+            "clock_origin_nanotime", "series_probe", "threads", "scaling", "handoff");
 
     /** The fields of the header's {@code params} object. */
     public static final List<String> PARAMS = List.of(
@@ -45,7 +45,7 @@ public final class RecordSchema {
             "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms", "gc_cycle_count",
             "gc_cycle_total_ms", "ended_early", "live_objects", "live_bytes", "pool_capacity", "pool_free",
             "pool_in_use", "latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns", "latency_samples",
-            "latency_sample_every", "thread_share_min");
+            "latency_sample_every", "thread_share_min", "thread_cpu_s", "thread_held", "netty_metrics");
 
     /** The queue benchmark's records: one probe of one interval, and the result of a pair. */
     public static final List<String> PROBE = List.of(

@@ -47,6 +47,8 @@ final class Header {
         r.put("clock_origin_nanotime", clock.originNanos);
         r.put("series_probe", null);
         r.put("threads", config.threads > 0 ? config.threads : null);
+        r.put("scaling", config.threads > 0 ? config.scaling : null);
+        r.put("handoff", config.threads > 0 ? config.handoff : null);
         return r;
     }
 

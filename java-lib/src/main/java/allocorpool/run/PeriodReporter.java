@@ -9,6 +9,7 @@ import allocorpool.measure.GcMonitor;
 import allocorpool.measure.LatencyMeter;
 import allocorpool.measure.LatencyReport;
 import allocorpool.measure.ProcessCpu;
+import allocorpool.measure.ThreadCpu;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Processor;
 import allocorpool.queue.TickWindow;
@@ -48,6 +49,9 @@ final class PeriodReporter {
     private final RecordWriter out;
     private final GcMonitor gc;
     private final AllocationMeter alloc;
+    private final ThreadCpu threadCpu;
+    private long[] threadCpuStart;
+    private long[] threadCpuEnd;
     private final boolean realtime;
     private final long intervalNs;
     private final PrintStream human;
@@ -97,20 +101,25 @@ final class PeriodReporter {
      */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
             Processor processor, CaseParams params, TickWindow ticks, LatencyReport latency) {
-        this(out, gc, config, human, clock, processor, params, ticks, latency, AllocationMeter.forCurrentThread());
+        this(out, gc, config, human, clock, processor, params, ticks, latency, AllocationMeter.forCurrentThread(),
+                ThreadCpu.of(Thread.currentThread()), config.processingThreads());
     }
 
     /**
      * As above, the allocations counted by {@code alloc} (a threaded run's: its threads'), and the
      * window's fill read from one thread's {@code processor} against its share's {@code params}; in
-     * real time, {@code ticks} and {@code latency} are every consumer's.
+     * real time, {@code ticks} and {@code latency} are every consumer's. The CPU time of the run's own
+     * threads is {@code threadCpu}'s; a time per packet is elapsed time x {@code timeThreads} per packet
+     * (a hand-off run's 1: its producer makes every packet).
      */
     PeriodReporter(RecordWriter out, GcMonitor gc, RunConfig config, PrintStream human, RunClock clock,
-            Processor processor, CaseParams params, TickWindow ticks, LatencyReport latency, AllocationMeter alloc) {
+            Processor processor, CaseParams params, TickWindow ticks, LatencyReport latency, AllocationMeter alloc,
+            ThreadCpu threadCpu, int timeThreads) {
         this.out = out;
         this.gc = gc;
         this.alloc = alloc;
-        this.threads = config.processingThreads();
+        this.threadCpu = threadCpu;
+        this.threads = timeThreads;
         this.realtime = config.realtime();
         this.intervalNs = config.intervalNs;
         this.human = human;
@@ -186,6 +195,7 @@ final class PeriodReporter {
         measurePackets = packets;
         measureAlloc = alloc == null ? 0 : alloc.bytes();
         measureCpu = ProcessCpu.nanos();
+        threadCpuStart = threadCpu == null ? null : threadCpu.nanos();
         storeFillAtWindow = (double) processor.stored() / params.storedCount;
         fifoFillAtWindow = (double) processor.queued() / params.internalQueueSize;
     }
@@ -279,6 +289,7 @@ final class PeriodReporter {
         }
         if (measuring) {
             cpuEnd = ProcessCpu.nanos();
+            threadCpuEnd = threadCpu == null ? null : threadCpu.nanos();
         }
         for (GcEvent e : gc.drainSettled(1000)) {
             writeGc(e);
@@ -314,6 +325,8 @@ final class PeriodReporter {
         r.put("measured_packets", measuredPackets);
         r.put("measured_s", measuredS);
         r.put("measured_cpu_s", cpuEnd < 0 || measureCpu < 0 ? null : (cpuEnd - measureCpu) / 1e9);
+        r.put("thread_cpu_s", threadCpuStart == null || threadCpuEnd == null ? null
+                : java.util.Arrays.asList(ThreadCpu.seconds(threadCpuStart, threadCpuEnd)));
         r.put("ns_per_packet", measuredPackets == 0 ? null : measuredS * 1e9 * threads / measuredPackets);
         r.put("timed_start_s", clock.seconds(start));
         r.put("window_start_s", measuring ? clock.seconds(measureTime) : null);

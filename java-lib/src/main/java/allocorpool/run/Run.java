@@ -14,6 +14,7 @@ import allocorpool.queue.TickStats;
 import allocorpool.queue.TickWindow;
 import allocorpool.record.RecordWriter;
 import allocorpool.strategy.BufferStrategy;
+import allocorpool.strategy.NettyMetrics;
 import allocorpool.strategy.PoolCounts;
 import allocorpool.strategy.Strategies;
 import allocorpool.Options;
@@ -59,7 +60,10 @@ public final class Run {
     private TickStats stats;
     private ClassHistogram live;
     private PoolCounts counts;
-    private ThreadedRun threaded;
+    /** A run of several threads (ThreadedRun or HandoffRun), once made. */
+    private ThreadsOutcome threaded;
+    /** Netty's allocator metrics, read after the timed phase while a threaded run's threads are still alive. */
+    private Map<String, Object> nettyMetrics;
 
     private Run(RunConfig config, TickSourceFactory ticks, RecordWriter out, GcMonitor gc, PrintStream human,
             RunClock clock, Integer seriesProbe, BiFunction<String, CaseParams, BufferStrategy> strategies) {
@@ -132,7 +136,11 @@ public final class Run {
         out.write(header);
         try {
             if (config.threads > 0) {
-                runThreaded(params);
+                if (config.handoff) {
+                    runHandoff(params);
+                } else {
+                    runThreaded(params);
+                }
                 return finishRun(null);
             }
             loop = filled;
@@ -177,6 +185,11 @@ public final class Run {
         }
         counts = one != null ? checkedCounts(one) : threaded.checkedCounts();
         out.write(summary(null));
+        if (one == null) {
+            threaded.releaseHeld();
+        } else if (!config.probesFromStdin) {
+            one.processor().releaseAll(); // a series' next probe goes on with the model as it is
+        }
         return 0;
     }
 
@@ -185,22 +198,43 @@ public final class Run {
      * In real time the tick counts must balance for every consumer.
      */
     private void runThreaded(CaseParams params) throws IOException, InterruptedException {
-        threaded = new ThreadedRun(config, params, strategies, ticks);
+        ThreadedRun threaded = new ThreadedRun(config, params, strategies, ticks);
+        this.threaded = threaded;
         try {
             threaded.fill(System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
                     (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
             PeriodReporter.writeGc(out, gc, clock);
             TickWindow window = config.realtime() ? threaded.openTicks() : null;
             reporter = new PeriodReporter(out, gc, config, human, clock, threaded.firstProcessor(),
-                    threaded.firstShare(), window, threaded.latency(), threaded.allocationMeter());
+                    threaded.firstShare(), window, threaded.latency(), threaded.allocationMeter(), threaded.threadCpu(),
+                    config.processingThreads());
             threaded.run(reporter);
             if (window != null) {
                 stats = threaded.tickStats();
                 reporter.settleLost(stats.gaps, stats.trailingDropped);
             }
             reporter.finish();
+            nettyMetrics = nettyMetrics();
         } finally {
             threaded.end();
+        }
+    }
+
+    /** A hand-off run (see HandoffRun), batch; its threads are ended on every path. */
+    private void runHandoff(CaseParams params) throws IOException, InterruptedException {
+        HandoffRun handoff = new HandoffRun(config, params);
+        threaded = handoff;
+        try {
+            handoff.fill(System.nanoTime() + Math.round((config.durationS + FILL_GRACE_S) * 1e9),
+                    (config.durationS + FILL_GRACE_S) + " s (--duration-s + " + FILL_GRACE_S + " s)");
+            PeriodReporter.writeGc(out, gc, clock);
+            reporter = new PeriodReporter(out, gc, config, human, clock, handoff.firstProcessor(), handoff.firstShare(),
+                    null, null, handoff.allocationMeter(), handoff.threadCpu(), 1);
+            handoff.run(reporter);
+            reporter.finish();
+            nettyMetrics = nettyMetrics();
+        } finally {
+            handoff.end();
         }
     }
 
@@ -230,6 +264,11 @@ public final class Run {
         return counts;
     }
 
+    /** Netty's allocator metrics for a Netty buffer strategy (no Netty class is loaded for the others). */
+    private Map<String, Object> nettyMetrics() {
+        return Strategies.netty(config.strategy) ? NettyMetrics.of(config.strategy) : null;
+    }
+
     /**
      * A summary with every field: what was measured (nothing before the timed phase began), the rest null;
      * for a run that failed, what was thrown as its error and its {@link Failure} code.
@@ -255,7 +294,7 @@ public final class Run {
                 "gc_cycle_total_ms"}) {
                 r.put(field, 0.0);
             }
-            for (String field : new String[] {"ns_per_packet", "measured_cpu_s", "timed_start_s", "window_start_s",
+            for (String field : new String[] {"ns_per_packet", "measured_cpu_s", "thread_cpu_s", "timed_start_s", "window_start_s",
                 "store_fill_at_window", "fifo_fill_at_window", "lost_pct_measured", "measured_ticks_due",
                 "alloc_bytes_per_packet", "ended_early"}) {
                 r.put(field, null);
@@ -271,6 +310,8 @@ public final class Run {
         r.put("pool_free", counts == null ? null : counts.free);
         r.put("pool_in_use", counts == null ? null : counts.inUse);
         r.put("peak_rss_bytes", PeakRss.bytes());
+        r.put("thread_held", threaded == null || reporter == null ? null : threaded.held());
+        r.put("netty_metrics", nettyMetrics != null ? nettyMetrics : nettyMetrics());
         return r;
     }
 }

@@ -34,6 +34,16 @@ public final class RunConfig {
      * each on its own share of the case, in real time each fed by the one clock (see ThreadedRun).
      */
     public final int threads;
+    /**
+     * With --threads: "weak", each thread a live set of the case's size (the live set grows with N), or
+     * "strong", the case's live set split between the threads (see CaseParams#share).
+     */
+    public final String scaling;
+    /** With --threads N: one producer thread acquires and fills every packet, N workers process and release them. */
+    public final boolean handoff;
+
+    public static final String WEAK = "weak";
+    public static final String STRONG = "strong";
 
     /** The share of the heap in use at which --stop-when-heap-full ends the timed phase. */
     public static final double HEAP_FULL = 0.9;
@@ -47,12 +57,31 @@ public final class RunConfig {
                 probesFromStdin, out, 0);
     }
 
-    /** As above, run by {@code threads} processing threads (0: the main thread alone). */
+    /** As below, weak scaling without hand-off. */
     public RunConfig(String caseName, String strategy, String mode, long intervalNs, double durationS,
             double warmupS, double scale, int producerCpu, int consumerCpu, boolean liveObjects, long seed,
             String source, int internalQueueSize, int storedCount, int poolSize, double captureDelayMs,
             boolean stopWhenHeapFull, boolean probesFromStdin, String out, int threads) {
+        this(caseName, strategy, mode, intervalNs, durationS, warmupS, scale, producerCpu, consumerCpu, liveObjects,
+                seed, source, internalQueueSize, storedCount, poolSize, captureDelayMs, stopWhenHeapFull,
+                probesFromStdin, out, threads, WEAK, false);
+    }
+
+    /**
+     * As above, run by {@code threads} processing threads (0: the main thread alone), each with a live set
+     * as {@code scaling} says, fed by one producer thread when {@code handoff}.
+     */
+    public RunConfig(String caseName, String strategy, String mode, long intervalNs, double durationS,
+            double warmupS, double scale, int producerCpu, int consumerCpu, boolean liveObjects, long seed,
+            String source, int internalQueueSize, int storedCount, int poolSize, double captureDelayMs,
+            boolean stopWhenHeapFull, boolean probesFromStdin, String out, int threads, String scaling,
+            boolean handoff) {
+        if (!scaling.equals(WEAK) && !scaling.equals(STRONG)) {
+            throw new IllegalArgumentException("scaling '" + scaling + "': valid are " + WEAK + ", " + STRONG);
+        }
         this.threads = threads;
+        this.scaling = scaling;
+        this.handoff = handoff;
         this.caseName = caseName;
         this.strategy = strategy;
         this.mode = mode;
@@ -81,6 +110,23 @@ public final class RunConfig {
     /** The case's sizes at the scale, with the overrides. */
     public CaseParams caseParams() {
         return CaseParams.of(caseName, scale).overridden(internalQueueSize, storedCount, poolSize);
+    }
+
+    /**
+     * Thread {@code index}'s sizes of the case's {@code params}: the case's own under weak scaling, its share
+     * under strong (CaseParams#share).
+     */
+    public CaseParams threadShare(CaseParams params, int index) {
+        return scaling.equals(STRONG) ? params.share(index, processingThreads()) : params;
+    }
+
+    /** The packets of a pool every thread shares: each thread's share's pool (the case's under strong scaling). */
+    public int sharedPoolSize(CaseParams params) {
+        long size = 0;
+        for (int i = 0; i < processingThreads(); i++) {
+            size += threadShare(params, i).poolSize;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, size);
     }
 
     /** The processing threads of the run: 1 when the main thread runs the model alone. */

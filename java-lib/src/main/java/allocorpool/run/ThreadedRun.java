@@ -16,7 +16,11 @@ import allocorpool.strategy.BufferStrategy;
 import allocorpool.strategy.PoolCounts;
 import allocorpool.strategy.SharedPool;
 import allocorpool.strategy.Strategies;
+import allocorpool.measure.ThreadCpu;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -25,9 +29,11 @@ import java.util.function.BiFunction;
 
 /**
  * A run of N processing threads (--threads N): the multi-threaded message processor the 2019
- * article left for later. The case is split between the threads ({@link CaseParams#share}):
- * each thread makes its own share of the packets and keeps its own FIFO and store, so that the
- * live set, and the heap against it, stay the case's whatever N. Each thread has its own strategy
+ * article left for later. Each thread makes its own packets and keeps its own FIFO and store. Under
+ * weak scaling (--scaling weak, the default) each thread's live set is the case's, so that a thread's
+ * work stays the same whatever N and the live set grows with N; under strong scaling the case is split
+ * between the threads ({@link CaseParams#share}), so that the live set, and the heap against it, stay
+ * the case's. A shared pool holds every thread's pool. Each thread has its own strategy
  * (its own pool, Netty cache, or TLAB for allocation), except shared-pool, whose one lock-free
  * pool every thread takes from and gives back to. A packet never leaves the thread that made it.
  *
@@ -47,7 +53,7 @@ import java.util.function.BiFunction;
  * once; the others' summed) and the packets held must be those the processors hold; in real time,
  * every consumer's ticks must balance with the clock's counts for its queue.
  */
-final class ThreadedRun {
+final class ThreadedRun implements ThreadsOutcome {
     static final long POLL_MS = 5;
     /** Longs between two threads' counters: a cache line and more, so that no two share one. */
     private static final int STRIDE = 16;
@@ -91,9 +97,9 @@ final class ThreadedRun {
         loops = new PacketLoop[n];
         shares = new CaseParams[n];
         shared = config.strategy.equals(Strategies.SHARED);
-        SharedPool pool = shared ? new SharedPool(params.poolSize) : null;
+        SharedPool pool = shared ? new SharedPool(config.sharedPoolSize(params)) : null;
         for (int i = 0; i < n; i++) {
-            shares[i] = params.share(i, n);
+            shares[i] = config.threadShare(params, i);
             BufferStrategy strategy = shared ? pool.view() : strategies.apply(config.strategy, shares[i]);
             loops[i] = new PacketLoop(strategy, PacketSource.create(config.source, config.seed + i), shares[i]);
         }
@@ -105,9 +111,18 @@ final class ThreadedRun {
         parked = new CountDownLatch(n);
         for (int i = 0; i < n; i++) {
             int index = i;
-            threads[i] = new Thread(() -> work(index, Strategies.fillsStore(config.strategy)), "processor-" + i);
+            threads[i] = newThread(config.strategy, () -> work(index, Strategies.fillsStore(config.strategy)),
+                    "processor-" + i);
             threads[i].setDaemon(true);
         }
+    }
+
+    /**
+     * A processing thread: for a Netty strategy one of Netty's {@link FastThreadLocalThread}s, as an event
+     * loop's are (Netty's thread-locals, its allocator's cache among them, in an array of the thread's own).
+     */
+    static Thread newThread(String strategy, Runnable work, String name) {
+        return Strategies.netty(strategy) ? new FastThreadLocalThread(work, name) : new Thread(work, name);
     }
 
     /**
@@ -315,7 +330,7 @@ final class ThreadedRun {
     }
 
     /** The smallest thread's packets of the timed phase x N / all threads' (1: an even split). */
-    double smallestShare() {
+    public double smallestShare() {
         long min = Long.MAX_VALUE;
         for (int i = 0; i < loops.length; i++) {
             min = Math.min(min, counts.get(i * STRIDE));
@@ -329,6 +344,27 @@ final class ThreadedRun {
         return AllocationMeter.forThreads(threads);
     }
 
+    /** A meter of the threads' CPU time (null where the JVM does not measure it). */
+    ThreadCpu threadCpu() {
+        return ThreadCpu.of(threads);
+    }
+
+    /** The packets each thread's processor holds now (its FIFO and store): its live set. */
+    public List<Long> held() {
+        List<Long> held = new ArrayList<>();
+        for (PacketLoop loop : loops) {
+            held.add((long) loop.processor().held());
+        }
+        return held;
+    }
+
+    @Override
+    public void releaseHeld() {
+        for (PacketLoop loop : loops) {
+            loop.processor().releaseAll();
+        }
+    }
+
     /** Thread 0's processor and share: the window's fill is read there (the others' match it). */
     Processor firstProcessor() {
         return loops[0].processor();
@@ -338,7 +374,7 @@ final class ThreadedRun {
         return shares[0];
     }
 
-    long fillPackets() {
+    public long fillPackets() {
         long sum = 0;
         for (long packets : fillPackets) {
             sum += packets;
@@ -347,7 +383,7 @@ final class ThreadedRun {
     }
 
     /** The longest thread's fill. */
-    double fillSeconds() {
+    public double fillSeconds() {
         long max = 0;
         for (long nanos : fillNanos) {
             max = Math.max(max, nanos);
@@ -359,7 +395,7 @@ final class ThreadedRun {
      * The strategies' counts over all threads (the shared pool's once, the others' summed), checked:
      * balanced, and the packets in use those the processors hold. Null for strategies without counts.
      */
-    PoolCounts checkedCounts() {
+    public PoolCounts checkedCounts() {
         long capacity = 0;
         long free = 0;
         long inUse = 0;

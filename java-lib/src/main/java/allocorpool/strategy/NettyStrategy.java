@@ -114,6 +114,16 @@ public final class NettyStrategy implements BufferStrategy {
         return slots.get(packet.slot());
     }
 
+    /** The process's pooled allocator (the one {@code netty-pooled-*} strategies and hand-off runs use). */
+    static PooledByteBufAllocator pooled() {
+        return Allocators.POOLED;
+    }
+
+    /** The process's unpooled allocator. */
+    static UnpooledByteBufAllocator unpooled() {
+        return Allocators.UNPOOLED;
+    }
+
     private static void defaultProperty(String key, String value) {
         if (System.getProperty(key) == null) {
             System.setProperty(key, value);

@@ -8,7 +8,7 @@ import java.util.List;
 public final class Strategies {
     public static final List<String> NAMES = Arrays.asList(
             "dummy", "alloc", "mix", "pool", "native-alloc", "native-mix", "native-pool",
-            "netty-pooled-heap", "netty-pooled-direct", "netty-unpooled", "shared-pool");
+            "netty-pooled-heap", "netty-pooled-direct", "netty-unpooled", "netty-recycler", "shared-pool");
 
     /** The strategies that fail when POOL_SIZE packets (or native slots) are all in use. */
     public static final List<String> BOUNDED_BY_POOL_SIZE = Arrays.asList(
@@ -18,6 +18,11 @@ public final class Strategies {
     public static final String SHARED = "shared-pool";
 
     private Strategies() {}
+
+    /** The strategies whose buffers or packets come from Netty (netty-buffer, Netty's Recycler). */
+    public static boolean netty(String name) {
+        return name.startsWith("netty-");
+    }
 
     /**
      * False for dummy: it hands out one packet for everything, so the store holds that one
@@ -49,6 +54,8 @@ public final class Strategies {
             case "netty-pooled-direct":
             case "netty-unpooled":
                 return NettyStrategy.create(name);
+            case "netty-recycler":
+                return new RecyclerStrategy();
             case SHARED:
                 return new SharedPool(params.poolSize).view();
             default:

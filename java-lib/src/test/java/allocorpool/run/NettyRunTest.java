@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import allocorpool.ExpectsNettyLeaks;
 import allocorpool.Options;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Packet;
@@ -77,6 +78,26 @@ class NettyRunTest {
         assertTrue(released > 0, s.toString());
         long fifo = params.internalQueueSize - 1;
         assertTrue(held >= fifo && held <= fifo + params.storedCount, s.toString());
+        assertNettyMetrics(s);
+    }
+
+    /**
+     * Netty's allocator metrics are in every Netty buffer strategy's summary: a pooled run's arenas of its
+     * kind have served some buffers from a chunk, each arena is there, and a thread cache was made. (The
+     * allocator is the test JVM's, its counts those of every run so far: an engine's are its one run's.)
+     */
+    static void assertNettyMetrics(Map<String, Object> s) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) s.get("netty_metrics");
+        assertTrue(m != null, "netty_metrics in " + s);
+        assertTrue(((Number) m.get("used_heap_memory")).longValue() >= 0, m.toString());
+        if ("pooled".equals(m.get("allocator"))) {
+            long allocations = ((Number) m.get("allocations")).longValue();
+            assertTrue(allocations > 0, m.toString());
+            assertTrue(((Number) m.get("num_arenas")).longValue() >= 1, m.toString());
+            assertTrue(((Number) m.get("num_thread_local_caches")).longValue() >= 1, m.toString());
+            assertEquals(((Number) m.get("num_arenas")).longValue(), ((List<?>) m.get("arenas")).size(), m.toString());
+        }
     }
 
     @Test
@@ -149,6 +170,7 @@ class NettyRunTest {
     }
 
     @Test
+    @ExpectsNettyLeaks
     void aForgottenReleaseFailsTheRunWithAnErrorSummary() throws IOException {
         for (String strategy : NETTY) {
             String error = errorOfAFaultyRun(strategy, false);
@@ -157,6 +179,7 @@ class NettyRunTest {
     }
 
     @Test
+    @ExpectsNettyLeaks
     void aDoubleReleaseFailsTheRunWithAnErrorSummary() throws IOException {
         for (String strategy : NETTY) {
             String error = errorOfAFaultyRun(strategy, true);
@@ -166,7 +189,8 @@ class NettyRunTest {
 
     /**
      * The article's strategies (and the native ones) measure what they measured before Netty came:
-     * a run of one loads no Netty class, nor the Netty strategy. A Netty strategy's run does.
+     * a run of one loads no Netty class, nor the Netty strategy. A Netty strategy's run does (netty-recycler's
+     * loads Netty's Recycler, not the buffer strategy).
      */
     @Test
     void onlyTheNettyStrategiesLoadNetty() throws Exception {
@@ -177,9 +201,9 @@ class NettyRunTest {
             try (NotingLoader loader = new NotingLoader()) {
                 assertEquals(0, loader.run(args), strategy);
                 List<String> names = loader.names();
-                boolean netty = NETTY.contains(strategy);
-                assertEquals(netty, names.stream().anyMatch(n -> n.startsWith("io.netty.")), strategy);
-                assertEquals(netty, names.contains(NettyStrategy.class.getName()), strategy);
+                assertEquals(Strategies.netty(strategy), names.stream().anyMatch(n -> n.startsWith("io.netty.")),
+                        strategy);
+                assertEquals(NETTY.contains(strategy), names.contains(NettyStrategy.class.getName()), strategy);
                 assertTrue(names.contains(Run.class.getName()), "the loader loaded the engine itself");
             }
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import allocorpool.ExpectsNettyLeaks;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Packet;
 import allocorpool.queue.JavaTickProducer;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ThreadedRunTest {
     static final List<String> STRATEGIES = List.of("alloc", "mix", "pool", "shared-pool", "netty-pooled-heap",
-            "netty-pooled-direct");
+            "netty-pooled-direct", "netty-recycler");
     private static final TickSourceFactory NO_TICKS = (interval, capacity, producer, consumer) -> {
         throw new AssertionError("batch runs need no tick source");
     };
@@ -82,24 +83,81 @@ class ThreadedRunTest {
                 double share = (Double) s.get("thread_share_min");
                 assertTrue(share >= 0 && share <= 1, s.toString());
                 CaseParams params = config.caseParams();
+                assertEquals("weak", records.get(0).get("scaling"), "weak scaling is the default");
+                assertLiveSets(s, config, threads);
                 if (!strategy.equals("alloc")) {
                     long held = (Long) s.get("pool_in_use");
                     assertEquals((Long) s.get("pool_capacity"), (Long) s.get("pool_free") + held, s.toString());
-                    // every thread's FIFO full (its share less the one being made) and at most its store
-                    long fifo = params.internalQueueSize - threads;
-                    assertTrue(held >= fifo && held <= fifo + params.storedCount, s.toString());
                 }
                 if (strategy.equals("pool") || strategy.equals("shared-pool")) {
-                    assertEquals((long) params.poolSize, s.get("pool_capacity"), "the pool is the case's, split or not");
+                    assertEquals((long) params.poolSize * threads, s.get("pool_capacity"),
+                            "every thread's pool is the case's (weak scaling), shared or not");
                 }
+                assertThreadCpu(s, threads);
+                assertEquals(Strategies.netty(strategy) && !strategy.equals("netty-recycler"),
+                        s.get("netty_metrics") != null, s.toString());
             }
         }
     }
 
     /**
-     * Real time at a tick every 20 us: each of N consumers gets a queue of the 100 ms capture delay of
-     * its own ticks (5,000 / N), and the summary's books balance over all of them, whatever was lost.
+     * Each thread's live set (its FIFO full, less the packet being made, and at most its store) is the
+     * case's under weak scaling and its share under strong, and the pool holds them all: the threads'
+     * packets held add up to the pool's in use.
      */
+    static void assertLiveSets(Map<String, Object> s, RunConfig config, int threads) {
+        @SuppressWarnings("unchecked")
+        List<Long> held = (List<Long>) (List<?>) s.get("thread_held");
+        assertEquals(threads, held.size(), s.toString());
+        long sum = 0;
+        for (int i = 0; i < threads; i++) {
+            CaseParams share = config.threadShare(config.caseParams(), i);
+            long fifo = share.internalQueueSize - 1;
+            assertTrue(held.get(i) >= fifo && held.get(i) <= fifo + share.storedCount, i + ": " + s);
+            sum += held.get(i);
+        }
+        if (s.get("pool_in_use") != null) {
+            assertEquals(sum, (long) (Long) s.get("pool_in_use"), s.toString());
+        }
+    }
+
+    /** The summary's thread CPU: one figure per thread of the run, none negative. */
+    static void assertThreadCpu(Map<String, Object> s, int threads) {
+        @SuppressWarnings("unchecked")
+        List<Object> cpu = (List<Object>) s.get("thread_cpu_s");
+        assertEquals(threads, cpu.size(), s.toString());
+        for (Object seconds : cpu) {
+            assertTrue(seconds == null || ((Number) seconds).doubleValue() >= 0, s.toString());
+        }
+    }
+
+    /**
+     * Weak scaling gives each of two threads the case's live set, strong half of it: what thread_held says (each
+     * thread's within its sizes' bounds, and every strong thread's below every weak thread's).
+     */
+    @Test
+    void weakScalingKeepsEachThreadsLiveSetStrongSplitsIt() throws IOException {
+        CaseParams params = CaseParams.of("B", 0.01);
+        Map<String, List<Long>> held = new java.util.HashMap<>();
+        for (String scaling : List.of("weak", "strong")) {
+            Path file = dir.resolve("scaling-" + scaling + ".jsonl");
+            RunConfig config = RunFiles.config("B", "pool", "batch", 0, 0.01, false, file, "--threads", "2",
+                    "--duration-s", "0.4", "--warmup-s", "0.1", "--scaling", scaling);
+            assertEquals(0, execute(config, Strategies::create), scaling);
+            List<Map<String, Object>> records = RunFiles.readRun(file);
+            assertEquals(scaling, records.get(0).get("scaling"));
+            Map<String, Object> s = records.get(records.size() - 1);
+            assertLiveSets(s, config, 2);
+            @SuppressWarnings("unchecked")
+            List<Long> each = (List<Long>) (List<?>) s.get("thread_held");
+            held.put(scaling, each);
+            assertEquals(scaling.equals("weak") ? 2L * params.poolSize : params.poolSize, s.get("pool_capacity"));
+        }
+        long weakest = held.get("weak").stream().mapToLong(Long::longValue).min().getAsLong();
+        long strongest = held.get("strong").stream().mapToLong(Long::longValue).max().getAsLong();
+        assertTrue(strongest < weakest && weakest >= params.internalQueueSize - 1, held.toString());
+    }
+
     @Test
     void everyStrategyRunsInRealTimeOnOneAndTwoConsumersWithExactBooks() throws IOException {
         for (String strategy : STRATEGIES) {
@@ -181,6 +239,7 @@ class ThreadedRunTest {
 
     /** One thread's strategy forgets its 1000th release: the counts over all threads do not balance. */
     @Test
+    @ExpectsNettyLeaks
     void aLeakInOneThreadFailsTheRun() throws IOException {
         for (String strategy : List.of("pool", "netty-pooled-heap")) {
             Path file = dir.resolve(strategy + "-leak.jsonl");

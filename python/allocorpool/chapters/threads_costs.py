@@ -1,0 +1,179 @@
+"""Chapter 17's figures beside wall time: the threads' CPU time per packet (a figure and tables read as the wall
+time ones are, from analysis.thread_costs.cpu_view), Netty's allocator metrics per strategy, and the strong-scaling
+comparison (the case's live set split between the threads) beside the weak one. Every sentence is computed from
+the chapter's table (Sweep.threads)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from allocorpool.analysis.thread_costs import NETTY_COLUMNS, PROCESS_CPU, THREAD_CPU, cpu_view
+from allocorpool.chapters import display as show
+from allocorpool.chapters import threads
+from allocorpool.data.records import MISSING
+from allocorpool.lists import STRONG, THREAD_STRATEGY_LABELS, WEAK
+
+NETTY_HEADINGS = {"netty_allocations": "arena allocations", "netty_deallocations": "arena deallocations",
+                  "netty_cache_share": "served by a thread cache", "netty_chunk_usage_pct": "chunk usage",
+                  "netty_used_bytes": "memory held", "netty_thread_caches": "thread caches"}
+
+
+def scaling_view(table: pd.DataFrame, scaling: str) -> pd.DataFrame:
+    """The rows of one scaling (weak: every thread the case's live set; strong: the case split)."""
+    if not len(table) or "scaling" not in table:
+        return table if scaling == WEAK else table.iloc[0:0]
+    return table[table["scaling"].fillna(WEAK) == scaling]
+
+
+def _cell(value: Any, text: str) -> str:
+    return "" if _absent(value) else text
+
+
+def _absent(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _spread(median: Any, low: Any, high: Any) -> str:
+    """A median with its interval where both are known; the median alone, or nothing."""
+    if _absent(median):
+        return ""
+    return f"{median:.1f}" + ("" if _absent(low) or _absent(high) else f" ({low:.1f}-{high:.1f})")
+
+
+def cpu_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Per solution, case and thread count, each strategy's wall time per packet beside its threads' CPU time per
+    packet (median, 95 % interval) and the process's (median: the collector's and compiler's threads too)."""
+    table = threads.measured(table)
+    rows = []
+    for (label, case, n), part in table.groupby(["label", "case", "threads"], sort=False):
+        for r in part.to_dict("records"):
+            ok = r.get("status") == "ok"
+            cpu, low, high = (r.get(k) for k in (THREAD_CPU, "thread_cpu_low", "thread_cpu_high"))
+            rows.append({"solution": label, "case": case, "threads": int(n), "strategy": r["strategy_label"],
+                         "wall ns/packet (thread time)": f"{r['ns_per_packet']:.1f}" if ok else str(r.get("status")),
+                         "threads' CPU ns/packet": _spread(cpu, low, high) if ok else "",
+                         "process CPU ns/packet": _cell(r.get(PROCESS_CPU), f"{r.get(PROCESS_CPU) or 0:.1f}")
+                         if ok else ""})
+    return pd.DataFrame(rows).set_index(["solution", "case", "threads", "strategy"]) if rows else pd.DataFrame()
+
+
+def netty_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Netty's allocator metrics of the run that stands for each Netty strategy's cell: a row per solution, case,
+    thread count and strategy."""
+    table = threads.measured(table)
+    if not len(table) or "netty_allocations" not in table:
+        return pd.DataFrame()
+    part = table[table["status"].eq("ok") & table["netty_allocations"].notna()]
+    rows = []
+    for r in part.to_dict("records"):
+        share, usage, used = r.get("netty_cache_share"), r.get("netty_chunk_usage_pct"), r.get("netty_used_bytes")
+        rows.append({"solution": r["label"], "case": r["case"], "threads": int(r["threads"]),
+                     "strategy": r["strategy_label"],
+                     NETTY_HEADINGS["netty_allocations"]: f"{int(r['netty_allocations']):,}",
+                     NETTY_HEADINGS["netty_deallocations"]: _cell(r.get("netty_deallocations"),
+                                                                  f"{int(r.get('netty_deallocations') or 0):,}"),
+                     NETTY_HEADINGS["netty_cache_share"]: _cell(share, f"{100 * (share or 0):.1f} %"),
+                     NETTY_HEADINGS["netty_chunk_usage_pct"]: _cell(usage, f"{usage or 0:.0f} %"),
+                     NETTY_HEADINGS["netty_used_bytes"]: _cell(used, f"{(used or 0) / 2**20:.0f} MiB"),
+                     NETTY_HEADINGS["netty_thread_caches"]: _cell(r.get("netty_thread_caches"),
+                                                                  f"{int(r.get('netty_thread_caches') or 0)}")})
+    return pd.DataFrame(rows).set_index(["solution", "case", "threads", "strategy"]) if rows else pd.DataFrame()
+
+
+def cpu_findings(table: pd.DataFrame) -> list[str]:
+    """Sentences computed from the table: per thread count, how much of the threads' wall time the strategies'
+    threads spent on a CPU (their CPU time over thread time, median over the cells and its range)."""
+    table = threads.measured(table)
+    lines = []
+    for n, part in table.groupby("threads"):
+        ok = part[part["status"].eq("ok")]
+        shares = (ok[THREAD_CPU].astype(float) / ok["ns_per_packet"].astype(float)).dropna() \
+            if THREAD_CPU in ok and len(ok) else pd.Series(dtype=float)
+        if len(shares):
+            lines.append(f"With {show.count(int(n), 'thread')}, the threads were on a CPU for "
+                         f"{100 * shares.min():.0f} to {100 * shares.max():.0f} % of their thread time (median "
+                         f"{100 * shares.median():.0f} % over {show.count(len(shares), 'cell')}): the rest they "
+                         "waited, for a CPU or on each other.")
+    return lines
+
+
+def netty_findings(table: pd.DataFrame) -> list[str]:
+    """Sentences computed from the Netty metrics: the share of buffers the thread caches served, per strategy."""
+    found = netty_table(table)
+    if not len(found):
+        return []
+    part = threads.measured(table)
+    part = part[part["netty_cache_share"].notna()] if "netty_cache_share" in part else part.iloc[0:0]
+    lines = []
+    for strategy, rows in part.groupby("strategy", sort=False):
+        shares = rows["netty_cache_share"].astype(float)
+        lines.append(f"{THREAD_STRATEGY_LABELS[str(strategy)]}: a thread cache served {100 * shares.min():.1f} to "
+                     f"{100 * shares.max():.1f} % of the buffers (over {show.count(len(shares), 'cell')}); the "
+                     "arenas the rest.")
+    return lines
+
+
+def show_costs(table: pd.DataFrame) -> None:
+    """The CPU figure and tables beside the wall ones (weak scaling), then Netty's metrics."""
+    weak = scaling_view(table, WEAK)
+    if not len(threads.measured(weak)):
+        return
+    cpu = cpu_view(weak)
+    if len(threads.measured(cpu)[lambda t: t["status"].eq("ok")]):
+        show.show_figure(threads.figure(cpu, per="CPU-second",
+                                        title="Throughput per second of the threads' CPU time (flat: perfect scaling)"))
+    show.show_table(cpu_table(weak), "Wall and CPU time per packet, ns: thread time (elapsed x threads), the "
+                                     "threads' own CPU time (median, 95 % interval) and the whole process's")
+    counts = threads.measured(cpu)["threads"].unique() if len(cpu) else []
+    if len(counts) > 1:
+        show.show_table(threads.scaling_table(cpu), "Scaling in CPU time: the threads' CPU time per packet at N "
+                                                    "threads over one thread's (1: perfect), 95 % interval")
+    for line in cpu_findings(weak):
+        show.note(line)
+    netty = netty_table(weak)
+    if len(netty):
+        show.show_table(netty, "Netty's allocator after each run (PooledByteBufAllocatorMetric, the arenas of the "
+                               "strategy's kind): what the arenas allocated and freed, the share of the buffers a "
+                               "thread cache served, the chunks' mean usage, the memory held, the thread caches")
+    else:
+        show.note("Netty's allocator metrics: no Netty run measured.")
+    for line in netty_findings(weak):
+        show.note(line)
+
+
+def live_set_note(table: pd.DataFrame, scaling: str) -> str:
+    """The packets each thread held at the end, per thread count (their range over the cells)."""
+    part = threads.measured(scaling_view(table, scaling))
+    part = part[part["status"].eq("ok")] if len(part) else part
+    if not len(part) or "live_set_per_thread" not in part or part["live_set_per_thread"].isna().all():
+        return f"Live set per thread under {scaling} scaling: not measured."
+    said = []
+    for n, rows in part.groupby("threads"):
+        held = rows["live_set_per_thread"].dropna().astype(float)
+        if len(held):
+            said.append(f"{show.count(int(n), 'thread')}: {held.min():,.0f}"
+                        + (f" to {held.max():,.0f}" if held.max() > held.min() else ""))
+    return f"Packets each thread held (its live set) under {scaling} scaling: " + "; ".join(said) + "."
+
+
+def show_strong(table: pd.DataFrame) -> None:
+    """Strong scaling: the case's live set split between the threads, as the chapter measured before weak scaling
+    became its comparison; its tables read as the weak ones."""
+    strong = scaling_view(table, STRONG)
+    show.note(live_set_note(table, WEAK))
+    if not len(strong) or not len(threads.measured(strong)):
+        show.note("Strong scaling: not measured.")
+        return
+    show.note(live_set_note(table, STRONG))
+    show.show_table(threads.figures_table(strong), "Strong scaling: thread time per packet, ns, median (95 % "
+                                                   "interval)")
+    if threads.measured(strong)["threads"].nunique() > 1:
+        show.show_table(threads.scaling_table(strong), "Strong scaling: thread time per packet at N threads over "
+                                                       "one thread's, 95 % interval")
+    show.show_unfinished(strong.assign(run_status=strong["status"]), ["run_status"], "strong-scaling run")
+    missing = strong[strong["status"] == MISSING]
+    if len(missing):
+        show.note(f"Strong scaling: {show.count(len(missing), 'cell')} not measured.")
