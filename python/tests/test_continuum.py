@@ -359,3 +359,13 @@ def test_every_panel_of_the_continuum_draws_on_the_same_log_axis():
     axes = [name for name in fig.layout.to_plotly_json() if name.startswith("yaxis")]
     assert len(axes) == 3 and all(fig.layout[name].type == "log" for name in axes)
     assert fig.layout.yaxis.title.text == "ns per packet"
+
+
+def test_a_what_if_probe_that_fell_behind_without_a_loss_reads_so():
+    # chapter 4 failed formatting a probe that did not keep up and lost nothing ("loses None %")
+    from types import SimpleNamespace
+    from allocorpool.chapters import realtime
+    row = SimpleNamespace(status="ok", keeps_up=False, loss_pct=None)
+    assert realtime.what_if_text(row) == "falls behind"
+    assert realtime.what_if_text(SimpleNamespace(status="ok", keeps_up=False, loss_pct=0.25)) == "loses 0.25 %"
+    assert realtime.what_if_text(SimpleNamespace(status="timeout", keeps_up=None, loss_pct=None)) == "timeout"

@@ -124,6 +124,8 @@ def test_an_epsilon_run_that_does_not_fit_its_heap_is_its_answer_not_a_failure(t
     chapter = sweep.Sweep(strict, tmp_path, progress=False)
     batch = chapter.batch([epsilon])
     assert batch.set_index("strategy").loc["alloc", "status"] == "error"  # shown as it ended
+    facts = chapter.machine().set_index("what")["value"]  # the summary's machine table, from the stored runs
+    assert facts["CPU"] and "(R)" not in facts["CPU"]
     chapter.finish(batch)
     other = sweep.Sweep(strict, tmp_path / "flat", progress=False)  # a collector's cell that does not fit fails
     with pytest.raises(sweep.ChapterFailed, match="does not fit in the heap"):

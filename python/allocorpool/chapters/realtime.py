@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 import pandas as pd
 
@@ -143,6 +144,16 @@ CLAIMS = (
 
 
 show_verdicts = verdicts_of(CLAIMS, ARTICLE_SOLUTIONS)
+
+
+def what_if_text(row: Any) -> str:
+    """A what-if probe's outcome: keeps up, the share it lost, falls behind (no loss yet, but it did not keep up
+    with the clock), or why it has none."""
+    if row.status != "ok":
+        return str(row.status)
+    if row.keeps_up:
+        return "keeps up"
+    return "falls behind" if row.loss_pct is None or pd.isna(row.loss_pct) else f"loses {row.loss_pct:.2g} %"
 
 
 def show_what_if(what_if: pd.DataFrame) -> None:

@@ -7,7 +7,8 @@ from typing import Any
 
 import pandas as pd
 
-from allocorpool import machine, paths
+from allocorpool import paths
+from allocorpool.machine import cpu_name
 from allocorpool.analysis import gctable
 from allocorpool.data import gclog
 from allocorpool.data.records import CellResult, read_run
@@ -82,7 +83,7 @@ def machine(ex: Executor) -> pd.DataFrame:
     if not len(index):
         return pd.DataFrame()
     facts = index.assign(memory_gb=(index["memory_bytes"] / 2**30).round(1),
-                         cpu_model=index["cpu_model"].map(machine.cpu_name, na_action="ignore"))
+                         cpu_model=index["cpu_model"].map(cpu_name, na_action="ignore"))
     columns = {"cpu_model": "CPU", "cpus": "CPUs", "memory_gb": "memory, GB", "kernel": "kernel",
                "small_machine": "fewer than 4 CPUs", "commit": "commit"}
     runtimes = index.dropna(subset=["jdk_build"]).groupby("jdk")["jdk_build"].agg(

@@ -270,7 +270,7 @@ public final class QueueBenchmark {
     private static Map<String, Object> header(double probeS, double fixedProbeS, long minNs, long maxNs, int producerCpu, int consumerCpu) {
         Map<String, Object> r = RunContext.header("queue-bench");
         for (String field : List.of("case", "strategy", "mode", "interval_ns", "scale", "seed", "source",
-                "clock_origin_nanotime", "series_probe", "threads")) {
+                "clock_origin_nanotime", "series_probe", "threads", "scaling", "handoff")) {
             r.put(field, null);
         }
         r.put("duration_s", probeS);

@@ -5,6 +5,8 @@ import allocorpool.measure.ThreadCpu;
 import allocorpool.model.CaseParams;
 import allocorpool.model.Packet;
 import allocorpool.model.PacketSource;
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import allocorpool.model.Processor;
 import allocorpool.strategy.HandoffBuffers;
 import allocorpool.strategy.PoolCounts;
@@ -97,7 +99,7 @@ final class HandoffRun implements ThreadsOutcome {
         while (!filled.await(ThreadedRun.POLL_MS, TimeUnit.MILLISECONDS)) {
             rethrow();
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("the hand-off fill phase did not finish within " + deadlineRule
+                throw new RunFailureException(Failure.FILL_TIMEOUT, "the hand-off fill phase did not finish within " + deadlineRule
                         + ": " + filled.getCount() + " of " + workers.length + " workers' processors are not full");
             }
         }

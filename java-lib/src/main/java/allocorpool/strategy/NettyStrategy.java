@@ -1,6 +1,8 @@
 package allocorpool.strategy;
 
 import allocorpool.model.Packet;
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -89,12 +91,12 @@ public final class NettyStrategy implements BufferStrategy {
     @Override
     public void release(Packet packet) {
         if (!packet.isLive()) {
-            throw new IllegalStateException(name + ": double release (the packet is already free)");
+            throw new RunFailureException(Failure.POOL_ACCOUNTING, name + ": double release (the packet is already free)");
         }
         packet.setLive(false);
         ByteBuf buffer = slots.take(packet.slot());
         if (!buffer.release()) {
-            throw new IllegalStateException(name + ": leak: the buffer is still referenced after its release"
+            throw new RunFailureException(Failure.POOL_ACCOUNTING, name + ": leak: the buffer is still referenced after its release"
                     + " (reference count " + buffer.refCnt() + ")");
         }
         released++;
