@@ -163,7 +163,7 @@ def test_the_answer_shows_the_real_time_block_beside_the_search_and_the_abstract
                     "loses 0.14 % (0.10-0.30); 2019: mix")
     short = answer.answer_table(batch, SEARCHES, reference.load(), probes).loc["Parallel 11, 2019 \"CMS\"",
                                                                                  "real time, case A"]
-    assert short == "Mix 40 ns (allocation 230); mix and pooling keep up at 1 µs; 2019: mix"
+    assert short == "Mix 40 ns (allocation 230); mix/pooling keep up at 1 µs; 2019: mix"
     lost = _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.2, 0.1, 0.3], "pool": [0.01, 0.02, 0.01]})
     assert answer.probes_cell({r["strategy"]: r for r in lost.to_dict("records")}) == "all lose at 1 µs, pooling least"
     said = answer.abstract(batch, SEARCHES, reference.load(), 1, probes)
@@ -298,3 +298,16 @@ def test_the_abstract_names_the_winner_of_most_pairs_not_every_winner():
     assert answer.most_often({"mix": 8, "mix and pooling tied": 3, "allocation": 2}) == "mix (8 of 13 pairs)"
     assert answer.most_often({"mix": 2, "pooling": 2, "allocation": 1}) == "mix or pooling (2 of 5 pairs each)"
     assert answer.most_often({}) == ""
+
+
+def test_a_real_time_cell_drops_its_runners_up_before_it_runs_over_fifteen_words():
+    # "Allocation 200 ns (mix 200, pooling 80†); allocation and mix keep up at 1 µs; 2019: pooling": 16 words
+    searched = {s: {"outcome": "found", "interval_ns": ns, "lost_above_ns": lost}
+                for s, ns, lost in (("alloc", 1200, None), ("mix", 1300, None), ("pool", 80, 1000))}
+    probed = {r["strategy"]: r for r in _probes({"alloc": [0.10, 0.14, 0.30], "mix": [0.2, 0.1, 0.3],
+                                                 "pool": [0.01, 0.02, 0.01]}).to_dict("records")}
+    full = answer.realtime_cell(searched, probed)
+    assert full == "Allocation 1.2 µs (mix 1.3, pooling 80†); all lose at 1 µs, pooling least"
+    cut = answer.realtime_cell(searched, probed, "2019: mix lost least")
+    assert cut == "Allocation 1.2 µs; all lose at 1 µs, pooling least; 2019: mix lost least"
+    assert len(cut.split()) <= answer.WORDS_IN_A_CELL

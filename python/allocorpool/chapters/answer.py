@@ -199,14 +199,25 @@ def probes_cell(rows: dict[str, dict[str, Any]]) -> str:
     if len(keeping) == len(measured):
         return f"all keep up {at}"
     if keeping:
-        return f"{' and '.join(NAMES[s] for s in keeping)} {'keeps' if len(keeping) == 1 else 'keep'} up {at}"
+        return f"{'/'.join(NAMES[s] for s in keeping)} {'keeps' if len(keeping) == 1 else 'keep'} up {at}"
     ranked = [str(r["strategy"]) for r in realtime_blocks.rank([rows[s] for s in measured])]
     return f"all lose {at}, {NAMES[ranked[0]]} least"
 
 
-def realtime_cell(searched: dict[str, dict[str, Any]], probed: dict[str, dict[str, Any]]) -> str:
-    """The real-time answer in a few words: the searches, then the block at one interval."""
-    return "; ".join(part for part in (searches_cell(searched), probes_cell(probed)) if part) or "not measured"
+WORDS_IN_A_CELL = 15
+
+
+def realtime_cell(searched: dict[str, dict[str, Any]], probed: dict[str, dict[str, Any]], then: str = "") -> str:
+    """The real-time answer in at most WORDS_IN_A_CELL words: the searches, then the block at one interval, then
+    `then` (the 2019 best). Where that is too long, the runners-up of the searches go first, then who lost
+    least: the table in full keeps them."""
+    search, probes = searches_cell(searched), probes_cell(probed)
+    shorter = search.split(" (")[0]
+    for parts in ((search, probes), (shorter, probes), (shorter, probes.split(",")[0])):
+        said = "; ".join(part for part in (*parts, then) if part)
+        if len(said.split()) <= WORDS_IN_A_CELL:
+            return said
+    return said
 
 
 def realtime_2019_short(rows: dict[str, dict[str, Any]]) -> str | None:
@@ -246,9 +257,10 @@ def answer_table(batch: pd.DataFrame, searches: pd.DataFrame, reference_figures:
                 _, words = realtime_answer(searched)
                 measured = block_answer(probed)[2] if probed else ""
                 said = "; ".join(part for part in (words if searched or not measured else "", measured) if part)
+                said = said + (f"; 2019: {best_2019}" if best_2019 else "")
             else:
-                said = realtime_cell(searched, probed)
-            row[f"real time, case {case}"] = said + (f"; 2019: {best_2019}" if best_2019 else "")
+                said = realtime_cell(searched, probed, f"2019: {best_2019}" if best_2019 else "") or "not measured"
+            row[f"real time, case {case}"] = said
         rows.append(row)
     return pd.DataFrame(rows).set_index("solution") if rows else pd.DataFrame()
 

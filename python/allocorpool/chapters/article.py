@@ -42,6 +42,8 @@ TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 <style type="text/css">
   main { max-width: 1200px; margin: 0 auto; }
   .jp-RenderedHTMLCommon table { margin: 0.5em 0 1em 0; }
+  /* A table keeps its figures on one line while it fits its column; one that would not wraps its cells. */
+  .jp-RenderedHTMLCommon td, .jp-RenderedHTMLCommon th { white-space: normal !important; }
   .celltag_folded { display: none; }
   label.unfold { cursor: pointer; color: #1a5fb4; }
   label.unfold input { margin-right: 0.5em; }

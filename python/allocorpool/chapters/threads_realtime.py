@@ -100,9 +100,16 @@ def findings(probes: pd.DataFrame) -> list[str]:
         kept = {THREAD_STRATEGY_LABELS[str(s)]: int((rows["keeps_up"] == effects.HOLDS).sum())
                 for s, rows in part.groupby("strategy", sort=False)}
         interval = int(part["interval_ns"].iloc[0])
-        said = "; ".join(f"{label} in {count}" for label, count in kept.items())
-        lines.append(f"With {show.count(int(n), 'consumer')}, each taking a packet every {interval:,} ns, the "
-                     f"strategies that kept up in every probe: {said} of {show.count(len(pairs), 'solution and case pair')}.")
+        by_count: dict[int, list[str]] = {}
+        for label, count in kept.items():
+            by_count.setdefault(count, []).append(label)
+        of = show.count(len(pairs), "solution and case pair")
+        if set(by_count) == {0}:
+            said = f"no strategy kept up in every probe, in any of the {of}"
+        else:
+            said = "kept up in every probe: " + "; ".join(f"{show.series(labels)} in {count}" for count, labels
+                                                          in sorted(by_count.items(), reverse=True)) + f" of {of}"
+        lines.append(f"With {show.count(int(n), 'consumer')}, each taking a packet every {interval:,} ns, {said}.")
     return lines
 
 
