@@ -214,14 +214,7 @@ final class HandoffRun implements ThreadsOutcome {
     }
 
     private void rethrow() {
-        Throwable e = failure.get();
-        if (e instanceof RuntimeException) {
-            throw (RuntimeException) e;
-        } else if (e instanceof Error) {
-            throw (Error) e;
-        } else if (e != null) {
-            throw new IllegalStateException("a hand-off thread failed: " + e, e);
-        }
+        ThreadedRun.rethrow(failure.get(), "a hand-off thread");
     }
 
     private long total() {

@@ -264,13 +264,17 @@ final class ThreadedRun implements ThreadsOutcome {
     }
 
     private void rethrow() {
-        Throwable e = failure.get();
+        rethrow(failure.get(), "a processing thread");
+    }
+
+    /** Throws what one of a run's threads failed with (as it was, where unchecked); nothing where none did. */
+    static void rethrow(Throwable e, String who) {
         if (e instanceof RuntimeException) {
             throw (RuntimeException) e;
         } else if (e instanceof Error) {
             throw (Error) e;
         } else if (e != null) {
-            throw new IllegalStateException("a processing thread failed: " + e, e);
+            throw new IllegalStateException(who + " failed: " + e, e);
         }
     }
 

@@ -1,6 +1,8 @@
 package allocorpool.strategy;
 
 import allocorpool.model.Packet;
+import allocorpool.record.Failure;
+import allocorpool.record.RunFailureException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.util.Arrays;
@@ -100,7 +102,7 @@ public final class HandoffBuffers {
         }
         PoolCounts counts = new PoolCounts(producer.acquired, released, held);
         if (!counts.balanced()) {
-            throw new IllegalStateException(name + ": hand-off accounting is off: " + counts
+            throw new RunFailureException(Failure.POOL_ACCOUNTING, name + ": hand-off accounting is off: " + counts
                     + " (acquired must be released + held)");
         }
         return counts;
