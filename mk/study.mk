@@ -19,7 +19,7 @@ TEST_NOTEBOOKS_DIR := $(BUILD)/test-notebooks
 # JupyterLab refuses to run as root unless told.
 LAB_ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-pool-choice \
+.PHONY: notebooks sweep article study answer lab test-notebooks test-browser plan record record-threads record-handoff record-pool-choice \
   record-jdks record-continuum record-headroom readme-answer
 
 notebooks: $(STUDY_NOTEBOOKS)
@@ -52,6 +52,15 @@ record-threads: env
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
+	done
+
+# The several-threads chapter's hand-off blocks (one producer, N workers, at each count this machine has N + 1
+# CPUs for), a Java solution at a time, each committed as it finishes (ONLY= names some of them).
+record-handoff: env
+	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists, profiles; print(" ".join(n for n in profiles.profile("$(PROFILE)").threads.solutions if lists.SOLUTIONS_BY_NAME[n].engine in lists.HANDOFF_ENGINES))')); do \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --handoff | tee $(BUILD)/record-handoff-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) hand-off blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-handoff-$$name.txt)" || true; \
 	done
 
 # The C++ chapter's choice-of-pool blocks (allocation, the free list and the standard library's pool, each design on

@@ -86,6 +86,29 @@ def record_threads(profile_name: str, solution: str) -> str:
     return "\n".join(lines)
 
 
+def record_handoff(profile_name: str, solution: str) -> str:
+    """Measures a Java solution's hand-off blocks in this boot (one producer, N workers, at each count this machine
+    has N + 1 CPUs for; what the store lacks) and words the result: each strategy's wall and thread CPU time per
+    packet, and each pool over allocation."""
+    chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
+    if chosen.engine not in lists.HANDOFF_ENGINES:
+        raise ValueError(f"solution {solution!r} has no hand-off blocks; one of the "
+                         f"{', '.join(lists.HANDOFF_ENGINES)} engine's")
+    table = Sweep(profile_name, progress=True).handoffs([chosen])
+    lines = []
+    for (case, threads), part in table.groupby(["case", "threads"], sort=False):
+        rows = {r["strategy"]: r for r in part.to_dict("records")}
+        figures = ", ".join(f"{s} {_figure(r)}" + (f" (CPU {r['thread_cpu_ns_per_packet']:.4g})"
+                                                    if r["status"] == "ok" and r.get("thread_cpu_ns_per_packet") else "")
+                            for s, r in rows.items())
+        effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
+                             for s in lists.HANDOFF_STRATEGIES[1:] if s in rows and "alloc" in rows
+                             and rows[s]["status"] == rows["alloc"]["status"] == "ok")
+        lines.append(f"{solution} case {case}, hand-off to {threads} worker(s): {figures} ns per packet (wall, "
+                     f"thread CPU); {effects_}")
+    return "\n".join(lines)
+
+
 def record_pool_choice(profile_name: str, solution: str) -> str:
     """Measures a C++ solution's choice-of-pool blocks in this boot (what the store lacks) and words the result:
     each strategy's time per packet and the standard pool over the free list and over allocation."""
