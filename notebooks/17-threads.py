@@ -82,6 +82,20 @@ from allocorpool.chapters import threads_costs
 threads_costs.show_costs(table)
 
 # %% [markdown]
+# ## One thread here and in the batch chapters
+#
+# With one thread, this chapter runs what the batch chapters run. Its figures need not match theirs:
+# each figure stands for the newest machine that measured it, and the machines differ in speed.
+# Where one machine ran both, their ratio shows how far the two engines agree.
+
+# %%
+from allocorpool.analysis import blocks as block_figures
+
+threads_costs.show_against_batch(table, sweep.batch(chosen),
+                                 block_figures.machine_names(sweep.store.table("blocks"), sweep.store.index),
+                                 sweep.profile)
+
+# %% [markdown]
 # ## Strong scaling: the case split between the threads
 #
 # Here the case's live set is split between the threads, as this chapter measured it before weak

@@ -49,6 +49,9 @@ AGREE, DISAGREE, OPPOSE = "", "disagree", "opposite"
 # How a verdict reads in a chapter's claims table.
 WORDS = {HOLDS: "holds", FAILS: "does not hold", EQUAL: EQUAL, NO_DIFFERENCE: NO_DIFFERENCE,
          NOT_MEASURED: "cannot tell", MIXED: "partly"}
+# How the outcome of "X beats Y" reads where a table names X against Y: X is faster, slower, equal or undecided.
+FASTER_WORDS = {HOLDS: "faster", FAILS: "slower", EQUAL: EQUAL, NO_DIFFERENCE: NO_DIFFERENCE,
+                NOT_MEASURED: NOT_MEASURED}
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from allocorpool.chapters.figures import LOG_TICKS, line_colours
 from allocorpool.study import COLLECTOR_LABELS
 
 # How a JDK change reads: the later JDK's time over the earlier one's, decided against parity by the margin
-CHANGE_WORDS = {effects.HOLDS: "faster", effects.FAILS: "slower", effects.NO_DIFFERENCE: "undecided"}
+CHANGE_WORDS = effects.FASTER_WORDS
 
 
 CONTRADICTED_MARK = "†"

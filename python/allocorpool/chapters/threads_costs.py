@@ -177,3 +177,70 @@ def show_strong(table: pd.DataFrame) -> None:
     missing = strong[strong["status"] == MISSING]
     if len(missing):
         show.note(f"Strong scaling: {show.count(len(missing), 'cell')} not measured.")
+
+
+BATCH_STRATEGIES = ("alloc", "pool")  # the strategies both chapters run, one thread each
+
+
+def _median(samples: Any) -> float:
+    values = [float(v) for v in (samples or []) if not _absent(v)]
+    return float(pd.Series(values).median()) if values else math.nan
+
+
+def against_batch(table: pd.DataFrame, batch: pd.DataFrame, names: dict[str, str]) -> pd.DataFrame:
+    """One thread of this chapter beside the batch chapters' figure for the same solution, case and strategy: each
+    figure with the machine (boot, named by names) it stands for, and, where a machine ran both, this chapter's
+    median over the batch block's there (1: the two engines agree)."""
+    one = threads.measured(scaling_view(table, WEAK))
+    one = one[one["status"].eq("ok") & one["threads"].eq(1)] if len(one) else one
+    if not len(one) or not len(batch):
+        return pd.DataFrame()
+    stood = {(r["solution"], r["case"], r["strategy"]): r
+             for r in batch[batch["status"].eq("ok")].to_dict("records")}
+    rows = []
+    for r in one.to_dict("records"):
+        b = stood.get((r["solution"], r["case"], r["strategy"]))
+        if r["strategy"] not in BATCH_STRATEGIES or b is None:
+            continue
+        mine, theirs = r.get("boot_samples") or {}, b.get("boot_samples") or {}
+        shared = [boot for boot in mine if boot in theirs]
+        same = [_median(mine[boot]) / _median(theirs[boot]) for boot in shared]
+        rows.append({"solution": r["label"], "case": r["case"], "strategy": r["strategy_label"],
+                     "one thread here, ns": f"{r['ns_per_packet']:,.1f} ({names.get(str(r.get('boot')), 'one run')})",
+                     "batch chapters, ns": f"{b['ns_per_packet']:,.1f} ({names.get(str(b.get('boot')), 'one run')})",
+                     "here over batch": f"{r['ns_per_packet'] / b['ns_per_packet']:.2f}",
+                     "same machine": ", ".join(f"{x:.2f} ({names.get(boot, boot)})" for x, boot in zip(same, shared))
+                     or "none ran both"})
+    return pd.DataFrame(rows).set_index(["solution", "case", "strategy"]) if rows else pd.DataFrame()
+
+
+def batch_note(compared: pd.DataFrame, threads_s: tuple[float, float], batch_s: tuple[float, float]) -> str:
+    """Why one thread here and the batch chapters read differently, computed from against_batch's table: how far
+    apart the figures are, how often they come from one machine, and what one machine said where it ran both."""
+    if not len(compared):
+        return "One thread here against the batch chapters: no pair both measured."
+    ratios = compared["here over batch"].astype(float)
+    same = compared["same machine"][compared["same machine"] != "none ran both"]
+    together = [float(part.split(" ")[0]) for cell in same for part in cell.split(", ")]
+    said = (f"One thread here takes {ratios.min():.2f} to {ratios.max():.2f} times the batch chapters' figure "
+            f"(over {show.count(len(ratios), 'pair')}). The two run the same packet loop, here inside the "
+            f"several-threads engine, {threads_s[0]:g} s after {threads_s[1]:g} s of warm-up against {batch_s[0]:g} s "
+            f"after {batch_s[1]:g} s there. Each figure stands for its newest machine: "
+            f"{len(ratios) - len(same)} of the {show.count(len(ratios), 'pair')} come from two different machines.")
+    if together:
+        said += (f" Where one machine ran both ({show.count(len(together), 'time')}), one thread here took "
+                 f"{min(together):.2f} to {max(together):.2f} times the batch block's time.")
+    return said
+
+
+def show_against_batch(table: pd.DataFrame, batch: pd.DataFrame, names: dict[str, str], profile: Any) -> None:
+    """One thread here beside the batch chapters' figures, and why they differ (batch_note)."""
+    plan, blocks = profile.threads, profile.blocks
+    here = (plan.batch_s or blocks.batch_s or profile.batch_s,
+            plan.batch_warmup_s or blocks.batch_warmup_s or profile.batch_warmup_s)
+    there = (blocks.batch_s or profile.batch_s, blocks.batch_warmup_s or profile.batch_warmup_s)
+    compared = against_batch(table, batch, names)
+    if len(compared):
+        show.show_table(compared, "One thread here against the batch chapters: time per packet, ns (the machine "
+                                  "each stands for), their ratio, and the ratio on each machine that ran both")
+    show.note(batch_note(compared, here, there))

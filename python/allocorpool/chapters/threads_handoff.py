@@ -7,11 +7,19 @@ from __future__ import annotations
 
 import pandas as pd
 
+from allocorpool import effects
+from allocorpool.analysis.thread_costs import cpu_view
 from allocorpool.chapters import display as show
 from allocorpool.chapters import threads
+from allocorpool.chapters.claims import versus
 from allocorpool.chapters.threads_costs import cpu_table, netty_table
 from allocorpool.data.records import MISSING
-from allocorpool.lists import THREAD_STRATEGY_LABELS
+from allocorpool.lists import HANDOFF_STRATEGIES, THREAD_STRATEGY_LABELS
+
+ALLOC = "alloc"
+RULE = ("Each pool's median time per packet over allocation's in the same solution, case and worker count, with its "
+        "95 % interval over the block's repetitions. The pool is faster where the interval lies below 1 by the "
+        f"{effects.pct(effects.MARGIN)} margin, slower where it lies above it, and otherwise the pair reads undecided.")
 
 
 def fastest(table: pd.DataFrame) -> list[str]:
@@ -23,6 +31,46 @@ def fastest(table: pd.DataFrame) -> list[str]:
         for n in sorted(int(v) for v in part["threads"].unique()):
             said = threads.best_text(threads.by_strategy(table, solution, case, n))
             lines.append(f"{label}, case {case}, one producer and {show.count(n, 'worker')}: {said}.")
+    return lines
+
+
+def against_allocation(table: pd.DataFrame) -> pd.DataFrame:
+    """Each hand-off pool over allocation in each solution, case and worker count, in wall time and in the threads'
+    CPU time: the ratio of medians with its 95 % interval over the block's repetitions and its outcome (below 1:
+    the pool is faster), decided as RULE says."""
+    wall, cpu = threads.measured(table), threads.measured(cpu_view(table))
+    rows = []
+    for (label, solution, case), part in wall.groupby(["label", "solution", "case"], sort=False):
+        for n in sorted(int(v) for v in part["threads"].unique()):
+            by_wall = threads.by_strategy(wall, solution, case, n)
+            by_cpu = threads.by_strategy(cpu, solution, case, n) if len(cpu) else {}
+            for pool in HANDOFF_STRATEGIES:
+                if pool == ALLOC or pool not in by_wall:
+                    continue
+                said = {}
+                for clock, rows_ in (("wall time", by_wall), ("CPU time", by_cpu)):
+                    a, b = rows_.get(pool), rows_.get(ALLOC)
+                    ok = a is not None and b is not None and a.get("status") == b.get("status") == "ok"
+                    outcome, effect, _ = versus(a if ok else None, b if ok else None)
+                    said[clock] = f"{effect}, {effects.FASTER_WORDS[outcome]}" if ok else effects.NOT_MEASURED
+                rows.append({"solution": label, "case": case, "workers": n, "pool": THREAD_STRATEGY_LABELS[pool],
+                             **said})
+    return pd.DataFrame(rows)
+
+
+def tallies(compared: pd.DataFrame) -> list[str]:
+    """Sentences computed from against_allocation's table: per worker count and pool, how its pairs came out in wall
+    time and in CPU time."""
+    lines = []
+    for (n, pool), part in compared.groupby(["workers", "pool"], sort=False):
+        said = []
+        for clock in ("wall time", "CPU time"):
+            words = part[clock].str.rsplit(", ", n=1).str[-1].where(part[clock] != effects.NOT_MEASURED,
+                                                                     effects.NOT_MEASURED)
+            counts = words.value_counts()
+            said.append(f"in {clock} {', '.join(f'{w} in {c}' for w, c in counts.items())} of {len(part)}")
+        lines.append(f"{pool} against allocation, one producer and {show.count(int(n), 'worker')}: "
+                     f"{'; '.join(said)} solution and case pairs.")
     return lines
 
 
@@ -43,6 +91,14 @@ def show_handoff(table: pd.DataFrame) -> None:
                     "interval), by the number of workers")
     show.show_table(cpu_table(table), "Hand-off: wall time per packet beside the threads' CPU time (the producer's "
                                       "and the workers') and the whole process's, ns")
+    compared = against_allocation(table)
+    if len(compared):
+        show.show_table(compared.set_index(["solution", "case", "workers", "pool"]),
+                        "Hand-off: each pool's time per packet over allocation's, in wall time and in the threads' "
+                        "CPU time, ratio of medians (95 % interval): below 1, the pool is faster")
+        for line in tallies(compared):
+            show.note(line)
+        show.note(f"How each is decided: {RULE}")
     netty = netty_table(table)
     if len(netty):
         show.show_table(netty, "Hand-off: Netty's allocator after each run (buffers acquired on the producer, "

@@ -170,7 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="quick", choices=sorted(profiles.PROFILES))
     parser.add_argument("--variant", action="append", help="a variant (repeatable; default: all)")
     parser.add_argument("--retry-failed", action="store_true", help="run failed or timed-out cells again")
+    parser.add_argument("--list", action="store_true", help="print every variant's name, one per line, and stop")
     args = parser.parse_args(argv)
+    if args.list:
+        print("\n".join(v.name for v in VARIANTS))
+        return 0
     try:
         prof = profiles.profile(args.profile)
         for name in args.variant or []:

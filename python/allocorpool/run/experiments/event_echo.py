@@ -11,6 +11,7 @@ delegations to the functions here.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -124,17 +125,44 @@ def _printer(enabled: bool, name: str) -> Any:
     return show
 
 
+def pair_name(jdk: int, collector: str) -> str:
+    """A JDK and collector pair as the command line names it: '17:g1'."""
+    return f"{jdk}:{collector}"
+
+
+def only_pairs(prof: profiles.Profile, names: list[str]) -> profiles.Profile:
+    """The profile with its echo plan cut to the named pairs (pair_name), so that a command measures a pair at a
+    time into the profile's store (the cells' keys do not depend on the plan's other pairs). A name the profile
+    does not plan is refused with the valid ones."""
+    planned = {pair_name(jdk, collector): (jdk, collector) for jdk, collector in prof.echo.jdk_collectors()}
+    unknown = [name for name in names if name not in planned]
+    if unknown:
+        raise ValueError(f"unknown pair {', '.join(unknown)} for profile {prof.name}; valid: {', '.join(planned)}")
+    return replace(prof, echo=replace(prof.echo, pairs=tuple(planned[name] for name in names)))
+
+
 def main(argv: list[str] | None = None) -> int:
     """`python -m allocorpool.run.experiments.event_echo --profile quick`: runs what the store lacks, prints the
-    tables."""
+    tables; --pair runs one JDK and collector pair's cells only (`make record-echo` measures a pair at a time)."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m allocorpool.run.experiments.event_echo", description=main.__doc__)
     parser.add_argument("--profile", default="quick", choices=sorted(profiles.PROFILES))
     parser.add_argument("--data", help="store folder (default: data/<profile>)")
     parser.add_argument("--retry-failed", action="store_true", help="run failed and timed-out cells again")
+    parser.add_argument("--pair", action="append", default=[], metavar="JDK:COLLECTOR",
+                        help="only this JDK and collector pair (repeatable)")
+    parser.add_argument("--list", action="store_true", help="print the profile's pairs, one per line, and stop")
     args = parser.parse_args(argv)
-    sweep = EchoSweep(args.profile, args.data, retry_failed=args.retry_failed)
+    prof = profiles.profile(args.profile)
+    if args.list:
+        print("\n".join(pair_name(jdk, collector) for jdk, collector, why_not in combinations(prof) if why_not is None))
+        return 0
+    try:
+        prof = only_pairs(prof, args.pair) if args.pair else prof
+    except ValueError as error:
+        parser.error(str(error))
+    sweep = EchoSweep(prof, args.data, retry_failed=args.retry_failed)
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
         table = sweep.echo()
         print(table[["jdk", "collector", "transport", "clients", "mode", "status", "events_per_s", "rtt_p50_ns",
