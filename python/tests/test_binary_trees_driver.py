@@ -214,3 +214,12 @@ def test_a_replay_shows_stored_runs_on_a_machine_that_has_not_built_the_programs
     assert list(replayed.table["status"]) == ["ok"] and replayed.table["wall_s"].notna().all()
     nothing = trees.sweep(prof, chosen=["c-jemalloc"], store=Store(tmp_path / "empty"), progress=False)
     assert list(nothing.table["status"]) == ["missing"] and nothing.table["wall_s"].isna().all()
+
+
+def test_the_variants_are_listed_one_per_line_for_make_record_binary_trees(capsys):
+    from allocorpool.run.binary_trees import VARIANTS
+    from allocorpool.run.experiments import binary_trees as experiments
+
+    assert experiments.main(["--list"]) == 0
+    assert capsys.readouterr().out.split() == [v.name for v in VARIANTS]
+    assert experiments.main(["--profile", "full", "--variant", "no-such-variant"]) == 2

@@ -167,6 +167,25 @@ def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser
         assert raw not in screen.split(), f"the first screen shows {raw!r}"
     link = browser.find_element(By.CSS_SELECTOR, 'a[href="https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html"]')
     assert link.text == '"To allocate or to pool?"' or "allocate or to pool" in link.text
+    # the forest plot of pooling against allocation is drawn within the first 900 px, a row per solution and case
+    # in each of its two panels (batch, real time), each row's interval drawn
+    WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".plotly-graph-div .main-svg"))
+    forest = browser.execute_script(
+        "const first = document.querySelector('a[href=\"#chapter-1\"]').getBoundingClientRect().top;"
+        "const figs = Array.from(document.querySelectorAll('.plotly-graph-div'))"
+        ".filter(f => f.getBoundingClientRect().top < first);"
+        "if (!figs.length) return null; const f = figs[0];"
+        "return {top: f.getBoundingClientRect().top + window.scrollY, bottom: f.getBoundingClientRect().bottom,"
+        " rows: Array.from(f.querySelectorAll('.yaxislayer-above .ytick text')).map(t => t.textContent),"
+        " titles: Array.from(f.querySelectorAll('.annotation-text, .gtitle')).map(t => t.textContent),"
+        " lines: f.querySelectorAll('.scatterlayer .trace').length};")
+    assert forest is not None, "no figure before the first chapter: the forest plot is missing"
+    assert forest["top"] < 900, f"the forest plot starts at {forest['top']:.0f} px, below the first screen"
+    assert len(forest["rows"]) >= 2 and forest["lines"] >= 2, f"the forest plot draws no rows: {forest}"
+    assert any("batch" in t.lower() for t in forest["titles"]) and any("real time" in t.lower()
+                                                                      for t in forest["titles"]), forest["titles"]
+    sentences = screen.split("Each dot is")[0]
+    assert "pooling" in sentences.lower() and "%" in sentences, "no answer sentence with its margin before the plot"
 
 
 def test_the_article_reads_without_long_sentences_internal_names_or_raw_values(browser, article):

@@ -193,3 +193,20 @@ def test_a_replay_reads_the_store_and_runs_nothing(tmp_path, fake, monkeypatch):
     monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
     replayed = EchoSweep(TINY, tmp_path, progress=False).echo()
     assert len(runs) == 2 and (g1_by_mode(replayed)["status"] == "ok").all()
+
+
+def test_a_pair_at_a_time_cuts_the_echo_plan_and_refuses_a_pair_not_planned(capsys):
+    # make record-echo measures one JDK and collector pair at a time into the profile's store
+    from allocorpool import profiles
+    from allocorpool.run.experiments import event_echo as experiments
+
+    full = profiles.profile("full")
+    one = experiments.only_pairs(full, ["17:g1"])
+    assert one.name == "full" and one.echo.jdk_collectors() == ((17, "g1"),)
+    assert {c.key for c in experiments.echo_cells(one)} < {c.key for c in experiments.echo_cells(full)}
+    assert experiments.main(["--profile", "full", "--list"]) == 0
+    listed = capsys.readouterr().out.split()
+    assert "17:g1" in listed and "11:zgc-gen" not in listed  # JDK 11 has no generational ZGC
+    with pytest.raises(SystemExit) as refused:
+        experiments.main(["--profile", "full", "--pair", "17:cms"])
+    assert refused.value.code == 2 and "valid: 11:g1" in capsys.readouterr().err

@@ -221,3 +221,55 @@ def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monke
     threads_costs.show_costs(rows)
     threads_costs.show_strong(rows)
     threads_costs.show_strong(rows[rows["scaling"] == "weak"])  # strong not measured: said, not failed
+
+
+def _handoff_row(strategy, workers, wall, cpu):
+    row = _row(strategy, workers, wall)
+    cpu_spread = effects.spread(cpu)
+    return {**row, "handoff": True, "boot": "b", "thread_cpu_ns_per_packet": cpu_spread.median,
+            "thread_cpu_low": cpu_spread.low, "thread_cpu_high": cpu_spread.high, "cpu_boot_samples": {"b": cpu}}
+
+
+def test_hand_off_pools_read_against_allocation_in_wall_and_in_cpu_time():
+    # The shared pool is slower in wall time and faster in CPU time; Netty, heap is within noise in both.
+    from allocorpool.chapters import threads_handoff
+
+    table = pd.DataFrame([_handoff_row("alloc", 1, [100, 101, 99, 100, 102], [200, 201, 199, 200, 202]),
+                          _handoff_row("shared-pool", 1, [150, 151, 149, 152, 150], [100, 101, 99, 100, 102]),
+                          _handoff_row("netty-pooled-heap", 1, [80, 130, 100, 70, 125], [150, 260, 200, 140, 250])])
+    compared = threads_handoff.against_allocation(table).set_index("pool")
+    assert compared.loc["Shared pool", "wall time"].endswith(", slower")
+    assert compared.loc["Shared pool", "wall time"].startswith("1.5")
+    assert compared.loc["Shared pool", "CPU time"].endswith(", faster")
+    assert compared.loc["Netty, heap", "wall time"].endswith(", undecided")
+    lines = threads_handoff.tallies(compared.reset_index())
+    assert lines[0] == ("Shared pool against allocation, one producer and 1 worker: in wall time slower in 1 of 1; "
+                        "in CPU time faster in 1 of 1 solution and case pairs.")
+    # a pool without a CPU figure reads not measured in CPU time, its wall time still decided
+    no_cpu = table.assign(thread_cpu_ns_per_packet=None)
+    assert set(threads_handoff.against_allocation(no_cpu)["CPU time"]) == {effects.NOT_MEASURED}
+
+
+def test_one_thread_here_is_set_beside_the_batch_chapters_with_its_machine():
+    from allocorpool.chapters import threads_costs
+
+    here = pd.DataFrame([{**_row("alloc", 1, [230, 231, 229]), "boot": "b2", "scaling": "weak",
+                          "boot_samples": {"b1": [92, 93, 91], "b2": [230, 231, 229]}},
+                         {**_row("alloc", 2, [240, 241, 239]), "boot": "b2", "scaling": "weak"}])
+    batch = pd.DataFrame([{"solution": "parallel-11", "case": "A", "strategy": "alloc", "status": "ok",
+                           "ns_per_packet": 74.0, "boot": "b3",
+                           "boot_samples": {"b1": [137, 138, 136], "b3": [74, 75, 73]}},
+                          {"solution": "parallel-11", "case": "A", "strategy": "pool", "status": "ok",
+                           "ns_per_packet": 60.0, "boot": "b3", "boot_samples": {"b3": [60]}}])
+    names = {"b1": "machine 1", "b2": "machine 2", "b3": "machine 3"}
+    compared = threads_costs.against_batch(here, batch, names)
+    assert len(compared) == 1  # pool has no one-thread row here; two threads are not the batch chapters'
+    row = compared.loc[("Parallel", "A", "Allocation")]
+    assert row["one thread here, ns"] == "230.0 (machine 2)" and row["batch chapters, ns"] == "74.0 (machine 3)"
+    assert row["here over batch"] == "3.11" and row["same machine"] == "0.67 (machine 1)"
+    note = threads_costs.batch_note(compared, (6, 2), (10, 3))
+    assert "3.11 to 3.11 times" in note and "6 s after 2 s of warm-up against 10 s after 3 s" in note
+    assert "the two come from different machines in 1 of 1 pair." in note
+    assert note.endswith("one thread here took 0.67 to 0.67 times the batch block's time.")
+    assert threads_costs.batch_note(threads_costs.against_batch(here, batch.iloc[0:0], names), (6, 2), (10, 3)) \
+        .endswith("no pair both measured.")

@@ -197,7 +197,7 @@ def against_batch(table: pd.DataFrame, batch: pd.DataFrame, names: dict[str, str
         return pd.DataFrame()
     stood = {(r["solution"], r["case"], r["strategy"]): r
              for r in batch[batch["status"].eq("ok")].to_dict("records")}
-    rows = []
+    rows, apart = [], 0
     for r in one.to_dict("records"):
         b = stood.get((r["solution"], r["case"], r["strategy"]))
         if r["strategy"] not in BATCH_STRATEGIES or b is None:
@@ -205,13 +205,16 @@ def against_batch(table: pd.DataFrame, batch: pd.DataFrame, names: dict[str, str
         mine, theirs = r.get("boot_samples") or {}, b.get("boot_samples") or {}
         shared = [boot for boot in mine if boot in theirs]
         same = [_median(mine[boot]) / _median(theirs[boot]) for boot in shared]
+        apart += str(r.get("boot")) != str(b.get("boot"))
         rows.append({"solution": r["label"], "case": r["case"], "strategy": r["strategy_label"],
                      "one thread here, ns": f"{r['ns_per_packet']:,.1f} ({names.get(str(r.get('boot')), 'one run')})",
                      "batch chapters, ns": f"{b['ns_per_packet']:,.1f} ({names.get(str(b.get('boot')), 'one run')})",
                      "here over batch": f"{r['ns_per_packet'] / b['ns_per_packet']:.2f}",
                      "same machine": ", ".join(f"{x:.2f} ({names.get(boot, boot)})" for x, boot in zip(same, shared))
                      or "none ran both"})
-    return pd.DataFrame(rows).set_index(["solution", "case", "strategy"]) if rows else pd.DataFrame()
+    compared = pd.DataFrame(rows).set_index(["solution", "case", "strategy"]) if rows else pd.DataFrame()
+    compared.attrs["apart"] = apart  # pairs whose two figures stand for different machines
+    return compared
 
 
 def batch_note(compared: pd.DataFrame, threads_s: tuple[float, float], batch_s: tuple[float, float]) -> str:
@@ -225,8 +228,8 @@ def batch_note(compared: pd.DataFrame, threads_s: tuple[float, float], batch_s: 
     said = (f"One thread here takes {ratios.min():.2f} to {ratios.max():.2f} times the batch chapters' figure "
             f"(over {show.count(len(ratios), 'pair')}). The two run the same packet loop, here inside the "
             f"several-threads engine, {threads_s[0]:g} s after {threads_s[1]:g} s of warm-up against {batch_s[0]:g} s "
-            f"after {batch_s[1]:g} s there. Each figure stands for its newest machine: "
-            f"{len(ratios) - len(same)} of the {show.count(len(ratios), 'pair')} come from two different machines.")
+            f"after {batch_s[1]:g} s there. Each figure stands for its newest machine, and the two come from "
+            f"different machines in {compared.attrs.get('apart', 0)} of {show.count(len(ratios), 'pair')}.")
     if together:
         said += (f" Where one machine ran both ({show.count(len(together), 'time')}), one thread here took "
                  f"{min(together):.2f} to {max(together):.2f} times the batch block's time.")
