@@ -46,11 +46,12 @@ record: env
 	done; done
 
 # The several-threads chapter's blocks (every thread strategy at each thread count this machine has CPUs for), a
-# solution at a time, each committed as it finishes, as `make record` does (ONLY= names some of them).
+# solution at a time, each committed as it finishes, as `make record` does (ONLY= names some of them; NO_PROBES=1
+# leaves out the several-consumer real-time probes).
 record-threads: env
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
-	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
+	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads $(if $(NO_PROBES),--no-probes) | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
 	done
 

@@ -73,6 +73,9 @@ for depth, rows in drawn.items():
     show.show_table(chapter.results_table(rows), caption=f"Binary trees at depth {depth}: time", precision=2)
     show.show_table(chapter.memory_table(rows), caption=f"Binary trees at depth {depth}: memory and pauses",
                     precision=2)
+if drawn:
+    show.show_details("How each variant's pauses were read, and its runtime and compiler",
+                      chapter.provenance_table(next(iter(drawn.values()))))
 
 # %% [markdown]
 # ## Time per variant

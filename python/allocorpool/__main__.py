@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="its real-time blocks (every strategy's probes at 1,000 ns) instead of batch")
     kind.add_argument("--threads", action="store_true",
                       help="its several-threads blocks (every thread strategy at each thread count) instead of batch")
+    blocks.add_argument("--no-probes", action="store_true",
+                        help="with --threads: the batch blocks only, not the several-consumer real-time probes")
     kind.add_argument("--handoff", action="store_true",
                       help="a Java solution's hand-off blocks (one producer, N workers) instead of batch")
     kind.add_argument("--pool-choice", action="store_true",
@@ -101,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                   else record.record_jdks(args.profile, args.solution) if args.jdks
                   else record.record_continuum(args.profile, args.solution) if args.continuum
                   else record.record_headroom(args.profile, args.solution) if args.headroom
-                  else record.record_threads(args.profile, args.solution) if args.threads
+                  else record.record_threads(args.profile, args.solution, not args.no_probes) if args.threads
                   else record.record_handoff(args.profile, args.solution) if args.handoff
                   else record.record_pool_choice(args.profile, args.solution) if args.pool_choice
                   else record.record(args.profile, args.solution, args.realtime))

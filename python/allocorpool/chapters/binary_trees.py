@@ -88,19 +88,30 @@ def results_table(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def memory_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """The chapter's table of memory and pauses: one line per variant that ran, its peak RSS, its pauses as its
-    runtime reports them, and the runtime and compiler it ran on."""
+    """The chapter's table of memory and pauses: one line per variant that ran, its peak RSS and its pauses as its
+    runtime reports them (how each was read, and on what runtime: provenance_table)."""
     out = []
     for _, row in rows[rows["status"] != "unavailable"].iterrows():
         out.append({"variant": row["label"],
                     "peak RSS, MB": row["peak_rss_bytes"] / 2**20 if pd.notna(row["peak_rss_bytes"]) else None,
                     "longest pause, ms": row["pause_max_ms"], "pauses, total ms": row["pause_total_ms"],
-                    "pauses": row["pause_count"], "collections": row["collections"],
-                    "pause source": row["pause_source"] + (" (whole ms)" if row["pause_resolution_ms"] == 1 else "")
-                    if isinstance(row["pause_source"], str) else None,
+                    "pauses": row["pause_count"], "collections": row["collections"]})
+    table = pd.DataFrame(out, columns=["variant", "peak RSS, MB", "longest pause, ms", "pauses, total ms", "pauses",
+                                       "collections"]).set_index("variant")
+    counts = ["pauses", "collections"]  # whole numbers, however a gap typed them
+    return table.astype({c: "Int64" for c in counts}) if len(table) else table
+
+
+def provenance_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per variant that ran: what its pause figures measure, and the runtime and compiler it ran on."""
+    out = []
+    for _, row in rows[rows["status"] != "unavailable"].iterrows():
+        source = row["pause_source"]
+        out.append({"variant": row["label"],
+                    "pause source": source + (" (whole ms)" if row["pause_resolution_ms"] == 1 else "")
+                    if isinstance(source, str) else None,
                     "runtime": row["runtime"], "compiler": row["compiler"]})
-    return pd.DataFrame(out, columns=["variant", "peak RSS, MB", "longest pause, ms", "pauses, total ms", "pauses",
-                                      "collections", "pause source", "runtime", "compiler"]).set_index("variant")
+    return pd.DataFrame(out, columns=["variant", "pause source", "runtime", "compiler"])
 
 
 def machine_table(results: Results) -> pd.DataFrame:

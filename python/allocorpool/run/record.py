@@ -64,10 +64,10 @@ def record_headroom(profile_name: str, solution: str) -> str:
     return "\n".join(lines)
 
 
-def record_threads(profile_name: str, solution: str) -> str:
+def record_threads(profile_name: str, solution: str, probes: bool = True) -> str:
     """Measures the solution's several-threads blocks in this boot (what the store lacks) and words the result:
-    each strategy's thread time per packet at each thread count, and each pool over allocation; then, where its
-    engine runs several real-time consumers, each strategy's probes at each count of them."""
+    each strategy's thread time per packet at each thread count, and each pool over allocation; then (unless not
+    probes), where its engine runs several real-time consumers, each strategy's probes at each count of them."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     sweep = Sweep(profile_name, progress=True)
     table = sweep.threads([chosen])
@@ -78,11 +78,13 @@ def record_threads(profile_name: str, solution: str) -> str:
         effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
                              for s in lists.THREAD_POOLS if s in rows and "alloc" in rows)
         lines.append(f"{solution} case {case}, {threads} thread(s): {figures} ns per packet (thread time); {effects_}")
-    probes = sweep.thread_probes([chosen])
+    if not probes:
+        return "\n".join(lines)
+    probed = sweep.thread_probes([chosen])
     lines += [f"{solution} case {r['case']}, {r['threads']} consumer{'s' if r['threads'] != 1 else ''} at "
               f"{r['interval_ns']} ns each, {r['strategy']}: "
               f"{r['lossy']} of {r['probes']} probes lost, {r['failed']} failed, median loss {r['loss_pct']}"
-              for r in probes.to_dict("records")]
+              for r in probed.to_dict("records")]
     return "\n".join(lines)
 
 
