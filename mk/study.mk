@@ -32,6 +32,10 @@ $(STUDY_NOTEBOOKS) &: $(STUDY_SOURCES) tools/to_ipynb.py | $(VENV)/.installed
 plan: env
 	@$(PY) -m allocorpool plan --profile $(PROFILE) --solutions $(SOLUTIONS)
 
+# The boot a record-* target's commits name: this machine's, or with SCHEDULER its workers' (the blocks' register
+# names each one's boot and host).
+RECORD_BOOT = $(if $(SCHEDULER),"of the workers of $(SCHEDULER)",$$(cut -c1-8 /proc/sys/kernel/random/boot_id))
+
 # The batch blocks of a selection (every strategy of a solution and case, interleaved and repeated in this
 # boot), then its real-time blocks (every strategy's probes at 1000 ns), a solution at a time, each
 # solution's blocks committed to git as they finish: a session that ends mid-way keeps every finished
@@ -47,20 +51,22 @@ record: env
 
 # The several-threads chapter's blocks (every thread strategy at each thread count this machine has CPUs for), a
 # solution at a time, each committed as it finishes, as `make record` does (ONLY= names some of them; NO_PROBES=1
-# leaves out the several-consumer real-time probes).
+# leaves out the several-consumer real-time probes). With SCHEDULER, on that Dask cluster's workers, a block whole on one worker machine, the counts its smallest worker
+# has CPUs for (docs/methods.md: Blocks on a cluster).
 record-threads: env
-	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
-	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads $(if $(NO_PROBES),--no-probes) | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
+	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads $(if $(NO_PROBES),--no-probes) | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
 	done
 
 # The several-threads chapter's hand-off blocks (one producer, N workers, at each count this machine has N + 1
-# CPUs for), a Java solution at a time, each committed as it finishes (ONLY= names some of them).
+# CPUs for), a Java solution at a time, each committed as it finishes (ONLY= names some of them). With
+# SCHEDULER, on that Dask cluster's workers, as record-threads.
 record-handoff: env
-	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
+	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists, profiles; print(" ".join(n for n in profiles.profile("$(PROFILE)").threads.solutions if lists.SOLUTIONS_BY_NAME[n].engine in lists.HANDOFF_ENGINES))')); do \
-	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --handoff | tee $(BUILD)/record-handoff-$$name.txt || exit $$?; \
+	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --handoff | tee $(BUILD)/record-handoff-$$name.txt || exit $$?; \
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) hand-off blocks of $$name, boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-handoff-$$name.txt)" || true; \
 	done
 

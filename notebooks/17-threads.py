@@ -142,6 +142,18 @@ from allocorpool.chapters import threads_realtime
 
 threads_realtime.show_realtime(probes, plan.counts, threads.measured_cpus(table))
 
+# %% [markdown]
+# ## What a larger machine adds
+#
+# A machine of two CPUs, as the article's, stops this chapter at two threads, one hand-off worker
+# and one real-time consumer, and there a Java collector's threads compete for the CPUs with the
+# threads they serve. A machine with more CPUs adds what two cannot hold: 4 and 8 threads, hand-off
+# to 2 workers or more, one clock feeding several consumers, and a collector whose threads have CPUs
+# of their own. To measure them there, start a Dask worker on that machine, then run
+# `make record-threads PROFILE=full SCHEDULER=tcp://HOST:8786` and `make record-handoff` with the
+# same settings from the machine that keeps the results. Each block runs whole on the larger
+# machine, and the tables above show every count that some machine measured.
+
 # %% tags=["check"]
 # the hand-off table is checked where its cells ran (a replay of a store without them shows them not measured)
 sweep.finish(table, probes, *([handoff_table] if (handoff_table["status"] != "missing").any() else []))

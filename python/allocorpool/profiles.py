@@ -113,7 +113,7 @@ class BlockPlan:
     cells of one comparison interleaved. Batch blocks run shorter than the profile's single batch runs:
     several short runs tell the spread between processes, which one long run cannot."""
 
-    repetitions: int = 5  # 0: no blocks, each batch cell runs once (as on a cluster, where a block cannot run)
+    repetitions: int = 5  # 0: no blocks, each batch cell runs once
     batch_s: float | None = None  # None: the profile's batch_s
     batch_warmup_s: float | None = None
     probe_repetitions: int = 3  # real-time blocks: probes of every strategy at one interval, each this often

@@ -1,8 +1,11 @@
 """run/cluster.py on a cluster of worker processes on loopback, started as the README starts a real one:
 a store written on the cluster holds what a local run's holds, a killed worker's cell is rerun on
 another worker, a failure is tried on two workers, a worker with other engine code refuses the cell,
-a killed client resumes from the store, and nothing is computed twice. Most tests run the fake
-engine (fixtures/cluster_fake.py, imported by the workers); one runs a few real ci cells.
+a killed client resumes from the store, and nothing is computed twice. A block runs whole on one worker,
+in that worker machine's boot, and resumes there after its worker died; the several-threads experiments
+take their counts from the workers' CPUs (workers that say they are machines of their own:
+fixtures/fake_machine.py). Most tests run the fake engine (fixtures/cluster_fake.py, imported by the
+workers); one runs a few real ci cells.
 """
 
 from __future__ import annotations
@@ -19,18 +22,22 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
 import psutil
 import pytest
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 sys.path.insert(0, str(FIXTURES))  # the workers import it too (their PYTHONPATH)
 
-from cluster_fake import FakeCommand, runs  # noqa: E402
+from cluster_fake import FakeCommand, placed, runs  # noqa: E402
 
 from allocorpool import machine, paths, study  # noqa: E402
 from allocorpool.data.store import Store  # noqa: E402
-from allocorpool.run import executor, sweep  # noqa: E402
-from allocorpool.run.cluster import Cluster, ClusterError  # noqa: E402
+from allocorpool.profiles import ThreadPlan  # noqa: E402
+from allocorpool.run import blocks, calibration, executor, machine_check, sweep  # noqa: E402
+from allocorpool.run.cluster import Cluster, ClusterError, WorkerLost  # noqa: E402
+from allocorpool.run.experiments import handoff as handoff_experiments  # noqa: E402
+from allocorpool.run.experiments import threads as thread_experiments  # noqa: E402
 from allocorpool.run.executor import Executor  # noqa: E402
 from allocorpool.run.progress import Progress  # noqa: E402
 from allocorpool.run.runner import Cell, parent_death, run_cell  # noqa: E402
@@ -38,8 +45,8 @@ from allocorpool.study import SOLUTIONS_BY_NAME  # noqa: E402
 
 pytestmark = pytest.mark.cluster
 
-# Batch cells alone, one run each: a block needs one machine in one boot, so a cluster runs single cells, and the
-# local run compared with it does the same (blocks: test_blocks)
+# Batch cells alone, one run each, so that a failed cell runs again on the other worker (a block's runs stay on
+# one worker: the tests of blocks below), and the local run compared with it does the same (blocks: test_blocks)
 TINY = replace(study.PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",), strict=False,
                search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False),
                blocks=study.BlockPlan(repetitions=0))
@@ -48,6 +55,12 @@ FLAT = SOLUTIONS_BY_NAME["flat-glibc"]
 # runs, a probe whose first run crashes and a consumer that never keeps up.
 PLAN = {"mix batch": "error", "pool realtime": ["crash", "ok"], "mix realtime": "slow"}
 START_S = 60.0
+# Blocks of two rounds, with 1 to 8 threads; the workers' machines of fake_machines
+BLOCKS = replace(TINY, name="tiny-blocks", blocks=study.BlockPlan(repetitions=2),
+                 threads=ThreadPlan(counts=(1, 2, 4, 8), solutions=("parallel-11", "flat-glibc")))
+PARALLEL = SOLUTIONS_BY_NAME["parallel-11"]
+FAKE_BOOTS = {"w1": "1111aaaa-0000-4000-8000-000000000001", "w2": "2222bbbb-0000-4000-8000-000000000002"}
+FAKE_CPUS = {"w1": 8, "w2": 16}
 MIX_BATCH = study.batch_cell(FLAT, "mix", "A", TINY).key
 POOL_BATCH = study.batch_cell(FLAT, "pool", "A", TINY).key
 FIRST_POOL_PROBE = study.probe_cell(FLAT, "pool", "A", TINY, 150).key  # where its search starts (1.5 x 100 ns)
@@ -75,14 +88,19 @@ class LoopbackCluster:
             assert time.monotonic() < deadline, (folder / "scheduler.log").read_text()
             time.sleep(0.2)
         self.address = json.loads(scheduler_file.read_text())["address"]
+        self.folder, self.dask, self.env = folder, dask, env
         for name, extra in workers.items():
-            self.processes[name] = subprocess.Popen(
-                [dask, "worker", self.address, "--nthreads", "1", "--resources", "machine=1", "--no-nanny",
-                 "--name", name, "--no-dashboard", "--local-directory", str(folder / name)],
-                stdout=subprocess.DEVNULL, stderr=open(folder / f"{name}.log", "wb"), env={**env, **extra},
-                preexec_fn=parent_death())
+            self.start(name, extra)
         with Client(self.address, set_as_default=False, timeout=START_S) as client:
             client.wait_for_workers(len(workers), timeout=START_S)
+
+    def start(self, name: str, extra: dict[str, str]) -> None:
+        """Starts a worker of that name (again, after a kill: a machine whose worker came back)."""
+        self.processes[name] = subprocess.Popen(
+            [self.dask, "worker", self.address, "--nthreads", "1", "--resources", "machine=1", "--no-nanny",
+             "--name", name, "--no-dashboard", "--local-directory", str(self.folder / name)],
+            stdout=subprocess.DEVNULL, stderr=open(self.folder / f"{name}.log", "ab"), env={**self.env, **extra},
+            preexec_fn=parent_death())
 
     def kill(self, name: str) -> None:
         self.processes[name].send_signal(signal.SIGKILL)
@@ -324,7 +342,7 @@ def test_real_ci_cells_on_a_two_worker_cluster_store_what_a_local_run_stores(sha
     names = ("parallel-11", "flat-glibc")
     chosen = [SOLUTIONS_BY_NAME[name] for name in names]
     cluster = Cluster(shared.address, runs_dir=str(tmp_path / "runs"))
-    single = replace(study.PROFILES["ci"], blocks=study.BlockPlan(repetitions=0))  # a cluster runs no blocks
+    single = replace(study.PROFILES["ci"], blocks=study.BlockPlan(repetitions=0))  # single cells, as on the cluster
     remote = sweep.Sweep(single, tmp_path / "cluster", progress=False, scheduler=cluster)
     batch, probes = remote.batch(chosen), remote.what_if_queue(names)
     here = sweep.Sweep(single, tmp_path / "local", progress=False)
@@ -340,6 +358,119 @@ def test_real_ci_cells_on_a_two_worker_cluster_store_what_a_local_run_stores(sha
     named = f"{machine.cpu_name(this['cpu_model'])}, {this['cpus']} CPUs"
     assert set(batch["machine"]) == set(probes["machine"]) == {named}
     cluster.close()
+
+
+def fake_machine(name: str) -> dict[str, str]:
+    """A worker's environment that makes it a machine of its own: FAKE_BOOTS' boot, FAKE_CPUS' CPUs."""
+    return {"DASK_DISTRIBUTED__WORKER__PRELOAD": '["fake_machine"]', "FAKE_BOOT_ID": FAKE_BOOTS[name],
+            "FAKE_CPUS": str(FAKE_CPUS[name])}
+
+
+@pytest.fixture(scope="module")
+def fake_machines(tmp_path_factory):
+    """Two workers, each a machine of its own (fixtures/fake_machine.py): w1 of 8 CPUs, w2 of 16, in boots apart."""
+    cluster = LoopbackCluster(tmp_path_factory.mktemp("machines"), {name: fake_machine(name) for name in FAKE_BOOTS})
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture
+def blocks_here(tmp_path, monkeypatch):
+    """What a block measured here would run: the fake engine, logged as "local", and a calibration that times
+    nothing (a test of blocks on the cluster then fails on where they ran, without running a real engine)."""
+    command = FakeCommand(str(tmp_path / "plan.json"), str(tmp_path / "runs.log"))
+    monkeypatch.setattr(executor, "run_cell", lambda cell, workdir, **options: run_cell(cell, workdir, **options,
+                                                                                       build=command))
+    monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 1.0))
+    monkeypatch.setattr(calibration, "_latency_cache", {})
+
+
+def worker_of(boot: str) -> str:
+    return next(name for name, boot_id in FAKE_BOOTS.items() if machine.short_boot(boot_id) == boot)
+
+
+def test_a_block_through_a_scheduler_runs_whole_on_one_worker_in_that_machines_boot(fake_machines, blocks_here,
+                                                                                    tmp_path):
+    cluster, log = fake_cluster(fake_machines, tmp_path, {"mix batch": "error"})
+    two = [study.batch_block(FLAT, case, BLOCKS) for case in ("A", "B")]
+    store = Store(tmp_path / "store")
+    Executor(store, BLOCKS, scheduler=cluster).measure(two)
+    register = store.table(blocks.BLOCKS_TABLE).set_index("block")
+    reference = calibration.reference_cell(BLOCKS).key
+    ran = placed(log)
+    assert {run.worker for run in ran} <= set(FAKE_BOOTS)  # nothing ran here
+    where = []
+    for block in two:
+        row = register.loc[block.id]  # one boot: the worker machine's, with its calibration, finished
+        worker = worker_of(row["boot"])
+        assert row["boot_id"] == FAKE_BOOTS[worker] and row["cpus"] == FAKE_CPUS[worker]
+        assert row["load_ns_16mib"] == 150.0 and row["reference_status"] == "ok" and pd.notna(row["finished_utc"])
+        keys = {cell.key for cell in block.runs(row["boot"])}
+        assert {run.key for run in ran if run.key in keys} == keys  # every run, in that boot's keys
+        assert {run.worker for run in ran if run.key in keys} == {worker}  # all on that worker, failures too
+        where.append(worker)
+    assert Counter(run.worker for run in ran if run.key == reference) == Counter(where)  # calibrated there
+    index = store.index.set_index("key")
+    failed = index[index["strategy"] == "mix"]
+    assert len(failed) == 4 and (failed["status"] == "error").all() and (failed["attempts"] == 1).all()
+    Executor(Store(tmp_path / "store"), BLOCKS, scheduler=cluster).measure(two)
+    assert len(placed(log)) == len(ran)  # finished in a worker's boot: nothing runs again
+    cluster.close()
+
+
+def test_thread_counts_on_a_cluster_follow_its_smallest_workers_cpus(fake_machines, blocks_here, tmp_path,
+                                                                     monkeypatch):
+    cluster, _ = fake_cluster(fake_machines, tmp_path, {})
+    ex = Executor(Store(tmp_path / "store"), BLOCKS, scheduler=cluster)
+    assert ex.cpus() == 8  # the smallest worker's (w1's 8; w2 has 16), not this machine's
+    asked: list[blocks.Block] = []
+    monkeypatch.setattr(ex, "measure", lambda made, lanes=None: asked.extend(made) or [pd.DataFrame() for _ in made])
+
+    def counts(table) -> list[int]:
+        return sorted(set(table["threads"]))
+    assert counts(thread_experiments.threads(ex, [FLAT])) == [1, 2, 4, 8]
+    assert counts(handoff_experiments.handoffs(ex, [PARALLEL])) == [1, 2, 4]  # and the producer: N + 1 CPUs
+    assert counts(thread_experiments.thread_probes(ex, [FLAT])) == [1, 2, 4]  # and the clock
+    assert {cell.threads for block in asked for cell in block.cells} == {1, 2, 4, 8}
+    cluster.close()
+
+
+def test_a_worker_that_dies_mid_block_keeps_its_runs_and_the_block_resumes_in_its_boot(blocks_here, tmp_path):
+    loopback = LoopbackCluster(tmp_path / "cluster", {"w1": fake_machine("w1")})
+    try:
+        block = study.batch_block(FLAT, "A", BLOCKS)
+        order = block.runs(machine.short_boot(FAKE_BOOTS["w1"]))
+        victim = order[3].key
+        cluster, log = fake_cluster(loopback, tmp_path, {victim: "hang-first"})
+        store = Store(tmp_path / "store")
+        done: dict = {}
+
+        def measure() -> None:
+            try:
+                Executor(store, BLOCKS, scheduler=cluster).measure([block])
+            except BaseException as error:  # noqa: BLE001 - the test reads it
+                done["error"] = error
+        thread = threading.Thread(target=measure, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + START_S
+        while victim not in {run.key for run in placed(log)}:
+            assert time.monotonic() < deadline and thread.is_alive()
+            time.sleep(0.1)
+        time.sleep(0.5)  # the engine has started and hangs
+        loopback.kill("w1")
+        thread.join(timeout=START_S)
+        assert not thread.is_alive() and isinstance(done.get("error"), WorkerLost)
+        assert set(Store(tmp_path / "store").index["key"]) == {cell.key for cell in order[:3]}  # kept
+        loopback.start("w1", fake_machine("w1"))  # the machine's worker is back, in the same boot
+        cluster.client.wait_for_workers(1, timeout=START_S)
+        runs = Executor(Store(tmp_path / "store"), BLOCKS, scheduler=cluster).measure([block])[0]
+        assert (runs["status"] == "ok").all() and runs["complete"].all() and set(runs["key"]) == {c.key for c in order}
+        ran = Counter(run.key for run in placed(log))
+        assert ran == {**{cell.key: 1 for cell in order}, victim: 2, calibration.reference_cell(BLOCKS).key: 1}
+        assert len(Store(tmp_path / "store").table(blocks.BLOCKS_TABLE)) == 1  # resumed: one boot, calibrated once
+        cluster.close()
+    finally:
+        loopback.close()
 
 
 def test_no_scheduler_there_is_a_clear_error():

@@ -570,7 +570,7 @@ def test_the_sentinel_batch_runs_are_single_runs_of_the_profiles_length(tmp_path
 
 def test_without_blocks_each_batch_cell_runs_once(tmp_path, engine):
     _, runs = engine
-    single = replace(TINY, blocks=study.BlockPlan(repetitions=0))  # as on a cluster, where a block cannot run
+    single = replace(TINY, blocks=study.BlockPlan(repetitions=0))
     table = sweep.Sweep(single, tmp_path, progress=False).batch([FLAT])
     assert len(runs) == 4 and all(not cell.boot for cell in runs) and (table["runs"] == 1).all()
 

@@ -14,17 +14,17 @@ calibration (the executor's calibrate hook: the memory's latency and a reference
 block's figures beside another boot's, it never stops a block.
 
 The executor (run.executor.Executor.measure) runs blocks, one after the other, or side by side in lanes
-(side_by_side; a lane is a CPU slot of run.slots): each lane runs one block at a time, whole, its runs and
-its calibration in that lane, and every result is stored as soon as it comes back. The rules above hold for
-each block as they do alone. This module holds what a block is, its register in the store and how its runs
-are read back.
+(side_by_side; a lane is a CPU slot of run.slots, or a worker machine of a Dask cluster, run.cluster): each lane
+runs one block at a time, whole, its runs and its calibration in that lane, and every result is stored as soon
+as it comes back. A worker machine's lane registers the block under that machine's boot and host. The rules
+above hold for each block as they do alone. This module holds what a block is, its register in the store and
+how its runs are read back.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-import queue
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -84,12 +84,15 @@ Calibrate = Callable[[], dict[str, Any]]
 
 @dataclass(frozen=True)
 class Lane:
-    """Where one block at a time runs beside other lanes' (a CPU slot, run.slots): how a run goes there and
-    how a block's start there is calibrated."""
+    """Where one block at a time runs beside other lanes' (a CPU slot, run.slots; a worker machine, run.cluster):
+    how a run goes there, how a block's start there is calibrated, and the machine it is when not this one."""
 
-    name: str  # for the progress line: "CPUs 2,3"
+    name: str  # for the progress line: "CPUs 2,3", "worker big-1"
     run: Callable[[Cell], CellResult]
     calibrate: Calibrate | None = None
+    # another machine's fingerprint (machine.host_fingerprint, its boot_id among them), read on it: its boot is
+    # the boot of the blocks it runs, and the register names it. None: this machine, this boot.
+    host: dict[str, Any] | None = None
 
 
 def registered(store: Store, block: Block) -> dict[str, dict[str, Any]]:
@@ -102,9 +105,10 @@ def registered(store: Store, block: Block) -> dict[str, dict[str, Any]]:
 
 
 def register_start(store: Store, block: Block, boot: str, boot_id: str | None,
-                   calibration: dict[str, Any]) -> dict[str, Any]:
-    """Registers a block's start in a boot, with the calibration at its start; the row registered."""
-    row = {**_boot_row(block, boot, boot_id), **calibration}
+                   calibration: dict[str, Any], host: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Registers a block's start in a boot, with the calibration at its start and the machine it runs on (host:
+    its fingerprint; None: this machine); the row registered."""
+    row = {**_boot_row(block, boot, boot_id, host), **calibration}
     store.upsert(BLOCKS_TABLE, row, ("block", "boot"))
     return row
 
@@ -140,22 +144,23 @@ def read(store: Store, block: Block, stored: Callable[[Cell], dict[str, Any] | N
 
 
 def side_by_side(blocks: Sequence[Block], lanes: Sequence[Lane],
-                 complete: Callable[[Block, Lane, threading.Event], None]) -> None:
-    """complete(block, lane, stop) for every block, a thread per lane taking the next block no lane has taken.
-    An error or an interrupt sets stop: the runs under way end and are stored, and no other starts."""
-    waiting: queue.SimpleQueue[Block] = queue.SimpleQueue()
-    for block in blocks:
-        waiting.put(block)
+                 complete: Callable[[Block, Lane, threading.Event], None],
+                 pick: Callable[[Lane, Sequence[Block]], int] | None = None) -> None:
+    """complete(block, lane, stop) for every block, a thread per lane taking the next block no lane has taken
+    (pick: the index of the waiting block a lane takes; None: the first). An error or an interrupt sets stop: the
+    runs under way end and are stored, and no other starts."""
+    waiting = list(blocks)
+    taking = threading.Lock()
     stop = threading.Event()
     errors: list[BaseException] = []
 
     def work(lane: Lane) -> None:
         try:
             while not stop.is_set():
-                try:
-                    block = waiting.get_nowait()
-                except queue.Empty:
-                    return
+                with taking:
+                    if not waiting:
+                        return
+                    block = waiting.pop(pick(lane, waiting) if pick is not None else 0)
                 complete(block, lane, stop)
         except BaseException as error:  # noqa: BLE001 - raised by the calling thread
             errors.append(error)
@@ -183,8 +188,8 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
-def _boot_row(block: Block, boot: str, boot_id: str | None) -> dict[str, Any]:
-    host = machine.host_fingerprint()
+def _boot_row(block: Block, boot: str, boot_id: str | None, host: dict[str, Any] | None) -> dict[str, Any]:
+    host = host or machine.host_fingerprint()
     return {"block": block.id, "name": block.name, "boot": boot, "boot_id": boot_id, "kernel": host["kernel"],
             "host": host["host"], "cpu_model": host["cpu_model"], "cpus": host["cpus"], "commit": host["commit"],
             "repetitions": block.repetitions, "cells": ",".join(cell.key for cell in block.cells),

@@ -23,6 +23,16 @@ Concurrency is the executor's (Executor.each): independent cells and searches ru
 as there are machines. Each thread prefers a worker of its own, loosely (the scheduler sends the
 cell elsewhere when that worker is gone), so that a search's probes, which run one after the other,
 run on one machine.
+
+Blocks (run.blocks; Executor.measure). A block runs whole on one worker machine, a lane per worker taking one
+block at a time: every run of it is pinned to that worker (`run_on`: workers=[its address], no other), and
+so is its calibration (`calibrate_on`: the memory's latency and the reference cell, timed there), and its boot
+is the boot of that machine (`hosts`: machine.host_fingerprint read on each worker, as a local block reads it
+here). A refused or failed run is stored as it comes back, as a run made here would be: a block's runs never
+move to another machine. A worker that dies mid-block ends the measurement (WorkerLost): the block's finished
+runs are stored, and measured again later it resumes where it stopped on that machine in the same boot, or runs
+again whole in another one. The several-threads experiments take their thread counts from the smallest
+worker's CPUs (Executor.cpus).
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from __future__ import annotations
 import itertools
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,6 +49,8 @@ from typing import Any
 from allocorpool import machine, paths
 from allocorpool.data.records import RecordReader
 from allocorpool.data.store import atomic_write
+from allocorpool.profiles import Profile
+from allocorpool.run import calibration
 from allocorpool.run.queue_bench import run_queue_bench
 from allocorpool.run.runner import Cell, CellResult, CommandBuilder, default_timeout, engine_command, run_cell
 
@@ -50,6 +63,10 @@ QUEUE_BENCH_TIMEOUT_S = 1200.0
 
 class ClusterError(RuntimeError):
     """The cluster cannot run the study's cells (no scheduler there, or workers set up otherwise)."""
+
+
+class WorkerLost(ClusterError):
+    """The worker a block runs on left the cluster (its machine or its process died) before a run came back."""
 
 
 @dataclass
@@ -86,6 +103,15 @@ def run_on_worker(cell: Cell, task: str, runs_dir: str | None, store_name: str,
     folder = Path(runs_dir) if runs_dir else paths.data_dir() / "runs" / store_name
     result = run_cell(cell, folder, timeout_s=default_timeout(cell), progress=False, build=command)
     return Attempt(worker.address, name, machine.fingerprint(result.run.header), result)
+
+
+def calibrate_on_worker(prof: Profile, name: str, runs_dir: str | None, store_name: str,
+                        command: CommandBuilder = engine_command) -> dict[str, Any]:
+    """On a worker: the calibration of a block's start on its machine (run.calibration: the memory's latency and
+    the reference cell), with the worker's own calibration folder (the reference run in a folder of its name)."""
+    folder = (Path(runs_dir) if runs_dir else paths.data_dir() / "runs" / store_name) / "calibration"
+    return calibration.calibrate(prof, lambda cell: run_cell(cell, folder / name, timeout_s=default_timeout(cell),
+                                                             progress=False, build=command), folder=folder)
 
 
 def queue_bench_on_worker(pair: str, lengths: list[str], runs_dir: str | None,
@@ -293,6 +319,54 @@ class Cluster:
         """Frees the calling thread's worker for another thread."""
         with self._held_lock:
             self._held.pop(threading.get_ident(), None)
+
+    # ---- a block's runs, on one worker ------------------------------------------------------------
+    def hosts(self) -> dict[str, dict[str, Any]]:
+        """Each worker's machine by address: machine.host_fingerprint read on it (its CPUs, its boot)."""
+        return dict(self.client.run(machine.host_fingerprint, workers=list(self.workers())))
+
+    def run_on(self, cell: Cell, address: str) -> CellResult:
+        """A cell's result, run on that worker and on no other (a block's run), with its machine's fingerprint. A
+        refusal or a failure is the cell's stored failure, as a run made here would be; WorkerLost when the worker
+        leaves before the result comes back."""
+        name = str(self.workers().get(address, {}).get("name", address))
+        task = f"{cell.key} on {name} {uuid.uuid4().hex[:8]}"
+        attempt = self.on_worker(address, run_on_worker, cell, task, self.runs_dir, self.store_name, self.command,
+                                 key=task)
+        if attempt.refusal is not None:
+            self.progress.finished(task, cell.key, attempt.name, "refused")
+            return _failure(cell, [], [attempt])
+        assert attempt.result is not None
+        self.progress.finished(task, cell.key, attempt.name, attempt.result.status)
+        return replace(attempt.result, fingerprint=attempt.fingerprint)
+
+    def calibrate_on(self, address: str, prof: Profile) -> dict[str, Any]:
+        """The calibration of a block's start on that worker's machine (calibrate_on_worker)."""
+        name = str(self.workers().get(address, {}).get("name", address))
+        return self.on_worker(address, calibrate_on_worker, prof, name, self.runs_dir, self.store_name, self.command,
+                              key=f"calibration on {name} {uuid.uuid4().hex[:8]}")
+
+    def on_worker(self, address: str, function: Callable[..., Any], *args: Any, key: str) -> Any:
+        """function(*args) on that worker alone, taking its machine whole; WorkerLost when the worker leaves first
+        (a task bound to a worker that is gone would wait for ever)."""
+        from distributed import KilledWorker
+
+        future = self.client.submit(function, *args, key=key, resources={MACHINE: 1}, pure=False,
+                                    workers=[address], allow_other_workers=False)
+        lost = (f"the worker {address} left the cluster while it ran {key}. What came back before is stored: "
+                f"measured again, a block resumes where it stopped on that machine in the same boot (a worker "
+                f"started there again), else it runs again whole")
+        try:
+            while True:
+                try:
+                    return future.result(timeout=WATCH_S)
+                except TimeoutError:
+                    if address not in self.workers():
+                        raise WorkerLost(lost) from None
+        except KilledWorker:
+            raise WorkerLost(lost) from None
+        finally:
+            future.release()
 
     # ---- the queue benchmark -----------------------------------------------------------------
     def queue_bench(self, pair: str, path: Path, lengths: list[str]) -> tuple[str | None, str | None]:

@@ -16,12 +16,14 @@ studies' own command line), a probe series (run.probe_series: a search's probes 
 cluster's workers (run.cluster), always under the store's lock (Store.lock_for_runs) and after the
 machine check of this boot (run.machine_check). A block (run.blocks) runs what this boot lacks of it,
 its start registered with the machine's calibration (the calibrate hook, run.calibration), here one at
-a time or, on a machine of several CPU slots (run.slots), side by side, a block per slot at a time.
+a time or, on a machine of several CPU slots (run.slots), side by side, a block per slot at a time; on a
+Dask cluster, a block per worker machine at a time, each whole on its worker, in that machine's boot.
 
 Given a Dask scheduler's address (settings.SCHEDULER_VARIABLE, make's SCHEDULER), cells run on that
 cluster's workers, one per machine, and this process stores them: independent cells and jobs go from as
 many threads as there are machines (each; rows with a unit), and every table keeps the order of a local
-run. Blocks always run on this machine. What the session shows and notes is its Progress (run.progress).
+run. What the session shows and notes is its Progress (run.progress). The machine that runs the blocks
+(cpus: on a cluster, the smallest worker) says how many threads the several-threads experiments may ask for.
 """
 
 from __future__ import annotations
@@ -219,21 +221,25 @@ class Executor:
     # ---- the door for blocks ------------------------------------------------------------------
     def measure(self, blocks: Sequence[Block], lanes: Sequence[Lane] | None = None) -> list[pd.DataFrame]:
         """Each block's runs in every boot the store holds (read), in the blocks' order, after running what this
-        boot lacks of each (nothing in a replay). In the given lanes side by side; else, where this machine has
-        several CPU slots (run.slots) and more than one block has runs to make, a block per slot at a time on a
-        local Dask cluster started for them and stopped after; else one after the other here. Not with a Dask
-        scheduler (settings.SCHEDULER_VARIABLE), whose blocks run here, one after the other."""
+        boot lacks of each (nothing in a replay). In the given lanes side by side; else, with a Dask scheduler
+        (settings.SCHEDULER_VARIABLE), each whole on one worker machine, in its boot, a block per worker at a
+        time (_on_cluster); else, where this machine has several CPU slots (run.slots) and more than one block
+        has runs to make, a block per slot at a time on a local Dask cluster started for them and stopped after;
+        else one after the other here."""
+        cluster = self.cluster() if not self.replay and not lanes else None
         if not self.replay and lanes:
             block_register.side_by_side(blocks, lanes, self._complete)
+        elif cluster is not None:
+            self._on_cluster(blocks, cluster)
         elif not self.replay:
             self._here(blocks)
         return [self.read(block) for block in blocks]
 
     def _here(self, blocks: Sequence[Block]) -> None:
         """Runs what this boot lacks of the blocks on this machine: side by side on its CPU slots where it has
-        several and more than one block has runs to make (not with a Dask scheduler); else one after the other."""
+        several and more than one block has runs to make; else one after the other."""
         pending = (block for block in blocks if self.pending(block))
-        if self._scheduler is not None or next(pending, None) is None or next(pending, None) is None:
+        if next(pending, None) is None or next(pending, None) is None:
             for block in blocks:
                 self._complete(block)
             return
@@ -255,12 +261,12 @@ class Executor:
         """The block's runs in every boot it was registered in (run.blocks.read), each found as stored finds it."""
         return block_register.read(self.store, block, self.stored)
 
-    def pending(self, block: Block) -> bool:
-        """Whether measuring the block would run anything in this boot, or finish its registration (never in a
-        replay)."""
+    def pending(self, block: Block, boot: str | None = None) -> bool:
+        """Whether measuring the block would run anything in this boot (or the given one: a short boot), or finish
+        its registration (never in a replay)."""
         if self.replay:
             return False
-        boot = machine.short_boot(self.boot_id())
+        boot = boot or machine.short_boot(self.boot_id())
         registered = block_register.registered(self.store, block).get(boot)
         return not block_register.finished(registered) or any(
             self._to_run(cell, self.stored(cell)) for cell in block.runs(boot))
@@ -269,7 +275,8 @@ class Executor:
         """Runs what this boot lacks of the block (in the lane, when given) and registers it; a set stop ends
         it before its next run, unfinished."""
         where = f" ({lane.name})" if lane is not None else ""
-        boot_id = self.boot_id()
+        host = lane.host if lane is not None else None  # another machine's: its boot is the block's
+        boot_id = host.get("boot_id") if host is not None else self.boot_id()
         boot = machine.short_boot(boot_id)
         runs = block.runs(boot)
         missing = [cell for cell in runs if self._to_run(cell, self.stored(cell))]
@@ -279,10 +286,10 @@ class Executor:
             return
         self.store.lock_for_runs()
         if registered is None:
-            self.progress.show(f"{block.name}{where}: calibrating this boot ({boot})")
+            self.progress.show(f"{block.name}{where}: calibrating {'its' if host else 'this'} boot ({boot})")
             calibrate = lane.calibrate if lane is not None else self.calibrate
             registered = block_register.register_start(self.store, block, boot, boot_id,
-                                                       calibrate() if calibrate else {})
+                                                       calibrate() if calibrate else {}, host)
         for done, cell in enumerate(missing, 1):
             if stop is not None and stop.is_set():
                 return
@@ -309,6 +316,48 @@ class Executor:
                     folder=self.store.runs_dir / "calibration")
             return Lane(cpus_text(running.cpus[slot]), run, calibrate)
         return [lane(slot) for slot in range(len(running))]
+
+    def _on_cluster(self, blocks: Sequence[Block], cluster: Cluster) -> None:
+        """Runs what the workers' boots lack of the blocks, a lane per worker machine (run.cluster: its runs and its
+        calibration pinned to that worker, its boot that machine's): a block finished in a worker's boot is not run
+        again; one started there goes back to that worker where it can (it resumes), else it runs whole elsewhere."""
+        hosts = cluster.hosts()
+        if not hosts:
+            from allocorpool.run.cluster import ClusterError
+
+            raise ClusterError(f"the scheduler at {cluster.address} has no worker left to run blocks on")
+        names = {address: str(info.get("name", address)) for address, info in cluster.workers().items()}
+        boots = {address: machine.short_boot(facts.get("boot_id")) for address, facts in hosts.items()}
+        todo = [block for block in blocks if all(self.pending(block, boot) for boot in boots.values())]
+        if not todo:
+            return
+
+        def lane(address: str) -> Lane:
+            def run(cell: Cell) -> CellResult:
+                self.progress.show(f"running {cell.key} on {names.get(address, address)}")
+                return cluster.run_on(cell, address)
+            return Lane(f"worker {names.get(address, address)}", run,
+                        lambda: cluster.calibrate_on(address, self.profile), host=hosts[address])
+
+        def pick(lane: Lane, waiting: Sequence[Block]) -> int:  # begun in the lane's boot first, then a fresh one
+            mine = machine.short_boot((lane.host or {}).get("boot_id"))
+
+            def begun(block: Block) -> set[str]:
+                return {boot for boot, row in block_register.registered(self.store, block).items()
+                        if not block_register.finished(row) and boot in boots.values()}
+            return min(range(len(waiting)), key=lambda i: (mine not in begun(waiting[i]), bool(begun(waiting[i]))))
+        self.progress.show(f"blocks on {len(hosts)} worker machine{'s' if len(hosts) > 1 else ''}: " + "; ".join(
+            f"{names.get(a, a)} ({facts.get('cpus')} CPUs, boot {boots[a]})" for a, facts in hosts.items()))
+        block_register.side_by_side(todo, [lane(address) for address in hosts], self._complete, pick)
+
+    def cpus(self) -> int:
+        """The CPUs of the machine the blocks run on, which the several-threads experiments choose their thread
+        counts from (run.experiments.threads, handoff): this process's (machine.cpus); with a Dask scheduler, the
+        smallest worker machine's, read on each worker (a block may go to any of them)."""
+        cluster = self.cluster()
+        if cluster is None:
+            return machine.cpus()
+        return min(int(facts.get("cpus") or 1) for facts in cluster.hosts().values())
 
     # ---- the hooks' defaults --------------------------------------------------------------------
     def _calibrate(self) -> dict[str, Any]:

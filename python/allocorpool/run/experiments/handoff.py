@@ -6,13 +6,13 @@ sweep (run.executor.Executor) that measures or replays the blocks."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
 import pandas as pd
 
+from allocorpool import machine
 from allocorpool.analysis.blocks import cell_figures, spread_columns
 from allocorpool.analysis.thread_costs import CPU_COLUMNS, cpu_figures, live_set_per_thread, netty_columns
 from allocorpool.data.records import MISSING
@@ -26,11 +26,12 @@ from allocorpool.run.runner import Cell
 
 def handoffs(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
     """Every hand-off strategy at each worker count, for each chosen solution of a hand-off engine and case: one
-    row each (data.tables.THREAD_COLUMNS, handoff True). Here, the counts this machine has a CPU for each worker
-    and the producer (N + 1); a replay, every planned count (those the store lacks show as not measured).
+    row each (data.tables.THREAD_COLUMNS, handoff True). Measured, the counts the machine that runs the blocks
+    (Executor.cpus: this one, or on a Dask cluster its smallest worker) has a CPU for each worker and the producer
+    (N + 1); a replay, every planned count (those the store lacks show as not measured).
     `ex`: the run.executor.Executor measuring or replaying (its profile, blocks and progress)."""
     plan = ex.profile.threads
-    counts = plan.counts if ex.replay else worker_counts(plan.counts)
+    counts = plan.counts if ex.replay else worker_counts(plan.counts, ex.cpus())
     ex.progress.begin(f"hand-off to several workers ({', '.join(map(str, counts))})")
     rows = []
     for solution in (s for s in chosen if s.engine in HANDOFF_ENGINES and counts):
@@ -44,9 +45,9 @@ def handoffs(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
 
 
 def worker_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
-    """The planned worker counts a machine of `cpus` CPUs (this process's, unless told) can run, the producer and
-    each worker on a CPU of its own: N + 1 CPUs for N (none on a machine of one CPU)."""
-    cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus
+    """The planned worker counts a machine of `cpus` CPUs (this process's, machine.cpus, unless told) can run, the
+    producer and each worker on a CPU of its own: N + 1 CPUs for N (none on a machine of one CPU)."""
+    cpus = machine.cpus() if cpus is None else cpus
     return tuple(n for n in planned if n + 1 <= cpus)
 
 
