@@ -51,8 +51,8 @@ record: env
 
 # The several-threads chapter's blocks (every thread strategy at each thread count this machine has CPUs for), a
 # solution at a time, each committed as it finishes, as `make record` does (ONLY= names some of them; NO_PROBES=1
-# leaves out the several-consumer real-time probes). With SCHEDULER, on that Dask cluster's workers, a block whole on one worker machine, the counts its smallest worker
-# has CPUs for (docs/methods.md: Blocks on a cluster).
+# leaves out the several-consumer real-time probes). With SCHEDULER, on that Dask cluster's workers, a block
+# whole on one worker machine, the counts its smallest worker has CPUs for (docs/methods.md: Blocks on a cluster).
 record-threads: env
 	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
