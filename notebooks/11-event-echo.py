@@ -37,7 +37,7 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import event_echo as chapter
 from allocorpool.run.event_echo import WINDOW
 from allocorpool.run.experiments.event_echo import EchoSweep

@@ -137,7 +137,7 @@ def test_pairs_a_jdk_lacks_are_said_in_words_not_as_the_launchers_error():
 def test_a_store_without_a_run_of_the_chapter_says_so_once_and_leaves_the_sections_out(monkeypatch):
     """The full-size article showed six empty sections and 'Every run finished.' for a chapter it never ran."""
     from allocorpool.analysis.search import MISSING
-    from allocorpool.chapters import display
+    from allocorpool.chapters.page import display
     said, dropped = [], []
     monkeypatch.setattr(chapter.show, "note", said.append)
     monkeypatch.setattr(chapter.show, "nothing_measured", said.append)  # the article shows it in the chapter's place

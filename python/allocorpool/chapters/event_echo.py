@@ -20,8 +20,8 @@ from plotly.subplots import make_subplots
 
 from allocorpool import effects, paths
 from allocorpool.data.records import MISSING, UNSUPPORTED
-from allocorpool.chapters import display as show
-from allocorpool.chapters.figures import line_colours
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page.figures import line_colours
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED, Verdict
 from allocorpool.lists import COLLECTOR_LABELS
 from allocorpool.machine import cpu_name
