@@ -33,7 +33,7 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import native_queue
 from allocorpool.run.sweep import Sweep
 

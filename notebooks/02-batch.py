@@ -59,7 +59,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool import study
 from allocorpool.chapters import batch as batch_chapter
-from allocorpool.chapters import sections
+from allocorpool.chapters.page import sections
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 

@@ -50,8 +50,9 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import display as show
-from allocorpool.chapters import gc_logs, sections, tables
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters import gc_logs
+from allocorpool.chapters.page import sections, tables
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 

@@ -54,7 +54,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import realtime as realtime_chapter
-from allocorpool.chapters import sections
+from allocorpool.chapters.page import sections
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 

@@ -34,7 +34,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import g1 as g1_chapter
-from allocorpool.chapters import sections
+from allocorpool.chapters.page import sections
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 

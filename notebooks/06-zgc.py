@@ -27,7 +27,7 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import sections
+from allocorpool.chapters.page import sections
 from allocorpool.chapters import zgc as zgc_chapter
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep

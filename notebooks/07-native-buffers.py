@@ -30,7 +30,8 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import native_buffers, sections
+from allocorpool.chapters import native_buffers
+from allocorpool.chapters.page import sections
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 

@@ -27,8 +27,9 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis import model
-from allocorpool.chapters import display as show
-from allocorpool.chapters import answer, sections, summary, tables
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters import answer, summary
+from allocorpool.chapters.page import sections, tables
 from allocorpool.data import reference
 from allocorpool.run.sweep import Sweep
 

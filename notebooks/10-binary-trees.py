@@ -40,7 +40,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool import profiles
 from allocorpool.chapters import binary_trees as chapter
 from allocorpool.chapters import binary_trees_claims
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.run.experiments import binary_trees
 
 seed = chapter.load_seed()

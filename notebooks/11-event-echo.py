@@ -37,14 +37,15 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import event_echo as chapter
+from allocorpool.chapters import event_echo_claims
 from allocorpool.run.event_echo import WINDOW
 from allocorpool.run.experiments.event_echo import EchoSweep
 from allocorpool.run.machine import cpus
 
 sweep = EchoSweep(profile, data_dir or None)
-seed_figures = chapter.reference()
+seed_figures = event_echo_claims.reference()
 
 # %% tags=["progress"]
 echo = sweep.echo()
@@ -117,8 +118,8 @@ else:
 
 # %% tags=["lead"]
 if stored:
-    chapter.show_seed_figures(seed_figures)
-    chapter.show_verdicts(chapter.verdicts(echo, allocation, seed_figures))
+    event_echo_claims.show_seed_figures(seed_figures)
+    event_echo_claims.show_verdicts(event_echo_claims.verdicts(echo, allocation, seed_figures))
 else:
     show.nothing_to_show("No run is stored to check Lawrey's claims on.")
 

@@ -40,7 +40,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
 
 # %%
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import miniature
 from allocorpool.run.sweep import Sweep
 

@@ -35,7 +35,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool import effects
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import heap
 from allocorpool.run.sweep import Sweep
 

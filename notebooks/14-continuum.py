@@ -43,7 +43,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
 from allocorpool.chapters import continuum as chapter
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)

@@ -29,8 +29,9 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import display as show
-from allocorpool.chapters import jdks, sections
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters import jdks
+from allocorpool.chapters.page import sections
 from allocorpool.profiles import jdk_solutions
 from allocorpool.run.sweep import Sweep
 

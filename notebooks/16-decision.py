@@ -50,7 +50,7 @@ budget = "no loss"  # or a metered-latency limit as well: "p99.9 <= 5 ms" (p50, 
 from allocorpool import study
 from allocorpool.analysis import decision as chart
 from allocorpool.chapters import decision
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None, replay=True)  # reads the store, runs nothing

@@ -48,7 +48,7 @@ profile = settings.profile_name()
 data_dir = settings.data_dir() or ""  # empty: data/<profile>
 
 # %%
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
 from allocorpool.run.sweep import Sweep
 

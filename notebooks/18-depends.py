@@ -41,7 +41,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool.analysis import model
 from allocorpool.chapters import depends
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.collectors import THREAD_BUDGET
 from allocorpool.data.store import Store
 

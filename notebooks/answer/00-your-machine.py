@@ -32,8 +32,9 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 full_data_dir = ""  # empty: data/full, the committed store of the article's sizes
 
 # %%
-from allocorpool.chapters import answer, summary, tables, your_machine
-from allocorpool.chapters import display as show
+from allocorpool.chapters import answer, summary, your_machine
+from allocorpool.chapters.page import tables
+from allocorpool.chapters.page import display as show
 from allocorpool.data import reference
 from allocorpool.data.tables import SEARCH_COLUMNS
 from allocorpool.run.sweep import Sweep

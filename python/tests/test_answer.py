@@ -250,7 +250,7 @@ def test_where_every_search_is_contradicted_none_stands_and_each_is_named():
 
 
 def test_the_best_real_time_figure_is_that_of_a_search_that_stands(monkeypatch):
-    from allocorpool.chapters import display as show
+    from allocorpool.chapters.page import display as show
     from allocorpool.chapters import summary
     said, shown = [], []
     monkeypatch.setattr(show, "note", said.append)

@@ -191,7 +191,7 @@ def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser
 def test_the_article_reads_without_long_sentences_internal_names_or_raw_values(browser, article):
     """No sentence over 50 words, no cell key, column, file or API name, no True/False/nan in a table, no
     progress line and no unexplained word, in the page as Chromium lays it out (readability's rules)."""
-    from allocorpool.chapters import readability
+    from allocorpool.chapters.page import readability
 
     browser.get(article.as_uri())
     WebDriverWait(browser, 60).until(lambda d: d.find_elements(By.CSS_SELECTOR, "table"))

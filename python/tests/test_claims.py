@@ -4,7 +4,7 @@ import pandas as pd
 
 from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters import g1
-from allocorpool.chapters.claims import share
+from allocorpool.analysis.claims import share
 from allocorpool.effects import FAILS, HOLDS, MIXED, NO_DIFFERENCE, NOT_MEASURED
 
 
@@ -107,7 +107,8 @@ def test_the_articles_own_real_time_figures_agree_with_its_claims():
 
 def test_a_big_heap_probe_that_saw_no_collection_cannot_tell_whether_the_big_heap_cuts_the_loss():
     # Full size, "vm": every Parallel big-heap probe that lost nothing ran its 6 s window without a collection.
-    from allocorpool.chapters import realtime, sections
+    from allocorpool.chapters import realtime
+    from allocorpool.chapters.page import sections
     lost = article_searches()[lambda f: f["outcome"] == "lost"].head(4).reset_index(drop=True)
     lost = lost.assign(loss_pct=[3.1, 3.0, 6.0, 18.0], big_heap_status=["ok", "ok", "ok", "missing"],
                        big_heap_s=[8.0, 30.0, 8.0, 30.0], big_heap_loss_pct=[5.7, 0.0, 38.8, None],
@@ -124,7 +125,7 @@ def test_a_big_heap_probe_that_saw_no_collection_cannot_tell_whether_the_big_hea
 
 def article_verdicts(module):
     """Each claim of a chapter module checked on the article's own figures."""
-    from allocorpool.chapters.claims import article_data
+    from allocorpool.analysis.claims import article_data
     from allocorpool.data import reference
     data = article_data(reference.load(), getattr(module, "ARTICLE_SOLUTIONS", None))
     claims = getattr(module, "CLAIMS", None) or module.CONCLUSIONS
@@ -355,7 +356,8 @@ def test_a_verdict_the_article_sizes_leave_open_is_named_and_checked_apart():
 
 
 def test_the_long_runs_of_the_full_profile_say_how_many_lost(monkeypatch):
-    from allocorpool.chapters import display, miniature
+    from allocorpool.chapters import miniature
+    from allocorpool.chapters.page import display
     notes, tables = [], []
     monkeypatch.setattr(display, "note", notes.append)
     monkeypatch.setattr(display, "show_table", lambda table, **_: tables.append(table))
@@ -419,7 +421,8 @@ def test_the_collector_is_the_risk_where_a_pause_outlasts_the_queue():
 
 
 def test_every_claim_of_every_chapter_says_how_it_is_decided_in_short_sentences():
-    from allocorpool.chapters import batch, cpp, g1, gc_logs, native_buffers, readability, realtime, summary, zgc
+    from allocorpool.chapters import batch, cpp, g1, gc_logs, native_buffers, realtime, summary, zgc
+    from allocorpool.chapters.page import readability
     for module in (batch, cpp, g1, gc_logs, native_buffers, realtime, zgc, summary):
         for claim in getattr(module, "CLAIMS", None) or module.CONCLUSIONS:
             assert claim.rule, (module.__name__, claim.text)

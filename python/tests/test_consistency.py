@@ -3,7 +3,8 @@
 import pandas as pd
 
 from allocorpool.analysis import consistency as same
-from allocorpool.chapters import readability, summary
+from allocorpool.chapters import summary
+from allocorpool.chapters.page import readability
 
 
 def _run(ns, boot="aaaaaaaa-1", measurement="java_b_pool_d10", strategy="pool", stored=1000, key=None):

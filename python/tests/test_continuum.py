@@ -13,7 +13,8 @@ import pytest
 from allocorpool import effects, study
 from allocorpool.analysis.min_heap import FAILED, FITS, TOO_SMALL
 from allocorpool.chapters import continuum as continuum_chapter
-from allocorpool.chapters import readability, summary
+from allocorpool.chapters import summary
+from allocorpool.chapters.page import readability
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED
 from allocorpool.run import executor, sweep
 from allocorpool.run.cells import pool_size_cell

@@ -1,11 +1,13 @@
-"""chapters/event_echo.py: the copy's cost from both modes' rows, the seed's claims decided by rule,
-and a failed run failing the notebook under the ci profile only."""
+"""chapters/event_echo.py and event_echo_claims.py: the copy's cost from both modes' rows, the seed's claims
+decided by rule and worded as every chapter words them (effects), and a failed run failing the notebook under the
+ci profile only."""
 
 import pandas as pd
 import pytest
 
 from allocorpool.chapters import event_echo as chapter
-from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED
+from allocorpool.chapters import event_echo_claims as claims
+from allocorpool.effects import FAILS, HOLDS, MIXED, NO_DIFFERENCE, NOT_MEASURED
 
 
 def echo_row(transport, jdk, collector, clients, mode, events_per_s, status="ok", **figures):
@@ -44,7 +46,7 @@ def loop_rows(jdk, collector, threads, times):
 
 
 def by_claim(echo, allocation):
-    verdicts = chapter.claims(pd.DataFrame(echo), pd.DataFrame(allocation), chapter.reference())
+    verdicts = claims.claims(pd.DataFrame(echo), pd.DataFrame(allocation), claims.reference())
     return dict(zip(("extra", "drop", "gc", "share", "threads"), verdicts))
 
 
@@ -59,9 +61,9 @@ def test_each_claim_is_decided_by_the_interval_of_its_repetitions():
         name: (v.outcome, v.cells.to_dict("records")) for name, v in verdicts.items()}
     extra = verdicts["extra"].cells.iloc[0]
     assert extra["pair"] == "JDK 25 G1, 4 clients" and extra["figure"].startswith("+250")  # 4 x (312.5 - 250) ns
-    assert verdicts["extra"].summary == "holds for 1 of 1 JDK and collector pairs"
+    assert verdicts["extra"].summary == "holds in 1 of 1 JDK and collector pairs"
     assert "within a factor 2 of Lawrey's 166 ns" in verdicts["extra"].rule
-    table = chapter.verdicts(pd.DataFrame(echo), pd.DataFrame(allocation), chapter.reference())
+    table = claims.verdicts(pd.DataFrame(echo), pd.DataFrame(allocation), claims.reference())
     assert table["verdict"].tolist() == ["holds"] * 5 and "True" not in table.to_string()
 
 
@@ -70,13 +72,17 @@ def test_one_run_a_side_cannot_tell_even_where_its_figure_matches():
     allocation = [*loop_rows(25, "g1", 1, [4.0]), *loop_rows(25, "g1", 2, [8.0])]
     verdicts = by_claim(echo, allocation)
     assert {v.outcome for v in verdicts.values()} == {NOT_MEASURED}
-    assert verdicts["extra"].words == "cannot tell" and verdicts["extra"].summary.startswith("cannot tell for 1 of 1")
+    assert verdicts["extra"].words == "cannot tell"
+    assert verdicts["extra"].summary == "not measured in any of 1 JDK and collector pairs"
+    assert verdicts["extra"].cells["verdict"].tolist() == ["not measured"]
 
 
-def test_an_interval_across_the_band_edge_cannot_tell_and_one_outside_fails():
+def test_an_interval_across_the_band_edge_is_undecided_and_one_outside_fails():
     wide = [*repeated("chronicle", 25, "g1", 1, "reuse", [4.0e6, 4.0e6, 4.0e6]),
             *repeated("chronicle", 25, "g1", 1, "copy", [2.5e6, 3.3e6, 3.7e6])]  # 21 to 150 ns: across 83
-    assert by_claim(wide, [])["extra"].outcome == NOT_MEASURED
+    across = by_claim(wide, [])["extra"]
+    assert across.outcome == NO_DIFFERENCE and across.words == "undecided"
+    assert across.summary == "undecided in 1 of 1 JDK and collector pairs"
     same = [*repeated("chronicle", 25, "g1", 1, "reuse", [4.0e6, 4.02e6, 3.98e6]),
             *repeated("chronicle", 25, "g1", 1, "copy", [3.99e6, 4.01e6, 3.97e6])]  # about 0 ns: far below 83
     assert by_claim(same, [])["extra"].outcome == FAILS and by_claim(same, [])["drop"].outcome == FAILS
@@ -88,7 +94,18 @@ def test_pairs_that_differ_are_counted_never_decided_by_a_majority():
         loops += [*loop_rows(jdk, "g1", 1, [4.0, 4.1, 3.9]), *loop_rows(jdk, "g1", 2, two)]
     threads = by_claim([], loops)["threads"]
     assert threads.outcome == MIXED and threads.words == "partly"
-    assert threads.summary == "holds for 2, fails for 1 of 3 JDK and collector pairs"
+    assert threads.summary == "holds in 2, fails in 1 of 3 JDK and collector pairs"
+    assert threads.cells["verdict"].tolist() == ["holds", "holds", "fails"]  # effects.OUTCOMES
+
+
+def test_a_pair_not_measured_is_counted_apart_not_against_the_claim():
+    """A pair with one run a side decides nothing: the claim holds on the pairs judged, and says how many were
+    not measured (effects.Tally, as every chapter counts)."""
+    loops = [*loop_rows(25, "g1", 1, [4.0, 4.1, 3.9]), *loop_rows(25, "g1", 2, [5.0, 5.1, 4.9]),
+             *loop_rows(17, "g1", 1, [4.0]), *loop_rows(17, "g1", 2, [5.0])]
+    threads = by_claim([], loops)["threads"]
+    assert threads.outcome == HOLDS
+    assert threads.summary == "holds in 1 of 1 JDK and collector pairs (1 not measured)"
 
 
 def test_a_failed_run_fails_the_notebook_under_ci_only():
@@ -137,7 +154,7 @@ def test_pairs_a_jdk_lacks_are_said_in_words_not_as_the_launchers_error():
 def test_a_store_without_a_run_of_the_chapter_says_so_once_and_leaves_the_sections_out(monkeypatch):
     """The full-size article showed six empty sections and 'Every run finished.' for a chapter it never ran."""
     from allocorpool.analysis.search import MISSING
-    from allocorpool.chapters import display
+    from allocorpool.chapters.page import display
     said, dropped = [], []
     monkeypatch.setattr(chapter.show, "note", said.append)
     monkeypatch.setattr(chapter.show, "nothing_measured", said.append)  # the article shows it in the chapter's place

@@ -7,7 +7,8 @@ import pytest
 from conftest import FIXTURES
 
 from allocorpool import study
-from allocorpool.chapters import article, display, figures, methods, sections
+from allocorpool.chapters import article, methods
+from allocorpool.chapters.page import display, figures, sections
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
@@ -239,7 +240,7 @@ def test_the_cells_behind_a_verdict_are_named_for_the_reader():
 def test_a_table_shows_keys_by_their_labels_and_never_a_key_beside_its_label():
     # the sentinel cells behind a chapter 12 verdict showed "parallel-11" beside its label, and the echo's tables
     # showed collector keys ("g1") as their index: both read as internal names in the page
-    from allocorpool.chapters import readability
+    from allocorpool.chapters.page import readability
     from allocorpool.lists import SOLUTIONS_BY_NAME
     table = pd.DataFrame([{"solution": "parallel-11", "label": SOLUTIONS_BY_NAME["parallel-11"].label,
                            "strategy": "pool", "strategy_label": "Pooling", "case": "A", "agrees": False},
@@ -263,7 +264,7 @@ def test_a_table_shows_keys_by_their_labels_and_never_a_key_beside_its_label():
 def test_a_long_commit_list_in_the_appendix_is_code_not_a_sentence():
     import mistune
 
-    from allocorpool.chapters import readability
+    from allocorpool.chapters.page import readability
     index = pd.DataFrame({"commit": [f"{n:012x}" for n in range(63)] + [None]})
     html = mistune.html(methods.commits(index))
     assert "(63)" in html and html.count("<code>") == 63

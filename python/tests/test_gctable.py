@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from allocorpool.analysis.gctable import COLUMNS, gc_stats, measured_window
-from allocorpool.chapters import tables
+from allocorpool.chapters.page import tables
 from allocorpool.data import gclog, reference
 from allocorpool.data.records import read_run
 

@@ -73,7 +73,7 @@ def test_every_panel_of_the_cost_figure_has_the_log_axis_its_shared_values_need(
 def test_a_solution_has_one_colour_in_every_panel_so_the_legend_names_every_line():
     # The legend is drawn from the first panel; plotly coloured the second panel's lines anew, so its
     # lines had colours the legend did not name.
-    from allocorpool.chapters.figures import legend_matches_panels
+    from allocorpool.chapters.page.figures import legend_matches_panels
     pool = _multiples({("G1", 1.5): [150.0], ("ZGC", 1.5): [300.0]})
     alloc = _multiples({("ZGC", 1.5): [200.0], ("G1", 1.5): [400.0]}).assign(strategy="alloc",
                                                                              strategy_label="Allocation")

@@ -70,7 +70,7 @@ def test_the_matrix_leaves_a_collector_a_jdk_lacks_empty():
 
 
 def test_cells_the_store_lacks_are_counted_and_failed_ones_listed(monkeypatch):
-    from allocorpool.chapters import display as show
+    from allocorpool.chapters.page import display as show
     said, listed = [], []
     monkeypatch.setattr(show, "note", said.append)
     monkeypatch.setattr(show, "show_failures", lambda frame, what: listed.append(frame))
@@ -104,7 +104,7 @@ def test_the_chapter_says_how_much_of_its_plan_it_shows_and_which_pairs_were_mea
 
 
 def test_a_collector_has_one_colour_in_every_panel_so_the_legend_names_every_line():
-    from allocorpool.chapters.figures import legend_matches_panels
+    from allocorpool.chapters.page.figures import legend_matches_panels
     two = pd.concat([TABLE, TABLE.iloc[::-1].assign(strategy="alloc", strategy_label="Allocation")], ignore_index=True)
     fig = jdks.figure(two)
     assert len(fig.data) > 3 and legend_matches_panels(fig)

@@ -1,9 +1,10 @@
 """The package's import graph: each layer imports only the layers below it, and no module imports itself back
-through others. Ground (the vocabulary and settings) < data (records, the store) < analysis < run (engines,
-the executor, experiments, the cost model) < study.py (the names the chapters use) < chapters; the kernels and
-the command line sit on top. An import by name (importlib.import_module, __import__) counts as an import: a
-module that imports by name imports every allocorpool module its strings name. Every module keeps to 500 lines
-and every function to 80."""
+through others. Ground (the vocabulary and settings) < data (records, the store) < analysis (claims judged
+too) < run (engines, the executor, experiments, the cost model) < study.py (the names the chapters use) <
+chapters/page (what the chapters show alike: tables, figures, claims) < chapters (a module per notebook, the
+article); the kernels and the command line sit on top. An import by name (importlib.import_module,
+__import__) counts as an import: a module that imports by name imports every allocorpool module its strings
+name. Every module keeps to 500 lines and every function to 80."""
 
 import ast
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "allocorpool"
 GROUND = {"lists", "profiles", "effects", "settings", "paths", "machine", "collectors", "kinds"}
 MODULE_LINES, FUNCTION_LINES = 500, 80
-RANK = {"ground": 0, "data": 1, "analysis": 2, "run": 3, "study": 4, "chapters": 5, "top": 6}
+RANK = {"ground": 0, "data": 1, "analysis": 2, "run": 3, "study": 4, "page": 5, "chapters": 6, "top": 7}
 
 
 def modules():
@@ -32,6 +33,8 @@ def layer(name):
         return "study"
     if first in GROUND:
         return "ground"
+    if first == "chapters" and len(parts) > 2 and parts[2] == "page":
+        return "page"
     return first if first in RANK else "top"
 
 
@@ -68,9 +71,17 @@ def by_name(tree, known):
     return {text for text in strings if text.startswith("allocorpool") and text in known}
 
 
-def graph():
-    known = modules()
-    return {name: {m for m in imports(name, path, known) if m in known} for name, path in known.items()}
+def graph(sources=None):
+    """Each module's imports of the package's modules; sources: a module's code to read instead of its file's."""
+    known, sources = modules(), sources or {}
+    return {name: {m for m in imports(name, path, known, sources.get(name)) if m in known}
+            for name, path in known.items()}
+
+
+def reaching(edges, below, above):
+    """The imports from a module of layer `below` to one of the layers `above`."""
+    return sorted(f"{a} -> {b}" for a, targets in edges.items() if layer(a) == below
+                  for b in targets if layer(b) in above)
 
 
 def test_no_layer_imports_a_layer_above_it():
@@ -106,6 +117,32 @@ def test_the_check_sees_an_upward_import():
     assert "allocorpool.run.sweep" in edges["allocorpool.chapters.decision"]
     assert any(layer(b) == "ground" for b in edges["allocorpool.data.store"])
     assert layer("allocorpool.collectors") == "ground" and layer("allocorpool.run.cost") == "run"
+    assert layer("allocorpool.chapters.page.tables") == "page" and layer("allocorpool.chapters.page") == "page"
+    assert layer("allocorpool.chapters.batch") == "chapters" and layer("allocorpool.analysis.claims") == "analysis"
+
+
+def test_the_page_imports_no_chapter_module():
+    """chapters/page is what every chapter shows alike: it imports no chapter module (the chapters import it)."""
+    assert reaching(graph(), "page", {"chapters"}) == []
+
+
+def test_analysis_imports_nothing_from_chapters_run_or_study():
+    """Claims are judged in analysis (analysis.claims) on the ground's vocabulary: nothing of the layers that
+    show them (chapters, their page), run them (run) or name them for the chapters (study.py)."""
+    assert reaching(graph(), "analysis", {"page", "chapters", "run", "study"}) == []
+
+
+def test_the_checks_see_a_page_importing_a_chapter_and_analysis_importing_the_page():
+    """The two checks above read the code: a page module importing a chapter module, or the claims' judging
+    importing how claims are shown, fails them."""
+    page = "from allocorpool.chapters import batch\n"
+    assert reaching(graph({"allocorpool.chapters.page.tables": page}), "page", {"chapters"}) == [
+        "allocorpool.chapters.page.tables -> allocorpool.chapters.batch"]
+    judging = "from allocorpool.chapters.page.claims import show_claims\nfrom allocorpool import study\n"
+    above = {"page", "chapters", "run", "study"}
+    assert reaching(graph({"allocorpool.analysis.claims": judging}), "analysis", above) == [
+        "allocorpool.analysis.claims -> allocorpool.chapters.page.claims",
+        "allocorpool.analysis.claims -> allocorpool.study"]
 
 
 def test_the_check_sees_an_import_by_name():

@@ -75,7 +75,8 @@ def test_the_chapters_table_names_each_queue_and_says_none_kept_up_only_of_an_in
 
 def test_the_chapters_sentence_stays_short_whatever_was_measured():
     # CI's article once failed readability on a 51-word sentence joining both pairs, when one kept up nowhere
-    from allocorpool.chapters import native_queue, readability
+    from allocorpool.chapters import native_queue
+    from allocorpool.chapters.page import readability
     results = pd.DataFrame([
         {"pair": pair, "capacity_rule": rule, "queue_size": 1_000_000, "probe_s": 2.0, "write_ns": 0.38,
          "good_interval_ns": None, "target_ns": 20, "met_target": False}

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from allocorpool.chapters import readability
+from allocorpool.chapters.page import readability
 from allocorpool.chapters.article import summary_line
 from allocorpool.data import gclog
 from allocorpool.data.records import read_run
@@ -89,7 +89,7 @@ def test_the_first_screen_counts_cpu_models_apart_from_machines(tmp_path, runs_d
 
 def test_a_chapters_plan_names_strategies_by_their_labels():
     """The plan lines of chapters 13-15 printed the engine's keys ('alloc, pool'); they read as words now."""
-    from allocorpool.chapters import display
+    from allocorpool.chapters.page import display
     said = f"{display.strategies(['alloc', 'pool']).capitalize()} in {display.cases(['C'])}."
     assert said == "Allocation and pooling in case C."
     assert display.cases(["A", "B", "C"]) == "cases A, B and C"

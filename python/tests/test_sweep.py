@@ -9,7 +9,7 @@ import pytest
 
 from allocorpool import lists, settings, study
 from allocorpool.analysis import min_heap
-from allocorpool.chapters import sections
+from allocorpool.chapters.page import sections
 from allocorpool.data import tables
 from allocorpool.run import calibration, executor, machine_check, probe_series, sweep
 from allocorpool.run.runner import run_cell

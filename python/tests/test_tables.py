@@ -5,7 +5,7 @@ import re
 
 import pandas as pd
 
-from allocorpool.chapters import tables
+from allocorpool.chapters.page import tables
 from allocorpool.data import reference
 from allocorpool.data.reference import OURS, REFERENCE
 from allocorpool.study import SOLUTIONS, STRATEGY_LABELS
@@ -156,7 +156,7 @@ def test_numbers_of_a_thousand_and_more_are_written_with_separators_and_whole_on
     assert tables.realtime_text({"outcome": "found", "interval_ns": 1100.0}) == "1,100"
     assert tables.batch_text({"status": "ok", "ns_per_packet": 4042.0}) == "4,042"
     assert reference.realtime(reference.load()).loc[("G1", "Allocation", "B"), "text"] == "2,000"
-    from allocorpool.chapters import display
+    from allocorpool.chapters.page import display
     table = pd.DataFrame({"interval, ns": [1000.0, math.nan, 1100.0], "lost, %": [0.25, 12.5, 1.0],
                           "runs": [1033, 2, 3]})
     markup = display.numbers(table, precision=2).to_html()
@@ -166,7 +166,7 @@ def test_numbers_of_a_thousand_and_more_are_written_with_separators_and_whole_on
 
 def test_a_timeline_table_cut_to_its_first_rows_says_so(monkeypatch):
     from types import SimpleNamespace
-    from allocorpool.chapters import display, figures, sections
+    from allocorpool.chapters.page import display, figures, sections
     periods = pd.DataFrame({"period ends, s": [0.1 * i for i in range(20)], "ticks lost": [250_601] * 20})
     monkeypatch.setattr(figures, "pause_timeline", lambda result, title: (None, periods))
     monkeypatch.setattr(figures, "attribution_table", lambda attribution: attribution)

@@ -61,3 +61,10 @@ def losses_above(searches: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
         if len(above):
             marked.loc[index, ["lost_above_ns", "lost_above_runs"]] = [float(above["interval_ns"].max()), len(above)]
     return marked
+
+
+def contradicted(row: Mapping[str, Any]) -> bool:
+    """Whether a stored run that lost at a longer interval contradicts a search's loss-free interval
+    (losses_above marks it)."""
+    value = row.get("lost_above_ns")
+    return row["outcome"] == "found" and value is not None and not pd.isna(value)

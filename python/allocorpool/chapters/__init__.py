@@ -1,3 +1,3 @@
 """Chapters and article: what each notebook (notebooks/NN-<name>.py) shows, in the module of the
-same name, the sections and tables they share, and the rendering of the executed notebooks into
-the article (build/article.html)."""
+same name (with a few helpers beside it), and the rendering of the executed notebooks into the
+article (build/article.html, article.py). What the chapters show alike is in page/."""

@@ -21,11 +21,11 @@ import pandas as pd
 from allocorpool import effects, lists, study
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis import model
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import depends, headline, realtime_blocks
-from allocorpool.chapters.claims import article_data, versus
-from allocorpool.chapters.tables import contradicted as contradicted_search
-from allocorpool.chapters.tables import wrapping
+from allocorpool.analysis.claims import article_data, versus
+from allocorpool.analysis.stored_probes import contradicted as contradicted_search
+from allocorpool.chapters.page.tables import wrapping
 
 CITATION = ('Pavel Zemtsov, ["To allocate or to pool?"](https://pzemtsov.github.io/2019/01/17/allocate-or-pool.html), '
             "*Experiments in program optimisation*, 17 January 2019")

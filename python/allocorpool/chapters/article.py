@@ -25,7 +25,8 @@ from nbconvert import HTMLExporter
 from plotly.offline import get_plotlyjs
 
 from allocorpool import machine, paths, study
-from allocorpool.chapters import answer, display
+from allocorpool.chapters import answer
+from allocorpool.chapters.page import display
 from allocorpool.chapters.methods import appendix
 from allocorpool.data.store import DEFAULT_PROFILE, Store
 from allocorpool.run.progress import is_progress

@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from allocorpool.chapters import display as show
-from allocorpool.chapters import tables
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page import tables
 from allocorpool.data.tables import value
 from allocorpool import effects
-from allocorpool.chapters.claims import (
-    ratio_rule,
-    Claim,
-    Verdict,
-    cheapest,
-    per_group_effect,
-    verdicts_of,
-    versus,
-)
+from allocorpool.analysis.claims import ratio_rule, Claim, cheapest, per_group_effect, versus
+from allocorpool.chapters.page.claims import verdicts_of
+from allocorpool.effects import Verdict
 
 REAL_STRATEGIES = ("Allocation", "Mix", "Pooling")
 SLOW_FACTOR = 3.0  # "awful": at least this many times the cheapest strategy of the case

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from allocorpool import machine, paths
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.run.experiments.binary_trees import Results
 
 SEED = "original benchmark (2019, a 6-core Mac)"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from allocorpool import effects
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters.binary_trees import measured, seed_depth
 from allocorpool.effects import Verdict
 from allocorpool.run.binary_trees import MARKERS, variant

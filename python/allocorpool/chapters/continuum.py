@@ -13,8 +13,8 @@ from allocorpool import effects
 from allocorpool.analysis.crossover import Crossover, beats, first_change, order
 from allocorpool.analysis.min_heap import FAILED, FITS, NOT_FITTING, TOO_SMALL
 from allocorpool.data.records import MISSING
-from allocorpool.chapters import display as show
-from allocorpool.chapters.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page.figures import LOG_TICKS, STRATEGY_COLOURS, _bottom_row, _grid
 from allocorpool.run.experiments.continuum import ALL_FIT, BLOCK, FOUND, NONE_FIT, ON_HEAP, PLAN, SEARCH
 
 CROSSOVER_COLUMNS = ["solution", "what", "last size before", "first size after", "crossover at about", "reading"]

@@ -11,9 +11,10 @@ import pandas as pd
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.data.records import MISSING
-from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import (Claim, Verdict, across, every, outcome_is, ratio_rule, search_rule, searched,
-                                         verdicts_of)
+from allocorpool.chapters.page import display as show
+from allocorpool.analysis.claims import Claim, across, every, outcome_is, ratio_rule, search_rule, searched
+from allocorpool.chapters.page.claims import verdicts_of
+from allocorpool.effects import Verdict
 from allocorpool.lists import POOL_CHOICE_LABELS, POOL_CHOICE_SOLUTIONS, Solution
 
 

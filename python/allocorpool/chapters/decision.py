@@ -13,9 +13,9 @@ from plotly.subplots import make_subplots
 from allocorpool import study
 from allocorpool.analysis import decision
 from allocorpool.analysis.decision import Budget
-from allocorpool.chapters import display as show
-from allocorpool.chapters.sections import stored_runs
-from allocorpool.chapters.figures import STRATEGY_COLOURS
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page.sections import stored_runs
+from allocorpool.chapters.page.figures import STRATEGY_COLOURS
 from allocorpool.effects import FAILS, HOLDS, NOT_MEASURED
 from allocorpool.run.runner import Cell
 from allocorpool.study import Profile, Solution, continuum_cells, live_packets

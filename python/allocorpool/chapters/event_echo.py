@@ -1,47 +1,29 @@
-"""Chapter 11, one allocation per event (seed 004): the echo's figures, the allocation loop's, and
-a computed verdict on each of the seed's claims with the rows that decide it.
+"""Chapter 11, one allocation per event (seed 004): the echo's figures and the allocation loop's, the runs
+that failed or were not measured, and where the runs were made.
 
-Every figure here comes from the rows run/event_echo.py reads from the store; the seed's own
-figures (data/reference/event_echo_reference.csv) are shown beside them, labelled as from
-another machine, and only the verdict rules below compare the two.
+Every figure here comes from the rows run/event_echo.py reads from the store. The seed's own figures
+(data/reference/event_echo_reference.csv) and its claims, each decided on these rows, are
+event_echo_claims.py.
 """
 
 from __future__ import annotations
 
 import html
-import math
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from allocorpool import effects, paths
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page.figures import line_colours
 from allocorpool.data.records import MISSING, UNSUPPORTED
-from allocorpool.chapters import display as show
-from allocorpool.chapters.figures import line_colours
-from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED, Verdict
 from allocorpool.lists import COLLECTOR_LABELS
 from allocorpool.machine import cpu_name
 
 FAILED = ("error", "timeout")
 PROGRAM_NAMES = {"echo": "echo runs", "allocation": "allocation loops"}
-SEED_SOURCE = "Lawrey's (Ryzen 5950X, 16 cores, 16 clients, Java 17, 2022)"
-# Verdict rules (CLAIM_RULES): a figure "about the same" as the seed's lies within this factor of it.
-SAME_FACTOR = 2.0
-GC_SMALL_PCT = 1.0  # "only a small part of the time in GC": under 1 % of the measured time
 COPY_BYTES = 44  # a copy allocates at least the event's 44 bytes of fields
-SLOWER_WITH_THREADS = 1.10  # the allocation loop's time per call grows by more than 10 % from 1 to 2 threads
-
-
-def reference() -> pd.DataFrame:
-    return pd.read_csv(paths.data_dir() / "reference" / "event_echo_reference.csv")
-
-
-def seed_value(figures: pd.DataFrame, metric: str) -> float:
-    return float(figures.loc[figures["metric"] == metric, "value"].iloc[0])
 
 
 def collector_label(collector: str) -> str:
@@ -269,168 +251,6 @@ def show_allocation(allocation: pd.DataFrame) -> None:
     show.show_figure(fig)
 
 
-# ---- The seed's claims ----------------------------------------------------------------------
-# Each claim is decided for each JDK and collector on its own, from the repetitions of both modes (the echo's
-# claims on the Chronicle rows, the seed's library, at the largest client count measured; the NIO rows are
-# shown in the tables, not counted): the figure's 95 % interval lies wholly inside the claim's band (holds),
-# wholly outside it (fails), or across its edge (cannot tell; so does one run a side). Over the pairs a claim
-# holds only where it holds for every pair; pairs that differ make it "partly", with the counts.
-CLAIM_RULES = {
-    "extra": f"the copy's extra time per event (clients / events per second, copy minus reuse) within a factor "
-             f"{SAME_FACTOR:g} of Lawrey's {{seed:g}} ns",
-    "drop": f"the copy's loss of events per second within a factor {SAME_FACTOR:g} of Lawrey's {{seed:g}} %",
-    "gc": f"the copy's time in GC pauses under {GC_SMALL_PCT:g} % of the measured time",
-    "share": "the copy's GC pauses per event under half its extra time per event",
-    "threads": f"the loop's time per call on 2 threads more than {100 * (SLOWER_WITH_THREADS - 1):.0f} % above "
-               f"its time on 1",
-}
-PAIR_WORDS = {HOLDS: "holds", FAILS: "fails", NOT_MEASURED: "cannot tell"}
-
-
-def within(low: float, high: float, lowest: float, highest: float) -> str:
-    """HOLDS where [low, high] lies inside [lowest, highest], FAILS where wholly outside, else NOT_MEASURED
-    (cannot tell); NOT_MEASURED where the interval is unknown."""
-    if math.isnan(low) or math.isnan(high):
-        return NOT_MEASURED
-    if lowest <= low and high <= highest:
-        return HOLDS
-    return FAILS if high < lowest or low > highest else NOT_MEASURED
-
-
-def overall(outcomes: list[str]) -> str:
-    """A claim over pairs: HOLDS or FAILS where every pair says so, NOT_MEASURED where none decides, else MIXED."""
-    if not outcomes or all(o == NOT_MEASURED for o in outcomes):
-        return NOT_MEASURED
-    return outcomes[0] if len(set(outcomes)) == 1 else MIXED
-
-
-def counted(outcomes: list[str], what: str = "JDK and collector pairs") -> str:
-    """'holds for 2, cannot tell for 1 of 3 JDK and collector pairs'."""
-    parts = [f"{PAIR_WORDS[o]} for {outcomes.count(o)}" for o in (HOLDS, FAILS, NOT_MEASURED) if outcomes.count(o)]
-    return f"{', '.join(parts)} of {len(outcomes)} {what}" if outcomes else f"no {what} measured"
-
-
-def _values(rows: pd.DataFrame, mode: str, figure: Callable[[pd.DataFrame], pd.Series]) -> np.ndarray:
-    part = rows[(rows["mode"] == mode) & (rows["status"] == "ok")]
-    return figure(part).to_numpy(dtype=float) if len(part) else np.array([])
-
-
-def echo_pairs(echo: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
-    """The echo runs that decide: the Chronicle rows at the largest client count, per JDK and collector."""
-    chronicle = echo[(echo["transport"] == "chronicle") & (echo["status"] == "ok")] if len(echo) else echo
-    if not len(chronicle):
-        return []
-    deciding = chronicle[chronicle["clients"] == chronicle["clients"].max()]
-    clients = int(deciding["clients"].iloc[0])
-    return [(f"JDK {jdk} {collector_label(collector)}, {show.count(clients, 'client')}", rows)
-            for (jdk, collector), rows in deciding.groupby(["jdk", "collector"], sort=True)]
-
-
-def _verdict(judged: list[tuple[str, str, str]], rule: str, claim: str) -> Verdict:
-    """A claim from its pairs' (name, outcome, figure with interval)."""
-    outcomes = [outcome for _, outcome, _ in judged]
-    cells = pd.DataFrame([{"pair": name, "verdict": PAIR_WORDS[outcome], "figure": text}
-                          for name, outcome, text in judged], columns=["pair", "verdict", "figure"])
-    return Verdict(overall(outcomes), counted(outcomes), cells, rule=rule, claim=claim)
-
-
-def _echo_claim(claim: str, seed: str, rule: str, echo: pd.DataFrame,
-                judge: Callable[[pd.DataFrame], tuple[str, str]]) -> Verdict:
-    """A claim judged pair by pair: judge gives each pair's outcome and its figure with interval."""
-    return _verdict([(name, *judge(rows)) for name, rows in echo_pairs(echo)], rule, f"{claim} ({seed})")
-
-
-def _extra(seed: float) -> Callable[[pd.DataFrame], tuple[str, str]]:
-    def judge(rows: pd.DataFrame) -> tuple[str, str]:
-        clients = float(rows["clients"].iloc[0])
-        gap = effects.difference(_values(rows, "copy", lambda r: clients * 1e9 / r["events_per_s"]),
-                                 _values(rows, "reuse", lambda r: clients * 1e9 / r["events_per_s"]))
-        outcome = within(gap.low, gap.high, seed / SAME_FACTOR, seed * SAME_FACTOR) if gap.measured else NOT_MEASURED
-        return outcome, gap.text("ns")
-    return judge
-
-
-def _drop(seed: float) -> Callable[[pd.DataFrame], tuple[str, str]]:
-    def judge(rows: pd.DataFrame) -> tuple[str, str]:
-        kept = effects.ratio(_values(rows, "copy", lambda r: r["events_per_s"]),
-                             _values(rows, "reuse", lambda r: r["events_per_s"]))
-        if not kept.measured:
-            return NOT_MEASURED, kept.text()
-        low, high = 100 * (1 - kept.high), 100 * (1 - kept.low)
-        outcome = within(low, high, seed / SAME_FACTOR, seed * SAME_FACTOR)
-        return outcome, f"{100 * (1 - kept.ratio):.1f} % ({low:.1f} to {high:.1f})"
-    return judge
-
-
-def _gc(rows: pd.DataFrame) -> tuple[str, str]:
-    pct = effects.spread(_values(rows, "copy", lambda r: r["gc_pause_pct"]))
-    if pct.n < 2:
-        return NOT_MEASURED, pct.text("%")
-    outcome = HOLDS if pct.high < GC_SMALL_PCT else FAILS if pct.low >= GC_SMALL_PCT else NOT_MEASURED
-    return outcome, pct.text("%")
-
-
-def _share(rows: pd.DataFrame) -> tuple[str, str]:
-    pauses = effects.spread(_values(rows, "copy", lambda r: 1e6 * r["gc_pause_ms"] / r["events"]))
-    extra = effects.difference(_values(rows, "copy", lambda r: 1e9 / r["events_per_s"]),
-                               _values(rows, "reuse", lambda r: 1e9 / r["events_per_s"]))
-    text = f"pauses {pauses.text('ns')} against extra {extra.text('ns')} per event"
-    if pauses.n < 2 or not extra.measured or extra.high <= 0:
-        return NOT_MEASURED, text  # one run a side, or no time the copy cost to share
-    if extra.low > 0 and pauses.high < extra.low / 2:
-        return HOLDS, text
-    return (FAILS if pauses.low >= extra.high / 2 else NOT_MEASURED), text
-
-
-def _threads(allocation: pd.DataFrame) -> Verdict:
-    ok = allocation[allocation["status"] == "ok"] if len(allocation) else allocation
-    judged = []
-    for (jdk, collector), rows in (ok.groupby(["jdk", "collector"], sort=True) if len(ok) else []):
-        slower = effects.ratio(rows.loc[rows["threads"] == 2, "ns_per_op"], rows.loc[rows["threads"] == 1, "ns_per_op"])
-        outcome = within(slower.low, slower.high, SLOWER_WITH_THREADS, math.inf) if slower.measured else NOT_MEASURED
-        judged.append((f"JDK {jdk} {collector_label(collector)}", outcome, slower.text()))
-    return _verdict(judged, CLAIM_RULES["threads"],
-                    "The allocation rate is quickly saturated by a few cores: time per call grows with threads "
-                    "(a chart, not in Lawrey's text)")
-
-
-def claims(echo: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame) -> list[Verdict]:
-    """Each of the seed's claims as a verdict of this machine's runs (CLAIM_RULES), pair by pair."""
-    seed = {m: seed_value(figures, m) for m in ("extra_ns_per_event", "throughput_drop_pct", "gc_pause_pct",
-                                                "gc_pause_ms_per_min")}
-    return [
-        _echo_claim("One extra allocation per event adds about 166 ns", f"Lawrey: {seed['extra_ns_per_event']:g} ns "
-                    "at 16 clients", CLAIM_RULES["extra"].format(seed=seed["extra_ns_per_event"]), echo,
-                    _extra(seed["extra_ns_per_event"])),
-        _echo_claim("This reduces throughput by 25 %", f"Lawrey: {seed['throughput_drop_pct']:g} %",
-                    CLAIM_RULES["drop"].format(seed=seed["throughput_drop_pct"]), echo,
-                    _drop(seed["throughput_drop_pct"])),
-        _echo_claim("Only 0.3 % of the time was in the collector", f"Lawrey: {seed['gc_pause_pct']:g} %, "
-                    f"{seed['gc_pause_ms_per_min']:g} ms a minute", CLAIM_RULES["gc"], echo, _gc),
-        _echo_claim("It is the allocations rather than the collection of these short-lived objects that take time",
-                    f"Lawrey: GC {seed['gc_pause_pct']:g} % of the time, the copy {seed['throughput_drop_pct']:g} % "
-                    "of the throughput", CLAIM_RULES["share"], echo, _share),
-        _threads(allocation),
-    ]
-
-
-def verdicts(echo: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame) -> pd.DataFrame:
-    """The claims as a table: each with this machine's verdict, the rule that decides it, and each pair's
-    figure with its interval."""
-    rows = [{"Lawrey's claim": v.claim, "verdict": v.words, "this machine": v.summary, "how it is decided": v.rule,
-             "each pair": "; ".join(f"{r['pair']}: {r['figure']} ({r['verdict']})" for r in v.cells.to_dict("records"))
-             or "none measured"}
-            for v in claims(echo, allocation, figures)]
-    return pd.DataFrame(rows)
-
-
-def show_verdicts(table: pd.DataFrame) -> None:
-    if not len(table):
-        return
-    show.show_table(table.set_index("Lawrey's claim"),
-                    caption=f"The claims, {SEED_SOURCE}, checked on this machine")
-
-
 def copy_check(cost: pd.DataFrame) -> pd.DataFrame:
     """Rows where the copy mode did not allocate an event's worth per event more than reuse on the
     service's threads: there the comparison would not be of one allocation per event."""
@@ -473,18 +293,6 @@ def raise_if_failed(echo: pd.DataFrame, allocation: pd.DataFrame, profile: str) 
     if profile == "ci" and len(failed):
         names = ", ".join(html.unescape(n) for n in failed["label"])
         raise RuntimeError(f"{len(failed)} event-echo run(s) failed under the ci profile: {names}")
-
-
-CLAIM_NAMES = {"extra_ns": "the cost of one allocation per event", "throughput_drop": "the throughput it costs",
-               "gc_time": "the time in GC", "allocation_saturates": "a few cores saturate allocation"}
-
-
-def show_seed_figures(figures: pd.DataFrame) -> None:
-    table = figures[["claim", "metric", "value", "unit", "benchmark", "machine", "jdk", "clients", "note"]]
-    table = table.assign(claim=table["claim"].map(lambda c: CLAIM_NAMES.get(c, show.reader_name(c))),
-                         metric=table["metric"].map(show.reader_name), value=table["value"].map(show.yes_no))
-    show.show_table(table.set_index(["claim", "metric"]),
-                    caption="Lawrey's figures (his text; another machine and year), kept in the study's reference data")
 
 
 def machine(index: pd.DataFrame) -> pd.DataFrame:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pandas as pd
 
 from allocorpool import effects, study
-from allocorpool.chapters.claims import (POOLING_AS_WELL_RULE, Claim, Verdict, across, outcome_is,
-                                         pooling_keeps_up_as_well_as_allocation, ratio_rule, search_rule, searched,
-                                         verdicts_of)
+from allocorpool.analysis.claims import (POOLING_AS_WELL_RULE, Claim, across, outcome_is,
+                                         pooling_keeps_up_as_well_as_allocation, ratio_rule, search_rule, searched)
+from allocorpool.chapters.page.claims import verdicts_of
+from allocorpool.effects import Verdict
 
 ARTICLE_G1 = "g1"  # the article's G1 as it ran: JDK 11 here, its 80 ms pause goal
 AS_RUN = "parallel-11"  # the article's "CMS" as it ran

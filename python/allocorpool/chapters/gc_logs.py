@@ -9,8 +9,10 @@ from typing import Any
 import pandas as pd
 
 from allocorpool import study
-from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import Claim, Verdict, check_all, every, show_claims
+from allocorpool.chapters.page import display as show
+from allocorpool.analysis.claims import Claim, check_all, every
+from allocorpool.chapters.page.claims import show_claims
+from allocorpool.effects import Verdict
 from allocorpool.data import gclog, reference
 
 

@@ -8,8 +8,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from allocorpool.chapters import display as show
-from allocorpool.chapters.figures import LOG_TICKS, line_colours
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page.figures import LOG_TICKS, line_colours
 
 CELL = ["label", "strategy_label", "case"]
 COST_LABELS = {"ns_per_packet": "wall ns per packet", "cpu_ns_per_packet": "CPU ns per packet"}

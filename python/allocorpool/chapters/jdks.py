@@ -14,9 +14,9 @@ from plotly.subplots import make_subplots
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis.stored_probes import losses_above
-from allocorpool.chapters import display as show
-from allocorpool.chapters import tables
-from allocorpool.chapters.figures import LOG_TICKS, line_colours
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page import tables
+from allocorpool.chapters.page.figures import LOG_TICKS, line_colours
 from allocorpool.study import COLLECTOR_LABELS
 
 # How a JDK change reads: the later JDK's time over the earlier one's, decided against parity by the margin
@@ -109,7 +109,7 @@ def figure(table: pd.DataFrame) -> go.Figure:
 
 def batch_text(row: pd.Series) -> str:
     """A batch cell in a table: the block's median with its 95 % interval, the single run's figure, or why it
-    has none (chapters.tables.batch_text, on this chapter's status column)."""
+    has none (chapters.page.tables.batch_text, on this chapter's status column)."""
     return tables.batch_text({**_row(row), "status": row["batch_status"]})
 
 

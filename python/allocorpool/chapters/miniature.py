@@ -20,9 +20,11 @@ import pandas as pd
 
 from allocorpool import effects
 from allocorpool.analysis.search import REFERENCE_NS, RESOLUTION, loses_at_reference
-from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import Verdict, every, show_claims
-from allocorpool.chapters.claims import Claim as Check
+from allocorpool.chapters.page import display as show
+from allocorpool.analysis.claims import Claim as Check
+from allocorpool.analysis.claims import every
+from allocorpool.chapters.page.claims import show_claims
+from allocorpool.effects import Verdict
 
 FACTOR = 2.0
 # A verdict at 1,000 ns is on the edge at the article's sizes when its own probes there cannot tell:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from allocorpool.chapters.claims import (Claim, Verdict, across, every, outcome_is, ratio_rule, search_rule, searched,
-                                         tallied, verdicts_of)
+from allocorpool.analysis.claims import Claim, across, every, outcome_is, ratio_rule, search_rule, searched, tallied
+from allocorpool.chapters.page.claims import verdicts_of
+from allocorpool.effects import Verdict
 
 # Each native solution beside its heap twin, as the article ran both.
 TWINS = {"native-parallel-11": "parallel-11", "native-g1": "g1", "native-zgc": "zgc"}

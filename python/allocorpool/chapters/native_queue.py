@@ -7,7 +7,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 
 
 def show_results(queue: dict[str, dict[str, Any]]) -> None:

@@ -11,16 +11,12 @@ import pandas as pd
 
 from allocorpool import effects
 from allocorpool.analysis.search import loses_at_reference
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import realtime_blocks
-from allocorpool.chapters.claims import (
-    search_rule,
-    Claim,
-    Verdict,
-    every,
-    verdicts_of,
-)
-from allocorpool.chapters.tables import saw_no_collection
+from allocorpool.analysis.claims import search_rule, Claim, every
+from allocorpool.chapters.page.claims import verdicts_of
+from allocorpool.effects import Verdict
+from allocorpool.chapters.page.tables import saw_no_collection
 from allocorpool.study import Profile, Solution
 
 SEARCH_COLUMNS = ["label", "strategy_label", "case", "outcome", "interval_ns", "loss_pct"]

@@ -16,7 +16,8 @@ import pandas as pd
 
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.chapters.claims import Verdict, every, tallied
+from allocorpool.analysis.claims import every, tallied
+from allocorpool.effects import Verdict
 from allocorpool.lists import STRATEGY_LABELS
 
 

@@ -14,18 +14,13 @@ from allocorpool.analysis import consistency as same
 from allocorpool.analysis.min_heap import TOO_SMALL, heap_verdict
 from allocorpool.data.records import MISSING, row_failure
 from allocorpool.chapters import batch as batch_chapter
-from allocorpool.chapters import display as show
-from allocorpool.chapters import realtime_blocks, tables
-from allocorpool.chapters.claims import (
-    Claim,
-    Verdict,
-    every,
-    per_group_effect,
-    pooling_keeps_up_as_well_as_allocation,
-    searched,
-    verdicts_of,
-    versus,
-)
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters import realtime_blocks
+from allocorpool.chapters.page import tables
+from allocorpool.analysis.claims import (Claim, every, per_group_effect, pooling_keeps_up_as_well_as_allocation,
+                                         searched, versus)
+from allocorpool.chapters.page.claims import verdicts_of
+from allocorpool.effects import Verdict
 
 
 def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...]) -> None:
@@ -249,7 +244,7 @@ def ten_million_buffers(pool_sizes: pd.DataFrame | None = None, **_: object) -> 
     on the heap is compared at the largest size that fits its heap, found by chapter 14's bisection, since ten
     million buffers of 1 KiB cannot fit a 10 GB heap: a fact of size, stated beside the verdict, not a
     slowness. A pool off the heap is compared at ten million. C++ is shown beside them, not judged."""
-    from allocorpool.chapters.claims import tallied
+    from allocorpool.analysis.claims import tallied
     from allocorpool.chapters.continuum import figures_at, reason
     from allocorpool.run.experiments.continuum import FOUND, NO_HEAP, ON_HEAP, PLAN, pool_place
 

@@ -16,9 +16,10 @@ from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
 from allocorpool.analysis.thread_costs import cpu_view
 from allocorpool.data.records import MISSING
-from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import OUTCOME_COLOURS, Claim, tallied, versus
-from allocorpool.chapters.tables import style
+from allocorpool.chapters.page import display as show
+from allocorpool.analysis.claims import Claim, tallied, versus
+from allocorpool.chapters.page.claims import OUTCOME_COLOURS
+from allocorpool.chapters.page.tables import style
 from allocorpool.effects import Verdict
 from allocorpool.lists import (THREAD_ENGINE_STRATEGIES, THREAD_POOLS, THREAD_STRATEGY_LABELS,
                                THREAD_STRATEGY_NAMES, WEAK)

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from allocorpool.analysis.thread_costs import NETTY_COLUMNS, PROCESS_CPU, THREAD_CPU, cpu_view
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
 from allocorpool.data.records import MISSING
 from allocorpool.lists import STRONG, THREAD_STRATEGY_LABELS, WEAK

@@ -9,9 +9,9 @@ import pandas as pd
 
 from allocorpool import effects
 from allocorpool.analysis.thread_costs import cpu_view
-from allocorpool.chapters import display as show
+from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
-from allocorpool.chapters.claims import versus
+from allocorpool.analysis.claims import versus
 from allocorpool.chapters.threads_costs import cpu_table, netty_table
 from allocorpool.data.records import MISSING
 from allocorpool.lists import HANDOFF_STRATEGIES, THREAD_STRATEGY_LABELS

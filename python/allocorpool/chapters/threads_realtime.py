@@ -12,8 +12,8 @@ import pandas as pd
 
 from allocorpool import effects
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import tallied
+from allocorpool.chapters.page import display as show
+from allocorpool.analysis.claims import tallied
 from allocorpool.chapters.realtime_blocks import both_kept_up, difference_words, loss_text
 from allocorpool.chapters.threads import by_strategy
 from allocorpool.effects import Verdict

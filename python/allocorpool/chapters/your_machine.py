@@ -17,8 +17,8 @@ import pandas as pd
 
 from allocorpool import effects, study
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.chapters import display as show
-from allocorpool.chapters.claims import versus
+from allocorpool.chapters.page import display as show
+from allocorpool.analysis.claims import versus
 
 AGREE, CONTRADICT, ONE_ONLY, UNJUDGED = "agree", "contradict", "decided in one only", "not compared"
 SAID = {effects.HOLDS: "pooling beats allocation", effects.FAILS: "allocation beats pooling",

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pandas as pd
 
 from allocorpool import effects
-from allocorpool.chapters.claims import (POOLING_AS_WELL_RULE, Claim, Verdict, across, outcome_is,
-                                         pooling_keeps_up_as_well_as_allocation, ratio_rule, search_rule, searched,
-                                         verdicts_of)
+from allocorpool.analysis.claims import (POOLING_AS_WELL_RULE, Claim, across, outcome_is,
+                                         pooling_keeps_up_as_well_as_allocation, ratio_rule, search_rule, searched)
+from allocorpool.chapters.page.claims import verdicts_of
+from allocorpool.effects import Verdict
 
 ARTICLE_ZGC = "zgc"  # the article's ZGC: JDK 11, non-generational
 ARTICLE_G1 = "g1"

@@ -1,4 +1,4 @@
-"""The article's claims, checked against this machine's data: every chapter ends with its own.
+"""The article's claims, judged on this machine's data: every chapter ends with its own.
 
 A claim is what the article concluded, in our words, and a check: a function of the chapter's data
 that gives a Verdict, whether the claim holds here, in how many of the cells it speaks of, and the
@@ -6,23 +6,22 @@ cells that decide it. Nothing is typed in: a verdict is computed, and where the 
 finished cell, a figure not measured) it says so instead of guessing.
 
 The checks share a few shapes: `every` (a condition on each of some rows), `per_group` (a condition
-on each (solution, case) group of strategies), and `share` to word the count.
+on each (solution, case) group of strategies), and `share` to word the count. How a chapter shows the
+verdicts is chapters.page.claims.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from allocorpool import effects, study
+from allocorpool import effects, lists
 from allocorpool.analysis import blocks as block_figures
-from allocorpool.chapters import display as show
-from allocorpool.chapters.tables import contradicted, style
+from allocorpool.analysis.stored_probes import contradicted
 from allocorpool.data import reference
 from allocorpool.effects import Verdict
 
@@ -173,7 +172,7 @@ def known(*values: float) -> bool:
 def searched(frame: pd.DataFrame) -> pd.DataFrame:
     """Search rows a claim can judge: not a baseline, not failed, not missing from a replayed store. A loss-free
     interval that a stored run of the same configuration contradicts (it lost there or at a longer interval:
-    lost_above_ns, from chapters.sections.standing) reads as lost at that run's interval: a loss any run
+    lost_above_ns, from stored_probes.losses_above) reads as lost at that run's interval: a loss any run
     measured outweighs the search's loss-free probes."""
     ranked = frame[~frame["baseline"].astype(bool)]
     if "lost_above_ns" in ranked:
@@ -231,13 +230,13 @@ def article_data(reference_figures: pd.DataFrame, solutions: Iterable[str] | Non
     check may ask for hold all of them."""
     batch = reference.batch(reference_figures)
     rows = reference_figures[reference_figures["test"] == "realtime"]
-    by_name = {s.reference_name: s for s in study.SOLUTIONS if s.reference_name}
+    by_name = {s.reference_name: s for s in lists.SOLUTIONS if s.reference_name}
     batch_rows, search_rows = [], []
     for solution in by_name.values():
         labels = {"solution": solution.name, "label": solution.label, "reference_name": solution.reference_name,
                   "engine": solution.engine, "baseline": False}
-        for strategy, strategy_label in study.STRATEGY_LABELS.items():
-            for case in study.CASES:
+        for strategy, strategy_label in lists.STRATEGY_LABELS.items():
+            for case in lists.CASES:
                 cell = {**labels, "strategy": strategy, "strategy_label": strategy_label, "case": case}
                 value = batch.get((solution.reference_name, strategy_label, case))
                 batch_rows.append({**cell, "status": "ok" if value is not None else "missing", "ns_per_packet": value})
@@ -266,73 +265,8 @@ def outcome_is(rows: pd.DataFrame, wanted: str, columns: list[str], what: str = 
     return every(rows, lambda r: None if not r["judged"] else r["outcome"] == wanted, columns, what)
 
 
-def verdicts_of(claims: tuple[Claim, ...], article_solutions: tuple[str, ...] | None,
-                title: str = "The article's claims on this machine") -> Callable[..., None]:
-    """A chapter's `show_verdicts(reference_figures, **data)`: its claims checked on its data (the tables
-    its checks name) and on the article's own figures of the solutions the claims were made of."""
-    def show_verdicts(reference_figures: pd.DataFrame, **data: Any) -> None:
-        show_claims(check_all(claims, data, article_data(reference_figures, article_solutions)), title)
-    return show_verdicts
-
-
 def check_all(claims: Iterable[Claim], ours: dict[str, Any], article: dict[str, Any] | None = None
               ) -> list[tuple[Claim, Verdict, Verdict | None]]:
     """Every claim's verdict on this machine's data and, given them, on the article's own figures."""
     return [(claim, claim.check(**ours), claim.check(**article) if article is not None else None)
             for claim in claims]
-
-
-WORDS_IN_A_CELL = 15
-
-
-def in_few_words(summary: str, limit: int = WORDS_IN_A_CELL) -> str:
-    """A verdict's summary as a table cell takes it: its asides in brackets dropped, then, if still longer than
-    limit words, its first clause. The whole summary stays with the cells behind the verdict."""
-    short = re.sub(r"\s*\([^()]*\)", "", summary).strip()
-    if len(short.split()) > limit:
-        short = short.split(";")[0].strip()
-    return short
-
-
-def _link(markdown: str) -> str:
-    """'[chapter 4](#chapter-4)' as an HTML link (a table cell is HTML, not markdown)."""
-    text, _, target = markdown[1:-1].partition("](")
-    return f'<a href="{target}">{text}</a>'
-
-
-# A verdict's background in a table, by its words (effects.WORDS)
-OUTCOME_COLOURS = {effects.WORDS[outcome]: colour for outcome, colour in (
-    (effects.HOLDS, "#8fd98f"), (effects.MIXED, "#ffe066"), (effects.FAILS, "#ff9a9a"),
-    (effects.NOT_MEASURED, "#dddddd"), (effects.NO_DIFFERENCE, "#eeeeee"), (effects.EQUAL, "#cfe2f3"))}
-
-
-def show_claims(checked: list[tuple[Claim, Verdict, Verdict | None]],
-                title: str = "The article's claims on this machine") -> None:
-    """A table of the claims, a line each: the claim in a few words, its verdict here and how often, on the
-    article's own figures, and the chapter that shows it; how each is decided and the cells behind each
-    verdict here follow, folded."""
-    if not checked:
-        return
-    rows, rules = [], []
-    for claim, ours, theirs in checked:
-        row = {"the article's claim": claim.said or claim.text}
-        if theirs is not None:
-            row["on 2019's figures"] = theirs.words
-        row.update({"here": ours.words, "how often here": in_few_words(ours.summary)})
-        if claim.shown:
-            row["shown in"] = f"[chapter {claim.shown}](#chapter-{claim.shown})"
-        rows.append(row)
-        rules.append({"the article's claim, in our words": claim.text, "decided by": ours.rule or claim.rule})
-    table = pd.DataFrame(rows).set_index("the article's claim")
-    colours = OUTCOME_COLOURS
-    verdict_columns = [c for c in ("here", "on 2019's figures") if c in table.columns]
-    styler = style(table).map(lambda v: f"background-color: {colours[v]}" if v in colours else "",
-                              subset=verdict_columns)
-    if "shown in" in table.columns:
-        styler = styler.format(_link, subset=["shown in"])
-    show.show_table(styler, caption=title)
-    if any(rule["decided by"] for rule in rules):
-        show.show_details("How each verdict is decided", pd.DataFrame(rules))
-    behind = [(claim.said or claim.text, ours.cells) for claim, ours, _ in checked if len(ours.cells)]
-    if behind:
-        show.show_details_group("The cells behind each verdict, on this machine", behind)

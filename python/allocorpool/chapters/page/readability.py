@@ -3,7 +3,7 @@
 The article's prose is read from its paragraphs, list items and headings (tables and figures are
 not sentences). A finding names the rule and quotes the text, so a test can list every one.
 The same rules run in the browser test over the page as Chromium lays it out, and from the
-command line over a rendered file: python -m allocorpool.chapters.readability build/article.html
+command line over a rendered file: python -m allocorpool.chapters.page.readability build/article.html
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def statistics_of(html: str) -> dict[str, float]:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m allocorpool.chapters.readability ARTICLE.html", file=sys.stderr)
+        print("usage: python -m allocorpool.chapters.page.readability ARTICLE.html", file=sys.stderr)
         return 2
     html = Path(argv[0]).read_text(encoding="utf-8")
     for finding in findings(html):

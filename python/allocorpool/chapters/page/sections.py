@@ -12,9 +12,9 @@ import pandas as pd
 
 from allocorpool import lists
 from allocorpool.analysis.search import LATENCY_FIELDS, MISSING
-from allocorpool.analysis.stored_probes import losses_above, stored_probes
-from allocorpool.chapters import display as show
-from allocorpool.chapters import figures, tables
+from allocorpool.analysis.stored_probes import contradicted, losses_above, stored_probes
+from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page import figures, tables
 from allocorpool.data import reference
 from allocorpool.data.keys import configuration_of
 from allocorpool.study import SAME_MEASUREMENT_BUILDS
@@ -90,7 +90,7 @@ def show_realtime(sweep: Sweep, searches: Any, reference_figures: pd.DataFrame, 
     show.show_table(tables.realtime_chapter(marked, reference.realtime(reference_figures)),
                     caption=f"Real-time: smallest loss-free interval in ns, or the loss at 1,000 ns{heap}, "
                             f"this machine beside the article's ({reference_source}, 2019)")
-    if any(tables.contradicted(row) for row in marked.to_dict("records")):
+    if any(contradicted(row) for row in marked.to_dict("records")):
         show.note(tables.CONTRADICTED_LEGEND)
     if big_heap:
         note = no_collection_sentence(searches.table)

@@ -19,6 +19,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 from allocorpool import effects
+from allocorpool.analysis.stored_probes import contradicted
 from allocorpool.data.gclog_clock import ALIGNED
 from allocorpool.data.reference import OURS, REFERENCE, format_pct
 from allocorpool.study import CASES, STRATEGIES
@@ -51,13 +52,6 @@ def batch_text(row: dict[str, Any]) -> str:
     if runs is not None and not pd.isna(runs) and int(runs) >= 2 and low is not None and not pd.isna(low):
         return effects.Spread(float(value), float(low), float(high), int(runs)).text()
     return f"{value:,.0f}"
-
-
-def contradicted(row: dict[str, Any]) -> bool:
-    """Whether a stored run that lost at a longer interval contradicts a search's loss-free interval
-    (analysis.stored_probes.losses_above marks it)."""
-    value = row.get("lost_above_ns")
-    return row["outcome"] == "found" and value is not None and not pd.isna(value)
 
 
 CONTRADICTED_LEGEND = ("†: a stored run of the same cell lost at this interval or a longer one, so the search's "

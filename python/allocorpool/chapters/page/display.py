@@ -21,7 +21,7 @@ from IPython.display import HTML, Markdown, display
 from pandas.io.formats.style import Styler
 
 from allocorpool.data.records import MISSING
-from allocorpool.chapters.tables import style
+from allocorpool.chapters.page.tables import style
 from allocorpool.lists import COLLECTOR_LABELS, SOLUTIONS_BY_NAME, STRATEGY_LABELS
 
 PLOTLY_MIMETYPE = "application/vnd.plotly.v1+json"
