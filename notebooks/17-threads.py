@@ -145,7 +145,7 @@ threads_realtime.show_realtime(probes, plan.counts, threads.measured_cpus(table)
 # %% [markdown]
 # ## What a larger machine adds
 #
-# A machine of two CPUs, as the article's, stops this chapter at two threads, one hand-off worker
+# A machine of two CPUs, as this study's, stops this chapter at two threads, one hand-off worker
 # and one real-time consumer, and there a Java collector's threads compete for the CPUs with the
 # threads they serve. A machine with more CPUs adds what two cannot hold: 4 and 8 threads, hand-off
 # to 2 workers or more, one clock feeding several consumers, and a collector whose threads have CPUs
