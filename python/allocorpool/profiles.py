@@ -319,8 +319,9 @@ PROFILES: dict[str, Profile] = {p.name: p for p in (
             heap=HeapPlan(cases=("C",), search_s=5, search_warmup_s=2, near_min_fill_factor=4.4),
             continuum=ContinuumPlan(sizes=(1_000, 10_000, 100_000, 1_000_000)), machine_check=True,
             blocks=BlockPlan(repetitions=3, batch_s=10, batch_warmup_s=3),
-            # Every strategy at every thread count in a block: shorter runs, so that a solution's three cases take
-            # about half an hour on two CPUs (case C's fill takes most of a run)
+            # Every strategy at every thread count in a block: shorter runs. Case C's fill still takes most of a
+            # run, longer under weak scaling (each thread fills a live set of its own): its blocks take most of
+            # a solution's time (README: Getting started)
             threads=ThreadPlan(batch_s=6, batch_warmup_s=2)),
 )}
 
