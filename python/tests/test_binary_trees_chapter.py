@@ -39,7 +39,7 @@ def test_a_variant_the_store_lacks_reads_not_measured_and_a_failure_its_error():
     memory = chapter.memory_table(chapter.with_seed(rows[rows["depth"] == 21], chapter.load_seed(), 21))
     assert jemalloc.label in memory.index and "longest pause, ms" in memory.columns
     # how pauses were read and on what runtime is provenance, folded apart: the table stays a screen wide
-    assert "runtime" not in memory.columns and str(memory["pauses"].dtype) == "Int64"
+    assert "runtime" not in memory.columns
     provenance = chapter.provenance_table(chapter.with_seed(rows[rows["depth"] == 21], chapter.load_seed(), 21))
     assert list(provenance.columns) == ["variant", "pause source", "runtime", "compiler"]
 

@@ -98,8 +98,7 @@ def memory_table(rows: pd.DataFrame) -> pd.DataFrame:
                     "pauses": row["pause_count"], "collections": row["collections"]})
     table = pd.DataFrame(out, columns=["variant", "peak RSS, MB", "longest pause, ms", "pauses, total ms", "pauses",
                                        "collections"]).set_index("variant")
-    counts = ["pauses", "collections"]  # whole numbers, however a gap typed them
-    return table.astype({c: "Int64" for c in counts}) if len(table) else table
+    return table
 
 
 def provenance_table(rows: pd.DataFrame) -> pd.DataFrame:
