@@ -218,6 +218,8 @@ def test_what_a_notebook_holds_has_at_most_15_public_methods():
     a function of run.experiments it calls with sweep.executor, not a method of the sweep."""
     held = public_methods(modules()["allocorpool.run.sweep"].read_text(), "Sweep")
     assert 0 < len(held) <= 15, held
+    echo = public_methods(modules()["allocorpool.run.experiments.event_echo"].read_text(), "EchoSweep")
+    assert len(echo) <= 15, echo  # what chapter 11 holds
 
 
 def test_no_class_inherits_from_more_than_one_project_class():

@@ -198,10 +198,9 @@ def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monke
     # The hand-off blocks of the Java solution (none for C++), read by the chapter's sections; a replay of a store
     # without them shows every cell as not measured, and the sections say so instead of failing.
     from allocorpool.chapters import threads_costs, threads_handoff
-    from allocorpool.run.experiments import handoff
 
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(handoff, "worker_counts", lambda planned, cpus=None: (1, 2))
+    monkeypatch.setattr(measure_handoff, "worker_counts", lambda planned, cpus=None: (1, 2))
     monkeypatch.setenv("FAKE_NOISE", "0.02")
     replay = sweep.Sweep(PROFILE, tmp_path / "empty", progress=False, replay=True)
     empty = measure_handoff.handoffs(replay.executor, [PARALLEL, FLAT])
