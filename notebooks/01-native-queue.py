@@ -35,13 +35,14 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import native_queue
+from allocorpool.run.experiments import stored as measure_stored
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
 show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")
 
 # %% tags=["progress"]
-queue = sweep.queue_bench()
+queue = measure_stored.queue_bench(sweep.executor)
 
 # %% tags=["lead"]
 native_queue.show_results(queue)

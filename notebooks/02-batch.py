@@ -61,6 +61,7 @@ from allocorpool import study
 from allocorpool.chapters import batch as batch_chapter
 from allocorpool.chapters.page import sections
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -69,7 +70,7 @@ chosen = sweep.solutions("batch")
 sections.show_left_out(sweep, "batch")
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
 
 # %%
 sections.show_batch(batch, reference_figures, "CMS on Java 8")
@@ -110,7 +111,7 @@ batch_chapter.show_cpu(batch)
 # the counter's short strides may not; the ratio below is what the choice costs in each cell.
 
 # %% tags=["progress"]
-random_batch = sweep.batch(sweep.solutions_named(study.SOURCE_SOLUTIONS), source="random")
+random_batch = measure_batch.batch(sweep.executor, sweep.solutions_named(study.SOURCE_SOLUTIONS), source="random")
 
 # %%
 batch_chapter.show_sources(batch[batch["solution"].isin(study.SOURCE_SOLUTIONS)], random_batch)

@@ -54,6 +54,7 @@ from allocorpool.chapters.page import display as show
 from allocorpool.chapters import gc_logs
 from allocorpool.chapters.page import sections, tables
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch, stored as measure_stored
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -62,12 +63,12 @@ chosen = sweep.solutions("gclogs")
 sections.show_left_out(sweep, "gclogs")
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
 
 # %%
 show.show_failures(tables.failures(batch), "batch cell")
-sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures,
-                 "Parallel on Java 8, the article's \"CMS\", 2 GB heap, 2019")
+sections.show_gc(measure_stored.gc_table(sweep.executor, batch), measure_stored.pauses(sweep.executor, batch),
+                 reference_figures, "Parallel on Java 8, the article's \"CMS\", 2 GB heap, 2019")
 
 # %% [markdown]
 # The log against the engine's records, both on the run's clock: each pause the engine was
@@ -78,7 +79,7 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures,
 # because the engine's record times the Young pause around it.
 
 # %%
-gc_logs.show_cross_check(sweep.gc_runs(batch))
+gc_logs.show_cross_check(measure_stored.gc_runs(sweep.executor, batch))
 
 # %% [markdown] tags=["lead"]
 # ## The article's claims on this machine
@@ -88,7 +89,7 @@ gc_logs.show_cross_check(sweep.gc_runs(batch))
 # verdict here are folded under it.
 
 # %% tags=["lead"]
-gc_logs.show_verdicts(reference_figures, sweep.gc_table(batch), sweep.profile.capture_delay_ms)
+gc_logs.show_verdicts(reference_figures, measure_stored.gc_table(sweep.executor, batch), sweep.profile.capture_delay_ms)
 
 # %% tags=["check"]
 sweep.finish(batch)

@@ -56,6 +56,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool.chapters import realtime as realtime_chapter
 from allocorpool.chapters.page import sections
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch, realtime as measure_realtime
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -65,7 +66,7 @@ sections.show_left_out(sweep, "realtime")
 realtime_chapter.show_plan(sweep.profile, chosen)
 
 # %% tags=["progress"]
-searches = sweep.realtime(chosen)
+searches = measure_realtime.realtime(sweep.executor, chosen)
 
 # %%
 sections.show_realtime(sweep, searches, reference_figures, "its \"CMS\": Parallel on Java 8")
@@ -80,7 +81,7 @@ sections.show_realtime(sweep, searches, reference_figures, "its \"CMS\": Paralle
 # a pause of that length could not fit into the queue.
 
 # %% tags=["progress"]
-runs = sweep.timelines(chosen)
+runs = measure_realtime.timelines(sweep.executor, chosen)
 
 # %%
 sections.show_timelines(runs)
@@ -94,9 +95,10 @@ sections.show_timelines(runs)
 # cell's slowest collection twice.
 
 # %% tags=["progress"]
-what_if = sweep.what_if_queue(["parallel-11"])
-batch = sweep.batch(chosen)
-probes = sweep.probe_blocks(chosen)  # each strategy probed repeatedly at 1,000 ns (the summary's blocks)
+what_if = measure_realtime.what_if_queue(sweep.executor, sweep.solutions_named(["parallel-11"]))
+batch = measure_batch.batch(sweep.executor, chosen)
+# each strategy probed repeatedly at 1,000 ns (the summary's blocks)
+probes = measure_batch.probe_blocks(sweep.executor, chosen)
 
 # %%
 realtime_chapter.show_what_if(what_if)

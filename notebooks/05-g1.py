@@ -36,6 +36,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool.chapters import g1 as g1_chapter
 from allocorpool.chapters.page import sections
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch, realtime as measure_realtime, stored as measure_stored
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -44,7 +45,7 @@ chosen = sweep.solutions("g1")
 sections.show_left_out(sweep, "g1")
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
 
 # %%
 sections.show_batch(batch, reference_figures, "G1 on Java 8")
@@ -54,7 +55,8 @@ sections.show_batch(batch, reference_figures, "G1 on Java 8")
 # program. Only the stop-the-world pauses count below.
 
 # %%
-sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
+sections.show_gc(measure_stored.gc_table(sweep.executor, batch), measure_stored.pauses(sweep.executor, batch),
+                 reference_figures)
 
 # %% [markdown]
 # ## Real time
@@ -62,7 +64,7 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 # The real-time search, as in the CMS chapter:
 
 # %% tags=["progress"]
-searches = sweep.realtime(chosen)
+searches = measure_realtime.realtime(sweep.executor, chosen)
 
 # %%
 sections.show_realtime(sweep, searches, reference_figures, "G1 on Java 8")
@@ -76,7 +78,8 @@ sections.show_realtime(sweep, searches, reference_figures, "G1 on Java 8")
 
 # %% tags=["progress"]
 as_run = sweep.solutions_named(["parallel-11"])  # the article's "CMS" as it ran, for comparison
-baseline, baseline_searches = sweep.batch(as_run), sections.standing(sweep, sweep.realtime(as_run))
+baseline = measure_batch.batch(sweep.executor, as_run)
+baseline_searches = sections.standing(sweep, measure_realtime.realtime(sweep.executor, as_run))
 
 # %% tags=["lead"]
 g1_chapter.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), baseline=baseline,

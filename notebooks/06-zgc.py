@@ -30,6 +30,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool.chapters.page import sections
 from allocorpool.chapters import zgc as zgc_chapter
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch, realtime as measure_realtime, stored as measure_stored
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -38,7 +39,7 @@ chosen = sweep.solutions("zgc")
 sections.show_left_out(sweep, "zgc")
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
 
 # %%
 sections.show_batch(batch, reference_figures, "ZGC on Java 11")
@@ -50,13 +51,14 @@ sections.show_batch(batch, reference_figures, "ZGC on Java 11")
 # *allocation stall*, which the log records separately and which is not counted as a pause.
 
 # %%
-sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
+sections.show_gc(measure_stored.gc_table(sweep.executor, batch), measure_stored.pauses(sweep.executor, batch),
+                 reference_figures)
 
 # %% [markdown]
 # ## Real time
 
 # %% tags=["progress"]
-searches = sweep.realtime(chosen)
+searches = measure_realtime.realtime(sweep.executor, chosen)
 
 # %%
 sections.show_realtime(sweep, searches, reference_figures, "ZGC on Java 11")
@@ -69,7 +71,8 @@ sections.show_realtime(sweep, searches, reference_figures, "ZGC on Java 11")
 # first, are folded under it.
 
 # %% tags=["progress"]
-g1_batch = sweep.batch(sweep.solutions_named(["g1"]))  # the article's G1 as it ran, for comparison
+# the article's G1 as it ran, for comparison
+g1_batch = measure_batch.batch(sweep.executor, sweep.solutions_named(["g1"]))
 
 # %% tags=["lead"]
 zgc_chapter.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), g1_batch=g1_batch)

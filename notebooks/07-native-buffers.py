@@ -33,6 +33,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool.chapters import native_buffers
 from allocorpool.chapters.page import sections
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch, realtime as measure_realtime, stored as measure_stored
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -41,13 +42,14 @@ chosen = sweep.solutions("native")
 sections.show_left_out(sweep, "native")
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
 
 # %%
 sections.show_batch(batch, reference_figures, "Java 8 / 11")
 
 # %%
-sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
+sections.show_gc(measure_stored.gc_table(sweep.executor, batch), measure_stored.pauses(sweep.executor, batch),
+                 reference_figures)
 
 # %% [markdown]
 # ## Real time
@@ -57,7 +59,7 @@ sections.show_gc(sweep.gc_table(batch), sweep.pauses(batch), reference_figures)
 # reports the loss at 1,000 ns in that case.
 
 # %% tags=["progress"]
-searches = sweep.realtime(chosen)
+searches = measure_realtime.realtime(sweep.executor, chosen)
 
 # %%
 sections.show_realtime(sweep, searches, reference_figures, "Java 8 / 11", big_heap=False)
@@ -68,7 +70,7 @@ sections.show_realtime(sweep, searches, reference_figures, "Java 8 / 11", big_he
 # collection. The same run here, with its pauses over the lost packets:
 
 # %% tags=["progress"]
-runs = sweep.timelines(chosen)
+runs = measure_realtime.timelines(sweep.executor, chosen)
 
 # %%
 sections.show_timelines(runs)
@@ -81,7 +83,8 @@ sections.show_timelines(runs)
 # first, are folded under it.
 
 # %% tags=["progress"]
-heap_batch = sweep.batch(sweep.solutions_named(native_buffers.TWINS.values()))  # the same collectors, heap buffers
+twins = sweep.solutions_named(native_buffers.TWINS.values())  # the same collectors, heap buffers
+heap_batch = measure_batch.batch(sweep.executor, twins)
 
 # %% tags=["lead"]
 native_buffers.show_verdicts(reference_figures, batch=batch, searches=sections.standing(sweep, searches), heap_batch=heap_batch)

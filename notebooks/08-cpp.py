@@ -30,6 +30,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool.chapters import cpp
 from allocorpool.chapters.page import sections
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch, realtime as measure_realtime
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -38,7 +39,7 @@ chosen = sweep.solutions("cpp")
 sections.show_left_out(sweep, "cpp")
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
 
 # %%
 sections.show_batch(batch, reference_figures, "glibc")
@@ -60,7 +61,7 @@ cpp.show_allocations(batch)
 # glibc run it beside allocation and the free list, interleaved and repeated, one block per case.
 
 # %% tags=["progress"]
-pool_choice = sweep.pool_choice(cpp.pool_choice_solutions(chosen))
+pool_choice = measure_batch.pool_choice(sweep.executor, cpp.pool_choice_solutions(chosen))
 
 # %%
 cpp.show_pool_choice(pool_choice)
@@ -69,7 +70,7 @@ cpp.show_pool_choice(pool_choice)
 # ## Real time
 
 # %% tags=["progress"]
-searches = sweep.realtime(chosen)
+searches = measure_realtime.realtime(sweep.executor, chosen)
 
 # %%
 sections.show_realtime(sweep, searches, reference_figures, "glibc", big_heap=False)

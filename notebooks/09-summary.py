@@ -31,6 +31,8 @@ from allocorpool.chapters.page import display as show
 from allocorpool.chapters import answer, summary
 from allocorpool.chapters.page import sections, tables
 from allocorpool.data import reference
+from allocorpool.run.experiments import batch as measure_batch, continuum as measure_continuum
+from allocorpool.run.experiments import realtime as measure_realtime, stored as measure_stored
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -42,9 +44,9 @@ stored = Sweep(profile, data_dir or None, replay=True)
 pool_solutions = stored.continuum_solutions()
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
-searches = sweep.realtime(chosen)
-probes = sweep.probe_blocks(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
+searches = measure_realtime.realtime(sweep.executor, chosen)
+probes = measure_batch.probe_blocks(sweep.executor, chosen)
 
 # %%
 # A search's loss-free interval stands unless a stored run of the same cell lost at it or above it.
@@ -61,9 +63,10 @@ answer.show_answer(reference_figures, model.answer_runs(sweep.store.index, sweep
 # every cell of the study and, beside it, on the article's own figures. The chapter named decides it.
 
 # %% tags=["answer"]
-summary.show_conclusions(reference_figures, batch=batch, searches=standing, probes=probes,
-                         what_if=sweep.what_if_queue(["parallel-11"]), pool_sizes=stored.pool_sizes(pool_solutions),
-                         queue_ms=sweep.profile.capture_delay_ms)
+what_if = measure_realtime.what_if_queue(sweep.executor, sweep.solutions_named(["parallel-11"]))
+pool_sizes = measure_continuum.pool_sizes(stored.executor, pool_solutions, stored.off_heap_solutions())
+summary.show_conclusions(reference_figures, batch=batch, searches=standing, probes=probes, what_if=what_if,
+                         pool_sizes=pool_sizes, queue_ms=sweep.profile.capture_delay_ms)
 
 # %% [markdown] tags=["answer"]
 # ## The best strategy of each solution and case
@@ -130,7 +133,7 @@ summary.show_consistency(sweep.store.index, machines)
 # ## The machine and the runs
 
 # %%
-show.show_table(summary.machine_table(sweep.machine()).set_index("what").rename_axis(None),
+show.show_table(summary.machine_table(measure_stored.machine(sweep.executor)).set_index("what").rename_axis(None),
                 caption="Where these figures were measured")
 show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")
 

@@ -41,6 +41,7 @@ from allocorpool.chapters.page import display as show
 from allocorpool.chapters import event_echo as chapter
 from allocorpool.chapters import event_echo_claims
 from allocorpool.run.event_echo import WINDOW
+from allocorpool.run.experiments import event_echo as measure_event_echo
 from allocorpool.run.experiments.event_echo import EchoSweep
 from allocorpool.run.machine import cpus
 
@@ -48,8 +49,8 @@ sweep = EchoSweep(profile, data_dir or None)
 seed_figures = event_echo_claims.reference()
 
 # %% tags=["progress"]
-echo = sweep.echo()
-allocation = sweep.allocation()
+echo = measure_event_echo.echo(sweep.executor)
+allocation = measure_event_echo.allocation(sweep.executor)
 
 # %% [markdown]
 # ## The runs

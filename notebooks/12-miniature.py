@@ -42,19 +42,22 @@ full_data_dir = ""  # empty: data/full, the committed store of the article's siz
 # %%
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import miniature
+from allocorpool.run.experiments import sentinels as measure_sentinels
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
 
 # %% tags=["progress"]
-small_batch = sweep.sentinel_batch()
-small_searches = sweep.sentinels()
-small_long_runs = sweep.sentinel_long_runs(small_searches)
+small_held = sweep.sentinel_solutions()
+small_batch = measure_sentinels.sentinel_batch(sweep.executor, small_held)
+small_searches = measure_sentinels.sentinels(sweep.executor, small_held)
+small_long_runs = measure_sentinels.sentinel_long_runs(sweep.executor, small_searches, small_held)
 # Read only, and read after the runs above: under the full profile they are this store's own cells.
 full = Sweep("full", full_data_dir or None, replay=True)
-full_batch = full.sentinel_batch()
-full_searches = full.sentinels()
-full_long_runs = full.sentinel_long_runs(full_searches)
+full_held = full.sentinel_solutions()
+full_batch = measure_sentinels.sentinel_batch(full.executor, full_held)
+full_searches = measure_sentinels.sentinels(full.executor, full_held)
+full_long_runs = measure_sentinels.sentinel_long_runs(full.executor, full_searches, full_held)
 
 # %% [markdown] tags=["lead"]
 # ## Pauses against the input queue

@@ -37,6 +37,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 from allocorpool import effects
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import heap
+from allocorpool.run.experiments import heap as measure_heap
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -46,7 +47,7 @@ show.note(f"{show.strategies(plan.strategies).capitalize()} in {show.cases(plan.
           f"{effects.pct(plan.resolution)}.")
 
 # %% tags=["progress"]
-multiples = sweep.heap_multiples(sweep.solutions("heap"))
+multiples = measure_heap.heap_multiples(sweep.executor, sweep.solutions("heap"))
 
 # %% [markdown]
 # ## The minimum heaps

@@ -44,6 +44,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool.chapters import continuum as chapter
 from allocorpool.chapters.page import display as show
+from allocorpool.run.experiments import continuum as measure_continuum
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -54,7 +55,7 @@ show.note(f"Profile {sweep.profile.name}: sizes {', '.join(f'{s:,}' for s in pla
           f"largest that fits the heap found to within {plan.pool_resolution:,}.")
 
 # %% tags=["progress"]
-measured = sweep.continuum(sweep.continuum_solutions())
+measured = measure_continuum.continuum(sweep.executor, sweep.continuum_solutions(), sweep.off_heap_solutions())
 
 # %%
 chapter.show_curves(measured.curves)
@@ -79,7 +80,8 @@ if sweep.profile.name == "full":
     show.nothing_to_show(show.NOTHING_SMALLER)
 else:
     full = Sweep("full", full_data_dir or None, replay=True)  # read only: nothing of the full profile runs here
-    at_full_size = full.continuum(full.solutions_named([s.name for s in sweep.continuum_solutions()]))
+    shown = full.solutions_named([s.name for s in sweep.continuum_solutions()])
+    at_full_size = measure_continuum.continuum(full.executor, shown, full.off_heap_solutions())
     chapter.show_against_full(measured.curves, at_full_size.curves, sweep.profile.name)
 
 # %% [markdown]

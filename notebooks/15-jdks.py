@@ -33,6 +33,7 @@ from allocorpool.chapters.page import display as show
 from allocorpool.chapters import jdks
 from allocorpool.chapters.page import sections
 from allocorpool.profiles import jdk_solutions
+from allocorpool.run.experiments import jdks as measure_jdks
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -43,7 +44,7 @@ show.note(f"JDKs {show.series(plan.jdks)}, with {collectors}: {show.strategies(p
           f"{show.cases(plan.cases or sweep.profile.cases)}.")
 
 # %% tags=["progress"]
-table = sweep.across_jdks()
+table = measure_jdks.across_jdks(sweep.executor, sweep.selection)
 # A probe that kept up stands unless a stored run of the same configuration lost at its interval or above it.
 probed = table.dropna(subset=["probe_key"]).rename(columns={"probe_key": "key"})
 table = jdks.standing(table, sections.stored_runs(sweep, probed))

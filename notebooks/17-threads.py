@@ -50,6 +50,7 @@ data_dir = settings.data_dir() or ""  # empty: data/<profile>
 # %%
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
+from allocorpool.run.experiments import batch as measure_batch, handoff as measure_handoff, threads as measure_threads
 from allocorpool.run.sweep import Sweep
 
 sweep = Sweep(profile, data_dir or None)
@@ -59,7 +60,7 @@ show.note(f"Solutions: {', '.join(s.label for s in chosen) or 'none in this sele
           f"{', '.join(map(str, plan.counts))}, each run where the machine has a CPU per thread.")
 
 # %% tags=["progress"]
-table = sweep.threads(chosen)
+table = measure_threads.threads(sweep.executor, chosen)
 
 # %% [markdown] tags=["lead"]
 # ## The answer by thread count (weak scaling)
@@ -91,7 +92,7 @@ threads_costs.show_costs(table)
 # %%
 from allocorpool.analysis import blocks as block_figures
 
-threads_costs.show_against_batch(table, sweep.batch(chosen),
+threads_costs.show_against_batch(table, measure_batch.batch(sweep.executor, chosen),
                                  block_figures.machine_names(sweep.store.table("blocks"), sweep.store.index),
                                  sweep.profile)
 
@@ -120,7 +121,7 @@ threads_costs.show_strong(table)
 # %% tags=["progress"]
 from allocorpool.chapters import threads_handoff
 
-handoff_table = sweep.handoffs(chosen)
+handoff_table = measure_handoff.handoffs(sweep.executor, chosen)
 
 # %%
 threads_handoff.show_handoff(handoff_table)
@@ -135,7 +136,7 @@ threads_handoff.show_handoff(handoff_table)
 # keeps up where none of its repeated probes lost a packet.
 
 # %% tags=["progress"]
-probes = sweep.thread_probes(chosen)
+probes = measure_threads.thread_probes(sweep.executor, chosen)
 
 # %%
 from allocorpool.chapters import threads_realtime

@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 from allocorpool import study  # noqa: E402
 from allocorpool.data.store import Store  # noqa: E402
 from allocorpool.run import machine_check  # noqa: E402
+from allocorpool.run.experiments import realtime as measure_realtime  # noqa: E402
 from allocorpool.run.sweep import Sweep  # noqa: E402
 
 # The Java sentinels (the article's "CMS" is JDK 11 Parallel): pooling A and B, allocation C and
@@ -66,11 +67,11 @@ def main() -> int:
     rows = []
     for solution, strategy, case in jobs:
         row = {"cell": f"{solution.name} {strategy} {case}"}
-        then, _ = stored.search(solution, strategy, case)
+        then, _ = measure_realtime.search(stored.executor, solution, strategy, case)
         row.update(stored_outcome=then["outcome"], stored_interval_ns=then["interval_ns"],
                    stored_loss_pct=then["loss_pct"])
         for mode in MODES:
-            found, probes = sweeps[mode].search(solution, strategy, case)
+            found, probes = measure_realtime.search(sweeps[mode].executor, solution, strategy, case)
             index = Store(args.out / mode).index.set_index("key")
             row.update({f"{mode}_outcome": found["outcome"], f"{mode}_interval_ns": found["interval_ns"],
                         f"{mode}_loss_pct": found["loss_pct"], f"{mode}_probes": len(probes),

@@ -37,6 +37,7 @@ from allocorpool.chapters.page import tables
 from allocorpool.chapters.page import display as show
 from allocorpool.data import reference
 from allocorpool.data.tables import SEARCH_COLUMNS
+from allocorpool.run.experiments import batch as measure_batch, stored as measure_stored
 from allocorpool.run.sweep import Sweep
 
 import pandas as pd
@@ -45,13 +46,13 @@ sweep = Sweep(profile, data_dir or None)
 chosen = sweep.solutions()
 
 # %% tags=["progress"]
-batch = sweep.batch(chosen)
-probes = sweep.probe_blocks(chosen)
+batch = measure_batch.batch(sweep.executor, chosen)
+probes = measure_batch.probe_blocks(sweep.executor, chosen)
 # Read only, and read after the runs above: the article's sizes, as committed
 full = Sweep("full", full_data_dir or None, replay=True)
 full_chosen = [s for s in full.solutions() if s.name in {c.name for c in chosen}]
-full_batch = full.batch(full_chosen)
-full_probes = full.probe_blocks(full_chosen)
+full_batch = measure_batch.batch(full.executor, full_chosen)
+full_probes = measure_batch.probe_blocks(full.executor, full_chosen)
 
 # %% tags=["answer"]
 your_machine.show_comparison(your_machine.verdicts(batch, probes), your_machine.verdicts(full_batch, full_probes))
@@ -76,7 +77,7 @@ for test, words in (("batch", "in batch: its margin over the next in time per pa
 # ## Where these figures were measured
 
 # %%
-show.show_table(summary.machine_table(sweep.machine()).set_index("what").rename_axis(None),
+show.show_table(summary.machine_table(measure_stored.machine(sweep.executor)).set_index("what").rename_axis(None),
                 caption="Where these figures were measured")
 show.note(f"Profile **{sweep.profile.name}**: {sweep.profile.description}.")
 

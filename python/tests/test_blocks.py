@@ -13,6 +13,7 @@ from allocorpool.analysis import blocks as block_figures
 from allocorpool.chapters import realtime_blocks
 from allocorpool.data.store import Store
 from allocorpool.run import blocks, calibration, executor, machine_check, sweep
+from allocorpool.run.experiments import batch as measure_batch
 from allocorpool.run.runner import run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # 100 ns per packet, FAKE_* vary it
@@ -160,10 +161,10 @@ def test_a_sweep_in_a_boot_three_times_slower_runs_records_and_shows_both_boots(
     monkeypatch.setattr(calibration, "_latency_cache", {})
     checked = replace(PROFILE, machine_check=True)
     monkeypatch.setattr(machine, "boot_id", lambda: "fast-boot")
-    first = sweep.Sweep(checked, tmp_path, progress=False).batch([FLAT])
+    first = measure_batch.batch(sweep.Sweep(checked, tmp_path, progress=False).executor, [FLAT])
     monkeypatch.setattr(machine, "boot_id", lambda: "slow-boot")
     monkeypatch.setenv("FAKE_SLOWDOWN", "3")
-    second = sweep.Sweep(checked, tmp_path, progress=False).batch([FLAT])  # nothing refuses
+    second = measure_batch.batch(sweep.Sweep(checked, tmp_path, progress=False).executor, [FLAT])  # nothing refuses
     assert (first["ns_per_packet"] == 100.0).all() and (second["ns_per_packet"] == 300.0).all()
     assert (second["boots"] == 2).all() and (second["runs"] == 5).all()
     register = Store(tmp_path).table(blocks.BLOCKS_TABLE).set_index("boot")
@@ -231,10 +232,12 @@ def test_a_real_time_block_keeps_up_only_where_no_probe_of_it_lost(tmp_path, mon
     monkeypatch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 150.0))
     monkeypatch.setattr(calibration, "_latency_cache", {})
     prof = replace(PROFILE, blocks=study.BlockPlan(repetitions=2, probe_repetitions=3))
-    table = sweep.Sweep(prof, tmp_path, progress=False).probe_blocks([FLAT], interval_ns=1000).set_index("strategy")
+    table = measure_batch.probe_blocks(sweep.Sweep(prof, tmp_path, progress=False).executor, [FLAT], interval_ns=1000)
+    table = table.set_index("strategy")
     assert list(table.index) == list(study.REALTIME_STRATEGIES) and (table["probes"] == 3).all()
     assert (table["keeps_up"] == effects.HOLDS).all() and (table["lossy"] == 0).all()
-    lossy = sweep.Sweep(prof, tmp_path / "fast", progress=False).probe_blocks([FLAT], interval_ns=400)  # loses < 437
+    fast = sweep.Sweep(prof, tmp_path / "fast", progress=False)
+    lossy = measure_batch.probe_blocks(fast.executor, [FLAT], interval_ns=400)  # loses < 437
     assert (lossy["keeps_up"] == effects.FAILS).all() and (lossy["lossy"] == 3).all()
     assert block_figures.keeps_up([{"ok": True}, {"ok": False}, {"ok": None}]) == effects.FAILS  # one is enough
     assert block_figures.keeps_up([{"ok": None}]) == effects.NOT_MEASURED
@@ -246,11 +249,12 @@ def test_a_real_time_block_that_keeps_up_in_one_boot_and_loses_in_another_says_s
     monkeypatch.setattr(calibration, "_latency_cache", {})
     prof = replace(PROFILE, blocks=study.BlockPlan(repetitions=2, probe_repetitions=3))
     monkeypatch.setattr(machine, "boot_id", lambda: "fast-boot")
-    first = sweep.Sweep(prof, tmp_path, progress=False).probe_blocks([FLAT], interval_ns=1000)
+    first = measure_batch.probe_blocks(sweep.Sweep(prof, tmp_path, progress=False).executor, [FLAT], interval_ns=1000)
     assert (first["keeps_up"] == effects.HOLDS).all()
     monkeypatch.setattr(machine, "boot_id", lambda: "slow-boot")
     monkeypatch.setenv("FAKE_SLOWDOWN", "3")  # loses below 1311 ns
-    both = sweep.Sweep(prof, tmp_path, progress=False).probe_blocks([FLAT], interval_ns=1000).set_index("strategy")
+    both = measure_batch.probe_blocks(sweep.Sweep(prof, tmp_path, progress=False).executor, [FLAT], interval_ns=1000)
+    both = both.set_index("strategy")
     assert (both["probes"] == 6).all() and (both["keeps_up"] == effects.FAILS).all()  # one lossy boot is enough
     assert both.loc["pool", "boot_keeps_up"] == {"fastboot": effects.HOLDS, "slowboot": effects.FAILS}
     words = realtime_blocks.loss_words(both.loc["pool"].to_dict())

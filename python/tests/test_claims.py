@@ -178,14 +178,14 @@ def test_on_the_articles_own_figures_some_of_its_conclusions_do_not_hold():
 
 
 def _searches(results, case="A"):
-    """Sweep.sentinels().table rows of Parallel: a loss-free interval per strategy label, None where it lost."""
+    """The sentinel searches' table rows of Parallel: a loss-free interval per strategy label, None where it lost."""
     return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "strategy_label": label, "case": case,
                           "outcome": "found" if value else "lost", "interval_ns": value, "loss_pct": None if value
                           else 12.0} for label, value in results.items()])
 
 
 def _long_runs(searches, lost_pct, seconds=120.0):
-    """Sweep.sentinel_long_runs rows: a long run (lost_pct[label]; None: it failed) where the search kept up at
+    """The sentinels' long runs (rows): a long run (lost_pct[label]; None: it failed) where the search kept up at
     1000 ns."""
     rows = []
     for r in searches.to_dict("records"):
@@ -245,7 +245,7 @@ def test_the_miniature_judges_the_verdict_again_over_long_runs():
 
 
 def batch(pauses_ms, status="ok"):
-    """Sweep.batch rows of Parallel case B with the longest pause of each strategy."""
+    """The batch rows of Parallel case B with the longest pause of each strategy."""
     return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "strategy_label": label, "case": "B",
                           "status": status, "gc_pause_max_ms": value} for label, value in pauses_ms.items()])
 
@@ -280,7 +280,7 @@ def test_the_miniature_keeps_the_delay_that_does_not_scale_whole_in_its_queue():
 
 
 def probes(rows):
-    """Sweep.sentinels().probes rows of Parallel mix B: (interval, longest latency in ms, key)."""
+    """The sentinel searches' probes of Parallel mix B: (interval, longest latency in ms, key)."""
     return pd.DataFrame([{"solution": "parallel-11", "label": "Parallel", "engine": "java", "strategy": "mix",
                           "strategy_label": "Mix", "case": "B", "status": status, "interval_ns": interval,
                           "latency_max_ns": latency_ms * 1e6, "key": key}

@@ -36,8 +36,8 @@ from allocorpool.data.store import Store  # noqa: E402
 from allocorpool.profiles import ThreadPlan  # noqa: E402
 from allocorpool.run import blocks, calibration, executor, machine_check, sweep  # noqa: E402
 from allocorpool.run.cluster import Cluster, ClusterError, WorkerLost  # noqa: E402
-from allocorpool.run.experiments import handoff as handoff_experiments  # noqa: E402
-from allocorpool.run.experiments import threads as thread_experiments  # noqa: E402
+from allocorpool.run.experiments import batch as measure_batch, handoff as measure_handoff  # noqa: E402
+from allocorpool.run.experiments import realtime as measure_realtime, threads as measure_threads  # noqa: E402
 from allocorpool.run.executor import Executor  # noqa: E402
 from allocorpool.run.progress import Progress  # noqa: E402
 from allocorpool.run.runner import Cell, parent_death, run_cell  # noqa: E402
@@ -151,7 +151,7 @@ def local_run(tmp_path_factory):
         patch.setattr(executor, "run_cell", lambda cell, workdir, **options: run_cell(cell, workdir, **options,
                                                                                      build=command))
         local = sweep.Sweep(TINY, folder / "store", progress=False)
-        batch, searches = local.batch([FLAT]), local.realtime([FLAT])
+        batch, searches = measure_batch.batch(local.executor, [FLAT]), measure_realtime.realtime(local.executor, [FLAT])
     return local.store, batch, searches, runs(folder / "runs.log")
 
 
@@ -159,7 +159,7 @@ def test_a_sweep_on_the_cluster_stores_what_a_local_run_stores_and_runs_nothing_
     local_store, local_batch, local_searches, local_runs = local_run
     cluster, log = fake_cluster(shared, tmp_path, PLAN)
     remote = sweep.Sweep(TINY, tmp_path / "store", progress=False, scheduler=cluster)
-    batch, searches = remote.batch([FLAT]), remote.realtime([FLAT])
+    batch, searches = measure_batch.batch(remote.executor, [FLAT]), measure_realtime.realtime(remote.executor, [FLAT])
     assert cells_of(remote.store) == cells_of(local_store) and len(local_store.index) > 20
     columns = ["solution", "strategy", "case", "key", "status", "error", "ns_per_packet"]
     assert batch[columns].equals(local_batch[columns])  # the same rows, in the same order
@@ -179,14 +179,15 @@ def test_a_sweep_on_the_cluster_stores_what_a_local_run_stores_and_runs_nothing_
     # the local sweep's runs (it too ran that probe twice), and the failed batch cell's second worker
     assert sum(ran.values()) == len(local_runs) + 1
     again = sweep.Sweep(TINY, tmp_path / "store", progress=False, scheduler=cluster)
-    again.batch([FLAT]), again.realtime([FLAT])
+    measure_batch.batch(again.executor, [FLAT]), measure_realtime.realtime(again.executor, [FLAT])
     assert len(runs(log)) == sum(ran.values())  # all read back from the store
     cluster.close()
 
 
 def test_a_cell_that_fails_on_two_workers_is_stored_with_both_stderr_tails(shared, tmp_path):
     cluster, log = fake_cluster(shared, tmp_path, {"pool batch": "crash", "mix batch": ["crash", "ok"]})
-    table = sweep.Sweep(TINY, tmp_path / "store", progress=False, scheduler=cluster).batch([FLAT]).set_index("strategy")
+    chapter = sweep.Sweep(TINY, tmp_path / "store", progress=False, scheduler=cluster)
+    table = measure_batch.batch(chapter.executor, [FLAT]).set_index("strategy")
     assert table.loc["pool", "status"] == "error" and table.loc["pool", "error"] == "exit code 134"
     tail = table.loc["pool", "stderr_tail"]
     assert tail.count("fatal: simulated crash") == 2
@@ -217,7 +218,7 @@ def test_a_killed_workers_cell_is_rerun_on_another_worker(tmp_path):
         cluster, log = fake_cluster(loopback, tmp_path, {"pool batch": "hang-first"})
         chapter = sweep.Sweep(TINY, tmp_path / "store", progress=False, scheduler=cluster)
         done: dict = {}
-        thread = threading.Thread(target=lambda: done.update(table=chapter.batch([FLAT])))
+        thread = threading.Thread(target=lambda: done.update(table=measure_batch.batch(chapter.executor, [FLAT])))
         thread.start()
         pool = POOL_BATCH
         deadline = time.monotonic() + START_S
@@ -304,8 +305,8 @@ CLIENT = textwrap.dedent("""
     cluster = Cluster(address, runs_dir=str(folder / "runs"),
                       command=FakeCommand(str(folder / "plan.json"), str(folder / "runs.log")))
     chapter = sweep.Sweep(tiny, folder / "store", progress=False, scheduler=cluster)
-    chapter.batch([study.SOLUTIONS_BY_NAME["flat-glibc"]])
-    chapter.realtime([study.SOLUTIONS_BY_NAME["flat-glibc"]])
+    measure_batch.batch(chapter.executor, [study.SOLUTIONS_BY_NAME["flat-glibc"]])
+    measure_realtime.realtime(chapter.executor, [study.SOLUTIONS_BY_NAME["flat-glibc"]])
 """)
 
 
@@ -324,7 +325,7 @@ def test_a_killed_client_resumes_from_the_store(shared, local_run, tmp_path):
     killed_at = len(runs(log))
     assert 0 < len(stored) < len(local_store.index)
     resumed = sweep.Sweep(TINY, tmp_path / "store", progress=False, scheduler=cluster)
-    resumed.batch([FLAT]), resumed.realtime([FLAT])
+    measure_batch.batch(resumed.executor, [FLAT]), measure_realtime.realtime(resumed.executor, [FLAT])
     assert cells_of(resumed.store) == cells_of(local_store)
     later = Counter(key for key, _, _ in runs(log)[killed_at:])
     assert not stored & set(later)  # nothing stored before the kill ran again
@@ -344,9 +345,11 @@ def test_real_ci_cells_on_a_two_worker_cluster_store_what_a_local_run_stores(sha
     cluster = Cluster(shared.address, runs_dir=str(tmp_path / "runs"))
     single = replace(study.PROFILES["ci"], blocks=study.BlockPlan(repetitions=0))  # single cells, as on the cluster
     remote = sweep.Sweep(single, tmp_path / "cluster", progress=False, scheduler=cluster)
-    batch, probes = remote.batch(chosen), remote.what_if_queue(names)
+    batch = measure_batch.batch(remote.executor, chosen)
+    probes = measure_realtime.what_if_queue(remote.executor, remote.solutions_named(names))
     here = sweep.Sweep(single, tmp_path / "local", progress=False)
-    here.batch(chosen), here.what_if_queue(names)
+    measure_batch.batch(here.executor, chosen)
+    measure_realtime.what_if_queue(here.executor, here.solutions_named(names))
     assert cells_of(remote.store) == cells_of(here.store) and len(remote.store.index) == 10
     assert (remote.store.index["status"] == "ok").all()
     # every cell names the build that ran it, the workers' and the client's (so the workers' check passed)
@@ -428,9 +431,9 @@ def test_thread_counts_on_a_cluster_follow_its_smallest_workers_cpus(fake_machin
 
     def counts(table) -> list[int]:
         return sorted(set(table["threads"]))
-    assert counts(thread_experiments.threads(ex, [FLAT])) == [1, 2, 4, 8]
-    assert counts(handoff_experiments.handoffs(ex, [PARALLEL])) == [1, 2, 4]  # and the producer: N + 1 CPUs
-    assert counts(thread_experiments.thread_probes(ex, [FLAT])) == [1, 2, 4]  # and the clock
+    assert counts(measure_threads.threads(ex, [FLAT])) == [1, 2, 4, 8]
+    assert counts(measure_handoff.handoffs(ex, [PARALLEL])) == [1, 2, 4]  # and the producer: N + 1 CPUs
+    assert counts(measure_threads.thread_probes(ex, [FLAT])) == [1, 2, 4]  # and the clock
     assert {cell.threads for block in asked for cell in block.cells} == {1, 2, 4, 8}
     cluster.close()
 

@@ -16,6 +16,7 @@ from allocorpool.data.records import read_run
 from allocorpool.data.store import Store
 from allocorpool.machine import host_fingerprint
 from allocorpool.run import executor, sweep
+from allocorpool.run.experiments import batch as measure_batch, realtime as measure_realtime
 from allocorpool.run.cluster import Progress
 from allocorpool.run.runner import Cell, CellResult, run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
@@ -115,12 +116,12 @@ def test_the_tables_name_the_machine_of_each_row(tmp_path, monkeypatch):
         cell, workdir, **options, build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)]))
     chapter = sweep.Sweep(TINY, tmp_path, progress=False)
     flat = SOLUTIONS_BY_NAME["flat-glibc"]
-    batch, searches = chapter.batch([flat]), chapter.realtime([flat])
+    batch, searches = measure_batch.batch(chapter.executor, [flat]), measure_realtime.realtime(chapter.executor, [flat])
     assert batch.columns[-1] == "machine" and set(batch["machine"]) == {"Fake CPU, 2 CPUs"}
     assert set(searches.table["machine"]) == set(searches.probes["machine"]) == {"Fake CPU, 2 CPUs"}
     assert tables.machine_names([{"cpu_model": "A", "cpus": 2}, {"cpu_model": "B", "cpus": 8.0}, {"status": "missing"}]) \
         == "A, 2 CPUs + B, 8 CPUs"  # a search whose probes ran on two machines says so
-    replayed = sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True).batch([flat])
+    replayed = measure_batch.batch(sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True).executor, [flat])
     assert replayed["machine"].isna().all()
 
 

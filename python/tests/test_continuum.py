@@ -18,7 +18,7 @@ from allocorpool.chapters.page import readability
 from allocorpool.effects import FAILS, HOLDS, MIXED, NOT_MEASURED
 from allocorpool.run import executor, sweep
 from allocorpool.run.cells import pool_size_cell
-from allocorpool.run.experiments import continuum as experiments
+from allocorpool.run.experiments import continuum as measure_continuum
 from allocorpool.run.java import JavaRun
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
@@ -31,6 +31,16 @@ THREE_SIZES = replace(CI.continuum, sizes=(1_000, 30_000, 1_000_000))
 POOLS = replace(CI, name="tiny-pools", solutions=("parallel-11", "native-parallel-11"),
                 continuum=replace(CI.continuum, pool_sizes=(1_000_000, 3_000_000, 10_000_000), pool_resolution=500_000))
 FITS_UP_TO = 7_200_000  # the fake JVM's heap holds a pool of this many buffers (before the scale), no more
+
+
+def continuum_of(chapter: sweep.Sweep) -> sweep.Continuum:
+    """The continuum chapter's table as notebook 14 asks for it: the sweep's executor and solutions."""
+    return measure_continuum.continuum(chapter.executor, chapter.solutions("continuum"), chapter.off_heap_solutions())
+
+
+def pool_sizes_of(chapter: sweep.Sweep) -> pd.DataFrame:
+    """The pool-size what-if of the chapter's solutions and the plan's off-heap ones."""
+    return measure_continuum.pool_sizes(chapter.executor, chapter.solutions("continuum"), chapter.off_heap_solutions())
 
 
 @pytest.fixture
@@ -58,7 +68,7 @@ def test_the_continuum_runs_each_size_and_reads_its_crossovers(tmp_path, monkeyp
     monkeypatch.setenv("FAKE_FACTORS", "alloc:2")  # in batch, allocation takes twice pooling's time
     prof = replace(CI, name="tiny-continuum", solutions=("flat-glibc",), continuum=THREE_SIZES)
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    measured = chapter.continuum(chapter.solutions("continuum"))
+    measured = continuum_of(chapter)
     curves = measured.curves
     plan = prof.continuum
     assert len(curves) == len(plan.strategies) * len(plan.sizes) and set(curves["batch_status"]) == {"ok"}
@@ -90,7 +100,7 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
     prof = replace(ci, name="tiny-repeats", solutions=("flat-glibc",),
                    continuum=replace(THREE_SIZES, strategies=("alloc", "pool"), pool_sizes=()))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    curves = chapter.continuum(chapter.solutions("continuum")).curves
+    curves = continuum_of(chapter).curves
     pool = curves[curves["strategy"] == "pool"]
     assert pool["probe_keeps_up"].tolist() == [True, True, False]  # 20, 600 and 20,000 packets, first probes
     # 600 and 20,000 are repeated; 600's repeat loses, which moves the change down: 20 is repeated in turn
@@ -107,10 +117,10 @@ def test_a_continuum_crossover_rests_on_repeated_probes_around_it(tmp_path, monk
     assert max(readability.words(s) for line in lines for s in readability.sentences(line)) <= readability.MAX_WORDS
     chapter.finish(curves.rename(columns={"batch_status": "status"}))
     replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)  # a replay reads the repeats back
-    assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
+    assert continuum_of(replayed).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
     monkeypatch.setattr(study.paths, "engine_build", lambda engine: "another")  # the store is another build's
     replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True)
-    assert replayed.continuum(replayed.solutions("continuum")).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
+    assert continuum_of(replayed).curves["keeps_up"].tolist() == curves["keeps_up"].tolist()
 
 
 def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, monkeypatch):
@@ -125,7 +135,7 @@ def test_a_continuum_line_stops_where_its_live_set_runs_out_of_heap(tmp_path, mo
     prof = replace(study.PROFILES["ci"], name="tiny-out-of-heap", solutions=("parallel-11",),
                    continuum=replace(THREE_SIZES, pool_sizes=()))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    curves = chapter.continuum(chapter.solutions("continuum")).curves
+    curves = continuum_of(chapter).curves
     sizes = sorted(prof.continuum.sizes)
     assert len(sizes) == 3 and len(curves) == 3 * len(prof.continuum.strategies)
     for _, line in curves.groupby("strategy"):
@@ -158,32 +168,34 @@ def test_the_bisection_halves_the_bracket_on_the_grid_of_the_resolution():
     def run(size):
         asked.append(size)
         return FITS if size <= FITS_UP_TO else TOO_SMALL
-    assert experiments.bisect_pool(run, 3_000_000, 10_000_000, 500_000) == (experiments.FOUND, 7_000_000)
+    assert measure_continuum.bisect_pool(run, 3_000_000, 10_000_000, 500_000) == (measure_continuum.FOUND, 7_000_000)
     assert asked == [6_500_000, 8_000_000, 7_000_000, 7_500_000]  # 4 runs bracket 7 M buffers to 0.5 M
     # a run that fails for another reason than the heap stops the search, with the largest size known to fit
-    assert experiments.bisect_pool(lambda size: FAILED, 3_000_000, 10_000_000, 500_000) == (FAILED, 3_000_000)
-    assert experiments.bisect_pool(lambda size: "missing", 3_000_000, 10_000_000, 500_000) == ("missing", 3_000_000)
-    assert experiments.bisect_pool(lambda size: 1 / 0, 3_000_000, 3_500_000, 500_000) == (experiments.FOUND, 3_000_000)
+    assert measure_continuum.bisect_pool(lambda size: FAILED, 3_000_000, 10_000_000, 500_000) == (FAILED, 3_000_000)
+    assert measure_continuum.bisect_pool(lambda size: "missing", 3_000_000, 10_000_000, 500_000) == (
+        "missing", 3_000_000)
+    assert measure_continuum.bisect_pool(lambda size: 1 / 0, 3_000_000, 3_500_000, 500_000) == (
+        measure_continuum.FOUND, 3_000_000)
 
 
 def test_the_largest_heap_pool_that_fits_is_found_through_the_store_and_replayed(tmp_path, runs):
     ran = sweep.Sweep(POOLS, tmp_path, progress=False)
-    measured = ran.pool_sizes(ran.solutions("continuum"))
-    table = measured[measured["step"] != experiments.BLOCK]
+    measured = pool_sizes_of(ran)
+    table = measured[measured["step"] != measure_continuum.BLOCK]
     heap = table[table["solution"] == "parallel-11"]
     assert heap["pool_size"].tolist() == [1_000_000, 3_000_000, 10_000_000, 6_500_000, 8_000_000, 7_000_000, 7_500_000]
     assert heap["step"].tolist() == ["plan"] * 3 + ["search"] * 4
     assert heap["fits"].tolist() == [FITS, FITS, TOO_SMALL, FITS, TOO_SMALL, FITS, TOO_SMALL]
-    assert set(heap["search"]) == {experiments.FOUND} and set(heap["largest_fitting"]) == {7_000_000}
+    assert set(heap["search"]) == {measure_continuum.FOUND} and set(heap["largest_fitting"]) == {7_000_000}
     assert all(cell.fill_limit_s == 30 for cell in runs[3:7])  # a search run that thrashes in its fill does not fit
     # the off-heap twin (not one of the chapter's solutions): its smallest and largest pools, in direct memory
     native = table[table["solution"] == "native-parallel-11"]
     assert native["pool_size"].tolist() == [1_000_000, 10_000_000] and set(native["status"]) == {"ok"}
-    assert set(native["pool"]) == {experiments.OFF_HEAP} and native["search"].isna().all()
+    assert set(native["pool"]) == {measure_continuum.OFF_HEAP} and native["search"].isna().all()
     assert {c.strategy for c in runs[:9]} == {"pool", "native-pool"} and all(not c.boot for c in runs[:9])
     # then each Java pool's comparison, the smallest size against the largest that fits, runs again as a block:
     # both sizes interleaved, the profile's repetitions each, in this boot
-    blocks = measured[measured["step"] == experiments.BLOCK]
+    blocks = measured[measured["step"] == measure_continuum.BLOCK]
     repetitions = POOLS.blocks.repetitions
     in_blocks = [c for c in runs[9:] if c.boot]  # the others: each block's calibration, a reference cell
     assert len(in_blocks) == 2 * 2 * repetitions and {c.pool_size for c in in_blocks} == {20_000, 140_000, 200_000}
@@ -196,16 +208,16 @@ def test_the_largest_heap_pool_that_fits_is_found_through_the_store_and_replayed
     ran.finish(measured)  # ci is strict: a pool that ran out of its heap is the what-if's answer, not a failure
     # a replay reads every run back and runs nothing
     again = sweep.Sweep(POOLS, tmp_path, progress=False, replay=True)
-    replayed = again.pool_sizes(again.solutions("continuum"))
+    replayed = pool_sizes_of(again)
     assert len(runs) == made
     assert replayed[["key", "status", "fits", "search", "largest_fitting", "step"]].equals(
         measured[["key", "status", "fits", "search", "largest_fitting", "step"]])
     # a replay whose store lacks a bisection's run (another resolution's steps) says so, and runs nothing
     coarser = replace(POOLS, continuum=replace(POOLS.continuum, pool_resolution=1_000_000))
     other = sweep.Sweep(coarser, tmp_path, progress=False, replay=True)
-    missing = other.pool_sizes(other.solutions("continuum"))
+    missing = pool_sizes_of(other)
     assert len(runs) == made
-    stopped = missing[(missing["solution"] == "parallel-11") & (missing["step"] != experiments.BLOCK)]
+    stopped = missing[(missing["solution"] == "parallel-11") & (missing["step"] != measure_continuum.BLOCK)]
     assert stopped["status"].tolist()[-1] == "missing" and set(stopped["search"]) == {"missing"}
     assert continuum_chapter.fit_rows(missing)["bisection"].tolist() == ["stopped: a run is not measured"]
 
@@ -245,7 +257,7 @@ def _pools(lines):
 
 
 OOM = "java.lang.OutOfMemoryError: Java heap space"
-HEAP, OFF, CPP = experiments.ON_HEAP, experiments.OFF_HEAP, experiments.NO_HEAP
+HEAP, OFF, CPP = measure_continuum.ON_HEAP, measure_continuum.OFF_HEAP, measure_continuum.NO_HEAP
 MEASURED = _pools([
     # Parallel: out of heap with ten million; 7.5 M fits at 1.1 x the time per packet of one million
     (("parallel-11", "Parallel", HEAP, "found", 7_500_000), {

@@ -15,7 +15,7 @@ from allocorpool.machine import fingerprint
 from allocorpool.profiles import EchoPlan
 from allocorpool.run import event_echo
 from allocorpool.run.event_echo import CHRONICLE_JDK17_FLAGS, EchoCell, result_row
-from allocorpool.run.experiments import event_echo as echo_experiments
+from allocorpool.run.experiments import event_echo as measure_event_echo
 from allocorpool.run.experiments.event_echo import EchoSweep
 from allocorpool.run.runner import CellResult
 
@@ -110,7 +110,7 @@ def test_unknown_profiles_are_refused():
     with pytest.raises(ValueError, match="unknown profile 'huge'; one of ci, quick, full"):
         profiles.profile("huge")
     with pytest.raises(SystemExit) as stop:  # argparse names the valid profiles and exits with 2
-        echo_experiments.main(["--profile", "huge"])
+        measure_event_echo.main(["--profile", "huge"])
     assert stop.value.code == 2
 
 
@@ -130,7 +130,7 @@ def fake(monkeypatch):
 
 def test_every_row_is_measured_or_says_why_not(tmp_path, fake):
     _, runs = fake
-    echo = EchoSweep(TINY, tmp_path, progress=False).echo()
+    echo = measure_event_echo.echo(EchoSweep(TINY, tmp_path, progress=False).executor)
     assert len(runs) == 2 and len(echo) == 4
     measured = echo[echo["collector"] == "g1"].set_index("mode")
     assert (measured["status"] == "ok").all() and measured.loc["copy", "events_per_s"] == 1_500_000
@@ -143,7 +143,8 @@ def test_every_row_is_measured_or_says_why_not(tmp_path, fake):
 
 def test_each_cell_runs_once_per_repetition_and_its_rows_say_which(tmp_path, fake):
     _, runs = fake
-    echo = EchoSweep(replace(TINY, echo=replace(TINY.echo, repetitions=3)), tmp_path, progress=False).echo()
+    thrice = EchoSweep(replace(TINY, echo=replace(TINY.echo, repetitions=3)), tmp_path, progress=False)
+    echo = measure_event_echo.echo(thrice.executor)
     assert len(runs) == 6 and len(set(runs)) == 6  # two modes, three times each, every run a process of its own
     assert runs[:2] == [k for k in runs if not k.endswith(("_r1", "_r2"))]  # the first repetition's keys as before
     measured = echo[echo["status"] == "ok"]
@@ -158,15 +159,15 @@ def g1_by_mode(echo):
 def test_a_crash_is_stored_with_its_stderr_and_a_finished_cell_is_never_rerun(tmp_path, fake):
     behaviours, runs = fake
     behaviours[("echo", "copy")] = "crash"
-    first = g1_by_mode(EchoSweep(TINY, tmp_path, progress=False).echo())
+    first = g1_by_mode(measure_event_echo.echo(EchoSweep(TINY, tmp_path, progress=False).executor))
     assert first.loc["copy", "status"] == "error" and first.loc["copy", "error"] == "exit code 134"
     assert "simulated crash in the echo service" in first.loc["copy", "stderr_tail"]
     assert pd.isna(first.loc["copy", "events_per_s"]) and first.loc["reuse", "status"] == "ok"
     assert len(runs) == 2
-    again = EchoSweep(TINY, tmp_path, progress=False).echo()
+    again = measure_event_echo.echo(EchoSweep(TINY, tmp_path, progress=False).executor)
     assert len(runs) == 2 and g1_by_mode(again)["status"].tolist() == first["status"].tolist()  # from the store
     behaviours[("echo", "copy")] = "ok"
-    retried = g1_by_mode(EchoSweep(TINY, tmp_path, progress=False, retry_failed=True).echo())
+    retried = g1_by_mode(measure_event_echo.echo(EchoSweep(TINY, tmp_path, progress=False, retry_failed=True).executor))
     assert len(runs) == 3 and runs[-1].endswith("_nio_copy_c1_win256_d0.2_w0.1")  # only the failure ran again
     assert retried.loc["copy", "status"] == "ok"
 
@@ -175,7 +176,7 @@ def test_a_run_that_hangs_is_stopped_and_stored_as_a_timeout(tmp_path, fake, mon
     behaviours, runs = fake
     behaviours[("allocation", None)] = "hang"
     monkeypatch.setattr(EchoCell, "timeout_s", lambda self: 1.0)
-    allocation = EchoSweep(TINY, tmp_path, progress=False).allocation()
+    allocation = measure_event_echo.allocation(EchoSweep(TINY, tmp_path, progress=False).executor)
     row = allocation[allocation["collector"] == "g1"].iloc[0]
     assert row["status"] == "timeout" and row["error"] == "timed out after 1 s" and pd.isna(row["ns_per_op"])
     assert allocation[allocation["collector"] == "zgc-gen"]["status"].tolist() == ["unsupported"]
@@ -186,27 +187,26 @@ def test_a_run_that_hangs_is_stopped_and_stored_as_a_timeout(tmp_path, fake, mon
 def test_a_replay_reads_the_store_and_runs_nothing(tmp_path, fake, monkeypatch):
     _, runs = fake
     monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
-    echo = EchoSweep(TINY, tmp_path, progress=False).echo()
+    echo = measure_event_echo.echo(EchoSweep(TINY, tmp_path, progress=False).executor)
     assert runs == [] and len(echo) == 4
     monkeypatch.delenv("ALLOC_OR_POOL_REPLAY")
-    EchoSweep(TINY, tmp_path, progress=False).echo()
+    measure_event_echo.echo(EchoSweep(TINY, tmp_path, progress=False).executor)
     monkeypatch.setenv("ALLOC_OR_POOL_REPLAY", "1")
-    replayed = EchoSweep(TINY, tmp_path, progress=False).echo()
+    replayed = measure_event_echo.echo(EchoSweep(TINY, tmp_path, progress=False).executor)
     assert len(runs) == 2 and (g1_by_mode(replayed)["status"] == "ok").all()
 
 
 def test_a_pair_at_a_time_cuts_the_echo_plan_and_refuses_a_pair_not_planned(capsys):
     # make record-echo measures one JDK and collector pair at a time into the profile's store
     from allocorpool import profiles
-    from allocorpool.run.experiments import event_echo as experiments
 
     full = profiles.profile("full")
-    one = experiments.only_pairs(full, ["17:g1"])
+    one = measure_event_echo.only_pairs(full, ["17:g1"])
     assert one.name == "full" and one.echo.jdk_collectors() == ((17, "g1"),)
-    assert {c.key for c in experiments.echo_cells(one)} < {c.key for c in experiments.echo_cells(full)}
-    assert experiments.main(["--profile", "full", "--list"]) == 0
+    assert {c.key for c in measure_event_echo.echo_cells(one)} < {c.key for c in measure_event_echo.echo_cells(full)}
+    assert measure_event_echo.main(["--profile", "full", "--list"]) == 0
     listed = capsys.readouterr().out.split()
     assert "17:g1" in listed and "11:zgc-gen" not in listed  # JDK 11 has no generational ZGC
     with pytest.raises(SystemExit) as refused:
-        experiments.main(["--profile", "full", "--pair", "17:cms"])
+        measure_event_echo.main(["--profile", "full", "--pair", "17:cms"])
     assert refused.value.code == 2 and "valid: 11:g1" in capsys.readouterr().err

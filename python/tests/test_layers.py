@@ -4,7 +4,8 @@ too) < run (engines, the executor, experiments, the cost model) < study.py (the 
 chapters/page (what the chapters show alike: tables, figures, claims) < chapters (a module per notebook, the
 article); the kernels and the command line sit on top. An import by name (importlib.import_module,
 __import__) counts as an import: a module that imports by name imports every allocorpool module its strings
-name. Every module keeps to 500 lines and every function to 80."""
+name. Every module keeps to 500 lines and every function to 80. The object a notebook holds (run.sweep.Sweep)
+keeps to 15 public methods, and no class extends more than one of the package's classes."""
 
 import ast
 from pathlib import Path
@@ -181,3 +182,58 @@ def test_the_size_check_counts_lines():
     body = "".join(f"    x{i} = {i}\n" for i in range(80))
     lines, functions = sizes(f"def long():\n{body}\n\ndef short():\n    return 1\n")
     assert lines == 85 and functions == {"long (line 1)": 81, "short (line 84)": 2}
+
+
+def public_methods(source, name):
+    """The public methods (and properties) of class `name` in source: each def of its body whose name does
+    not start with an underscore."""
+    tree = ast.parse(source)
+    found = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name]
+    assert len(found) == 1, f"one class {name}"
+    return sorted(node.name for node in found[0].body
+                  if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and not node.name.startswith("_"))
+
+
+def project_bases(sources):
+    """Each class of the package (sources: module name -> code) with its bases that are classes of the package
+    too, by name; only classes with more than one such base."""
+    trees = {name: ast.parse(source) for name, source in sources.items()}
+    ours = {node.name for tree in trees.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+
+    def base_name(base):
+        base = base.value if isinstance(base, ast.Subscript) else base  # Generic[T] and the like
+        return base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else None
+    many = {}
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases = [b for b in map(base_name, node.bases) if b in ours]
+                if len(bases) > 1:
+                    many[f"{module}.{node.name}"] = bases
+    return many
+
+
+def test_what_a_notebook_holds_has_at_most_15_public_methods():
+    """The Sweep a notebook holds chooses the solutions shown and ends the chapter; what a chapter measures is
+    a function of run.experiments it calls with sweep.executor, not a method of the sweep."""
+    held = public_methods(modules()["allocorpool.run.sweep"].read_text(), "Sweep")
+    assert 0 < len(held) <= 15, held
+    echo = public_methods(modules()["allocorpool.run.experiments.event_echo"].read_text(), "EchoSweep")
+    assert len(echo) <= 15, echo  # what chapter 11 holds
+
+
+def test_no_class_inherits_from_more_than_one_project_class():
+    """Composition, not a hierarchy of mixins: a class of the package extends at most one other of its classes."""
+    assert project_bases({name: path.read_text() for name, path in modules().items()}) == {}
+
+
+def test_the_class_checks_see_a_sixteenth_method_and_a_mixin():
+    """The two checks above read the code: a sweep of 16 public methods, or a class built of two of the
+    package's classes, fails them."""
+    fat = "class Sweep:\n" + "".join(f"    def m{i}(self):\n        pass\n" for i in range(16)) + \
+          "    def _own(self):\n        pass\n"
+    assert len(public_methods(fat, "Sweep")) == 16
+    mixins = {"allocorpool.run.a": "class Executor:\n    pass\nclass Heap(Executor):\n    pass\n",
+              "allocorpool.run.b": "from allocorpool.run import a\nclass Jdks(a.Executor):\n    pass\n"
+                                   "class Sweep(a.Heap, Jdks, object):\n    pass\n"}
+    assert project_bases(mixins) == {"allocorpool.run.b.Sweep": ["Heap", "Jdks"]}

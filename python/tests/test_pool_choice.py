@@ -9,6 +9,7 @@ from allocorpool import study
 from allocorpool.chapters import cpp as chapter
 from allocorpool.lists import POOL_CHOICE_STRATEGIES
 from allocorpool.run import executor, sweep
+from allocorpool.run.experiments import batch as measure_batch
 from allocorpool.run.cells import batch_block, pool_choice_block
 from allocorpool.run.runner import run_cell
 
@@ -47,7 +48,7 @@ def test_a_slow_standard_pool_is_slower_than_both_by_its_interval(tmp_path, monk
     monkeypatch.setattr(executor, "run_cell", _fake(ran))
     monkeypatch.setenv("FAKE_FACTORS", "pmr:10,alloc:3")
     monkeypatch.setenv("FAKE_NOISE", "0.02")
-    table = sweep.Sweep(PROFILE, tmp_path, progress=False).pool_choice([FLAT])
+    table = measure_batch.pool_choice(sweep.Sweep(PROFILE, tmp_path, progress=False).executor, [FLAT])
     assert (table["status"] == "ok").all() and (table["runs"] == 3).all()
     assert len(ran) == 3 * len(POOL_CHOICE_STRATEGIES) * len(PROFILE.cases)
     shown = chapter.pool_choice_table(table)
@@ -65,9 +66,9 @@ def test_an_equal_standard_pool_shows_no_difference_and_reuses_the_batch_blocks_
     monkeypatch.setattr(executor, "run_cell", _fake(ran))
     monkeypatch.setenv("FAKE_NOISE", "0.02")
     runs = sweep.Sweep(PROFILE, tmp_path, progress=False)
-    runs.batch([FLAT])
+    measure_batch.batch(runs.executor, [FLAT])
     before = len(ran)
-    table = runs.pool_choice([FLAT])
+    table = measure_batch.pool_choice(runs.executor, [FLAT])
     assert len(ran) - before == 3 * len(PROFILE.cases)  # the standard pool's runs only
     assert all("_pmr_" in key for key in ran[before:])
     findings = chapter.pool_choice_findings(table)
@@ -76,8 +77,8 @@ def test_an_equal_standard_pool_shows_no_difference_and_reuses_the_batch_blocks_
 
 
 def test_a_replay_without_the_block_says_not_measured(tmp_path):
-    table = sweep.Sweep(replace(PROFILE, name="pool-choice-replay"), tmp_path, progress=False,
-                        replay=True).pool_choice([FLAT])
+    table = measure_batch.pool_choice(sweep.Sweep(replace(PROFILE, name="pool-choice-replay"), tmp_path, progress=False,
+                        replay=True).executor, [FLAT])
     assert (table["status"] == "missing").all()
     assert (chapter.pool_choice_table(table) == "not measured").all().all()
     assert chapter.pool_choice_findings(table) == []

@@ -21,6 +21,7 @@ from cluster_fake import FakeCommand, placed  # noqa: E402
 from allocorpool import effects, machine, settings, study  # noqa: E402
 from allocorpool.data.store import Store  # noqa: E402
 from allocorpool.run import blocks, calibration, executor, interference, machine_check, slots, sweep  # noqa: E402
+from allocorpool.run.experiments import batch as measure_batch  # noqa: E402
 from allocorpool.run.runner import run_cell  # noqa: E402
 
 FLAT = study.SOLUTIONS_BY_NAME["flat-glibc"]
@@ -84,7 +85,7 @@ def test_one_slot_runs_the_blocks_one_after_the_other_here_without_a_cluster(tmp
     monkeypatch.setattr(executor, "run_cell", lambda cell, workdir, **options: run_cell(
         cell, workdir, **options, build=FakeCommand(str(tmp_path / "plan.json"), str(tmp_path / "runs.log"))))
     prof = replace(PROFILE, blocks=study.BlockPlan(repetitions=1))
-    table = sweep.Sweep(prof, tmp_path / "store", progress=False, slots=1).batch([FLAT])
+    table = measure_batch.batch(sweep.Sweep(prof, tmp_path / "store", progress=False, slots=1).executor, [FLAT])
     assert (table["status"] == "ok").all() and (table["runs"] == 1).all() and set(table["case"]) == {"A", "B"}
     starts = [run.start for run in placed(tmp_path / "runs.log")]
     assert starts == sorted(starts) and {run.worker for run in placed(tmp_path / "runs.log")} == {"local"}
@@ -135,7 +136,8 @@ def serial(tmp_path_factory):
         patch.setattr(executor, "run_cell", lambda cell, workdir, **options: run_cell(cell, workdir, **options,
                                                                                      build=command))
         alone = sweep.Sweep(PROFILE, folder / "store", progress=False, slots=1)
-        return alone.store, alone.batch([FLAT]), alone.probe_blocks([FLAT], interval_ns=1000)
+        batch = measure_batch.batch(alone.executor, [FLAT])
+        return alone.store, batch, measure_batch.probe_blocks(alone.executor, [FLAT], interval_ns=1000)
 
 
 def assert_side_by_side(log: Path, measured: list[blocks.Block], running: slots.Slots) -> None:
@@ -164,10 +166,10 @@ def test_blocks_side_by_side_run_at_once_each_in_its_own_slot_and_store_what_one
     serial_store, serial_batch, serial_probes = serial
     log = fresh(folder, PLAN)
     chapter = sweep.Sweep(PROFILE, tmp_path / "store", progress=False, slots=running)
-    batch = chapter.batch([FLAT])
+    batch = measure_batch.batch(chapter.executor, [FLAT])
     assert_side_by_side(log, batch_blocks(), running)
     fresh(folder, PLAN)
-    probes = chapter.probe_blocks([FLAT], interval_ns=1000)
+    probes = measure_batch.probe_blocks(chapter.executor, [FLAT], interval_ns=1000)
     assert_side_by_side(log, [study.probe_block(FLAT, case, PROFILE, 1000) for case in PROFILE.cases], running)
     assert cells_of(chapter.store) == cells_of(serial_store) and len(serial_store.index) == 2 * 8 + 2 * 6
     assert {status for _, status in cells_of(serial_store)} == {"ok", "error"}
@@ -188,7 +190,8 @@ def test_a_worker_that_dies_mid_block_loses_nothing_and_the_block_goes_on_in_its
     second = batch_blocks()[1]
     victim = next(cell for cell in second.runs(boot)[3:] if cell.strategy == "pool").key  # mid-block
     log = fresh(folder, {**PLAN, victim: ["kill-worker", "ok"]})
-    batch = sweep.Sweep(PROFILE, tmp_path / "store", progress=False, slots=running).batch([FLAT])
+    chapter = sweep.Sweep(PROFILE, tmp_path / "store", progress=False, slots=running)
+    batch = measure_batch.batch(chapter.executor, [FLAT])
     assert same_rows(batch, serial_batch, BATCH_COLUMNS)
     stored = Store(tmp_path / "store")
     assert cells_of(stored) == {row for row in cells_of(serial_store) if "_batch_" in row[0]}

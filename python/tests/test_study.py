@@ -13,6 +13,7 @@ import pytest
 from allocorpool import paths, settings, study
 from allocorpool.__main__ import main as allocorpool_main
 from allocorpool.run import cost, executor, jdks, machine_check
+from allocorpool.run.experiments import realtime as measure_realtime
 from allocorpool.run import plan as make_plan
 from allocorpool.run.runner import run_cell
 from allocorpool.run.sweep import Sweep
@@ -265,7 +266,7 @@ def tiny_replay(tmp_path_factory) -> tuple[Path, Sweep, make_plan.Replayed]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(executor, "run_cell", fake_run)
         patch.setattr(machine_check, "memory_latency", lambda: dict.fromkeys(machine_check.LATENCY_COLUMNS, 100.0))
-        Sweep(TINY, store, progress=False).realtime([SOLUTIONS_BY_NAME["flat-glibc"]])
+        measure_realtime.realtime(Sweep(TINY, store, progress=False).executor, [SOLUTIONS_BY_NAME["flat-glibc"]])
     replay = Sweep(TINY, store, progress=False, replay=True)
     return store, replay, make_plan.replayed_searches(replay)
 

@@ -11,7 +11,10 @@ from allocorpool import lists, settings, study
 from allocorpool.analysis import min_heap
 from allocorpool.chapters.page import sections
 from allocorpool.data import tables
+from allocorpool.run.experiments import batch as measure_batch, heap as measure_heap, jdks as measure_jdks
+from allocorpool.run.experiments import realtime as measure_realtime, sentinels as measure_sentinels
 from allocorpool.run import calibration, executor, machine_check, probe_series, sweep
+from allocorpool.run.experiments import stored as measure_stored
 from allocorpool.run.runner import run_cell
 from allocorpool.study import SOLUTIONS_BY_NAME
 
@@ -19,6 +22,11 @@ FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"  # loses 
 TINY = replace(study.PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",), strict=False,
                search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False))
 FLAT = SOLUTIONS_BY_NAME["flat-glibc"]
+
+
+def across_jdks(chapter: sweep.Sweep) -> pd.DataFrame:
+    """The JDKs chapter's table as notebook 15 asks for it: with the sweep's executor and selection."""
+    return measure_jdks.across_jdks(chapter.executor, chapter.selection)
 
 
 @pytest.fixture
@@ -45,7 +53,7 @@ def engine(monkeypatch):
 def test_batch_cells_run_once_and_failures_are_kept(tmp_path, engine):
     behaviours, runs = engine
     behaviours[("mix", "batch")] = "error"
-    first = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    first = measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     blocks = TINY.blocks.repetitions  # a block: every strategy, each repeated, one process a run
     calibrations = [cell for cell in runs if not cell.boot]
     assert len(calibrations) == 1 and calibrations[0].key == calibration.reference_cell(TINY).key
@@ -62,15 +70,15 @@ def test_batch_cells_run_once_and_failures_are_kept(tmp_path, engine):
     failed = first[first["status"] != "ok"]
     assert list(failed["strategy"]) == ["mix"] and failed["error"].iloc[0] == "pool conservation check failed"
     assert failed["ns_per_packet"].isna().all() and failed["failed_runs"].tolist() == [blocks]
-    again = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    again = measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     assert len(runs) == 4 * blocks and again["status"].tolist() == first["status"].tolist()  # all from the store
-    retried = sweep.Sweep(TINY, tmp_path, progress=False, retry_failed=True).batch([FLAT])
+    retried = measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False, retry_failed=True).executor, [FLAT])
     assert len(runs) == 5 * blocks and retried["status"].tolist() == first["status"].tolist()  # the failures ran again
 
 
 def test_a_search_finds_the_boundary_and_replays_from_the_store(tmp_path, engine):
     _, runs = engine
-    searches = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    searches = measure_realtime.realtime(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     table = searches.table.set_index("strategy")
     assert list(table.index) == list(study.REALTIME_STRATEGIES)
     assert (table["outcome"] == "found").all()
@@ -81,7 +89,7 @@ def test_a_search_finds_the_boundary_and_replays_from_the_store(tmp_path, engine
     repeats = searches.probes[searches.probes["purpose"] == "repeat"]
     assert len(repeats) == 3 and repeats["key"].str.contains("_r1_b").all()  # each interval found, run again
     count = len(runs)
-    replay = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    replay = measure_realtime.realtime(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     assert len(runs) == count and replay.table["interval_ns"].tolist() == searches.table["interval_ns"].tolist()
 
 
@@ -89,7 +97,8 @@ def test_lost_everywhere_and_failed_searches(tmp_path, engine):
     behaviours, _ = engine
     behaviours[("alloc", "realtime")] = "crash"
     narrow = replace(TINY, search=replace(TINY.search, high_ns=400))  # the fake engine loses below 437 ns
-    table = sweep.Sweep(narrow, tmp_path, progress=False).realtime([FLAT]).table.set_index("strategy")
+    searches = measure_realtime.realtime(sweep.Sweep(narrow, tmp_path, progress=False).executor, [FLAT])
+    table = searches.table.set_index("strategy")
     assert table.loc["alloc", "outcome"] == "failed" and table.loc["alloc", "error"] == "exit code 134"
     assert "simulated crash" in table.loc["alloc", "stderr_tail"]
     assert table.loc["pool", "outcome"] == "lost" and table.loc["pool", "loss_pct"] == 0.0  # probed at 1000 ns
@@ -100,7 +109,7 @@ def test_a_crashed_probe_runs_once_more_and_a_slow_consumer_is_never_loss_free(t
     behaviours, runs = engine
     behaviours[("pool", "realtime")] = ["crash", "ok"]  # the first probe crashes, its second attempt runs
     behaviours[("mix", "realtime")] = "slow"  # loses nothing but falls behind the clock
-    table = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    table = measure_realtime.realtime(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     searches = table.table.set_index("strategy")
     # within the search's resolution (10 %) of the boundary
     assert searches.loc["pool", "outcome"] == "found" and 437 <= searches.loc["pool", "interval_ns"] <= 437 * 1.1
@@ -110,7 +119,8 @@ def test_a_crashed_probe_runs_once_more_and_a_slow_consumer_is_never_loss_free(t
     mix = table.probes[(table.probes["strategy"] == "mix") & (table.probes["interval_ns"] >= 437)]
     assert len(mix) and (mix["lost"] == 0).all() and not mix["kept_up"].any()
     count = len(runs)
-    again = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])  # replayed: nothing runs again
+    # replayed: nothing runs again
+    again = measure_realtime.realtime(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     assert len(runs) == count and again.table["outcome"].tolist() == table.table["outcome"].tolist()
 
 
@@ -122,14 +132,15 @@ def test_an_epsilon_run_that_does_not_fit_its_heap_is_its_answer_not_a_failure(t
     epsilon = SOLUTIONS_BY_NAME["epsilon-25"]
     strict = replace(TINY, strict=True, solutions=("flat-glibc", "epsilon-25"))
     chapter = sweep.Sweep(strict, tmp_path, progress=False)
-    batch = chapter.batch([epsilon])
+    batch = measure_batch.batch(chapter.executor, [epsilon])
     assert batch.set_index("strategy").loc["alloc", "status"] == "error"  # shown as it ended
-    facts = chapter.machine().set_index("what")["value"]  # the summary's machine table, from the stored runs
+    # the summary's machine table, from the stored runs
+    facts = measure_stored.machine(chapter.executor).set_index("what")["value"]
     assert facts["CPU"] and "(R)" not in facts["CPU"]
     chapter.finish(batch)
     other = sweep.Sweep(strict, tmp_path / "flat", progress=False)  # a collector's cell that does not fit fails
     with pytest.raises(sweep.ChapterFailed, match="does not fit in the heap"):
-        other.finish(other.batch([FLAT]))
+        other.finish(measure_batch.batch(other.executor, [FLAT]))
 
 
 def test_the_profile_and_data_folder_come_from_the_environment(tmp_path, monkeypatch):
@@ -138,7 +149,7 @@ def test_the_profile_and_data_folder_come_from_the_environment(tmp_path, monkeyp
     chosen = sweep.Sweep(progress=False)
     assert chosen.profile.name == "ci" and chosen.store.root == tmp_path / "data"
     assert [s.name for s in chosen.solutions("cpp")] == ["cpp-glibc", "flat-glibc", "flat-jemalloc"]
-    assert chosen.machine().empty
+    assert measure_stored.machine(chosen.executor).empty
 
 
 def test_a_strict_profile_fails_a_chapter_whose_runs_failed_or_that_has_no_result(tmp_path, engine):
@@ -146,39 +157,41 @@ def test_a_strict_profile_fails_a_chapter_whose_runs_failed_or_that_has_no_resul
     behaviours[("mix", "batch")] = "error"
     strict = replace(TINY, strict=True)
     chapter = sweep.Sweep(strict, tmp_path, progress=False)
-    batch = chapter.batch([FLAT])
+    batch = measure_batch.batch(chapter.executor, [FLAT])
     with pytest.raises(sweep.ChapterFailed, match="cpp_flat_glibc_A_mix_batch.*: error: pool conservation check failed"):
         chapter.finish(batch)
     lenient = sweep.Sweep(TINY, tmp_path, progress=False)  # the same failure, read back: shown, not raised
-    lenient.finish(lenient.batch([FLAT]))
+    lenient.finish(measure_batch.batch(lenient.executor, [FLAT]))
     behaviours.clear()
     clean = sweep.Sweep(strict, tmp_path / "clean", progress=False)
-    clean.finish(clean.batch([FLAT]))
+    clean.finish(measure_batch.batch(clean.executor, [FLAT]))
     with pytest.raises(sweep.ChapterFailed, match="result table 1 of 1 has no finished row"):
         clean.finish(batch[batch["status"] == "nothing"])
 
 
 def test_a_replay_runs_nothing_and_shows_the_newest_result_of_each_measurement(tmp_path, engine):
     _, runs = engine
-    measured = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    measured = measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     count = len(runs)
     rebuilt = replace(TINY, name="tiny-rebuilt")
     monkeypatched = sweep.Sweep(TINY, tmp_path, progress=False, replay=True)
-    assert monkeypatched.batch([FLAT])["status"].tolist() == measured["status"].tolist() and len(runs) == count
+    replayed = measure_batch.batch(monkeypatched.executor, [FLAT])
+    assert replayed["status"].tolist() == measured["status"].tolist() and len(runs) == count
     empty = sweep.Sweep(rebuilt, tmp_path / "empty", progress=False, replay=True)
-    batch = empty.batch([FLAT])
-    searches = empty.realtime([FLAT])
+    batch = measure_batch.batch(empty.executor, [FLAT])
+    searches = measure_realtime.realtime(empty.executor, [FLAT])
     assert len(runs) == count  # a replay never runs a cell
     assert set(batch["status"]) == {"missing"} and set(searches.table["outcome"]) == {"missing"}
 
 
 def test_a_replay_of_cells_another_build_measured_points_at_their_stored_files(tmp_path, engine, monkeypatch):
     monkeypatch.setattr(study.paths, "engine_build", lambda engine: "one")
-    sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
-    sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
+    measure_realtime.realtime(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     monkeypatch.setattr(study.paths, "engine_build", lambda engine: "two")  # this checkout's engine: not the store's
     replay = sweep.Sweep(TINY, tmp_path, progress=False, replay=True)
-    batch, probes = replay.batch([FLAT]), replay.realtime([FLAT]).probes
+    batch = measure_batch.batch(replay.executor, [FLAT])
+    probes = measure_realtime.realtime(replay.executor, [FLAT]).probes
     assert set(batch["status"]) == {"ok"} and set(probes["status"]) == {"ok"}
     for key in [*batch["key"], *probes["key"]]:  # each key names a stored file, made by build one
         assert key.endswith("_bone") and replay.load(key).status == "ok"
@@ -189,13 +202,14 @@ def test_a_replay_of_cells_another_build_measured_points_at_their_stored_files(t
     assert len([key for key in read if "_batch_" in key and "_k" in key]) == 4 * TINY.blocks.repetitions
     assert all(key.endswith("_bone") for key in read)
     empty = sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True)
-    empty.batch([FLAT])
+    measure_batch.batch(empty.executor, [FLAT])
     assert empty.cells_read() == []  # what the store lacks was not read
 
 
 def test_the_what_if_probes_a_longer_queue_at_1000_ns(tmp_path, engine):
     _, runs = engine
-    what_if = sweep.Sweep(TINY, tmp_path, progress=False).what_if_queue(["flat-glibc"], ("pool", "mix"))
+    chapter = sweep.Sweep(TINY, tmp_path, progress=False)
+    what_if = measure_realtime.what_if_queue(chapter.executor, chapter.solutions_named(["flat-glibc"]), ("pool", "mix"))
     assert list(what_if["strategy"]) == ["pool", "mix"] and (what_if["status"] == "ok").all()
     assert what_if["keeps_up"].all()  # the fake engine keeps up at 1000 ns
     probed = [cell for cell in runs if cell.mode == "realtime"]
@@ -216,7 +230,7 @@ def test_the_minimum_heap_is_bisected_and_its_multiples_measured(tmp_path, monke
     monkeypatch.setattr(executor, "run_cell", fake_run)
     prof = replace(study.PROFILES["ci"], name="tiny-heap", solutions=("parallel-11",))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    result = chapter.heap_multiples(chapter.solutions("heap"))
+    result = measure_heap.heap_multiples(chapter.executor, chapter.solutions("heap"))
     minimum = result.minimum.set_index("strategy")
     assert list(minimum.index) == list(prof.heap.strategies) and set(minimum["outcome"]) == {"found"}
     assert minimum["min_heap_mb"].between(70, 70 * (1 + prof.heap.resolution)).all()
@@ -229,7 +243,7 @@ def test_the_minimum_heap_is_bisected_and_its_multiples_measured(tmp_path, monke
     assert (multiples["overhead_wall"] == 0).all()  # every configuration costs the same here
     crashes.add(24)  # a crash that is not the heap's ends the search as failed, and fails a strict chapter
     strict = sweep.Sweep(replace(prof, name="tiny-heap-crash", strict=True), tmp_path / "crash", progress=False)
-    crashed = strict.heap_multiples(strict.solutions("heap"))
+    crashed = measure_heap.heap_multiples(strict.executor, strict.solutions("heap"))
     assert set(crashed.minimum["outcome"]) == {"failed"} and crashed.multiples.empty
     with pytest.raises(sweep.ChapterFailed, match="exit code 134"):
         strict.finish(crashed.multiples)
@@ -245,7 +259,7 @@ def test_each_multiple_of_the_minimum_heap_runs_its_repeats_under_keys_of_their_
     prof = replace(ci, name="tiny-repeats", solutions=("parallel-11",),
                    heap=replace(ci.heap, strategies=("pool",), repeats=2))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    multiples = chapter.heap_multiples(chapter.solutions("heap")).multiples
+    multiples = measure_heap.heap_multiples(chapter.executor, chapter.solutions("heap")).multiples
     assert list(multiples["factor"]) == [f for f in prof.heap.factors for _ in range(2)]
     assert list(multiples["repetition"]) == [0, 1] * len(prof.heap.factors) and (multiples["status"] == "ok").all()
     first, again = multiples[multiples["repetition"] == 0], multiples[multiples["repetition"] == 1]
@@ -258,7 +272,7 @@ def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(
     behaviours, runs = engine
     behaviours[("mix", "batch")] = "error"
     monkeypatch.setattr(study.paths, "engine_build", lambda engine: "old")
-    sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     blocks = [cell for cell in runs if cell.boot]
     reps = TINY.blocks.repetitions
     assert len(blocks) == 4 * reps
@@ -266,15 +280,15 @@ def test_a_sweep_resumes_from_the_cells_of_a_build_listed_as_measuring_the_same(
     behaviours.clear()
     monkeypatch.setattr(lists, "SAME_MEASUREMENT_BUILDS", {"cpp": {"old": "a change that measures the same"}})
     count = len(runs)
-    resumed = sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    resumed = measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     # a listed build's failure is this build's too (a bisection's out-of-memory): nothing runs again
     assert len(runs) == count and resumed["key"].str.endswith("_bold").all()
     assert resumed.set_index("strategy").loc["mix", "status"] == "error"
-    retried = sweep.Sweep(TINY, tmp_path, progress=False, retry_failed=True).batch([FLAT])
+    retried = measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False, retry_failed=True).executor, [FLAT])
     assert len(runs) == count + reps and {c.strategy for c in runs[count:]} == {"mix"}  # on the new build
     assert retried.set_index("strategy")["key"].str.endswith("_bold").tolist() == [True, True, False, True]
     monkeypatch.setattr(lists, "SAME_MEASUREMENT_BUILDS", {})
-    sweep.Sweep(TINY, tmp_path, progress=False).batch([FLAT])
+    measure_batch.batch(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     assert len(runs) == count + 4 * reps  # an unlisted build's runs are not this build's: the other three run again
 
 
@@ -293,7 +307,7 @@ def test_a_bisection_run_that_thrashes_in_its_fill_phase_does_not_fit(tmp_path, 
         study.PROFILES["ci"].heap, strategies=("pool",), resolution=0.25))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
     (solution,) = chapter.solutions_named(["parallel-11"])
-    row, runs = chapter.min_heap(solution, "pool", "C")
+    row, runs = measure_heap.min_heap(chapter.executor, solution, "pool", "C")
     assert row["outcome"] == "found" and 90 <= row["min_heap_mb"] <= 90 * (1 + prof.heap.resolution)
     thrashed = runs[runs["heap_mb"].between(70, 89)]
     assert len(thrashed) and (thrashed["status"] == "timeout").all() and (thrashed["verdict"] == "too small").all()
@@ -305,10 +319,10 @@ def test_a_replay_of_a_store_without_the_jdks_blocks_shows_their_single_runs(tmp
     plan = study.JdkPlan(jdks=(11,), collectors=("parallel",), strategies=("alloc", "pool"), cases=None)
     single = replace(study.PROFILES["ci"], name="jdks-single", jdks=plan, strict=False,
                      blocks=replace(study.PROFILES["ci"].blocks, repetitions=0))
-    first = sweep.Sweep(single, tmp_path, progress=False).across_jdks()
+    first = across_jdks(sweep.Sweep(single, tmp_path, progress=False))
     assert (first["batch_status"] == "ok").all() and (first["runs"] == 1).all()
     blocked = replace(single, name="jdks-blocks", blocks=study.PROFILES["ci"].blocks)
-    replayed = sweep.Sweep(blocked, tmp_path, progress=False, replay=True).across_jdks()
+    replayed = across_jdks(sweep.Sweep(blocked, tmp_path, progress=False, replay=True))
     assert list(replayed["batch_key"]) == list(first["batch_key"]) and (replayed["runs"] == 1).all()
     assert list(replayed["ns_per_packet"]) == list(first["ns_per_packet"])
 
@@ -317,8 +331,8 @@ def test_a_replay_reads_the_jdks_cells_from_the_batch_block_that_holds_them(tmp_
     # the article's Parallel 11 measured in the batch chapters' blocks before the JDKs chapter had its own
     plan = study.JdkPlan(jdks=(11,), collectors=("parallel",), strategies=("alloc", "pool"), cases=None)
     prof = replace(study.PROFILES["ci"], name="jdks-from-batch", jdks=plan, strict=False)
-    sweep.Sweep(prof, tmp_path, progress=False).batch([SOLUTIONS_BY_NAME["parallel-11"]])
-    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True).across_jdks()
+    measure_batch.batch(sweep.Sweep(prof, tmp_path, progress=False).executor, [SOLUTIONS_BY_NAME["parallel-11"]])
+    replayed = across_jdks(sweep.Sweep(prof, tmp_path, progress=False, replay=True))
     assert (replayed["batch_status"] == "ok").all() and (replayed["runs"] == prof.blocks.repetitions).all()
     assert replayed["ns_low"].notna().all()
 
@@ -399,7 +413,7 @@ def test_the_jdks_chapter_runs_each_collector_of_each_jdk_and_a_selection_limits
     monkeypatch.setattr(executor, "run_cell", fake_run)
     prof = replace(study.PROFILES["ci"], name="tiny-jdks", jdks=study.JdkPlan(
         jdks=(11, 25), collectors=("parallel", "g1"), strategies=("pool",), cases=None))
-    table = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
+    table = across_jdks(sweep.Sweep(prof, tmp_path, progress=False))
     assert list(zip(table["jdk"], table["collector"])) == [(11, "parallel"), (11, "g1"), (25, "parallel"), (25, "g1")]
     assert list(table["keeps_up"]) == [True, False, True, False]  # a slow consumer never keeps up
     assert (table["batch_status"] == "ok").all() and table["ns_per_packet"].notna().all()
@@ -408,19 +422,19 @@ def test_the_jdks_chapter_runs_each_collector_of_each_jdk_and_a_selection_limits
     assert (table["runs"] == prof.blocks.repetitions).all() and table["ns_low"].notna().all()
     assert (table["boots"] == 1).all() and table["batch_key"].str.contains("_batch_").all()
     monkeypatch.setenv(sweep.SOLUTIONS_VARIABLE, "paper")  # of these, the article ran only Parallel on 11 (its "CMS")
-    paper = sweep.Sweep(prof, tmp_path, progress=False).across_jdks()
+    paper = across_jdks(sweep.Sweep(prof, tmp_path, progress=False))
     assert list(paper["solution"]) == ["parallel-11"] and paper["batch_key"].iloc[0] == table["batch_key"].iloc[0]
     # a replay under the selection shows every pair the store holds (the article ran none of these JDKs),
     # and of an empty store only the selection's
-    replayed = sweep.Sweep(prof, tmp_path, progress=False, replay=True).across_jdks()
+    replayed = across_jdks(sweep.Sweep(prof, tmp_path, progress=False, replay=True))
     assert list(replayed["batch_key"]) == list(table["batch_key"]) and list(replayed["keeps_up"]) == [True, False] * 2
-    empty = sweep.Sweep(prof, tmp_path / "empty", progress=False, replay=True).across_jdks()
+    empty = across_jdks(sweep.Sweep(prof, tmp_path / "empty", progress=False, replay=True))
     assert list(empty["solution"]) == ["parallel-11"] and list(empty["batch_status"]) == ["missing"]
 
 
 def test_a_replay_without_the_timeline_runs_says_they_are_not_measured(tmp_path, monkeypatch):
     replay = sweep.Sweep(TINY, tmp_path / "empty", progress=False, replay=True)
-    runs = replay.timelines([SOLUTIONS_BY_NAME["parallel-11"]])
+    runs = measure_realtime.timelines(replay.executor, [SOLUTIONS_BY_NAME["parallel-11"]])
     assert runs and all(result.status == "missing" for *_, result in runs)
     assert runs[0][3].error == "not measured: the store has no such cell"
     notes = []
@@ -434,7 +448,7 @@ def test_a_search_whose_repeat_loses_goes_on_above_it(tmp_path, engine):
     behaviours, runs = engine
     # The first probe keeps up from 437 ns, a second one only from 600 ns (a pause the first probes missed).
     behaviours[("pool", "realtime")] = lambda cell: "slow" if cell.repetition and cell.interval_ns < 600 else "ok"
-    searches = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])
+    searches = measure_realtime.realtime(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     pool = searches.table.set_index("strategy").loc["pool"]
     assert pool["outcome"] == "found" and 600 <= pool["interval_ns"] <= 600 * 1.1
     probes = searches.probes[searches.probes["strategy"] == "pool"]
@@ -444,7 +458,8 @@ def test_a_search_whose_repeat_loses_goes_on_above_it(tmp_path, engine):
     notes = sections.repeat_sentence(searches.probes)
     assert f"{(~repeats['ok'].astype(bool)).sum()} of the {len(searches.probes.query('repetition == 1'))} repeats lost" in notes
     count = len(runs)
-    again = sweep.Sweep(TINY, tmp_path, progress=False).realtime([FLAT])  # replayed: nothing runs again
+    # replayed: nothing runs again
+    again = measure_realtime.realtime(sweep.Sweep(TINY, tmp_path, progress=False).executor, [FLAT])
     assert len(runs) == count and again.table["interval_ns"].tolist() == searches.table["interval_ns"].tolist()
 
 
@@ -456,9 +471,10 @@ def test_a_sentinel_search_that_keeps_up_at_1000_ns_gets_one_long_run_there(tmp_
     # pooling's short probes keep up from 437 ns; its long run at 1000 ns falls behind
     behaviours[("pool", "realtime")] = lambda cell: "slow" if cell.duration_s == long_run else "ok"
     runner = sweep.Sweep(TINY, tmp_path, progress=False)
-    searches = runner.sentinels()
+    searches = measure_sentinels.sentinels(runner.executor, runner.sentinel_solutions())
     count = len(runs)
-    long_runs = runner.sentinel_long_runs(searches).set_index("strategy")
+    long_runs = measure_sentinels.sentinel_long_runs(runner.executor, searches, runner.sentinel_solutions())
+    long_runs = long_runs.set_index("strategy")
     ran = runs[count:]
     assert sorted(cell.strategy for cell in ran) == ["mix", "pool"]
     assert {(cell.interval_ns, cell.duration_s) for cell in ran} == {(1000, long_run)}
@@ -467,7 +483,8 @@ def test_a_sentinel_search_that_keeps_up_at_1000_ns_gets_one_long_run_there(tmp_
     assert not long_runs.loc["pool", "search_loses"] and long_runs.loc["pool", "loses"]
     assert long_runs.loc["mix", "loses"] == False and long_runs.loc["mix", "lost_pct"] == 0.0  # noqa: E712
     count = len(runs)
-    again = sweep.Sweep(TINY, tmp_path, progress=False).sentinel_long_runs(searches)
+    again = measure_sentinels.sentinel_long_runs(sweep.Sweep(TINY, tmp_path, progress=False).executor, searches,
+                                             runner.sentinel_solutions())
     assert len(runs) == count and again["loses"].tolist() == long_runs["loses"].tolist()  # from the store
 
 
@@ -489,14 +506,15 @@ def series_engine(engine, monkeypatch):
 
 def test_a_java_search_runs_its_probes_in_one_series(tmp_path, series_engine):
     sw = sweep.Sweep(SERIES, tmp_path, progress=False)
-    row, probes = sw.search(G1, "pool", "A")
+    row, probes = measure_realtime.search(sw.executor, G1, "pool", "A")
     assert row["outcome"] == "found" and 437 <= row["interval_ns"] <= 437 * 1.5
     assert len(series_engine) == 1 and len(probes) >= 4  # every probe in one engine process
     assert probes["key"].str.contains("_series_").all()
     stored = sw.store.index.set_index("key").loc[probes["key"]]
     assert stored["series_probe"].tolist() == list(range(len(probes)))  # in the order the search asked
     assert stored["fill_s"].iloc[0] > 0 and (stored["fill_s"].iloc[1:] == 0).all()  # one fill
-    replayed_row, replayed = sweep.Sweep(SERIES, tmp_path, progress=False, replay=True).search(G1, "pool", "A")
+    replay = sweep.Sweep(SERIES, tmp_path, progress=False, replay=True)
+    replayed_row, replayed = measure_realtime.search(replay.executor, G1, "pool", "A")
     assert len(series_engine) == 1 and replayed["key"].tolist() == probes["key"].tolist()
     assert replayed_row["interval_ns"] == row["interval_ns"]
 
@@ -505,21 +523,21 @@ def test_a_series_search_does_not_read_the_probes_measured_alone(tmp_path, engin
     # A probe alone opens on a fresh fill's heap, one in series on an older one, which can see the old
     # generation's slow collections a fresh probe misses: they are two measurements, never mixed.
     _, runs = engine
-    alone_row, alone = sweep.Sweep(replace(SERIES, search=TINY.search), tmp_path, progress=False).search(
-        G1, "pool", "A")
+    by_itself = sweep.Sweep(replace(SERIES, search=TINY.search), tmp_path, progress=False)
+    alone_row, alone = measure_realtime.search(by_itself.executor, G1, "pool", "A")
     assert not alone["key"].str.contains("_series_").any() and len(series_engine) == 0
-    row, probes = sweep.Sweep(SERIES, tmp_path, progress=False).search(G1, "pool", "A")
+    row, probes = measure_realtime.search(sweep.Sweep(SERIES, tmp_path, progress=False).executor, G1, "pool", "A")
     assert len(series_engine) == 1 and probes["key"].str.contains("_series_").all()
     assert sorted(probes["key"].str.replace("_series", "")) == sorted(alone["key"])  # the same probes, in series
-    again, replayed = sweep.Sweep(replace(SERIES, search=TINY.search), tmp_path, progress=False, replay=True).search(
-        G1, "pool", "A")
+    replay = sweep.Sweep(replace(SERIES, search=TINY.search), tmp_path, progress=False, replay=True)
+    again, replayed = measure_realtime.search(replay.executor, G1, "pool", "A")
     assert replayed["key"].tolist() == alone["key"].tolist()  # each plan reads its own
 
 
 def test_a_failed_probe_ends_its_series_and_its_second_attempt_starts_another(tmp_path, series_engine, monkeypatch):
     monkeypatch.setenv("FAKE_SERIES_FAIL_AT", "2")  # the third probe of every series fails
     sw = sweep.Sweep(SERIES, tmp_path, progress=False)
-    row, probes = sw.search(G1, "pool", "A")
+    row, probes = measure_realtime.search(sw.executor, G1, "pool", "A")
     assert probes["status"].iloc[2] == "error" and probes["error"].iloc[2] == "pool conservation check failed"
     assert probes["key"].iloc[3] == probes["key"].iloc[2] and probes["status"].iloc[3] == "ok"  # asked again
     # the second attempt opened a new series: the engine started again with it, and it filled again
@@ -551,7 +569,7 @@ def test_a_big_heap_probe_that_saw_no_collection_runs_again_as_long_as_a_confirm
         return run_cell(cell, workdir, **options,
                         build=lambda c, out, log: [sys.executable, str(FAKE), "ok", *c.engine_args(out)])
     monkeypatch.setattr(executor, "run_cell", fake_run)
-    row, _ = sweep.Sweep(prof, tmp_path, progress=False).search(solution, "pool", "A")
+    row, _ = measure_realtime.search(sweep.Sweep(prof, tmp_path, progress=False).executor, solution, "pool", "A")
     assert row["outcome"] == "lost" and len(row["big_heap_keys"]) == 2
     on_big = [(cell.duration_s, cell.interval_ns) for cell in runs if cell.heap == big]
     assert on_big == [(prof.probe_s, 1000), (2, 1000)]
@@ -563,7 +581,8 @@ def test_a_big_heap_probe_that_saw_no_collection_runs_again_as_long_as_a_confirm
 def test_the_sentinel_batch_runs_are_single_runs_of_the_profiles_length(tmp_path, engine):
     _, runs = engine
     prof = replace(TINY, cases=("C",))
-    table = sweep.Sweep(prof, tmp_path, progress=False).sentinel_batch()  # chapter 12: ("flat-glibc", "C")
+    chapter = sweep.Sweep(prof, tmp_path, progress=False)
+    table = measure_sentinels.sentinel_batch(chapter.executor, chapter.sentinel_solutions())  # ("flat-glibc", "C")
     assert list(table["strategy"]) == list(study.REALTIME_STRATEGIES) and (table["status"] == "ok").all()
     assert (table["runs"] == 1).all() and all(not cell.boot for cell in runs)  # not blocks
 
@@ -571,7 +590,7 @@ def test_the_sentinel_batch_runs_are_single_runs_of_the_profiles_length(tmp_path
 def test_without_blocks_each_batch_cell_runs_once(tmp_path, engine):
     _, runs = engine
     single = replace(TINY, blocks=study.BlockPlan(repetitions=0))
-    table = sweep.Sweep(single, tmp_path, progress=False).batch([FLAT])
+    table = measure_batch.batch(sweep.Sweep(single, tmp_path, progress=False).executor, [FLAT])
     assert len(runs) == 4 and all(not cell.boot for cell in runs) and (table["runs"] == 1).all()
 
 
@@ -587,7 +606,7 @@ def test_headroom_blocks_run_both_strategies_at_multiples_of_the_larger_minimum_
     prof = replace(ci, name="tiny-headroom", solutions=("parallel-11", "native-g1", "flat-glibc"), cases=("A",),
                    heap=replace(ci.heap, resolution=0.05))
     chapter = sweep.Sweep(prof, tmp_path, progress=False)
-    table = chapter.headroom(chapter.solutions_named(("parallel-11", "native-g1", "flat-glibc")))
+    table = measure_heap.headroom(chapter.executor, chapter.solutions_named(("parallel-11", "native-g1", "flat-glibc")))
     assert list(table["solution"]) == ["parallel-11"] * len(lists.HEADROOM_FACTORS)  # Java with buffers on the heap
     pool_min = table["min_heap_mb_pool"].iloc[0]
     assert 90 <= pool_min <= 90 * (1 + prof.heap.resolution) and table["min_heap_mb_alloc"].iloc[0] < pool_min

@@ -14,8 +14,9 @@ from allocorpool.lists import (HANDOFF_STRATEGIES, THREAD_ENGINE_STRATEGIES, THR
                                THREAD_STRATEGY_NAMES)
 from allocorpool.profiles import ThreadPlan
 from allocorpool.run import executor, sweep
+from allocorpool.run.experiments import handoff as measure_handoff
 from allocorpool.run.cells import handoff_block, heap_text, thread_block, thread_cell
-from allocorpool.run.experiments import threads as experiments
+from allocorpool.run.experiments import threads as measure_threads
 from allocorpool.run.runner import Cell, run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
@@ -74,7 +75,7 @@ def test_java_and_cpp_side_by_side_pair_only_the_strategies_each_engine_has(tmp_
     monkeypatch.setenv("FAKE_FACTORS", "alloc:2")
     monkeypatch.setenv("FAKE_NOISE", "0.02")
     both = replace(PROFILE, threads=ThreadPlan(solutions=("parallel-11", "flat-glibc"), repetitions=3))
-    table = sweep.Sweep(both, tmp_path, progress=False).threads([PARALLEL, FLAT])
+    table = measure_threads.threads(sweep.Sweep(both, tmp_path, progress=False).executor, [PARALLEL, FLAT])
     assert (table["status"] == "ok").all()
     assert set(table.loc[table["engine"] == "cpp", "strategy"]) == {"alloc", "pool", "shared-pool", "pmr-synchronized"}
     assert set(table["scaling"]) == {"weak", "strong"}
@@ -92,20 +93,20 @@ def test_the_counts_a_machine_runs_are_those_it_has_cpus_for():
     from allocorpool.run.experiments.handoff import worker_counts
 
     assert worker_counts((1, 2, 4, 8), cpus=2) == (1,) and worker_counts((1, 2), cpus=1) == ()  # and the producer
-    assert experiments.thread_counts((1, 2, 4, 8), cpus=2) == (1, 2)
-    assert experiments.thread_counts((1, 2, 4, 8), cpus=16) == (1, 2, 4, 8)
-    assert experiments.thread_counts((2, 4), cpus=1) == (1,)
+    assert measure_threads.thread_counts((1, 2, 4, 8), cpus=2) == (1, 2)
+    assert measure_threads.thread_counts((1, 2, 4, 8), cpus=16) == (1, 2, 4, 8)
+    assert measure_threads.thread_counts((2, 4), cpus=1) == (1,)
 
 
 def test_blocks_of_one_to_eight_threads_on_the_fake_engine_decide_where_sharing_costs(tmp_path, monkeypatch):
     # A shared pool that loses 80 % of a thread per extra thread, a pool per thread that scales: at one thread the
     # shared pool is as fast; from two up the pool per thread beats it, and by more at eight.
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(experiments, "thread_counts", lambda planned, cpus=None: tuple(planned))
+    monkeypatch.setattr(measure_threads, "thread_counts", lambda planned, cpus=None: tuple(planned))
     monkeypatch.setenv("FAKE_SCALING", "shared-pool:0.8")
     monkeypatch.setenv("FAKE_FACTORS", "alloc:2")
     monkeypatch.setenv("FAKE_NOISE", "0.02")
-    both = sweep.Sweep(PROFILE, tmp_path, progress=False).threads([PARALLEL])
+    both = measure_threads.threads(sweep.Sweep(PROFILE, tmp_path, progress=False).executor, [PARALLEL])
     assert (both["status"] == "ok").all() and (both["runs"] == 3).all()
     table = both[both["scaling"] == "weak"]
     assert sorted(table["threads"].unique()) == [1, 2, 4, 8]
@@ -141,11 +142,12 @@ def test_a_replay_reads_the_blocks_a_smaller_machine_ran(tmp_path, monkeypatch):
     # Recorded on 2 CPUs (a block of 1 and 2 threads), replayed with every planned count: 1 and 2 read back, 4 and
     # 8 show as not measured.
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(experiments, "thread_counts", lambda planned, cpus=None: tuple(n for n in planned if n <= 2))
+    monkeypatch.setattr(measure_threads, "thread_counts",
+                        lambda planned, cpus=None: tuple(n for n in planned if n <= 2))
     monkeypatch.setenv("FAKE_NOISE", "0.02")
-    recorded = sweep.Sweep(PROFILE, tmp_path, progress=False).threads([PARALLEL])
+    recorded = measure_threads.threads(sweep.Sweep(PROFILE, tmp_path, progress=False).executor, [PARALLEL])
     assert sorted(recorded["threads"].unique()) == [1, 2]
-    replayed = sweep.Sweep(PROFILE, tmp_path, progress=False, replay=True).threads([PARALLEL])
+    replayed = measure_threads.threads(sweep.Sweep(PROFILE, tmp_path, progress=False, replay=True).executor, [PARALLEL])
     assert sorted(replayed["threads"].unique()) == [1, 2, 4, 8]
     held = replayed[replayed["threads"] <= 2].set_index(["strategy", "threads"])["ns_per_packet"]
     assert (replayed[replayed["threads"] <= 2]["status"] == "ok").all()
@@ -196,23 +198,23 @@ def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monke
     # The hand-off blocks of the Java solution (none for C++), read by the chapter's sections; a replay of a store
     # without them shows every cell as not measured, and the sections say so instead of failing.
     from allocorpool.chapters import threads_costs, threads_handoff
-    from allocorpool.run.experiments import handoff
 
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(handoff, "worker_counts", lambda planned, cpus=None: (1, 2))
+    monkeypatch.setattr(measure_handoff, "worker_counts", lambda planned, cpus=None: (1, 2))
     monkeypatch.setenv("FAKE_NOISE", "0.02")
-    empty = sweep.Sweep(PROFILE, tmp_path / "empty", progress=False, replay=True).handoffs([PARALLEL, FLAT])
+    replay = sweep.Sweep(PROFILE, tmp_path / "empty", progress=False, replay=True)
+    empty = measure_handoff.handoffs(replay.executor, [PARALLEL, FLAT])
     assert len(empty) == 4 * len(HANDOFF_STRATEGIES) and (empty["status"] == "missing").all()  # every planned count
     threads_handoff.show_handoff(empty)
     measured = sweep.Sweep(PROFILE, tmp_path, progress=False)
-    table = measured.handoffs([PARALLEL, FLAT])
+    table = measure_handoff.handoffs(measured.executor, [PARALLEL, FLAT])
     assert set(table["engine"]) == {"java"} and table["handoff"].all() and (table["status"] == "ok").all()
     assert sorted(table["threads"].unique()) == [1, 2]
     assert threads_handoff.fastest(table) and "one producer and 2 workers" in " ".join(threads_handoff.fastest(table))
     assert len(threads_costs.netty_table(table)) == 2 * 2  # netty-pooled-heap and -direct at 1 and 2 workers
     threads_handoff.show_handoff(table)
     # the thread table's sections: CPU beside wall time, Netty metrics, strong scaling with its live set
-    rows = measured.threads([PARALLEL])
+    rows = measure_threads.threads(measured.executor, [PARALLEL])
     assert len(threads_costs.cpu_table(rows)) == len(rows[rows["scaling"] == "weak"])
     assert threads_costs.cpu_findings(rows)[0].startswith("With 1 thread, the threads were on a CPU for 90")
     # weak scaling keeps each thread's live set, strong splits it (the runs' thread_held)

@@ -15,7 +15,7 @@ from allocorpool.chapters import threads_realtime as chapter
 from allocorpool.profiles import ThreadPlan
 from allocorpool.run import executor, runner, sweep
 from allocorpool.run.cells import heap_text, thread_probe_block, thread_probe_cell
-from allocorpool.run.experiments import threads as experiments
+from allocorpool.run.experiments import threads as measure_threads
 from allocorpool.run.runner import run_cell
 
 FAKE = Path(__file__).resolve().parent / "fixtures" / "fake_engine.py"
@@ -32,10 +32,10 @@ def _fake(cell, workdir, **options):
 
 
 def test_n_consumers_need_n_plus_one_cpus():
-    assert experiments.consumer_counts((1, 2, 4, 8), cpus=2) == (1,)
-    assert experiments.consumer_counts((1, 2, 4, 8), cpus=9) == (1, 2, 4, 8)
-    assert experiments.consumer_counts((1, 2, 4, 8), cpus=8) == (1, 2, 4)
-    assert experiments.consumer_counts((1, 2), cpus=1) == ()
+    assert measure_threads.consumer_counts((1, 2, 4, 8), cpus=2) == (1,)
+    assert measure_threads.consumer_counts((1, 2, 4, 8), cpus=9) == (1, 2, 4, 8)
+    assert measure_threads.consumer_counts((1, 2, 4, 8), cpus=8) == (1, 2, 4)
+    assert measure_threads.consumer_counts((1, 2), cpus=1) == ()
 
 
 def test_each_consumer_sees_the_chapters_interval_and_the_clock_ticks_n_times_as_often():
@@ -73,8 +73,8 @@ def test_one_to_eight_consumers_on_the_fake_engine_lose_where_the_clock_outruns_
     # As on a 16-CPU machine: 1 and 2 consumers (a clock of 1000 and 500 ns) keep up; 4 and 8 (250 and 125 ns,
     # below the fake's 437) lose in every probe, whatever the strategy: no strategy loses less than another.
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(experiments, "consumer_counts", lambda planned, cpus=None: tuple(planned))
-    probes = sweep.Sweep(PROFILE, tmp_path, progress=False).thread_probes([PARALLEL, FLAT])
+    monkeypatch.setattr(measure_threads, "consumer_counts", lambda planned, cpus=None: tuple(planned))
+    probes = measure_threads.thread_probes(sweep.Sweep(PROFILE, tmp_path, progress=False).executor, [PARALLEL, FLAT])
     assert set(probes["solution"]) == {"parallel-11", "flat-glibc"}  # both engines feed several consumers
     assert sorted(probes["threads"].unique()) == [1, 2, 4, 8]
     assert (probes["interval_ns"] == 1000).all() and (probes["failed"] == 0).all()
@@ -95,9 +95,10 @@ def test_one_to_eight_consumers_on_the_fake_engine_lose_where_the_clock_outruns_
 
 def test_a_replay_shows_the_counts_a_smaller_machine_ran(tmp_path, monkeypatch):
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(experiments, "consumer_counts", lambda planned, cpus=None: (1,))
-    sweep.Sweep(PROFILE, tmp_path, progress=False).thread_probes([FLAT])
-    replayed = sweep.Sweep(PROFILE, tmp_path, progress=False, replay=True).thread_probes([FLAT])
+    monkeypatch.setattr(measure_threads, "consumer_counts", lambda planned, cpus=None: (1,))
+    measure_threads.thread_probes(sweep.Sweep(PROFILE, tmp_path, progress=False).executor, [FLAT])
+    replay = sweep.Sweep(PROFILE, tmp_path, progress=False, replay=True)
+    replayed = measure_threads.thread_probes(replay.executor, [FLAT])
     assert sorted(replayed["threads"].unique()) == [1, 2, 4, 8]
     assert sorted(chapter.measured(replayed)["threads"].unique()) == [1]
     assert (replayed.loc[replayed["threads"] > 1, "keeps_up"] == effects.NOT_MEASURED).all()

@@ -4,7 +4,7 @@ that rests.
 
 Every real-time measurement of the study is a point: a live set (packets held: the internal FIFO and
 the store) and an interval between packets, with a verdict.
-- A search (Sweep.realtime) gives the smallest loss-free interval of its case, or, where none was
+- A search (run.experiments.realtime) gives the smallest loss-free interval of its case, or, where none was
   loss-free up to the largest interval probed, that it loses there.
 - A probe at one interval (the continuum's, the JDKs chapter's) keeps up there or loses there.
 Two monotonic facts decide a question from points that are not exactly on it: a larger live set is

@@ -17,6 +17,8 @@ from allocorpool.chapters.page import display as show
 from allocorpool.chapters.page.sections import stored_runs
 from allocorpool.chapters.page.figures import STRATEGY_COLOURS
 from allocorpool.effects import FAILS, HOLDS, NOT_MEASURED
+from allocorpool.run.experiments import continuum as measure_continuum, jdks as measure_jdks
+from allocorpool.run.experiments import realtime as measure_realtime
 from allocorpool.run.runner import Cell
 from allocorpool.study import Profile, Solution, continuum_cells, live_packets
 
@@ -35,14 +37,15 @@ def points(sweep: Sweep) -> pd.DataFrame:
     """Every real-time point the sweep's store holds: the searches of every solution, the continuum's
     probes and the probes across the JDKs (a replay reads them; a sweep that runs would run them)."""
     scale = sweep.profile.scale
-    searches = sweep.realtime(sweep.solutions())
-    continuum = sweep.continuum(sweep.continuum_solutions()).curves
-    across = as_named(sweep.across_jdks(), study.jdk_solutions(sweep.profile.jdks), sweep.solutions())
+    searches = measure_realtime.realtime(sweep.executor, sweep.solutions())
+    continuum = measure_continuum.continuum(sweep.executor, sweep.continuum_solutions(), sweep.off_heap_solutions())
+    jdks = measure_jdks.across_jdks(sweep.executor, sweep.selection)
+    across = as_named(jdks, study.jdk_solutions(sweep.profile.jdks), sweep.solutions())
     across = across.assign(live_packets=[live_packets(case, scale) for case in across["case"]])
     cases = {case: live_packets(case, scale) for case in sweep.profile.cases}
     return pd.concat([decision.search_points(searches.table, cases, sweep.profile.search.high_ns, searches.probes),
                       decision.probe_points(stored_runs(sweep, searches.probes, cases), "stored run"),
-                      decision.probe_points(continuum, "continuum probe"),
+                      decision.probe_points(continuum.curves, "continuum probe"),
                       decision.probe_points(across, "probe across the JDKs")], ignore_index=True)
 
 

@@ -1,7 +1,8 @@
 """Chapter 15, the collectors across the JDKs: each JDK's collectors on the decisive case, batch time
 per packet (a block's median and interval) and real-time loss at the probe's interval, side by side by
-JDK. Every sentence stating a result is computed here from the chapter's table (Sweep.across_jdks), and
-every comparison is a ratio of medians with its interval (analysis.blocks.compare)."""
+JDK. Every sentence stating a result is computed here from the chapter's table
+(run.experiments.jdks.across_jdks), and every comparison is a ratio of medians with its interval
+(analysis.blocks.compare)."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def _same_order(small: dict[str, tuple[int, float]], full: dict[str, tuple[int, 
 
 def on_the_edge(probes: pd.DataFrame) -> dict[tuple[str, str, str], str]:
     """The cells whose verdict at 1,000 ns their own probes leave open (EDGE_BAND, EDGE_LOSS_PCT), keyed
-    (solution, strategy_label, case), with why; probes: Sweep.sentinels().probes."""
+    (solution, strategy_label, case), with why; probes: run.experiments.sentinels.sentinels(...).probes."""
     if not len(probes):
         return {}
     edges = {}
@@ -86,8 +86,8 @@ def compare(small: pd.DataFrame, full: pd.DataFrame, edges: dict[tuple[str, str,
             small_long: pd.DataFrame | None = None, full_long: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per sentinel cell: both results, and whether verdict and interval agree, with why the
     article's sizes leave its verdict open where they do (edges: on_the_edge of the full probes); the
-    verdict over the long runs (Sweep.sentinel_long_runs of each profile) where both are given; the
-    strategy order of its (solution, case) alongside."""
+    verdict over the long runs (run.experiments.sentinels.sentinel_long_runs of each profile) where both are
+    given; the strategy order of its (solution, case) alongside."""
     edges = edges or {}
     long_runs = {side: _long_verdicts(table) for side, table in (("small", small_long), ("full", full_long))}
     keys = ["solution", "label", "strategy_label", "case"]
@@ -190,7 +190,7 @@ CHECKS = (
 
 def pauses(small: pd.DataFrame, full: pd.DataFrame, small_queue_ms: float, full_queue_ms: float,
            delay_ms: float = 0.0) -> pd.DataFrame:
-    """One row per sentinel cell with a finished batch run in both profiles (sweep.batch rows): the
+    """One row per sentinel cell with a finished batch run in both profiles (sentinel_batch rows): the
     longest pause of each, plus the delay that does not scale (delay_ms: Profile.unscaled_delay_ms),
     against its profile's input queue, and whether the wait outlasts the queue in both or in neither.
     That is what decides a real-time verdict, so it is what the small profile's queue must keep."""
@@ -233,7 +233,7 @@ def show_pauses(table: pd.DataFrame, small_name: str, small_queue_ms: float, ful
 
 
 def delays(probes: pd.DataFrame, batch: pd.DataFrame, index: pd.DataFrame) -> pd.DataFrame:
-    """The wait beyond the pauses: for each finished Java probe (Sweep.sentinels().probes) at LOOSE x its
+    """The wait beyond the pauses: for each finished Java probe (the sentinels' .probes) at LOOSE x its
     cell's batch time per packet or more, where the consumer keeps ahead of the clock, its longest
     metered latency less its longest GC pause (the store's index row). What remains is the delay a
     packet sees whatever the live set: it does not shrink with the sizes."""
@@ -269,7 +269,7 @@ def show_delays(table: pd.DataFrame, small_name: str, delay_ms: float) -> None:
 
 
 def show_long_runs(long_runs: pd.DataFrame, name: str) -> None:
-    """The long runs of one profile (Sweep.sentinel_long_runs): which searches that kept up at 1,000 ns
+    """The long runs of one profile (sentinel_long_runs): which searches that kept up at 1,000 ns
     lost packets there over a long run."""
     ran = long_runs[long_runs["long_run_s"].notna()]
     if not len(ran):

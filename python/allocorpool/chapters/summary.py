@@ -21,6 +21,7 @@ from allocorpool.analysis.claims import (Claim, every, per_group_effect, pooling
                                          searched, versus)
 from allocorpool.chapters.page.claims import verdicts_of
 from allocorpool.effects import Verdict
+from allocorpool.run.experiments import heap as measure_heap
 
 
 def show_best(batch: pd.DataFrame, searches: pd.DataFrame, cases: tuple[str, ...]) -> None:
@@ -454,7 +455,8 @@ def heap_multiples(stored, chosen, case: str) -> dict[str, float]:
     for solution in chosen:
         if solution.engine != "java" or solution.native_buffers or solution.baseline:
             continue
-        found = [stored.min_heap(solution, strategy, case)[0]["min_heap_mb"] for strategy in ("alloc", "pool")]
+        found = [measure_heap.min_heap(stored.executor, solution, strategy, case)[0]["min_heap_mb"]
+                 for strategy in ("alloc", "pool")]
         heap = solution.heap_mb(stored.profile.scale)
         if heap and all(found):
             out[solution.name] = heap / max(found)

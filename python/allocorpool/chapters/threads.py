@@ -1,7 +1,7 @@
 """Chapter 17, several threads: the answer of chapter 09 for N processing threads, how each strategy scales,
 and what sharing one pool costs. Every figure is a median over a block's repetitions with its 95 % interval;
 every comparison a ratio of medians with its interval (effects), decided against parity by the margin. Every
-sentence stating a result is computed here from the chapter's table (Sweep.threads)."""
+sentence stating a result is computed here from the chapter's table (run.experiments.threads.threads)."""
 
 from __future__ import annotations
 

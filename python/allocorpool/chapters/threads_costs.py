@@ -1,7 +1,7 @@
 """Chapter 17's figures beside wall time: the threads' CPU time per packet (a figure and tables read as the wall
 time ones are, from analysis.thread_costs.cpu_view), Netty's allocator metrics per strategy, and the strong-scaling
 comparison (the case's live set split between the threads) beside the weak one. Every sentence is computed from
-the chapter's table (Sweep.threads)."""
+the chapter's table (run.experiments.threads.threads)."""
 
 from __future__ import annotations
 

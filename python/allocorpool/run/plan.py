@@ -15,6 +15,7 @@ from allocorpool.data.tables import value
 from allocorpool.lists import REALTIME_STRATEGIES, Solution
 from allocorpool.profiles import Profile
 from allocorpool.run.blocks import BLOCKS_TABLE
+from allocorpool.run.experiments import realtime as measure_realtime
 from allocorpool.run.sweep import Sweep
 
 Replayed = list[tuple[Solution, str, pd.DataFrame]]
@@ -31,7 +32,7 @@ def replayed_searches(sweep: Sweep) -> Replayed:
     for solution in sweep.solutions():
         for strategy in REALTIME_STRATEGIES:
             for case in sweep.profile.cases:
-                row, probes = sweep.search(solution, strategy, case)
+                row, probes = measure_realtime.search(sweep.executor, solution, strategy, case)
                 purposes = dict(zip(probes["key"], probes["purpose"])) if len(probes) else {}
                 for key in row["big_heap_keys"]:
                     purposes.setdefault(key, "big heap")

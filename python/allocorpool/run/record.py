@@ -14,6 +14,9 @@ import math
 
 from allocorpool import effects, lists, profiles
 from allocorpool.analysis import blocks as block_figures
+from allocorpool.run.experiments import batch as measure_batch, continuum as measure_continuum
+from allocorpool.run.experiments import handoff as measure_handoff, heap as measure_heap
+from allocorpool.run.experiments import jdks as measure_jdks, threads as measure_threads
 from allocorpool.run.sweep import Sweep
 
 
@@ -34,9 +37,9 @@ def record(profile_name: str, solution: str, realtime: bool = False) -> str:
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     sweep = Sweep(profile_name, progress=True)
     if realtime:
-        probes = sweep.probe_blocks([chosen])
+        probes = measure_batch.probe_blocks(sweep.executor, [chosen])
         return "\n".join(_probes_words(solution, r) for r in probes.to_dict("records"))
-    batch = sweep.batch([chosen])
+    batch = measure_batch.batch(sweep.executor, [chosen])
     lines = []
     for case, part in batch.groupby("case", sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
@@ -53,7 +56,7 @@ def record_headroom(profile_name: str, solution: str) -> str:
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     sweep = Sweep(profile_name, progress=True)
     lines = []
-    for row in sweep.headroom([chosen]).to_dict("records"):
+    for row in measure_heap.headroom(sweep.executor, [chosen]).to_dict("records"):
         figures = block_figures.cell_figures(row["runs"])
         by = {r["strategy"]: {**figures[r["cell"]], "samples": figures[r["cell"]]["boot_samples"][figures[r["cell"]]["boot"]]}
               for r in row["runs"].drop_duplicates("cell").to_dict("records") if r["cell"] in figures}
@@ -70,7 +73,7 @@ def record_threads(profile_name: str, solution: str, probes: bool = True) -> str
     probes), where its engine runs several real-time consumers, each strategy's probes at each count of them."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     sweep = Sweep(profile_name, progress=True)
-    table = sweep.threads([chosen])
+    table = measure_threads.threads(sweep.executor, [chosen])
     lines = []
     for (case, threads), part in table.groupby(["case", "threads"], sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
@@ -80,7 +83,7 @@ def record_threads(profile_name: str, solution: str, probes: bool = True) -> str
         lines.append(f"{solution} case {case}, {threads} thread(s): {figures} ns per packet (thread time); {effects_}")
     if not probes:
         return "\n".join(lines)
-    probed = sweep.thread_probes([chosen])
+    probed = measure_threads.thread_probes(sweep.executor, [chosen])
     lines += [f"{solution} case {r['case']}, {r['threads']} consumer{'s' if r['threads'] != 1 else ''} at "
               f"{r['interval_ns']} ns each, {r['strategy']}: "
               f"{r['lossy']} of {r['probes']} probes lost, {r['failed']} failed, median loss {r['loss_pct']}"
@@ -96,7 +99,7 @@ def record_handoff(profile_name: str, solution: str) -> str:
     if chosen.engine not in lists.HANDOFF_ENGINES:
         raise ValueError(f"solution {solution!r} has no hand-off blocks; one of the "
                          f"{', '.join(lists.HANDOFF_ENGINES)} engine's")
-    table = Sweep(profile_name, progress=True).handoffs([chosen])
+    table = measure_handoff.handoffs(Sweep(profile_name, progress=True).executor, [chosen])
     lines = []
     for (case, threads), part in table.groupby(["case", "threads"], sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
@@ -118,7 +121,7 @@ def record_pool_choice(profile_name: str, solution: str) -> str:
     if chosen.name not in lists.POOL_CHOICE_SOLUTIONS:
         raise ValueError(f"solution {solution!r} has no choice-of-pool blocks; one of "
                          f"{', '.join(lists.POOL_CHOICE_SOLUTIONS)}")
-    table = Sweep(profile_name, progress=True).pool_choice([chosen])
+    table = measure_batch.pool_choice(Sweep(profile_name, progress=True).executor, [chosen])
     lines = []
     for case, part in table.groupby("case", sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
@@ -138,7 +141,7 @@ def record_jdks(profile_name: str, solution: str) -> str:
     chosen = lists.named(known, solution, "JDK and collector of the JDKs chapter")
     sweep = Sweep(profile_name, progress=True)
     cases = [case for case in (prof.jdks.cases or prof.cases) if case in prof.cases]
-    blocks, figures = sweep.jdk_blocks([chosen], cases)
+    blocks, figures = measure_jdks.jdk_blocks(sweep.executor, [chosen], cases)
     lines = []
     for (_, case), block in blocks.items():
         rows = {cell.strategy: {"status": "ok" if cell.key in figures else "missing", "ns_per_packet": None,
@@ -150,7 +153,7 @@ def record_jdks(profile_name: str, solution: str) -> str:
     interval_ns = prof.jdks.interval_ns
     for case in cases:
         for strategy in prof.jdks.strategies:
-            row, probe = sweep.jdk_probe(chosen, strategy, case)
+            row, probe = measure_jdks.jdk_probe(sweep.executor, chosen, strategy, case)
             said = (row["status"] if row["status"] != "ok" else "keeps up (one probe)" if probe.ok
                     else f"loses {probe.lost_pct:.3g} % (one probe)" if probe.lost_pct else "falls behind (one probe)")
             lines.append(f"{solution} case {case} {strategy} at {interval_ns} ns: {said}")
@@ -164,7 +167,8 @@ def record_continuum(profile_name: str, solution: str) -> str:
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     if chosen.name not in lists.CONTINUUM_SOLUTIONS:
         raise ValueError(f"solution {solution!r} is not in the continuum; one of {', '.join(lists.CONTINUUM_SOLUTIONS)}")
-    curves = Sweep(profile_name, progress=True).continuum([chosen]).curves
+    sweep = Sweep(profile_name, progress=True)
+    curves = measure_continuum.continuum(sweep.executor, [chosen], sweep.off_heap_solutions()).curves
     lines = []
     for size, part in curves.groupby("size", sort=True):
         rows = {r["strategy"]: r for r in part.to_dict("records")}

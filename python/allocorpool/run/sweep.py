@@ -2,10 +2,10 @@
 
 Sweep is the one name the notebooks use. It holds the executor (run.executor.Executor: a cell's stored row
 or its run, here, in a probe series or on a Dask cluster, and blocks measured through the same door), the
-solutions the profile and the sweep's selection show, and the chapter's end (finish). Every experiment is a
-plain function of one chapter family's module under run.experiments, taking the executor first; Sweep's
-method of the same name is a one-line delegation that passes the selection's solutions where a function
-needs them. Code that holds an executor calls the functions directly. Tables' columns are defined once, in
+solutions the profile and the sweep's selection show, and the chapter's end (finish). It runs nothing
+itself: every experiment is a plain function of one chapter family's module under run.experiments, taking
+the executor first and the solutions it measures (a chapter calls it with sweep.executor and the solutions
+a method here chose: `measure_batch.batch(sweep.executor, chosen)`). Tables' columns are defined once, in
 data.tables; the progress line and what a session read are run.progress's.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -25,7 +25,6 @@ from allocorpool.data.tables import Continuum, HeapMultiples, Searches, value  #
 from allocorpool.lists import Solution
 from allocorpool.profiles import Profile, profile, solutions
 from allocorpool.run.executor import Executor
-from allocorpool.run.experiments import batch, continuum, handoff, heap, jdks, realtime, sentinels, stored, threads
 from allocorpool.run.experiments.realtime import WHAT_IF_QUEUE_MS  # noqa: F401
 from allocorpool.run.progress import READ_CELLS_MIMETYPE, ChapterFailed, Progress  # noqa: F401
 from allocorpool.run.progress import fail_if_strict, show_cells_read
@@ -77,92 +76,18 @@ class Sweep:
         """The solutions of the profile's continuum plan that the profile and the selection hold."""
         return self.solutions_named(self.profile.continuum.solutions)
 
-    def _sentinels_held(self) -> list[Solution]:
+    def sentinel_solutions(self) -> list[Solution]:
+        """The solutions of the sentinel cells (lists.SENTINELS) that the profile and the selection hold."""
         return self.solutions_named(name for name, _ in lists.SENTINELS)
 
-    # ---- the experiments (run.experiments), one line each ---------------------------------
-    def batch(self, chosen: Iterable[Solution], source: str = "counter") -> pd.DataFrame:
-        return batch.batch(self.executor, chosen, source)
+    def off_heap_solutions(self) -> list[Solution]:
+        """The off-heap solutions of the profile's continuum plan that the profile and the selection hold."""
+        return self.solutions_named(self.profile.continuum.off_heap)
 
-    def pool_choice(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        return batch.pool_choice(self.executor, chosen)
-
-    def probe_blocks(self, chosen: Iterable[Solution], interval_ns: int = lists.REFERENCE_NS) -> pd.DataFrame:
-        return batch.probe_blocks(self.executor, chosen, interval_ns)
-
-    def realtime(self, chosen: Iterable[Solution]) -> Searches:
-        return realtime.realtime(self.executor, chosen)
-
-    def search(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], pd.DataFrame]:
-        return realtime.search(self.executor, solution, strategy, case)
-
-    def what_if_queue(self, names: Iterable[str], strategies: Iterable[str] = ("pool",)) -> pd.DataFrame:
-        return realtime.what_if_queue(self.executor, self.solutions_named(names), strategies)
-
-    def timelines(self, chosen: Iterable[Solution]) -> list[tuple[Solution, str, str, CellResult]]:
-        return realtime.timelines(self.executor, chosen)
-
-    def sentinel_batch(self) -> pd.DataFrame:
-        return sentinels.sentinel_batch(self.executor, self._sentinels_held())
-
-    def sentinels(self) -> Searches:
-        return sentinels.sentinels(self.executor, self._sentinels_held())
-
-    def sentinel_long_runs(self, searches: Searches) -> pd.DataFrame:
-        return sentinels.sentinel_long_runs(self.executor, searches, self.solutions_named(searches.table["solution"]))
-
-    def min_heap(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], pd.DataFrame]:
-        return heap.min_heap(self.executor, solution, strategy, case)
-
-    def heap_multiples(self, chosen: Iterable[Solution]) -> HeapMultiples:
-        return heap.heap_multiples(self.executor, chosen)
-
-    def headroom(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        return heap.headroom(self.executor, chosen)
-
-    def continuum(self, chosen: Iterable[Solution]) -> Continuum:
-        return continuum.continuum(self.executor, chosen, self.solutions_named(self.profile.continuum.off_heap))
-
-    def pool_sizes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        return continuum.pool_sizes(self.executor, chosen, self.solutions_named(self.profile.continuum.off_heap))
-
-    def across_jdks(self) -> pd.DataFrame:
-        return jdks.across_jdks(self.executor, self.selection)
-
-    def jdk_blocks(self, chosen: list[Solution], cases: list[str]) -> tuple[dict[Any, Any], dict[str, Any]]:
-        return jdks.jdk_blocks(self.executor, chosen, cases)
-
-    def jdk_probe(self, solution: Solution, strategy: str, case: str) -> tuple[dict[str, Any], Any]:
-        return jdks.jdk_probe(self.executor, solution, strategy, case)
-
-    def threads(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        return threads.threads(self.executor, chosen)
-
-    def thread_probes(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        return threads.thread_probes(self.executor, chosen)
-
-    def handoffs(self, chosen: Iterable[Solution]) -> pd.DataFrame:
-        return handoff.handoffs(self.executor, chosen)
-
-    def queue_bench(self) -> dict[str, dict[str, Any]]:
-        return stored.queue_bench(self.executor)
-
-    def gc_runs(self, batch_table: pd.DataFrame) -> list[tuple[dict[str, Any], CellResult]]:
-        return stored.gc_runs(self.executor, batch_table)
-
-    def gc_table(self, batch_table: pd.DataFrame) -> pd.DataFrame:
-        return stored.gc_table(self.executor, batch_table)
-
-    def pauses(self, batch_table: pd.DataFrame) -> pd.DataFrame:
-        return stored.pauses(self.executor, batch_table)
-
-    def machine(self) -> pd.DataFrame:
-        return stored.machine(self.executor)
-
+    # ---- the stored runs and the chapter's end ---------------------------------------------
     def load(self, key: str) -> CellResult:
         return self.executor.load(key)
 
-    # ---- the chapter's end ------------------------------------------------------------------
     def failures(self) -> pd.DataFrame:
         return self.executor.progress.failures()
 

@@ -105,7 +105,8 @@ def show_realtime(sweep: Sweep, searches: Any, reference_figures: pd.DataFrame, 
 
 def no_collection_sentence(table: pd.DataFrame) -> str | None:
     """Which cells' big-heap figure reads "no GC" (tables.saw_no_collection), and which wait for the longer
-    big-heap probe that Sweep.search runs after a window without a collection; None where neither."""
+    big-heap probe that run.experiments.realtime.search runs after a window without a collection; None where
+    neither."""
     if "big_heap_collections" not in table.columns:
         return None
     rows = table.to_dict("records")

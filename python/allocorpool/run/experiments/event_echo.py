@@ -4,8 +4,8 @@ as such) and read back as one row each, a collector a JDK lacks as a row that sa
 never a run. What a cell is and how it runs is run.event_echo's. The cells run on this machine: a cluster's
 workers run the engines' cells only (run.cluster refuses a cell whose engine build is not theirs).
 
-EchoSweep is what the chapter holds, as Sweep is for the others: a profile's executor over its store, with one-line
-delegations to the functions here.
+EchoSweep is what the chapter holds, as Sweep is for the others: a profile's executor over its store, whose own
+runner runs the echo's cells; the chapter calls the functions here with sweep.executor.
 """
 
 from __future__ import annotations
@@ -104,15 +104,6 @@ class EchoSweep:
         self.executor = Executor(self.store, self.profile, progress=shown, replay=settings.replaying(),
                                  retry_failed=retry_failed, run=lambda cell: run_here(cell, self.store.runs_dir))
 
-    def combinations(self) -> list[tuple[int, str, str | None]]:
-        return combinations(self.profile)
-
-    def echo(self) -> pd.DataFrame:
-        return echo(self.executor)
-
-    def allocation(self) -> pd.DataFrame:
-        return allocation(self.executor)
-
     def load(self, key: str) -> CellResult:
         return self.executor.load(key)
 
@@ -164,10 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(error))
     sweep = EchoSweep(prof, args.data, retry_failed=args.retry_failed)
     with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 500):
-        table = sweep.echo()
+        table = echo(sweep.executor)
         print(table[["jdk", "collector", "transport", "clients", "mode", "status", "events_per_s", "rtt_p50_ns",
                      "rtt_p99_ns", "gc_pauses_per_min", "alloc_bytes_per_event"]].to_string(index=False))
-        loop = sweep.allocation()
+        loop = allocation(sweep.executor)
         print(loop[["jdk", "collector", "threads", "status", "ns_per_op", "ops_per_s",
                     "alloc_bytes_per_s"]].to_string(index=False))
     failed = pd.concat([table, loop])
