@@ -197,7 +197,7 @@ def against_batch(table: pd.DataFrame, batch: pd.DataFrame, names: dict[str, str
         return pd.DataFrame()
     stood = {(r["solution"], r["case"], r["strategy"]): r
              for r in batch[batch["status"].eq("ok")].to_dict("records")}
-    rows, apart = [], 0
+    rows, apart, together = [], 0, []
     for r in one.to_dict("records"):
         b = stood.get((r["solution"], r["case"], r["strategy"]))
         if r["strategy"] not in BATCH_STRATEGIES or b is None:
@@ -206,6 +206,7 @@ def against_batch(table: pd.DataFrame, batch: pd.DataFrame, names: dict[str, str
         shared = [boot for boot in mine if boot in theirs]
         same = [_median(mine[boot]) / _median(theirs[boot]) for boot in shared]
         apart += str(r.get("boot")) != str(b.get("boot"))
+        together += same
         rows.append({"solution": r["label"], "case": r["case"], "strategy": r["strategy_label"],
                      "one thread here, ns": f"{r['ns_per_packet']:,.1f} ({names.get(str(r.get('boot')), 'one run')})",
                      "batch chapters, ns": f"{b['ns_per_packet']:,.1f} ({names.get(str(b.get('boot')), 'one run')})",
@@ -214,6 +215,7 @@ def against_batch(table: pd.DataFrame, batch: pd.DataFrame, names: dict[str, str
                      or "none ran both"})
     compared = pd.DataFrame(rows).set_index(["solution", "case", "strategy"]) if rows else pd.DataFrame()
     compared.attrs["apart"] = apart  # pairs whose two figures stand for different machines
+    compared.attrs["together"] = together  # here over batch on each machine that ran both, every pair
     return compared
 
 
@@ -223,8 +225,7 @@ def batch_note(compared: pd.DataFrame, threads_s: tuple[float, float], batch_s: 
     if not len(compared):
         return "One thread here against the batch chapters: no pair both measured."
     ratios = compared["here over batch"].astype(float)
-    same = compared["same machine"][compared["same machine"] != "none ran both"]
-    together = [float(part.split(" ")[0]) for cell in same for part in cell.split(", ")]
+    together = compared.attrs.get("together", [])
     said = (f"One thread here takes {ratios.min():.2f} to {ratios.max():.2f} times the batch chapters' figure "
             f"(over {show.count(len(ratios), 'pair')}). The two run the same packet loop, here inside the "
             f"several-threads engine, {threads_s[0]:g} s after {threads_s[1]:g} s of warm-up against {batch_s[0]:g} s "
