@@ -299,6 +299,7 @@ CLIENT = textwrap.dedent("""
     from allocorpool import study
     from allocorpool.run import sweep
     from allocorpool.run.cluster import Cluster
+    from allocorpool.run.experiments import batch as measure_batch, realtime as measure_realtime
     folder, address = Path(sys.argv[1]), sys.argv[2]
     tiny = replace(study.PROFILES["ci"], name="tiny", cases=("A",), solutions=("flat-glibc",), strict=False,
                    search=study.SearchPlan(high_ns=2000, longest_probe_s=2, confirm=False))
