@@ -120,9 +120,10 @@ class EchoCell:
                 "--iteration-ms", str(self.iteration_ms), "--out", str(out)]
 
     def timeout_s(self) -> float:
-        """Room for JVM start, the service's set-up, the clients' drain (or JMH's forks) on a loaded machine."""
+        """Room for JVM start, the service's set-up, the first event (up to 30 s), the clients' drain (or JMH's
+        forks) on a loaded machine."""
         if self.program == "echo":
-            return 60.0 + 2.0 * (self.warmup_s + self.duration_s)
+            return 90.0 + 2.0 * (self.warmup_s + self.duration_s)
         return 120.0 + 3.0 * self.duration_s
 
 
@@ -168,7 +169,7 @@ ECHO_FIELDS = ["events", "events_per_s", "messages_per_s", "seed_latency_ns", "r
                "gc_pauses", "gc_pause_ms", "gc_cycles", "gc_cycle_ms", "gc_pauses_per_min", "gc_pause_ms_per_min",
                "gc_cycles_per_min", "gc_pause_pct", "alloc_bytes", "alloc_bytes_per_s", "alloc_bytes_per_event",
                "service_alloc_bytes_per_event", "client_alloc_bytes_per_event", "process_cpu_s", "cpus_busy",
-               "measured_s", "setup_s"]
+               "measured_s", "setup_s", "first_event_s"]
 ALLOCATION_FIELDS = ["ns_per_op", "ns_per_op_error", "ops_per_s", "alloc_bytes_per_s", "alloc_bytes_per_op",
                      "gc_count", "gc_time_ms"]
 RUN_COLUMNS = ["key", "status", "error", "stderr_tail", "jdk_build"]

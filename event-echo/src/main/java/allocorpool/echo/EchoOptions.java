@@ -13,7 +13,7 @@ final class EchoOptions {
             "  --window N                 events in flight per client, 1 to 65536 (default 256)",
             "  --buffered on|off          chronicle: a writer thread per channel batches writes (default on)",
             "  --duration-s S             measured seconds, after the warm-up (default 10)",
-            "  --warmup-s S               seconds before measuring (default 2)",
+            "  --warmup-s S               seconds before measuring, counted from the first event back (default 2)",
             "  --out FILE                 JSON Lines records (event-echo/README.md); default: standard output",
             "  --help                     this text");
 

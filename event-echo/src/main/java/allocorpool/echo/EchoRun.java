@@ -12,6 +12,10 @@ import org.HdrHistogram.Histogram;
  * as in the seed. Writes a header, a periodic record a second (and one at the end of the
  * warm-up), a gc record per collection, and a summary of the measured seconds.
  *
+ * <p>The warm-up starts when every client has had its first event back, not when the clients
+ * start: a loaded machine can take seconds to carry the first event (class loading, the
+ * channels' threads, the JIT), and a window timed from the clients' start would then hold none.
+ *
  * <p>The measured window starts when the warm-up ends and ends before the clients stop: the
  * events received in it give the throughput, their round trips the percentiles; allocation,
  * GC and CPU figures are differences over the same window. After it, each client waits for
@@ -19,13 +23,26 @@ import org.HdrHistogram.Histogram;
  */
 final class EchoRun {
     static final double DRAIN_S = 10;
+    /** How long the clients may wait for their first event back before the run fails. */
+    static final double FIRST_EVENT_S = 30;
+
+    /** Starts the service a run measures (the transport's, or a test's). */
+    interface ServiceStarter {
+        EchoService start() throws Exception;
+    }
 
     private final EchoOptions options;
     private final RecordWriter out;
+    private final ServiceStarter starter;
 
     EchoRun(EchoOptions options, RecordWriter out) {
+        this(options, out, () -> options.transport.start(options.mode, options.buffered));
+    }
+
+    EchoRun(EchoOptions options, RecordWriter out, ServiceStarter starter) {
         this.options = options;
         this.out = out;
+        this.starter = starter;
     }
 
     /** A window's starting figures. */
@@ -78,7 +95,7 @@ final class EchoRun {
         Map<String, Object> summary = RecordWriter.record("summary");
         List<String> problems = new ArrayList<>();
         try (GcWatch gc = new GcWatch(originMs);
-             EchoService service = options.transport.start(options.mode, options.buffered)) {
+             EchoService service = starter.start()) {
             List<EchoClient> clients = new ArrayList<>();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < options.clients; i++) {
@@ -91,10 +108,13 @@ final class EchoRun {
             awaitServiceThreads(service, options.clients);
             Probes probes = new Probes(clients, gc, trackedThreads(service, threads));
             threads.forEach(Thread::start);
-            // The warm-up and the measured seconds count from here, after the service's set-up.
             long clientsStartNs = System.nanoTime();
             summary.put("setup_s", (clientsStartNs - originNs) / 1e9);
-            Window window = measure(probes, originNs, clientsStartNs);
+            awaitFirstEvents(clients);
+            // The warm-up and the measured seconds count from here, once every client's events flow.
+            long flowingNs = System.nanoTime();
+            summary.put("first_event_s", (flowingNs - clientsStartNs) / 1e9);
+            Window window = measure(probes, originNs, flowingNs);
             account(summary, problems, service, probes, threads, window);
         } catch (Exception e) {
             problems.add(e.toString());
@@ -124,7 +144,7 @@ final class EchoRun {
      * The warm-up and the measured seconds: a periodic record each second and at the warm-up's end, the
      * window's marks at its two ends; a client's failure ends the run.
      */
-    private Window measure(Probes probes, long originNs, long clientsStartNs) throws Exception {
+    private Window measure(Probes probes, long originNs, long flowingNs) throws Exception {
         List<EchoClient> clients = probes.clients;
         TreeSet<Double> ends = new TreeSet<>();
         double total = options.warmupS + options.durationS;
@@ -139,10 +159,10 @@ final class EchoRun {
             window.start = probes.mark();
             histograms(clients);
         }
-        double previous = (clientsStartNs - originNs) / 1e9;
+        double previous = (flowingNs - originNs) / 1e9;
         long previousReceived = 0;
         for (double t : ends) {
-            sleepUntil(clientsStartNs + (long) (t * 1e9));
+            sleepUntil(flowingNs + (long) (t * 1e9));
             if (t == options.warmupS && window.start == null) {
                 window.start = probes.mark();
                 histograms(clients);
@@ -220,6 +240,23 @@ final class EchoRun {
                         + " connection thread(s) of " + connections);
             }
             Thread.sleep(1);
+        }
+    }
+
+    /** Waits until every client has had an event back; a client's failure or the deadline fails the run. */
+    private static void awaitFirstEvents(List<EchoClient> clients) throws InterruptedException {
+        long deadline = System.nanoTime() + (long) (FIRST_EVENT_S * 1e9);
+        for (EchoClient client : clients) {
+            while (client.received() == 0) {
+                if (client.failure() != null) {
+                    throw new IllegalStateException("a client failed: " + client.failure(), client.failure());
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("no event came back to a client within " + FIRST_EVENT_S
+                            + " s of the clients' start");
+                }
+                Thread.sleep(1);
+            }
         }
     }
 
