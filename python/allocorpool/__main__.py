@@ -43,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="its several-threads blocks (every thread strategy at each thread count) instead of batch")
     blocks.add_argument("--no-probes", action="store_true",
                         help="with --threads: the batch blocks only, not the several-consumer real-time probes")
+    blocks.add_argument("--cases", nargs="+", choices=lists.CASES, metavar="CASE",
+                        help=f"with --threads: these cases' blocks only ({', '.join(lists.CASES)}; default: the "
+                             "profile's)")
     kind.add_argument("--handoff", action="store_true",
                       help="a Java solution's hand-off blocks (one producer, N workers) instead of batch")
     kind.add_argument("--pool-choice", action="store_true",
@@ -72,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "blocks" and args.cases and not args.threads:
+        print("error: --cases goes with --threads", file=sys.stderr)
+        return 2
     try:
         if args.command == "jdks":
             for major, java in jdks.install_all(args.majors).items():
@@ -103,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                   else record.record_jdks(args.profile, args.solution) if args.jdks
                   else record.record_continuum(args.profile, args.solution) if args.continuum
                   else record.record_headroom(args.profile, args.solution) if args.headroom
-                  else record.record_threads(args.profile, args.solution, not args.no_probes) if args.threads
+                  else record.record_threads(args.profile, args.solution, not args.no_probes, args.cases)
+                  if args.threads
                   else record.record_handoff(args.profile, args.solution) if args.handoff
                   else record.record_pool_choice(args.profile, args.solution) if args.pool_choice
                   else record.record(args.profile, args.solution, args.realtime))

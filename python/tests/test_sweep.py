@@ -627,3 +627,26 @@ def test_headroom_blocks_run_both_strategies_at_multiples_of_the_larger_minimum_
     assert len(said) == len(lists.HEADROOM_FACTORS)
     assert said[0].startswith(f"parallel-11 case A at {lists.HEADROOM_FACTORS[0]}x the minimum heap ") \
         and "pooling / allocation" in said[0]
+
+
+def test_recording_thread_blocks_of_some_cases_measures_those_cases_alone(tmp_path, engine, monkeypatch, capsys):
+    """CASES= (--cases) lets a session measure a solution's cases A and B and leave case C, whose blocks take hours,
+    for another: only the named cases' cells run; a case that is not one, or --cases without --threads, exits 2."""
+    from allocorpool.__main__ import main
+    from allocorpool.profiles import ThreadPlan
+    from allocorpool.run import record
+    _, runs = engine
+    plan = ThreadPlan(counts=(1,), strategies=("alloc", "pool"), solutions=("flat-glibc",), scalings=("weak",))
+    prof = replace(TINY, name="threads-record", cases=("A", "B"), threads=plan)
+    monkeypatch.setattr(record.profiles, "profile", lambda name: prof)
+    monkeypatch.setattr(record, "Sweep", lambda chosen, progress: sweep.Sweep(chosen, tmp_path, progress=False))
+    said = record.record_threads("threads-record", "flat-glibc", probes=False, cases=["B"]).splitlines()
+    measured = [cell for cell in runs if cell.boot]
+    assert measured and {cell.case for cell in measured} == {"B"}
+    assert said and all(line.startswith("flat-glibc case B, 1 thread(s): alloc ") for line in said)
+    with pytest.raises(SystemExit) as bad:
+        main(["blocks", "--profile", "ci", "--solution", "flat-glibc", "--threads", "--cases", "D"])
+    error = capsys.readouterr().err
+    assert bad.value.code == 2 and "invalid choice: 'D'" in error and "choose from" in error and "C" in error
+    assert main(["blocks", "--profile", "ci", "--solution", "flat-glibc", "--cases", "A"]) == 2
+    assert "--cases goes with --threads" in capsys.readouterr().err

@@ -249,7 +249,11 @@ def test_hand_off_pools_read_against_allocation_in_wall_and_in_cpu_time():
                         "in CPU time faster in 1 of 1 solution and case pairs.")
     # a pool without a CPU figure reads not measured in CPU time, its wall time still decided
     no_cpu = table.assign(thread_cpu_ns_per_packet=None)
-    assert set(threads_handoff.against_allocation(no_cpu)["CPU time"]) == {effects.NOT_MEASURED}
+    unmeasured = threads_handoff.against_allocation(no_cpu)
+    assert set(unmeasured["CPU time"]) == {effects.NOT_MEASURED}
+    assert threads_handoff.tallies(unmeasured)[0] == (
+        "Shared pool against allocation, one producer and 1 worker: in wall time slower in 1 of 1; "
+        "in CPU time not measured in any of 1 solution and case pairs.")
 
 
 def test_one_thread_here_is_set_beside_the_batch_chapters_with_its_machine():

@@ -20,6 +20,7 @@ ALLOC = "alloc"
 RULE = ("Each pool's median time per packet over allocation's in the same solution, case and worker count, with its "
         "95 % interval over the block's repetitions. The pool is faster where the interval lies below 1 by the "
         f"{effects.pct(effects.MARGIN)} margin, slower where it lies above it, and otherwise the pair reads undecided.")
+OUTCOME = {"wall time": "wall time outcome", "CPU time": "CPU time outcome"}  # against_allocation's, not shown
 
 
 def fastest(table: pd.DataFrame) -> list[str]:
@@ -37,7 +38,8 @@ def fastest(table: pd.DataFrame) -> list[str]:
 def against_allocation(table: pd.DataFrame) -> pd.DataFrame:
     """Each hand-off pool over allocation in each solution, case and worker count, in wall time and in the threads'
     CPU time: the ratio of medians with its 95 % interval over the block's repetitions and its outcome (below 1:
-    the pool is faster), decided as RULE says."""
+    the pool is faster), decided as RULE says. Each clock's outcome is also kept as such (OUTCOME[clock]), for the
+    tallies, and not shown."""
     wall, cpu = threads.measured(table), threads.measured(cpu_view(table))
     rows = []
     for (label, solution, case), part in wall.groupby(["label", "solution", "case"], sort=False):
@@ -53,22 +55,19 @@ def against_allocation(table: pd.DataFrame) -> pd.DataFrame:
                     ok = a is not None and b is not None and a.get("status") == b.get("status") == "ok"
                     outcome, effect, _ = versus(a if ok else None, b if ok else None)
                     said[clock] = f"{effect}, {effects.FASTER_WORDS[outcome]}" if ok else effects.NOT_MEASURED
+                    said[OUTCOME[clock]] = outcome if ok else effects.NOT_MEASURED
                 rows.append({"solution": label, "case": case, "workers": n, "pool": THREAD_STRATEGY_LABELS[pool],
                              **said})
     return pd.DataFrame(rows)
 
 
 def tallies(compared: pd.DataFrame) -> list[str]:
-    """Sentences computed from against_allocation's table: per worker count and pool, how its pairs came out in wall
-    time and in CPU time."""
+    """Sentences computed from against_allocation's outcomes: per worker count and pool, how its pairs came out in
+    wall time and in CPU time."""
     lines = []
     for (n, pool), part in compared.groupby(["workers", "pool"], sort=False):
-        said = []
-        for clock in ("wall time", "CPU time"):
-            words = part[clock].str.rsplit(", ", n=1).str[-1].where(part[clock] != effects.NOT_MEASURED,
-                                                                     effects.NOT_MEASURED)
-            counts = words.value_counts()
-            said.append(f"in {clock} {', '.join(f'{w} in {c}' for w, c in counts.items())} of {len(part)}")
+        said = [f"in {clock} {effects.tally(part[OUTCOME[clock]]).text('', effects.FASTER_WORDS).rstrip()}"
+                for clock in OUTCOME]
         lines.append(f"{pool} against allocation, one producer and {show.count(int(n), 'worker')}: "
                      f"{'; '.join(said)} solution and case pairs.")
     return lines
@@ -93,7 +92,8 @@ def show_handoff(table: pd.DataFrame) -> None:
                                       "and the workers') and the whole process's, ns")
     compared = against_allocation(table)
     if len(compared):
-        show.show_table(compared.set_index(["solution", "case", "workers", "pool"]),
+        shown_ = compared.drop(columns=list(OUTCOME.values()))
+        show.show_table(shown_.set_index(["solution", "case", "workers", "pool"]),
                         "Hand-off: each pool's time per packet over allocation's, in wall time and in the threads' "
                         "CPU time, ratio of medians (95 % interval): below 1, the pool is faster")
         for line in tallies(compared):

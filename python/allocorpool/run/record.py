@@ -11,6 +11,8 @@ every finished block. What it prints is for the person running it; the chapters 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import replace
 
 from allocorpool import effects, lists, profiles
 from allocorpool.analysis import blocks as block_figures
@@ -67,12 +69,20 @@ def record_headroom(profile_name: str, solution: str) -> str:
     return "\n".join(lines)
 
 
-def record_threads(profile_name: str, solution: str, probes: bool = True) -> str:
+def record_threads(profile_name: str, solution: str, probes: bool = True,
+                   cases: Sequence[str] | None = None) -> str:
     """Measures the solution's several-threads blocks in this boot (what the store lacks) and words the result:
     each strategy's thread time per packet at each thread count, and each pool over allocation; then (unless not
-    probes), where its engine runs several real-time consumers, each strategy's probes at each count of them."""
+    probes), where its engine runs several real-time consumers, each strategy's probes at each count of them.
+    `cases` (None: the profile's) measures some cases only: a case C block can take hours."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
-    sweep = Sweep(profile_name, progress=True)
+    prof = profiles.profile(profile_name)
+    if cases:
+        unknown = [c for c in cases if c not in lists.CASES]
+        if unknown:
+            raise ValueError(f"unknown case {unknown[0]!r}; one of {', '.join(lists.CASES)}")
+        prof = replace(prof, threads=replace(prof.threads, cases=tuple(cases)))
+    sweep = Sweep(prof, progress=True)
     table = measure_threads.threads(sweep.executor, [chosen])
     lines = []
     for (case, threads), part in table.groupby(["case", "threads"], sort=False):
