@@ -267,10 +267,10 @@ def sharing_note(echo: pd.DataFrame, cpus: int | None) -> str:
         return "No echo run finished: nothing to say about the cores."
     busy = float(ok["cpus_busy"].median())
     most = int(ok["clients"].max())
-    text = (f"The service and its clients run in one process on this machine's {cpus or 'few'} CPUs: with "
-            f"{most} clients, {most} client threads and {most} service threads (and, with Chronicle's buffered "
-            f"channels, a writer thread per channel end) share them; the runs kept a median of {busy:.2f} CPUs "
-            f"busy" + (", that is, the CPUs were busy nearly all the time." if cpus and busy >= 0.9 * cpus else "."))
+    text = (f"The service and its clients run in one process on this machine's {cpus or 'few'} CPUs. With "
+            f"{most} clients, {most} client threads and {most} service threads share them, and Chronicle's buffered "
+            f"channels add a writer thread per channel end. The runs kept a median of {busy:.2f} CPUs busy"
+            + (": the CPUs were busy nearly all the time." if cpus and busy >= 0.9 * cpus else "."))
     wide = ok.pivot_table(index=["transport", "jdk", "collector", "mode"], columns="clients", values="events_per_s")
     if {1, most} <= set(wide.columns) and most > 1:
         ratio = float((wide[most] / wide[1]).median())
@@ -280,7 +280,7 @@ def sharing_note(echo: pd.DataFrame, cpus: int | None) -> str:
     cost = costs(echo)
     at_most = cost[cost["clients"] == most] if len(cost) else cost
     if most > 1 and len(at_most):
-        text += (f" With more threads than CPUs, a client also waits for a core, and Lawrey's measure of the "
+        text += (f" With more threads than CPUs, a client also waits for a core. Lawrey's measure of the "
                  f"copy's cost (clients / events per second) counts that wait for every client: at {most} clients "
                  f"it gives a median {at_most['extra_ns_seed'].median():,.0f} ns per event, the extra CPU time "
                  f"{at_most['extra_cpu_ns'].median():,.0f} ns.")
