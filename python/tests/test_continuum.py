@@ -382,3 +382,16 @@ def test_a_what_if_probe_that_fell_behind_without_a_loss_reads_so():
     assert realtime.what_if_text(row) == "falls behind"
     assert realtime.what_if_text(SimpleNamespace(status="ok", keeps_up=False, loss_pct=0.25)) == "loses 0.25 %"
     assert realtime.what_if_text(SimpleNamespace(status="timeout", keeps_up=None, loss_pct=None)) == "timeout"
+
+
+def test_the_what_if_table_reads_a_probe_that_fell_behind_without_a_loss(monkeypatch):
+    # the table wrote its own outcome words and failed on such a probe ("loses None %") under a busy ci run
+    from allocorpool.chapters import realtime
+    shown = []
+    monkeypatch.setattr(realtime.show, "show_table", lambda table, caption=None, **_: shown.append(table))
+    probes = pd.DataFrame([{"label": "Parallel 11", "strategy_label": "pooling", "case": case, "queue_ms": 20,
+                            "duration_s": 0.25, "status": status, "keeps_up": keeps_up, "loss_pct": loss}
+                           for case, status, keeps_up, loss in (("A", "ok", False, None), ("B", "ok", False, 0.25),
+                                                                ("C", "ok", True, 0.0), ("A", "timeout", None, None))])
+    realtime.show_what_if(probes)
+    assert shown[0]["result"].tolist() == ["falls behind", "loses 0.25 %", "keeps up", "timeout"]

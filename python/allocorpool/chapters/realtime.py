@@ -157,7 +157,6 @@ def show_what_if(what_if: pd.DataFrame) -> None:
     if not len(what_if):
         show.note("No what-if probe ran under this profile.")
         return
-    table = what_if.assign(result=[("keeps up" if r.keeps_up else f"loses {r.loss_pct:.2g} %") if r.status == "ok"
-                                   else r.status for r in what_if.itertuples()])
+    table = what_if.assign(result=[what_if_text(r) for r in what_if.itertuples()])
     show.show_table(table.set_index(["label", "strategy_label", "case"])[["queue_ms", "duration_s", "result"]],
                     caption="Pooling at 1,000 ns with an input queue ten times longer than the article's")
