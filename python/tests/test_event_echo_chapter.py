@@ -2,12 +2,11 @@
 decided by rule and worded as every chapter words them (effects), and a failed run failing the notebook under the
 ci profile only."""
 
-import re
-
 import pandas as pd
 import pytest
 
 from allocorpool.chapters import event_echo as chapter
+from allocorpool.chapters.page import readability
 from allocorpool.chapters import event_echo_claims as claims
 from allocorpool.effects import FAILS, HOLDS, MIXED, NO_DIFFERENCE, NOT_MEASURED
 
@@ -129,7 +128,7 @@ def test_the_note_on_shared_cores_says_what_more_clients_did():
     assert "From 1 to 4 clients, events per second changed by a median factor of 1.20: more clients did not add" in note
     assert "at 4 clients it gives a median" in note
     # the full article's note ran to a 56-word sentence: every sentence stays under the page's 50 words
-    assert max(len(sentence.split()) for sentence in re.split(r"(?<=[.:])\s+(?=[A-Z])", note)) < 50, note
+    assert max(readability.words(sentence) for sentence in readability.sentences(note)) <= readability.MAX_WORDS, note
 
 
 def test_runs_the_store_lacks_are_counted_and_not_listed_as_failures():
