@@ -210,3 +210,16 @@ def test_the_claims_read_in_short_sentences_without_internal_names(monkeypatch):
     claims.show_claims(verdicts[3:5])  # one comparison each: the batched frees, the lock
     assert shown == [claims.text(verdicts[3]), ("The comparison behind it", 1),
                      claims.text(verdicts[4]), ("The comparison behind it", 1)]
+
+
+def test_the_machine_table_counts_the_commits_of_runs_recorded_a_variant_at_a_time():
+    # the full article listed 48 commit hashes in one cell: each variant's runs were committed before the next ran
+    prof = profiles.profile("full")
+    commits = [f"{n:012x}" for n in range(48)] + ["0000000000ab-dirty"]
+    runs = pd.DataFrame([{"cpu_model": "Intel(R) Xeon(R) Processor", "cpus": 2, "memory_bytes": 24 * 2**30,
+                          "kernel": "Linux 6.18", "host": "vm", "commit": c} for c in commits])
+    table = chapter.machine_table(trees.Results(prof, runs, pd.DataFrame(), pd.DataFrame()))
+    assert table.loc["commit", "value"] == "49 commits, 1 with uncommitted changes"
+    assert table.loc["CPU", "value"] == "Intel Xeon Processor"
+    few = chapter.machine_table(trees.Results(prof, runs.head(2), pd.DataFrame(), pd.DataFrame()))
+    assert few.loc["commit", "value"] == "000000000000, 000000000001"

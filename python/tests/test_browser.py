@@ -178,10 +178,18 @@ def test_the_first_screen_answers_with_the_citation_and_the_answer_table(browser
         "return {top: f.getBoundingClientRect().top + window.scrollY, bottom: f.getBoundingClientRect().bottom,"
         " rows: Array.from(f.querySelectorAll('.yaxislayer-above .ytick text')).map(t => t.textContent),"
         " titles: Array.from(f.querySelectorAll('.annotation-text, .gtitle')).map(t => t.textContent),"
-        " lines: f.querySelectorAll('.scatterlayer .trace').length};")
+        " lines: f.querySelectorAll('.scatterlayer .trace').length,"
+        " ticks: Array.from(f.querySelectorAll('.xaxislayer-above .xtick text'))"
+        ".map(t => t.getBoundingClientRect().top + window.scrollY),"
+        " key: f.querySelector('.legend') && f.querySelector('.legend').getBoundingClientRect().bottom"
+        " + window.scrollY};")
     assert forest is not None, "no figure before the first chapter: the forest plot is missing"
     assert forest["top"] < 900, f"the forest plot starts at {forest['top']:.0f} px, below the first screen"
     assert len(forest["rows"]) >= 2 and forest["lines"] >= 2, f"the forest plot draws no rows: {forest}"
+    # its scale and its key are read on the first screen too, not below the fold after its last row
+    assert forest["ticks"] and max(forest["ticks"]) < 900, \
+        f"the forest plot's scale is below the first screen: {forest['ticks']}"
+    assert forest["key"] is not None and forest["key"] < 900, f"the forest plot's key ends at {forest['key']} px"
     assert any("batch" in t.lower() for t in forest["titles"]) and any("real time" in t.lower()
                                                                       for t in forest["titles"]), forest["titles"]
     sentences = screen.split("Each dot is")[0]

@@ -109,3 +109,16 @@ def test_writing_to_a_readme_without_the_block_exits_2_naming_the_markers(tmp_pa
     readme.write_text("# x\n")
     assert headline.main(["--write", str(readme)]) == 2
     assert headline.BEGIN in capsys.readouterr().err and readme.read_text() == "# x\n"
+
+
+def test_the_first_screen_gives_the_margins_of_the_decided_pairs_where_few_buffers_stay_alive():
+    # the answer read "pooling faster in 13, allocation faster in 6": counts, where the reader came for margins
+    boots = [("b1", model.AMD, 1), ("b2", model.AMD, 1), ("b3", model.AMD, 1)]
+    runs = pd.concat([_runs([(b, c, f * 0.5) for b, c, f in boots], case="C"),
+                      _runs([(b, c, f * 0.6) for b, c, f in boots], case="A"),
+                      _runs([(b, c, f * 0.8) for b, c, f in boots], case="B"),
+                      _runs([(b, c, f * 1.3) for b, c, f in boots], solution="g1", case="A")])
+    text = depends.answer_sentences(runs, model.fits(runs))
+    assert "pooling took 0.50× allocation's time per packet in 1 of 1 solution and machine pairs." in text
+    assert "pooling faster (0.60-0.80×) in 2, allocation faster (1.30×) in 1 of 3 pairs." in text
+    assert "Limits: 3 boots of 2-CPU virtual machines (3 AMD EPYC)" in text

@@ -118,11 +118,15 @@ def machine_table(results: Results) -> pd.DataFrame:
     runs = results.runs.dropna(subset=["cpu_model"])
     facts = {"CPU": "cpu_model", "CPUs": "cpus", "memory, GB": "memory_bytes", "kernel": "kernel", "host": "host",
              "commit": "commit"}
-    values = {title: ", ".join(sorted({f"{v / 2**30:.1f}" if name == "memory_bytes"
-                                       else machine.cpu_name(v) if name == "cpu_model" else str(v)
-                                       for v in runs[name].dropna()}))
+    values = {title: sorted({f"{v / 2**30:.1f}" if name == "memory_bytes"
+                             else machine.cpu_name(v) if name == "cpu_model" else str(v)
+                             for v in runs[name].dropna()})
               for title, name in facts.items()}
-    return pd.DataFrame({"value": values}).rename_axis("what")
+    commits = values["commit"]
+    if len(commits) > 3:  # runs recorded a variant at a time name many commits: counted, not listed
+        dirty = sum(c.endswith("-dirty") for c in commits)
+        values["commit"] = [f"{len(commits)} commits" + (f", {dirty} with uncommitted changes" if dirty else "")]
+    return pd.DataFrame({"value": {title: ", ".join(v) for title, v in values.items()}}).rename_axis("what")
 
 
 def measured(rows: pd.DataFrame) -> pd.DataFrame:
