@@ -12,6 +12,7 @@ from plotly.subplots import make_subplots
 
 from allocorpool import machine, paths
 from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page import tables as table_cells
 from allocorpool.run.experiments.binary_trees import Results
 
 SEED = "original benchmark (2019, a 6-core Mac)"
@@ -122,11 +123,8 @@ def machine_table(results: Results) -> pd.DataFrame:
                              else machine.cpu_name(v) if name == "cpu_model" else str(v)
                              for v in runs[name].dropna()})
               for title, name in facts.items()}
-    commits = values["commit"]
-    if len(commits) > 3:  # runs recorded a variant at a time name many commits: counted, not listed
-        dirty = sum(c.endswith("-dirty") for c in commits)
-        values["commit"] = [f"{len(commits)} commits" + (f", {dirty} with uncommitted changes" if dirty else "")]
-    return pd.DataFrame({"value": {title: ", ".join(v) for title, v in values.items()}}).rename_axis("what")
+    cells = {title: table_cells.commits_counted(v) if title == "commit" else ", ".join(v) for title, v in values.items()}
+    return pd.DataFrame({"value": cells}).rename_axis("what")
 
 
 def measured(rows: pd.DataFrame) -> pd.DataFrame:
