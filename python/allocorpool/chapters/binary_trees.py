@@ -123,7 +123,8 @@ def machine_table(results: Results) -> pd.DataFrame:
                              else machine.cpu_name(v) if name == "cpu_model" else str(v)
                              for v in runs[name].dropna()})
               for title, name in facts.items()}
-    cells = {title: table_cells.commits_counted(v) if title == "commit" else ", ".join(v) for title, v in values.items()}
+    cells = {title: table_cells.commits_counted(v) if title == "commit" else ", ".join(v)
+             for title, v in values.items()}
     return pd.DataFrame({"value": cells}).rename_axis("what")
 
 
