@@ -371,8 +371,8 @@ def machine_table(facts: pd.DataFrame) -> pd.DataFrame:
     def short(row: pd.Series) -> str:
         values = [v for v in str(row["value"]).split(", ") if v]
         if row["what"] == "commit" and len(values) > 3:
-            return (f"{tables.commits_counted(values)} over every run of the store (the Methods appendix lists "
-                    f"those of the runs the chapters show)")
+            return (f"{tables.commits_counted(values, ' over every run of the store')} (the Methods appendix "
+                    f"lists those of the runs the chapters show)")
         return ", ".join({"True": "yes", "False": "no"}.get(v, v) for v in values)
     return facts.assign(value=facts.apply(short, axis=1))
 

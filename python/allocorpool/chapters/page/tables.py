@@ -153,13 +153,13 @@ def _marked(table: pd.DataFrame, ours: pd.DataFrame, reference_marks: pd.DataFra
     return style(table).apply(styles, axis=None)
 
 
-def commits_counted(commits: list[str], listed: int = 3) -> str:
-    """A machine table's commit cell: up to `listed` commits by name, more counted (with those built from a
-    tree with uncommitted changes), so the table keeps to the page."""
+def commits_counted(commits: list[str], where: str = "", listed: int = 3) -> str:
+    """A machine table's commit cell: up to `listed` commits by name, more counted ("48 commits{where}"), with
+    those built from a tree with uncommitted changes, so the table keeps to the page."""
     if len(commits) <= listed:
         return ", ".join(commits)
     dirty = sum(c.endswith("-dirty") for c in commits)
-    return f"{len(commits)} commits" + (f", {dirty} with uncommitted changes" if dirty else "")
+    return f"{len(commits)} commits{where}" + (f", {dirty} with uncommitted changes" if dirty else "")
 
 
 LONG_CELL = 32  # characters: a cell longer than this is a sentence, and wraps
