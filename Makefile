@@ -23,6 +23,14 @@ CPP_SOURCE := $(shell python3 tools/source_id.py cpp-lib/CMakeLists.txt cpp-lib/
 
 export ALLOC_OR_POOL_COMMIT := $(COMMIT)
 
+# A record-* target stores what it measures under the commit it ran from. With changes outside data/ that commit
+# names sources no one can rebuild, so each refuses to start (exit 2); ALLOW_DIRTY=1 records anyway, marked -dirty.
+ALLOW_DIRTY ?=
+.PHONY: committed
+committed:
+	@$(if $(and $(findstring -dirty,$(COMMIT)),$(if $(ALLOW_DIRTY),,refuse)),$(error the checkout has uncommitted \
+	  changes outside data/ ($(COMMIT)): commit or stash them before recording, or set ALLOW_DIRTY=1),:)
+
 .PHONY: all env jdks native java cpp cpp-asan build test test-native test-java test-cpp test-python queue-bench harness-bench clean
 
 all: build

@@ -20,7 +20,7 @@ binary-trees-sweep: binary-trees env jdks
 	$(PY) -m allocorpool.run.experiments.binary_trees --profile $(PROFILE)
 
 # The same runs a variant at a time, each committed as it finishes, as `make record` does (ONLY= names some).
-record-binary-trees: binary-trees env jdks
+record-binary-trees: committed binary-trees env jdks
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for name in $(or $(ONLY),$$($(PY) -m allocorpool.run.experiments.binary_trees --list)); do \
 	  $(PY) -m allocorpool.run.experiments.binary_trees --profile $(PROFILE) --variant $$name \

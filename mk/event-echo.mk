@@ -17,7 +17,7 @@ test-event-echo: env event-echo
 
 # The echo's runs at a profile's size (PROFILE=full: about 25 minutes a pair), one JDK and collector pair at a time,
 # each committed as it finishes, as `make record` does; a pair already stored is skipped (ONLY= names some, 17:g1).
-record-echo: env jdks event-echo
+record-echo: committed env jdks event-echo
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for pair in $(or $(ONLY),$$($(PY) -m allocorpool.run.experiments.event_echo --profile $(PROFILE) --list)); do \
 	  $(PY) -m allocorpool.run.experiments.event_echo --profile $(PROFILE) --pair $$pair \

@@ -40,7 +40,7 @@ RECORD_BOOT = $(if $(SCHEDULER),"of the workers of $(SCHEDULER)",$$(cut -c1-8 /p
 # boot), then its real-time blocks (every strategy's probes at 1000 ns), a solution at a time, each
 # solution's blocks committed to git as they finish: a session that ends mid-way keeps every finished
 # block, and the next one resumes (in another boot, a block runs again whole).
-record: env
+record: committed env
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for test in batch realtime; do \
 	for name in $$($(PY) -m allocorpool blocks --profile $(PROFILE) --solutions $(SOLUTIONS) --list); do \
@@ -54,7 +54,7 @@ record: env
 # leaves out the several-consumer real-time probes; CASES="A B" measures those cases only, as case C's blocks take
 # hours). With SCHEDULER, on that Dask cluster's workers, a block whole on one worker machine, the counts its
 # smallest worker has CPUs for (docs/methods.md: Blocks on a cluster).
-record-threads: env
+record-threads: committed env
 	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
 	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads $(if $(NO_PROBES),--no-probes) $(if $(CASES),--cases $(CASES)) | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
@@ -64,7 +64,7 @@ record-threads: env
 # The several-threads chapter's hand-off blocks (one producer, N workers, at each count this machine has N + 1
 # CPUs for), a Java solution at a time, each committed as it finishes (ONLY= names some of them). With
 # SCHEDULER, on that Dask cluster's workers, as record-threads.
-record-handoff: env
+record-handoff: committed env
 	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists, profiles; print(" ".join(n for n in profiles.profile("$(PROFILE)").threads.solutions if lists.SOLUTIONS_BY_NAME[n].engine in lists.HANDOFF_ENGINES))')); do \
 	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --handoff | tee $(BUILD)/record-handoff-$$name.txt || exit $$?; \
@@ -73,7 +73,7 @@ record-handoff: env
 
 # The C++ chapter's choice-of-pool blocks (allocation, the free list and the standard library's pool, each design on
 # glibc), a solution at a time, each committed as it finishes, as `make record` does.
-record-pool-choice: env
+record-pool-choice: committed env
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists; print(" ".join(lists.POOL_CHOICE_SOLUTIONS))')); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --pool-choice | tee $(BUILD)/record-pool-choice-$$name.txt || exit $$?; \
@@ -82,7 +82,7 @@ record-pool-choice: env
 
 # The JDKs chapter's blocks (each JDK and collector's strategies on the decisive case) and real-time probes, a JDK and collector at a time,
 # each committed as it finishes, as `make record` does. ONLY= names some of them (`blocks --list --jdks` lists all).
-record-jdks: env jdks
+record-jdks: committed env jdks
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for name in $(or $(ONLY),$$($(PY) -m allocorpool blocks --profile $(PROFILE) --list --jdks)); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --jdks | tee $(BUILD)/record-jdks-$$name.txt || exit $$?; \
@@ -91,7 +91,7 @@ record-jdks: env jdks
 
 # The continuum chapter's runs a solution at a time (with its single runs stored, each live-set size's batch
 # block), each committed as it finishes, as `make record` does (ONLY= names some of them).
-record-continuum: env jdks
+record-continuum: committed env jdks
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists, profiles; p = profiles.profile("$(PROFILE)"); print(" ".join(n for n in lists.CONTINUUM_SOLUTIONS if p.selects(lists.SOLUTIONS_BY_NAME[n])))')); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --continuum | tee $(BUILD)/record-continuum-$$name.txt || exit $$?; \
@@ -101,7 +101,7 @@ record-continuum: env jdks
 # The answer's heap headroom (chapter 18), a Java solution at a time: each case's minimum heaps where the store
 # lacks them, then pooling against allocation at 3 and 6 times the larger, each solution committed as it
 # finishes (ONLY= names some of them; by default the article's Java solutions with buffers on the heap).
-record-headroom: env jdks
+record-headroom: committed env jdks
 	@set -o pipefail; boot=$$(cut -c1-8 /proc/sys/kernel/random/boot_id); \
 	for name in $(or $(ONLY),parallel-11 g1 zgc); do \
 	  $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --headroom | tee $(BUILD)/record-headroom-$$name.txt || exit $$?; \

@@ -175,6 +175,23 @@ def test_make_sweep_passes_its_selection_of_solutions_to_every_notebook():
     assert "plan --profile full --solutions paper" in shown
 
 
+def test_every_record_target_refuses_a_checkout_with_uncommitted_changes():
+    # 73 stored commits once ended in -dirty: runs of sources no one can rebuild. Every record-* target (make -n
+    # expands the guard's recipe too) stops with exit 2 naming the way out; ALLOW_DIRTY=1 records anyway.
+    makefiles = [ROOT / "Makefile", *sorted((ROOT / "mk").glob("*.mk"))]
+    targets = sorted({m for f in makefiles for m in re.findall(r"^(record[a-z-]*):", f.read_text(), re.M)})
+    assert {"record", "record-echo", "record-threads", "record-binary-trees"} <= set(targets)
+    for target in targets:
+        def make(*settings):
+            return subprocess.run(["make", "-n", "--no-print-directory", target, *settings],
+                                  cwd=ROOT, capture_output=True, text=True)
+        refused = make("COMMIT=0123456789ab-dirty")
+        assert refused.returncode == 2 and "uncommitted changes" in refused.stderr, target
+        assert "ALLOW_DIRTY=1" in refused.stderr and "git commit" not in refused.stdout, target
+        allowed, clean = make("COMMIT=0123456789ab-dirty", "ALLOW_DIRTY=1"), make("COMMIT=0123456789ab")
+        assert allowed.returncode == clean.returncode == 0 and "git commit" in clean.stdout, target
+
+
 def test_plan_rejects_an_unknown_selection_naming_the_valid_ones():
     result = subprocess.run([sys.executable, "-m", "allocorpool", "plan", "--solutions", "mine"],
                             capture_output=True, text=True)
