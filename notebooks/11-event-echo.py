@@ -120,7 +120,7 @@ else:
 # %% tags=["lead"]
 if stored:
     event_echo_claims.show_seed_figures(seed_figures)
-    event_echo_claims.show_verdicts(event_echo_claims.verdicts(echo, allocation, seed_figures))
+    event_echo_claims.show_verdicts(event_echo_claims.claims(echo, allocation, seed_figures))
 else:
     show.nothing_to_show("No run is stored to check Lawrey's claims on.")
 

@@ -225,10 +225,11 @@ class Difference:
         return HOLDS if self.high < 0 else FAILS if self.low > 0 else NO_DIFFERENCE
 
     def text(self, unit: str = "points") -> str:
-        """'-0.12 points (-0.30 to -0.05)'."""
+        """'-0.12 points (-0.30 to -0.05)' (a share of packets in points keeps two decimals at least);
+        '+189 ns (+67 to +373)', with the digits the interval supports."""
         if not self.measured:
             return "not measured" if math.isnan(self.diff) else "too few runs"
-        digits = max(2, _digits(self.low, self.high, self.diff))
+        digits = max(2 if unit == "points" else 0, _digits(self.low, self.high, self.diff))
         return f"{self.diff:+.{digits}f} {unit} ({self.low:+.{digits}f} to {self.high:+.{digits}f})"
 
 

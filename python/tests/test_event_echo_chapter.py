@@ -173,3 +173,42 @@ def test_a_store_without_a_run_of_the_chapter_says_so_once_and_leaves_the_sectio
     chapter.show_gc(echo)
     assert len(dropped) == 2 and said[1:] == []
     assert chapter.stored(echo.assign(status=["ok", MISSING, "unsupported"]), loops)
+
+
+def test_the_copys_time_per_event_is_an_effect_over_both_modes_repetitions():
+    echo = pd.DataFrame([*repeated("chronicle", 25, "g1", 4, "reuse", [4.0e6, 4.05e6, 3.95e6]),
+                         *repeated("chronicle", 25, "g1", 4, "copy", [3.2e6, 3.22e6, 3.18e6]),  # slower
+                         *repeated("nio", 11, "parallel", 1, "reuse", [1.0e6, 1.01e6, 0.99e6]),
+                         *repeated("nio", 11, "parallel", 1, "copy", [1.3e6, 1.31e6, 1.29e6]),  # faster
+                         *repeated("nio", 25, "g1", 1, "reuse", [1.0e6, 1.3e6, 0.8e6]),
+                         *repeated("nio", 25, "g1", 1, "copy", [1.1e6, 0.85e6, 1.25e6]),  # overlapping: undecided
+                         *repeated("nio", 17, "g1", 1, "reuse", [1.0e6]),
+                         *repeated("nio", 17, "g1", 1, "copy", [0.5e6])])  # one run a side: not measured
+    cost = chapter.costs(echo).set_index(["transport", "jdk"])
+    slower = cost.loc[("chronicle", 25), "copy_time"]
+    assert slower.ratio == pytest.approx(4.0 / 3.2) and 1.05 < slower.low <= slower.ratio <= slower.high
+    assert cost["copy_outcome"].to_dict() == {("chronicle", 25): FAILS, ("nio", 11): HOLDS, ("nio", 17): NOT_MEASURED,
+                                              ("nio", 25): NO_DIFFERENCE}
+    note = chapter.copy_note(chapter.costs(echo))
+    assert note.startswith("Against reuse, the copy is faster in 1, slower in 1, undecided in 1 of 3 rows compared "
+                           "(1 not measured)"), note
+    assert note.endswith("faster: nio on JDK 11 Parallel with 1 client."), note
+
+
+def test_the_claims_show_a_line_each_and_fold_each_pairs_figure(monkeypatch):
+    echo = [*repeated("chronicle", 25, "g1", 4, "reuse", [4.0e6, 4.05e6, 3.95e6]),
+            *repeated("chronicle", 25, "g1", 4, "copy", [3.2e6, 3.22e6, 3.18e6]),
+            *repeated("chronicle", 11, "parallel", 4, "reuse", [4.0e6, 4.05e6, 3.95e6]),
+            *repeated("chronicle", 11, "parallel", 4, "copy", [4.0e6, 4.05e6, 3.95e6])]
+    allocation = [*loop_rows(25, "g1", 1, [4.0, 4.1, 3.9]), *loop_rows(25, "g1", 2, [5.0, 5.1, 4.9])]
+    shown = []
+    monkeypatch.setattr(claims.show, "show_table", lambda table, caption=None: shown.append(("table", table.data)))
+    monkeypatch.setattr(claims.show, "show_details_group", lambda summary, tables: shown.append((summary, tables)))
+    claims.show_verdicts(claims.claims(pd.DataFrame(echo), pd.DataFrame(allocation), claims.reference()))
+    (_, table), (summary, folded) = shown
+    assert len(table) == 5 and "each pair" not in table.columns
+    assert table["this machine"].map(lambda cell: len(cell.split()) <= 15).all(), table["this machine"].tolist()
+    assert summary == "Each JDK and collector pair's figure, by claim" and len(folded) == 5
+    extra = folded[0][1]
+    assert extra["JDK and collector"].tolist() == ["JDK 11 Parallel, 4 clients", "JDK 25 G1, 4 clients"]
+    assert extra["figure (95 % interval)"].iloc[1] == "+250 ns (+230 to +270)", extra

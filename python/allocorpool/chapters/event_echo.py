@@ -15,6 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from allocorpool import effects
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters.page.figures import line_colours
 from allocorpool.data.records import MISSING, UNSUPPORTED
@@ -124,7 +125,9 @@ def costs(echo: pd.DataFrame) -> pd.DataFrame:
     extra_ns_seed: the seed's measure, the difference in its "average latency" (clients / events
     per second, the time one client spends per event); extra_cpu_ns: the difference in CPU time
     per event over all threads (process CPU time / events), which does not depend on how many
-    clients share the cores; throughput_drop_pct: how much lower the copy's events per second are.
+    clients share the cores; throughput_drop_pct: how much lower the copy's events per second are (medians);
+    copy_time: the copy's time per event (1 / events per second) over reuse's, an effects.Effect whose
+    interval resamples both modes' repetitions, and copy_outcome whether the copy is faster by it (effects).
     """
     ok = medians(echo)
     reuse = ok[ok["mode"] == "reuse"].set_index(KEYS)
@@ -149,6 +152,11 @@ def costs(echo: pd.DataFrame) -> pd.DataFrame:
         "copy_cpus_busy": c["cpus_busy"], "reuse_cpus_busy": r["cpus_busy"],
         "copy_key": c["key"], "reuse_key": r["key"],
     }, index=both)
+    ok_runs = echo[echo["status"] == "ok"].set_index(KEYS).sort_index()
+    time = {mode: ok_runs[ok_runs["mode"] == mode] for mode in ("copy", "reuse")}
+    out["copy_time"] = [effects.ratio(1 / time["copy"].loc[[key], "events_per_s"],
+                                      1 / time["reuse"].loc[[key], "events_per_s"]) for key in both]
+    out["copy_outcome"] = [effect.outcome() if effect.measured else effects.NOT_MEASURED for effect in out["copy_time"]]
     return out.reset_index().sort_values(KEYS).reset_index(drop=True)
 
 
@@ -156,13 +164,33 @@ def show_throughput(echo: pd.DataFrame, cost: pd.DataFrame) -> None:
     if not len(cost):
         show.nothing_to_show("No JDK and collector has both modes measured: nothing to compare.")
         return
-    table = cost.set_index(KEYS)[["reuse_events_per_s", "copy_events_per_s", "throughput_drop_pct",
+    table = cost.set_index(KEYS)[["reuse_events_per_s", "copy_events_per_s", "copy_time", "copy_outcome",
                                   "extra_ns_seed", "extra_cpu_ns", "copy_service_bytes_per_event"]].copy()
     table[["reuse_events_per_s", "copy_events_per_s"]] /= 1e6
-    table.columns = ["reuse, M events/s", "copy, M events/s", "copy's drop, %", "extra ns/event (Lawrey's measure)",
-                     "extra CPU ns/event", "copy: service bytes/event"]
-    show.show_table(table, caption="The echo: events per second echoed, and what the copy costs per event")
+    table["copy_time"] = [effect.text() for effect in table["copy_time"]]
+    table["copy_outcome"] = table["copy_outcome"].map(effects.FASTER_WORDS)
+    table.columns = ["reuse, M events/s", "copy, M events/s", "copy's time per event / reuse's",
+                     "the copy is", "extra ns/event (Lawrey's measure)", "extra CPU ns/event",
+                     "copy: service bytes/event"]
+    show.show_table(table, caption="The echo: events per second echoed (medians of the repetitions), and what the "
+                                   "copy costs per event (its time over reuse's, with the 95 % interval over both "
+                                   "modes' repetitions; the copy is faster or slower where that interval clears "
+                                   f"parity by {effects.pct(effects.MARGIN)})")
+    show.note(copy_note(cost))
     show.show_figure(throughput_figure(echo))
+
+
+def copy_note(cost: pd.DataFrame) -> str:
+    """How the copy's time per event came out against reuse's over the rows compared (effects.Tally), naming
+    the rows where the copy was faster."""
+    tally = effects.tally(cost["copy_outcome"])
+    text = f"Against reuse, the copy is {tally.text('rows compared', labels=effects.FASTER_WORDS)}"
+    faster = cost[cost["copy_outcome"] == effects.HOLDS]
+    if len(faster):
+        rows = [f"{r.transport} on JDK {r.jdk} {collector_label(r.collector)} with {show.count(int(r.clients), 'client')}"
+                for r in faster.itertuples()]
+        text += f"; faster: {'; '.join(rows)}"
+    return text + "."
 
 
 def throughput_figure(echo: pd.DataFrame) -> go.Figure:

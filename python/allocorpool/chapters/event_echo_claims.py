@@ -20,6 +20,8 @@ import pandas as pd
 from allocorpool import effects, paths
 from allocorpool.chapters.event_echo import collector_label
 from allocorpool.chapters.page import display as show
+from allocorpool.chapters.page.claims import OUTCOME_COLOURS, in_few_words
+from allocorpool.chapters.page.tables import style
 from allocorpool.effects import FAILS, HOLDS, NO_DIFFERENCE, NOT_MEASURED, Verdict
 
 SEED_SOURCE = "Lawrey's (Ryzen 5950X, 16 cores, 16 clients, Java 17, 2022)"
@@ -165,20 +167,29 @@ def claims(echo: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame) 
 
 
 def verdicts(echo: pd.DataFrame, allocation: pd.DataFrame, figures: pd.DataFrame) -> pd.DataFrame:
-    """The claims as a table: each with this machine's verdict, the rule that decides it, and each pair's
-    figure with its interval."""
-    rows = [{"Lawrey's claim": v.claim, "verdict": v.words, "this machine": v.summary, "how it is decided": v.rule,
-             "each pair": "; ".join(f"{r['pair']}: {r['figure']} ({r['verdict']})" for r in v.cells.to_dict("records"))
-             or "none measured"}
-            for v in claims(echo, allocation, figures)]
-    return pd.DataFrame(rows)
+    """The claims as a table: each with this machine's verdict, how often it holds over the pairs, and the rule
+    that decides it (each pair's figure is in the claim's Verdict.cells)."""
+    return _table(claims(echo, allocation, figures))
 
 
-def show_verdicts(table: pd.DataFrame) -> None:
-    if not len(table):
+def _table(decided: list[Verdict]) -> pd.DataFrame:
+    return pd.DataFrame([{"Lawrey's claim": v.claim, "verdict": v.words, "this machine": in_few_words(v.summary),
+                          "how it is decided": v.rule} for v in decided])
+
+
+def show_verdicts(decided: list[Verdict]) -> None:
+    """The claims a line each, verdicts coloured as every chapter colours them; each JDK and collector pair's
+    figure with its interval and outcome follows, folded, a table per claim."""
+    if not decided:
         return
-    show.show_table(table.set_index("Lawrey's claim"),
-                    caption=f"The claims, {SEED_SOURCE}, checked on this machine")
+    table = _table(decided).set_index("Lawrey's claim")
+    styler = style(table).map(lambda v: f"background-color: {OUTCOME_COLOURS[v]}" if v in OUTCOME_COLOURS else "",
+                              subset=["verdict"])
+    show.show_table(styler, caption=f"The claims, {SEED_SOURCE}, checked on this machine")
+    behind = [(v.claim, v.cells.rename(columns={"pair": "JDK and collector", "figure": "figure (95 % interval)"}))
+              for v in decided if len(v.cells)]
+    if behind:
+        show.show_details_group("Each JDK and collector pair's figure, by claim", behind)
 
 
 CLAIM_NAMES = {"extra_ns": "the cost of one allocation per event", "throughput_drop": "the throughput it costs",
