@@ -187,8 +187,8 @@ def copy_note(cost: pd.DataFrame) -> str:
     text = f"Against reuse, the copy is {tally.text('rows compared', labels=effects.FASTER_WORDS)}"
     faster = cost[cost["copy_outcome"] == effects.HOLDS]
     if len(faster):
-        rows = [f"{r.transport} on JDK {r.jdk} {collector_label(r.collector)} with {show.count(int(r.clients), 'client')}"
-                for r in faster.itertuples()]
+        rows = [f"{r.transport} on JDK {r.jdk} {collector_label(r.collector)} with "
+                f"{show.count(int(r.clients), 'client')}" for r in faster.itertuples()]
         text += f"; faster: {'; '.join(rows)}"
     return text + "."
 
