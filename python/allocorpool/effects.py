@@ -224,12 +224,12 @@ class Difference:
             return NOT_MEASURED
         return HOLDS if self.high < 0 else FAILS if self.low > 0 else NO_DIFFERENCE
 
-    def text(self, unit: str = "points") -> str:
-        """'-0.12 points (-0.30 to -0.05)' (a share of packets in points keeps two decimals at least);
-        '+189 ns (+67 to +373)', with the digits the interval supports."""
+    def text(self, unit: str = "points", least_digits: int = 2) -> str:
+        """'-0.12 points (-0.30 to -0.05)': the digits the interval supports, at least least_digits (a share
+        of packets keeps two; a time in ns may take none: '+189 ns (+67 to +373)')."""
         if not self.measured:
             return "not measured" if math.isnan(self.diff) else "too few runs"
-        digits = max(2 if unit == "points" else 0, _digits(self.low, self.high, self.diff))
+        digits = max(least_digits, _digits(self.low, self.high, self.diff))
         return f"{self.diff:+.{digits}f} {unit} ({self.low:+.{digits}f} to {self.high:+.{digits}f})"
 
 

@@ -96,7 +96,7 @@ def _extra(seed: float) -> Callable[[pd.DataFrame], tuple[str, str]]:
         gap = effects.difference(_values(rows, "copy", lambda r: clients * 1e9 / r["events_per_s"]),
                                  _values(rows, "reuse", lambda r: clients * 1e9 / r["events_per_s"]))
         outcome = within(gap.low, gap.high, seed / SAME_FACTOR, seed * SAME_FACTOR) if gap.measured else NOT_MEASURED
-        return outcome, gap.text("ns")
+        return outcome, gap.text("ns", least_digits=0)
     return judge
 
 
@@ -124,7 +124,7 @@ def _share(rows: pd.DataFrame) -> tuple[str, str]:
     pauses = effects.spread(_values(rows, "copy", lambda r: 1e6 * r["gc_pause_ms"] / r["events"]))
     extra = effects.difference(_values(rows, "copy", lambda r: 1e9 / r["events_per_s"]),
                                _values(rows, "reuse", lambda r: 1e9 / r["events_per_s"]))
-    text = f"pauses {pauses.text('ns')} against extra {extra.text('ns')} per event"
+    text = f"pauses {pauses.text('ns')} against extra {extra.text('ns', least_digits=0)} per event"
     if pauses.n < 2 or not extra.measured:
         return NOT_MEASURED, text  # one run a side
     if extra.high <= 0:
