@@ -61,9 +61,9 @@ record-threads: committed env
 	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name$(if $(CASES), (cases $(CASES))), boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
 	done
 
-# The several-threads chapter's hand-off blocks (one producer, N workers, at each count this machine has N + 1
-# CPUs for), a Java solution at a time, each committed as it finishes (ONLY= names some of them). With
-# SCHEDULER, on that Dask cluster's workers, as record-threads.
+# The several-threads chapter's hand-off blocks (one producer, N workers, at each count this machine has N
+# CPUs for, the producer sharing them where no CPU is left for it), a Java solution at a time, each committed
+# as it finishes (ONLY= names some of them). With SCHEDULER, on that Dask cluster's workers, as record-threads.
 record-handoff: committed env
 	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import lists, profiles; print(" ".join(n for n in profiles.profile("$(PROFILE)").threads.solutions if lists.SOLUTIONS_BY_NAME[n].engine in lists.HANDOFF_ENGINES))')); do \

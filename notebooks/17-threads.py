@@ -115,8 +115,9 @@ threads_costs.show_strong(table)
 # released on another thread than the one that took it: a pool per thread cannot do that, Netty's
 # allocator and Recycler are built for it. The Java engine runs it, in batch (the real-time
 # several-consumer test below feeds each consumer from the clock, not from a producer of packets).
-# Time is wall time per packet: the producer makes every one. The producer and each worker need a
-# CPU of their own: N workers need N + 1 CPUs.
+# Time is wall time per packet: the producer makes every one. The producer and each worker take a
+# CPU of their own where the machine has N + 1 CPUs for N workers. With N CPUs the producer shares
+# them with the workers, and the tables mark that count.
 
 # %% tags=["progress"]
 from allocorpool.chapters import threads_handoff
@@ -146,11 +147,12 @@ threads_realtime.show_realtime(probes, plan.counts, threads.measured_cpus(table)
 # %% [markdown]
 # ## What a larger machine adds
 #
-# A machine of two CPUs, as this study's, stops this chapter at two threads, one hand-off worker
-# and one real-time consumer, and there a Java collector's threads compete for the CPUs with the
-# threads they serve. A machine with more CPUs adds what two cannot hold: 4 and 8 threads, hand-off
-# to 2 workers or more, one clock feeding several consumers, and a collector whose threads have CPUs
-# of their own. To measure them there, start a Dask worker on that machine, then run
+# A machine of two CPUs, as this study's, stops this chapter at two threads, two hand-off workers
+# sharing the CPUs with their producer, and one real-time consumer. There a Java collector's threads
+# compete for the CPUs with the threads they serve. A machine with more CPUs adds what two cannot
+# hold: 4 and 8 threads, hand-off to 2 workers or more with a CPU for the producer, one clock feeding
+# several consumers, and a collector whose threads have CPUs of their own. To measure them there,
+# start a Dask worker on that machine, then run
 # `make record-threads PROFILE=full SCHEDULER=tcp://HOST:8786` and `make record-handoff` with the
 # same settings from the machine that keeps the results. Each block runs whole on the larger
 # machine, and the tables above show every count that some machine measured.

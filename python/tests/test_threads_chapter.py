@@ -93,6 +93,9 @@ def test_the_counts_a_machine_runs_are_those_it_has_cpus_for():
     from allocorpool.run.experiments.handoff import worker_counts
 
     assert worker_counts((1, 2, 4, 8), cpus=2) == (1,) and worker_counts((1, 2), cpus=1) == ()  # and the producer
+    # the batch hand-off lets its producer share a CPU with the workers: a CPU for each worker
+    assert worker_counts((1, 2, 4, 8), cpus=2, sharing=True) == (1, 2)
+    assert worker_counts((1, 2, 4, 8), cpus=4, sharing=True) == (1, 2, 4)
     assert measure_threads.thread_counts((1, 2, 4, 8), cpus=2) == (1, 2)
     assert measure_threads.thread_counts((1, 2, 4, 8), cpus=16) == (1, 2, 4, 8)
     assert measure_threads.thread_counts((2, 4), cpus=1) == (1,)
@@ -200,7 +203,7 @@ def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monke
     from allocorpool.chapters import threads_costs, threads_handoff
 
     monkeypatch.setattr(executor, "run_cell", _fake)
-    monkeypatch.setattr(measure_handoff, "worker_counts", lambda planned, cpus=None: (1, 2))
+    monkeypatch.setattr(measure_handoff, "worker_counts", lambda planned, cpus=None, sharing=False: (1, 2))
     monkeypatch.setenv("FAKE_NOISE", "0.02")
     replay = sweep.Sweep(PROFILE, tmp_path / "empty", progress=False, replay=True)
     empty = measure_handoff.handoffs(replay.executor, [PARALLEL, FLAT])
@@ -254,6 +257,37 @@ def test_hand_off_pools_read_against_allocation_in_wall_and_in_cpu_time():
     assert threads_handoff.tallies(unmeasured)[0] == (
         "Shared pool against allocation, one producer and 1 worker: in wall time slower in 1 of 1; "
         "in CPU time not measured in any of 1 solution and case pairs.")
+
+
+def test_workers_that_outnumber_the_cpus_with_their_producer_are_labelled_wherever_they_show(monkeypatch):
+    # One worker and its producer had a CPU each on 2 CPUs; two workers and the producer shared them. The two-worker
+    # rows say so in every table, sentence and tally; on 3 CPUs nothing is labelled.
+    from allocorpool.chapters import threads_handoff
+
+    table = pd.DataFrame([_handoff_row(s, n, [w * n for w in wall], [c * n for c in cpu])
+                          for n in (1, 2) for s, wall, cpu in (("alloc", [100, 101, 99], [200, 201, 199]),
+                                                                ("shared-pool", [80, 81, 79], [150, 151, 149]))])
+    shared = threads_handoff.shared_cpus(table)
+    assert shared == {2: 2} and threads_handoff.shared_cpus(table.assign(cpus=3)) == {}
+    assert threads_handoff.workers_text(2, shared) == "2 (3 threads, 2 CPUs)"
+    assert threads_handoff.workers_text(1, shared) == "1"
+    note = threads_handoff.shared_note(shared)
+    assert note.startswith("2 workers and the producer ran as 3 threads on 2 CPUs.") and threads_handoff.shared_note(
+        {}) == ""
+    compared = threads_handoff.against_allocation(table)
+    lines = threads_handoff.tallies(compared, shared)
+    assert lines[0].startswith("Shared pool against allocation, one producer and 1 worker: in wall time faster")
+    assert lines[1].startswith("Shared pool against allocation, one producer and 2 workers on 2 CPUs: ")
+    assert [line.split(":")[0].endswith("on 2 CPUs") for line in threads_handoff.fastest(table)] == [False, True]
+    shown = []
+    monkeypatch.setattr(threads_handoff.show, "show_table", lambda frame, title, *a, **k: shown.append(frame))
+    monkeypatch.setattr(threads_handoff.show, "note", lambda text, *a, **k: shown.append(text))
+    threads_handoff.show_handoff(table)
+    tables = [t for t in shown if isinstance(t, pd.DataFrame)]
+    assert len(tables) == 3  # figures, CPU beside wall, against allocation (no Netty rows)
+    assert note in [t for t in shown if isinstance(t, str)]
+    for frame in tables:
+        assert set(frame.index.get_level_values("workers")) == {"1", "2 (3 threads, 2 CPUs)"}, frame.index
 
 
 def test_one_thread_here_is_set_beside_the_batch_chapters_with_its_machine():

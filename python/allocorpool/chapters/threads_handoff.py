@@ -1,7 +1,9 @@
 """Chapter 17's hand-off: one producer thread acquires and fills every packet, N workers process and release them,
 so that every buffer is released on another thread than the one that took it (the engine's --handoff, Java). Its
 table and sentences read the hand-off table (run.experiments.handoff.handoffs) as the chapter's own tables read the
-thread table: time per packet is wall time (the producer makes every packet), beside the threads' CPU time."""
+thread table: time per packet is wall time (the producer makes every packet), beside the threads' CPU time.
+A count of workers that ran with the producer on fewer CPUs than threads (a 2-CPU machine's two workers) is
+labelled so wherever it shows (shared_cpus)."""
 
 from __future__ import annotations
 
@@ -23,15 +25,48 @@ RULE = ("Each pool's median time per packet over allocation's in the same soluti
 OUTCOME = {"wall time": "wall time outcome", "CPU time": "CPU time outcome"}  # against_allocation's, not shown
 
 
+def shared_cpus(table: pd.DataFrame) -> dict[int, int]:
+    """The worker counts whose measured runs had fewer CPUs than threads (the workers and the producer): each with
+    the fewest CPUs such a run had. The threads then took turns on the CPUs, as the collector's threads do."""
+    table = threads.measured(table)
+    if not len(table) or "cpus" not in table:
+        return {}
+    ok = table[table["status"].eq("ok") & table["cpus"].notna()]
+    short = ok[ok["threads"].astype(int) + 1 > ok["cpus"].astype(int)]
+    return {int(n): int(part["cpus"].min()) for n, part in short.groupby("threads")}
+
+
+def workers_text(n: int, shared: dict[int, int]) -> str:
+    """A worker count as a table shows it: with its threads and CPUs where they outnumbered the CPUs."""
+    return f"{n} ({n + 1} threads, {shared[n]} CPUs)" if n in shared else str(n)
+
+
+def crew(n: int, shared: dict[int, int]) -> str:
+    """One producer and n workers, in words, with the CPUs they shared where they outnumbered them."""
+    return f"one producer and {show.count(n, 'worker')}" + (f" on {shared[n]} CPUs" if n in shared else "")
+
+
+def shared_note(shared: dict[int, int]) -> str:
+    """What a count of workers that outnumbered the CPUs with its producer measured, computed from shared_cpus."""
+    if not shared:
+        return ""
+    said = "; ".join(f"{show.count(n, 'worker')} and the producer ran as {n + 1} threads on {c} CPUs"
+                     for n, c in sorted(shared.items()))
+    return (f"{said[0].upper()}{said[1:]}. The system shared the CPUs between them and the collector's threads. Wall "
+            "time then counts the waits for a CPU: compare the strategies at that count with each other, beside "
+            "their CPU time. A machine with a CPU for every thread measures it without sharing.")
+
+
 def fastest(table: pd.DataFrame) -> list[str]:
     """Sentences computed from the table: per worker count, the strategy with the lowest median time per packet in
     each solution and case, and its margin over the next (threads.best_text's rule)."""
+    shared = shared_cpus(table)
     table = threads.measured(table)
     lines = []
     for (label, solution, case), part in table.groupby(["label", "solution", "case"], sort=False):
         for n in sorted(int(v) for v in part["threads"].unique()):
             said = threads.best_text(threads.by_strategy(table, solution, case, n))
-            lines.append(f"{label}, case {case}, one producer and {show.count(n, 'worker')}: {said}.")
+            lines.append(f"{label}, case {case}, {crew(n, shared)}: {said}.")
     return lines
 
 
@@ -61,16 +96,26 @@ def against_allocation(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def tallies(compared: pd.DataFrame) -> list[str]:
+def tallies(compared: pd.DataFrame, shared: dict[int, int] | None = None) -> list[str]:
     """Sentences computed from against_allocation's outcomes: per worker count and pool, how its pairs came out in
-    wall time and in CPU time."""
+    wall time and in CPU time (shared: shared_cpus of the table compared)."""
     lines = []
     for (n, pool), part in compared.groupby(["workers", "pool"], sort=False):
         said = [f"in {clock} {effects.tally(part[OUTCOME[clock]]).text('', effects.FASTER_WORDS).rstrip()}"
                 for clock in OUTCOME]
-        lines.append(f"{pool} against allocation, one producer and {show.count(int(n), 'worker')}: "
-                     f"{'; '.join(said)} solution and case pairs.")
+        lines.append(f"{pool} against allocation, {crew(int(n), shared or {})}: {'; '.join(said)} solution and case "
+                     "pairs.")
     return lines
+
+
+def _workers(frame: pd.DataFrame, shared: dict[int, int], level: str = "threads") -> pd.DataFrame:
+    """A hand-off table indexed by solution, case, `level` (the worker count), ..., its count shown as workers_text."""
+    if not len(frame):
+        return frame
+    names = ["workers" if name == level else name for name in frame.index.names]
+    flat = frame.reset_index()
+    flat[level] = [workers_text(int(n), shared) for n in flat[level]]
+    return flat.rename(columns={level: "workers"}).set_index(names)
 
 
 def show_handoff(table: pd.DataFrame) -> None:
@@ -84,25 +129,28 @@ def show_handoff(table: pd.DataFrame) -> None:
     if not len(shown):
         show.note(f"Hand-off: not measured ({show.count(len(table), 'cell')} planned).")
         return
-    figures = threads.figures_table(table)
-    show.show_table(figures.rename_axis(["solution", "case", "workers"]) if len(figures) else figures,
+    shared = shared_cpus(table)
+    show.show_table(_workers(threads.figures_table(table), shared),
                     "Hand-off: time per packet, ns (wall time: one producer makes every packet), median (95 % "
                     "interval), by the number of workers")
-    show.show_table(cpu_table(table), "Hand-off: wall time per packet beside the threads' CPU time (the producer's "
-                                      "and the workers') and the whole process's, ns")
+    if shared:
+        show.note(shared_note(shared))
+    show.show_table(_workers(cpu_table(table), shared),
+                    "Hand-off: wall time per packet beside the threads' CPU time (the producer's and the workers') "
+                    "and the whole process's, ns")
     compared = against_allocation(table)
     if len(compared):
         shown_ = compared.drop(columns=list(OUTCOME.values()))
-        show.show_table(shown_.set_index(["solution", "case", "workers", "pool"]),
+        show.show_table(_workers(shown_.set_index(["solution", "case", "workers", "pool"]), shared, "workers"),
                         "Hand-off: each pool's time per packet over allocation's, in wall time and in the threads' "
                         "CPU time, ratio of medians (95 % interval): below 1, the pool is faster")
-        for line in tallies(compared):
+        for line in tallies(compared, shared):
             show.note(line)
         show.note(f"How each is decided: {RULE}")
     netty = netty_table(table)
     if len(netty):
-        show.show_table(netty, "Hand-off: Netty's allocator after each run (buffers acquired on the producer, "
-                               "released on a worker)")
+        show.show_table(_workers(netty, shared), "Hand-off: Netty's allocator after each run (buffers acquired on the "
+                                                 "producer, released on a worker)")
     for line in fastest(table):
         show.note(line)
     show.show_unfinished(shown.assign(run_status=shown["status"]), ["run_status"], "hand-off run")

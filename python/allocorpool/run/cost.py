@@ -280,8 +280,9 @@ def _threads(prof: Profile, chosen: list[Solution], cpus: int) -> tuple[int, flo
             seconds += len(strategies) * reps * sum(
                 run_s(solution.filler, measured, fill_s(case, prof.scale) / (n if scaling == STRONG else 1))
                 for case in cases for n in counts)
-        # hand-off (lists.HANDOFF_ENGINES): every hand-off strategy at each count of workers with N + 1 CPUs
-        workers = [n for n in plan.counts if n + 1 <= cpus] if solution.engine in HANDOFF_ENGINES else []
+        # hand-off (lists.HANDOFF_ENGINES): every hand-off strategy at each count of workers with N CPUs (the
+        # producer shares them where no CPU is left for it)
+        workers = [n for n in plan.counts if n <= cpus] if solution.engine in HANDOFF_ENGINES else []
         runs += len(cases) * len(plan.handoff_strategies) * len(workers) * reps
         seconds += len(plan.handoff_strategies) * reps * sum(
             run_s(solution.filler, measured, fill_s(case, prof.scale)) for case in cases for n in workers)

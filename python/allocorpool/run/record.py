@@ -103,7 +103,7 @@ def record_threads(profile_name: str, solution: str, probes: bool = True,
 
 def record_handoff(profile_name: str, solution: str) -> str:
     """Measures a Java solution's hand-off blocks in this boot (one producer, N workers, at each count this machine
-    has N + 1 CPUs for; what the store lacks) and words the result: each strategy's wall and thread CPU time per
+    has N CPUs for; what the store lacks) and words the result: each strategy's wall and thread CPU time per
     packet, and each pool over allocation."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     if chosen.engine not in lists.HANDOFF_ENGINES:

@@ -27,11 +27,12 @@ from allocorpool.run.runner import Cell
 def handoffs(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
     """Every hand-off strategy at each worker count, for each chosen solution of a hand-off engine and case: one
     row each (data.tables.THREAD_COLUMNS, handoff True). Measured, the counts the machine that runs the blocks
-    (Executor.cpus: this one, or on a Dask cluster its smallest worker) has a CPU for each worker and the producer
-    (N + 1); a replay, every planned count (those the store lacks show as not measured).
+    (Executor.cpus: this one, or on a Dask cluster its smallest worker) has a CPU for each worker (N), the producer
+    sharing them where no CPU is left for it (worker_counts); a replay, every planned count (those the store
+    lacks show as not measured).
     `ex`: the run.executor.Executor measuring or replaying (its profile, blocks and progress)."""
     plan = ex.profile.threads
-    counts = plan.counts if ex.replay else worker_counts(plan.counts, ex.cpus())
+    counts = plan.counts if ex.replay else worker_counts(plan.counts, ex.cpus(), sharing=True)
     ex.progress.begin(f"hand-off to several workers ({', '.join(map(str, counts))})")
     rows = []
     for solution in (s for s in chosen if s.engine in HANDOFF_ENGINES and counts):
@@ -44,11 +45,14 @@ def handoffs(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=THREAD_COLUMNS)
 
 
-def worker_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
+def worker_counts(planned: Iterable[int], cpus: int | None = None, *, sharing: bool = False) -> tuple[int, ...]:
     """The planned worker counts a machine of `cpus` CPUs (this process's, machine.cpus, unless told) can run, the
-    producer and each worker on a CPU of its own: N + 1 CPUs for N (none on a machine of one CPU)."""
+    producer and each worker on a CPU of its own: N + 1 CPUs for N (none on a machine of one CPU). With sharing
+    (the batch hand-off, whose threads yield their CPU when they wait), N CPUs for N: the producer shares a CPU
+    with the workers where none is left for it (oversubscribed)."""
     cpus = machine.cpus() if cpus is None else cpus
-    return tuple(n for n in planned if n + 1 <= cpus)
+    return tuple(n for n in planned if n + (0 if sharing else 1) <= cpus)
+
 
 
 def block_rows(solution: Solution, cells: Iterable[Cell], runs: pd.DataFrame) -> list[dict[str, Any]]:

@@ -28,7 +28,7 @@ def thread_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int,
 
 def consumer_counts(planned: Iterable[int], cpus: int | None = None) -> tuple[int, ...]:
     """The planned counts of real-time consumers a machine of `cpus` CPUs can pin, each beside the clock's
-    CPU: N + 1 CPUs for N (none on a machine of one CPU), as hand-off workers beside their producer."""
+    CPU: N + 1 CPUs for N (none on a machine of one CPU)."""
     return worker_counts(planned, cpus)
 
 
