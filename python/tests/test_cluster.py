@@ -433,7 +433,7 @@ def test_thread_counts_on_a_cluster_follow_its_smallest_workers_cpus(fake_machin
     def counts(table) -> list[int]:
         return sorted(set(table["threads"]))
     assert counts(measure_threads.threads(ex, [FLAT])) == [1, 2, 4, 8]
-    assert counts(measure_handoff.handoffs(ex, [PARALLEL])) == [1, 2, 4]  # and the producer: N + 1 CPUs
+    assert counts(measure_handoff.handoffs(ex, [PARALLEL])) == [1, 2, 4, 8]  # the producer shares at 8
     assert counts(measure_threads.thread_probes(ex, [FLAT])) == [1, 2, 4]  # and the clock
     assert {cell.threads for block in asked for cell in block.cells} == {1, 2, 4, 8}
     cluster.close()

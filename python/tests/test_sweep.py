@@ -636,14 +636,17 @@ def test_recording_thread_blocks_of_some_cases_measures_those_cases_alone(tmp_pa
     from allocorpool.profiles import ThreadPlan
     from allocorpool.run import record
     _, runs = engine
-    plan = ThreadPlan(counts=(1,), strategies=("alloc", "pool"), solutions=("flat-glibc",), scalings=("weak",))
+    plan = ThreadPlan(counts=(1,), strategies=("alloc", "pool"), solutions=("flat-glibc",), scalings=("weak", "strong"))
     prof = replace(TINY, name="threads-record", cases=("A", "B"), threads=plan)
     monkeypatch.setattr(record.profiles, "profile", lambda name: prof)
     monkeypatch.setattr(record, "Sweep", lambda chosen, progress: sweep.Sweep(chosen, tmp_path, progress=False))
     said = record.record_threads("threads-record", "flat-glibc", probes=False, cases=["B"]).splitlines()
     measured = [cell for cell in runs if cell.boot]
     assert measured and {cell.case for cell in measured} == {"B"}
-    assert said and all(line.startswith("flat-glibc case B, 1 thread(s): alloc ") for line in said)
+    # a line for each scaling, each with its own figures (not the other scaling's cells under its name)
+    assert [line.split(": ")[0] for line in said] == ["flat-glibc case B, 1 thread(s), weak scaling",
+                                                      "flat-glibc case B, 1 thread(s), strong scaling"]
+    assert not any("missing" in line or "not measured" in line for line in said)
     with pytest.raises(SystemExit) as bad:
         main(["blocks", "--profile", "ci", "--solution", "flat-glibc", "--threads", "--cases", "D"])
     error = capsys.readouterr().err

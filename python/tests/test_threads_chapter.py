@@ -288,6 +288,13 @@ def test_workers_that_outnumber_the_cpus_with_their_producer_are_labelled_wherev
     assert note in [t for t in shown if isinstance(t, str)]
     for frame in tables:
         assert set(frame.index.get_level_values("workers")) == {"1", "2 (3 threads, 2 CPUs)"}, frame.index
+    assert "wall ns/packet" in tables[1].columns  # a hand-off's wall time is no thread time: the producer makes all
+    # cells not measured: a count no machine ran, and a strategy missing at a count that ran
+    unmeasured = pd.DataFrame([{**_handoff_row("alloc", 4, [1.0], [1.0]), "status": "missing"},
+                               {**_handoff_row("netty-recycler", 2, [1.0], [1.0]), "status": "missing"}])
+    assert threads_handoff.missing_note(pd.concat([table, unmeasured], ignore_index=True)) == (
+        "Hand-off: 2 cells not measured (4 workers, which need a machine with a CPU for each worker; Netty Recycler "
+        "at 2 workers).")
 
 
 def test_one_thread_here_is_set_beside_the_batch_chapters_with_its_machine():

@@ -135,7 +135,7 @@ def show_handoff(table: pd.DataFrame) -> None:
                     "interval), by the number of workers")
     if shared:
         show.note(shared_note(shared))
-    show.show_table(_workers(cpu_table(table), shared),
+    show.show_table(_workers(cpu_table(table, wall="wall ns/packet"), shared),
                     "Hand-off: wall time per packet beside the threads' CPU time (the producer's and the workers') "
                     "and the whole process's, ns")
     compared = against_allocation(table)
@@ -154,7 +154,22 @@ def show_handoff(table: pd.DataFrame) -> None:
     for line in fastest(table):
         show.note(line)
     show.show_unfinished(shown.assign(run_status=shown["status"]), ["run_status"], "hand-off run")
+    if (table["status"] == MISSING).any():
+        show.note(missing_note(table))
+
+
+def missing_note(table: pd.DataFrame) -> str:
+    """The hand-off cells not measured: the worker counts no machine measured (a machine with a CPU for each worker
+    does), and the strategies missing at a count that was."""
     missing = table[table["status"] == MISSING]
-    if len(missing):
-        strategies = ", ".join(dict.fromkeys(THREAD_STRATEGY_LABELS[s] for s in missing["strategy"]))
-        show.note(f"Hand-off: {show.count(len(missing), 'cell')} not measured ({strategies}).")
+    shown = threads.measured(table)
+    counts = set(shown["threads"].astype(int)) if len(shown) else set()
+    whole = sorted({int(n) for n in missing["threads"]} - counts)
+    partial = missing[missing["threads"].astype(int).isin(counts)]
+    said = []
+    if whole:
+        said.append(f"{show.series(whole)} workers, which need a machine with a CPU for each worker")
+    if len(partial):
+        said.append(", ".join(dict.fromkeys(THREAD_STRATEGY_LABELS[s] for s in partial["strategy"])) + " at "
+                    + show.series(sorted({int(n) for n in partial["threads"]})) + " workers")
+    return f"Hand-off: {show.count(len(missing), 'cell')} not measured ({'; '.join(said)})."

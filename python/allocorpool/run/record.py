@@ -85,12 +85,13 @@ def record_threads(profile_name: str, solution: str, probes: bool = True,
     sweep = Sweep(prof, progress=True)
     table = measure_threads.threads(sweep.executor, [chosen])
     lines = []
-    for (case, threads), part in table.groupby(["case", "threads"], sort=False):
+    for (case, scaling, threads), part in table.groupby(["case", "scaling", "threads"], sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
         figures = ", ".join(f"{s} {_figure(r)}" for s, r in rows.items())
         effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
                              for s in lists.THREAD_POOLS if s in rows and "alloc" in rows)
-        lines.append(f"{solution} case {case}, {threads} thread(s): {figures} ns per packet (thread time); {effects_}")
+        lines.append(f"{solution} case {case}, {threads} thread(s), {scaling} scaling: {figures} ns per packet "
+                     f"(thread time); {effects_}")
     if not probes:
         return "\n".join(lines)
     probed = measure_threads.thread_probes(sweep.executor, [chosen])
