@@ -52,13 +52,14 @@ record: committed env
 # The several-threads chapter's blocks (every thread strategy at each thread count this machine has CPUs for), a
 # solution at a time, each committed as it finishes, as `make record` does (ONLY= names some of them; NO_PROBES=1
 # leaves out the several-consumer real-time probes; CASES="A B" measures those cases only, as case C's blocks take
-# hours). With SCHEDULER, on that Dask cluster's workers, a block whole on one worker machine, the counts its
-# smallest worker has CPUs for (docs/methods.md: Blocks on a cluster).
+# an hour each; SCALINGS=weak the weak-scaling blocks only). With SCHEDULER, on that Dask cluster's workers, a
+# block whole on one worker machine, the counts its smallest worker has CPUs for (docs/methods.md: Blocks on a
+# cluster).
 record-threads: committed env
 	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
-	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads $(if $(NO_PROBES),--no-probes) $(if $(CASES),--cases $(CASES)) | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
-	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name$(if $(CASES), (cases $(CASES))), boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
+	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads $(if $(NO_PROBES),--no-probes) $(if $(CASES),--cases $(CASES)) $(if $(SCALINGS),--scalings $(SCALINGS)) | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name$(if $(CASES), (cases $(CASES)))$(if $(SCALINGS), ($(SCALINGS) scaling)), boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
 	done
 
 # The several-threads chapter's hand-off blocks (one producer, N workers, at each count this machine has N

@@ -46,6 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     blocks.add_argument("--cases", nargs="+", choices=lists.CASES, metavar="CASE",
                         help=f"with --threads: these cases' blocks only ({', '.join(lists.CASES)}; default: the "
                              "profile's)")
+    blocks.add_argument("--scalings", nargs="+", choices=lists.THREAD_SCALINGS, metavar="SCALING",
+                        help=f"with --threads: these scalings' blocks only ({', '.join(lists.THREAD_SCALINGS)}; "
+                             "default: the profile's)")
     kind.add_argument("--handoff", action="store_true",
                       help="a Java solution's hand-off blocks (one producer, N workers) instead of batch")
     kind.add_argument("--pool-choice", action="store_true",
@@ -75,8 +78,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "blocks" and args.cases and not args.threads:
-        print("error: --cases goes with --threads", file=sys.stderr)
+    if args.command == "blocks" and (args.cases or args.scalings) and not args.threads:
+        print(f"error: {'--cases' if args.cases else '--scalings'} goes with --threads", file=sys.stderr)
         return 2
     try:
         if args.command == "jdks":
@@ -109,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                   else record.record_jdks(args.profile, args.solution) if args.jdks
                   else record.record_continuum(args.profile, args.solution) if args.continuum
                   else record.record_headroom(args.profile, args.solution) if args.headroom
-                  else record.record_threads(args.profile, args.solution, not args.no_probes, args.cases)
+                  else record.record_threads(args.profile, args.solution, not args.no_probes, args.cases,
+                                                     args.scalings)
                   if args.threads
                   else record.record_handoff(args.profile, args.solution) if args.handoff
                   else record.record_pool_choice(args.profile, args.solution) if args.pool_choice

@@ -630,8 +630,9 @@ def test_headroom_blocks_run_both_strategies_at_multiples_of_the_larger_minimum_
 
 
 def test_recording_thread_blocks_of_some_cases_measures_those_cases_alone(tmp_path, engine, monkeypatch, capsys):
-    """CASES= (--cases) lets a session measure a solution's cases A and B and leave case C, whose blocks take hours,
-    for another: only the named cases' cells run; a case that is not one, or --cases without --threads, exits 2."""
+    """CASES= (--cases) lets a session measure a solution's cases A and B and leave case C, whose blocks take an hour,
+    for another, and SCALINGS= its weak blocks alone: only the named cells run; a case or scaling that is not one,
+    or either without --threads, exits 2."""
     from allocorpool.__main__ import main
     from allocorpool.profiles import ThreadPlan
     from allocorpool.run import record
@@ -647,9 +648,22 @@ def test_recording_thread_blocks_of_some_cases_measures_those_cases_alone(tmp_pa
     assert [line.split(": ")[0] for line in said] == ["flat-glibc case B, 1 thread(s), weak scaling",
                                                       "flat-glibc case B, 1 thread(s), strong scaling"]
     assert not any("missing" in line or "not measured" in line for line in said)
+    # SCALINGS= (--scalings): the weak blocks alone, no strong cell run
+    said = record.record_threads("threads-record", "flat-glibc", probes=False, cases=["A"],
+                                 scalings=["weak"]).splitlines()
+    assert [line.split(": ")[0] for line in said] == ["flat-glibc case A, 1 thread(s), weak scaling"]
+    assert {(cell.case, cell.scaling) for cell in runs if cell.boot} == {("B", None), ("B", "strong"), ("A", None)}
+    with pytest.raises(ValueError, match="unknown scaling 'both'; one of weak, strong"):
+        record.record_threads("threads-record", "flat-glibc", probes=False, scalings=["both"])
     with pytest.raises(SystemExit) as bad:
         main(["blocks", "--profile", "ci", "--solution", "flat-glibc", "--threads", "--cases", "D"])
     error = capsys.readouterr().err
     assert bad.value.code == 2 and "invalid choice: 'D'" in error and "choose from" in error and "C" in error
+    with pytest.raises(SystemExit) as bad:
+        main(["blocks", "--profile", "ci", "--solution", "flat-glibc", "--threads", "--scalings", "both"])
+    error = capsys.readouterr().err
+    assert bad.value.code == 2 and "invalid choice: 'both'" in error and "weak" in error and "strong" in error
+    assert main(["blocks", "--profile", "ci", "--solution", "flat-glibc", "--scalings", "weak"]) == 2
+    assert "--scalings goes with --threads" in capsys.readouterr().err
     assert main(["blocks", "--profile", "ci", "--solution", "flat-glibc", "--cases", "A"]) == 2
     assert "--cases goes with --threads" in capsys.readouterr().err

@@ -70,11 +70,11 @@ def record_headroom(profile_name: str, solution: str) -> str:
 
 
 def record_threads(profile_name: str, solution: str, probes: bool = True,
-                   cases: Sequence[str] | None = None) -> str:
+                   cases: Sequence[str] | None = None, scalings: Sequence[str] | None = None) -> str:
     """Measures the solution's several-threads blocks in this boot (what the store lacks) and words the result:
     each strategy's thread time per packet at each thread count, and each pool over allocation; then (unless not
     probes), where its engine runs several real-time consumers, each strategy's probes at each count of them.
-    `cases` (None: the profile's) measures some cases only: a case C block can take hours."""
+    `cases` and `scalings` (None: the profile's) measure some only: a case C block can take an hour."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     prof = profiles.profile(profile_name)
     if cases:
@@ -82,6 +82,11 @@ def record_threads(profile_name: str, solution: str, probes: bool = True,
         if unknown:
             raise ValueError(f"unknown case {unknown[0]!r}; one of {', '.join(lists.CASES)}")
         prof = replace(prof, threads=replace(prof.threads, cases=tuple(cases)))
+    if scalings:
+        unknown = [s for s in scalings if s not in lists.THREAD_SCALINGS]
+        if unknown:
+            raise ValueError(f"unknown scaling {unknown[0]!r}; one of {', '.join(lists.THREAD_SCALINGS)}")
+        prof = replace(prof, threads=replace(prof.threads, scalings=tuple(scalings)))
     sweep = Sweep(prof, progress=True)
     table = measure_threads.threads(sweep.executor, [chosen])
     lines = []
