@@ -352,6 +352,20 @@ def test_row_labels_are_named_in_the_heading_row_not_on_an_empty_row_of_their_ow
     assert display.one_heading_row(plain) == plain
 
 
+def test_a_folded_table_keeps_the_row_labels_its_index_names(monkeypatch):
+    # the batch chapter's folded CPU table lost its solution, case and strategy: every fold hid the index
+    shown = []
+    monkeypatch.setattr(display, "display", lambda html: shown.append(html.data))
+    table = pd.DataFrame({"solution": ["Parallel", "Parallel"], "case": ["A", "C"], "strategy": ["Pooling"] * 2,
+                          "wall, ns": [118.2, 873.8]})
+    display.show_details("CPU and wall time", table.set_index(["solution", "case", "strategy"]))
+    display.show_details_group("Each", [("one", table.set_index(["solution", "case", "strategy"]))])
+    for markup in shown:
+        assert "Parallel" in markup and ">C<" in markup and "Pooling" in markup and "solution" in markup
+    display.show_details("Unnamed rows", table)  # a row count is no label: left out
+    assert ">0<" not in shown[-1] and ">1<" not in shown[-1] and "Parallel" in shown[-1]
+
+
 def test_a_table_writes_large_numbers_with_thousands_separators_as_the_prose_does(monkeypatch):
     # the continuum's crossover table printed "100000" beside prose that writes "100,000"
     shown = []

@@ -173,7 +173,7 @@ def test_the_answer_names_both_strategies_where_the_interval_does_not_decide():
     answer = chapter.answer_table(table)
     assert answer.loc[("Parallel", "A"), "1 thread"].startswith("Pool per thread, 40 %")
     assert answer.loc[("Parallel", "A"), "1 thread"].endswith("less time than allocation")  # not "Allocation"
-    assert "undecided" in answer.loc[("Parallel", "A"), "2 threads"]
+    assert ": undecided, 0.99" in answer.loc[("Parallel", "A"), "2 threads"]  # the ratio in no second brackets
     assert THREAD_STRATEGY_NAMES["netty-pooled-heap"] == "Netty, heap"  # a name keeps its capital
     scaling = chapter.scaling_table(table)
     assert scaling.loc[("Parallel", "Pool per thread"), "case A, 2 / 1"].startswith("1.6")
@@ -295,6 +295,20 @@ def test_workers_that_outnumber_the_cpus_with_their_producer_are_labelled_wherev
     assert threads_handoff.missing_note(pd.concat([table, unmeasured], ignore_index=True)) == (
         "Hand-off: 2 cells not measured (4 workers, which need a machine with a CPU for each worker; Netty Recycler "
         "at 2 workers).")
+
+
+def test_the_cpu_table_prints_its_figures_as_every_table_does():
+    # Whole ns with thousands separated, an interval in the digits it supports: "1,166 (1,061-1,225)", not
+    # "1166.3 (1060.9-1224.8)" beside a wall table that reads "3,233 (2,791-3,529)".
+    from allocorpool.chapters import threads_costs
+
+    row = {**_handoff_row("alloc", 1, [3200.0, 3232.8, 3260.0], [1166.3]), "thread_cpu_ns_per_packet": 1166.3,
+           "thread_cpu_low": 1060.9, "thread_cpu_high": 1224.8, "cpu_ns_per_packet": 6307.0}
+    cells = threads_costs.cpu_table(pd.DataFrame([row]), wall="wall ns/packet").iloc[0]
+    assert cells.to_dict() == {"wall ns/packet": "3,233", "threads' CPU ns/packet": "1,166 (1,061-1,225)",
+                               "process CPU ns/packet": "6,307"}
+    alone = threads_costs.cpu_table(pd.DataFrame([{**row, "thread_cpu_low": None}])).iloc[0]
+    assert alone["threads' CPU ns/packet"] == "1,166"  # no interval: the median alone
 
 
 def test_one_thread_here_is_set_beside_the_batch_chapters_with_its_machine():

@@ -86,8 +86,10 @@ def show_cpu(batch: pd.DataFrame) -> None:
     show.note(f"{above} of {len(table)} cells kept more than 1.1 cores busy; the most, "
               f"{busiest['cores busy']:.2f}, {busiest['solution']} {busiest['strategy'].lower()} in case "
               f"{busiest['case']}.")
+    shown = table.assign(**{c: table[c].map("{:,.1f}".format) for c in ("wall, ns", "CPU, ns")},
+                         **{"cores busy": table["cores busy"].map("{:.2f}".format)})
     show.show_details("CPU and wall time per packet, and the cores kept busy",
-                      table.set_index(["solution", "case", "strategy"]), precision=2)
+                      shown.set_index(["solution", "case", "strategy"]))
 
 
 def allocation_slowest(batch: pd.DataFrame, **_: object) -> Verdict:

@@ -75,7 +75,7 @@ def best_text(rows: dict[str, dict[str, Any]]) -> str:
     if outcome == effects.HOLDS:
         return (f"{best}, {100 * (1 - effect.ratio):.0f} % ({100 * (1 - effect.high):.0f}-"
                 f"{100 * (1 - effect.low):.0f} %) less time than {nxt}{boots}")
-    return f"{best} or {nxt}: undecided ({effect.text()}){boots}"
+    return f"{best} or {nxt}: undecided, {effect.text()}{boots}"
 
 
 def answer_table(table: pd.DataFrame) -> pd.DataFrame:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from allocorpool import effects
 from allocorpool.analysis.thread_costs import NETTY_COLUMNS, PROCESS_CPU, THREAD_CPU, cpu_view
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
@@ -37,10 +38,18 @@ def _absent(value: Any) -> bool:
 
 
 def _spread(median: Any, low: Any, high: Any) -> str:
-    """A median with its interval where both are known; the median alone, or nothing."""
+    """A median with its interval, in the digits the interval supports, where both are known ('1,166 (1,061-1,225)',
+    as every figure of the study reads); the median alone in whole ns ('1,166'), or nothing."""
     if _absent(median):
         return ""
-    return f"{median:.1f}" + ("" if _absent(low) or _absent(high) else f" ({low:.1f}-{high:.1f})")
+    if _absent(low) or _absent(high):
+        return _ns(median)
+    return effects.Spread(float(median), float(low), float(high), 2).text()  # an interval: two runs or more
+
+
+def _ns(value: Any) -> str:
+    """A time in whole ns with thousands separated ('3,233'), or nothing."""
+    return "" if _absent(value) else f"{float(value):,.0f}"
 
 
 def cpu_table(table: pd.DataFrame, wall: str = "wall ns/packet (thread time)") -> pd.DataFrame:
@@ -54,10 +63,9 @@ def cpu_table(table: pd.DataFrame, wall: str = "wall ns/packet (thread time)") -
             ok = r.get("status") == "ok"
             cpu, low, high = (r.get(k) for k in (THREAD_CPU, "thread_cpu_low", "thread_cpu_high"))
             rows.append({"solution": label, "case": case, "threads": int(n), "strategy": r["strategy_label"],
-                         wall: f"{r['ns_per_packet']:.1f}" if ok else str(r.get("status")),
+                         wall: _ns(r["ns_per_packet"]) if ok else str(r.get("status")),
                          "threads' CPU ns/packet": _spread(cpu, low, high) if ok else "",
-                         "process CPU ns/packet": _cell(r.get(PROCESS_CPU), f"{r.get(PROCESS_CPU) or 0:.1f}")
-                         if ok else ""})
+                         "process CPU ns/packet": _ns(r.get(PROCESS_CPU)) if ok else ""})
     return pd.DataFrame(rows).set_index(["solution", "case", "threads", "strategy"]) if rows else pd.DataFrame()
 
 
@@ -78,7 +86,7 @@ def netty_table(table: pd.DataFrame) -> pd.DataFrame:
                                                                   f"{int(r.get('netty_deallocations') or 0):,}"),
                      NETTY_HEADINGS["netty_cache_share"]: _cell(share, f"{100 * (share or 0):.1f} %"),
                      NETTY_HEADINGS["netty_chunk_usage_pct"]: _cell(usage, f"{usage or 0:.0f} %"),
-                     NETTY_HEADINGS["netty_used_bytes"]: _cell(used, f"{(used or 0) / 2**20:.0f} MiB"),
+                     NETTY_HEADINGS["netty_used_bytes"]: _cell(used, f"{(used or 0) / 2**20:,.0f} MiB"),
                      NETTY_HEADINGS["netty_thread_caches"]: _cell(r.get("netty_thread_caches"),
                                                                   f"{int(r.get('netty_thread_caches') or 0)}")})
     return pd.DataFrame(rows).set_index(["solution", "case", "threads", "strategy"]) if rows else pd.DataFrame()

@@ -317,13 +317,20 @@ def show_details_text(summary: str, text: str) -> None:
 
 def show_details_group(summary: str, tables: list[tuple[str, pd.DataFrame]], precision: int = 1) -> None:
     """Several folded tables, each under its own line, folded together under one line."""
-    inner = "".join(f"<details><summary>{html.escape(title)}</summary>"
-                    f"{numbers(readable(table), precision).hide(axis='index').to_html()}</details>"
+    inner = "".join(f"<details><summary>{html.escape(title)}</summary>{_folded(table, precision)}</details>"
                     for title, table in tables)
     display(HTML(f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"))
 
 
 def show_details(summary: str, table: pd.DataFrame, precision: int = 1) -> None:
     """A table folded under a one-line summary (the cells behind a verdict), its columns named for the reader."""
-    inner = numbers(readable(table), precision).hide(axis="index").to_html()
-    display(HTML(f"<details><summary>{html.escape(summary)}</summary>{inner}</details>"))
+    display(HTML(f"<details><summary>{html.escape(summary)}</summary>{_folded(table, precision)}</details>"))
+
+
+def _folded(table: pd.DataFrame, precision: int) -> str:
+    """A folded table's HTML: its row labels kept where its index names them (a solution, case and strategy), left
+    out where it is the unnamed row count."""
+    styler = numbers(readable(table), precision)
+    if all(name is None for name in table.index.names):
+        return styler.hide(axis="index").to_html()
+    return one_heading_row(styler.to_html())
