@@ -59,7 +59,7 @@ record-threads: committed env
 	@set -o pipefail; boot=$(RECORD_BOOT); \
 	for name in $(or $(ONLY),$$($(PY) -c 'from allocorpool import profiles; print(" ".join(profiles.profile("$(PROFILE)").threads.solutions))')); do \
 	  ALLOC_OR_POOL_SCHEDULER=$(SCHEDULER) $(PY) -m allocorpool blocks --profile $(PROFILE) --solution $$name --threads $(if $(NO_PROBES),--no-probes) $(if $(CASES),--cases $(CASES)) $(if $(SCALINGS),--scalings $(SCALINGS)) | tee $(BUILD)/record-threads-$$name.txt || exit $$?; \
-	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) thread blocks of $$name$(if $(CASES), (cases $(CASES)))$(if $(SCALINGS), ($(SCALINGS) scaling)), boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
+	  git add data/$(PROFILE) && git commit -q -F - -- data/$(PROFILE) <<< "data: $(PROFILE) $(if $(SCALINGS),$(SCALINGS) )thread blocks of $$name$(if $(CASES), (cases $(CASES))), boot $$boot"$$'\n\n'"$$(cat $(BUILD)/record-threads-$$name.txt)" || true; \
 	done
 
 # The several-threads chapter's hand-off blocks (one producer, N workers, at each count this machine has N

@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                   else record.record_continuum(args.profile, args.solution) if args.continuum
                   else record.record_headroom(args.profile, args.solution) if args.headroom
                   else record.record_threads(args.profile, args.solution, not args.no_probes, args.cases,
-                                                     args.scalings)
+                                             args.scalings)
                   if args.threads
                   else record.record_handoff(args.profile, args.solution) if args.handoff
                   else record.record_pool_choice(args.profile, args.solution) if args.pool_choice

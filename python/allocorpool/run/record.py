@@ -77,16 +77,11 @@ def record_threads(profile_name: str, solution: str, probes: bool = True,
     `cases` and `scalings` (None: the profile's) measure some only: a case C block can take an hour."""
     chosen = lists.named(lists.SOLUTIONS_BY_NAME, solution, "solution")
     prof = profiles.profile(profile_name)
-    if cases:
-        unknown = [c for c in cases if c not in lists.CASES]
-        if unknown:
-            raise ValueError(f"unknown case {unknown[0]!r}; one of {', '.join(lists.CASES)}")
-        prof = replace(prof, threads=replace(prof.threads, cases=tuple(cases)))
-    if scalings:
-        unknown = [s for s in scalings if s not in lists.THREAD_SCALINGS]
-        if unknown:
-            raise ValueError(f"unknown scaling {unknown[0]!r}; one of {', '.join(lists.THREAD_SCALINGS)}")
-        prof = replace(prof, threads=replace(prof.threads, scalings=tuple(scalings)))
+    for field, chosen_ones, valid in (("cases", cases, lists.CASES), ("scalings", scalings, lists.THREAD_SCALINGS)):
+        if chosen_ones:
+            for one in chosen_ones:
+                lists.named(dict.fromkeys(valid), one, field[:-1])
+            prof = replace(prof, threads=replace(prof.threads, **{field: tuple(chosen_ones)}))
     sweep = Sweep(prof, progress=True)
     table = measure_threads.threads(sweep.executor, [chosen])
     lines = []
