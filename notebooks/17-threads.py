@@ -72,7 +72,11 @@ threads.show_chapter(table, plan.counts)
 # ## CPU time and Netty's allocator
 #
 # The same runs in CPU time: each thread's own, from its CPU clock (`ThreadMXBean` in Java,
-# `CLOCK_THREAD_CPUTIME_ID` in C++), summed over the run's threads, per packet. Below, what Netty's
+# `CLOCK_THREAD_CPUTIME_ID` in C++), summed over the run's threads, per packet. Beside it, the share
+# of the threads' time the collector **held** them, from the GC log of the run that stands for the
+# cell: stopped with every thread, or stalled waiting for memory (ZGC's allocation stalls). Where it
+# is large, the time measures the collector's work, which depends on the heap's size against the
+# live set, as much as the strategy's. Below, what Netty's
 # pooled allocator says of itself after each run (`PooledByteBufAllocatorMetric`): an arena counts
 # only the buffers no thread cache served, so the share the caches served is one less the arena's
 # allocations over the buffers the strategy allocated.

@@ -306,9 +306,35 @@ def test_the_cpu_table_prints_its_figures_as_every_table_does():
            "thread_cpu_low": 1060.9, "thread_cpu_high": 1224.8, "cpu_ns_per_packet": 6307.0}
     cells = threads_costs.cpu_table(pd.DataFrame([row]), wall="wall ns/packet").iloc[0]
     assert cells.to_dict() == {"wall ns/packet": "3,233", "threads' CPU ns/packet": "1,166 (1,061-1,225)",
-                               "process CPU ns/packet": "6,307"}
-    alone = threads_costs.cpu_table(pd.DataFrame([{**row, "thread_cpu_low": None}])).iloc[0]
-    assert alone["threads' CPU ns/packet"] == "1,166"  # no interval: the median alone
+                               "process CPU ns/packet": "6,307", "held by the collector": ""}  # no GC log: none
+    alone = threads_costs.cpu_table(pd.DataFrame([{**row, "thread_cpu_low": None, "collector_held_pct": 85.04}]))
+    assert alone.iloc[0]["threads' CPU ns/packet"] == "1,166"  # no interval: the median alone
+    assert alone.iloc[0]["held by the collector"] == "85 %"
+
+
+def test_the_collector_hold_is_counted_and_netty_heap_set_against_direct_where_they_part():
+    # Netty's heap pool held 81 % against its direct pool's 0 % at one thread: the sentence names that cell, the
+    # widest gap, and counts the other one over 25 points; the 2-thread cells part by less and are not named.
+    from allocorpool.chapters import threads_costs
+
+    def row(strategy, threads, ns, held):
+        return {**_row(strategy, threads, [ns]), "label": "ZGC 11", "case": "C", "collector_held_pct": held,
+                "netty_used_bytes": 964 * 2**20}
+
+    table = pd.DataFrame([row("alloc", 1, 2_779.0, 86.1), row("netty-pooled-heap", 1, 8_259.0, 81.0),
+                          row("netty-pooled-direct", 1, 1_849.0, 0.1), row("alloc", 2, 2_900.0, 88.6),
+                          row("netty-pooled-heap", 2, 4_000.0, 30.0), row("netty-pooled-direct", 2, 2_000.0, 16.4),
+                          row("pool", 2, 700.0, None)])
+    count, netty = threads_costs.held_findings(table)
+    assert count == ("The collector stopped or stalled the threads for more than 25 % of their time in 4 of 6 "
+                     "Java cells (allocation 2; Netty, heap 2).")
+    assert netty == ("Netty's heap pool keeps its chunks in the Java heap (964 MiB in that cell), its direct pool "
+                     "outside it. ZGC 11, case C, 1 thread: the collector held the heap pool's threads 81 % of their "
+                     "time, the direct pool's 0 %, and the heap pool took 4.5 x as long per packet.")
+    assert threads_costs.held_findings(table, netty=False) == [count]
+    calm = table.assign(collector_held_pct=5.0)
+    assert threads_costs.held_findings(calm) == ["The collector stopped or stalled the threads for more than 25 % "
+                                                 "of their time in 0 of 7 Java cells."]
 
 
 def test_one_thread_here_is_set_beside_the_batch_chapters_with_its_machine():

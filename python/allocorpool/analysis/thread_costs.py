@@ -1,7 +1,8 @@
 """What a run of several threads cost beside its wall time: CPU time per packet, the process's and its own
 threads' (the summary's measured_cpu_s and thread_cpu_s), each cell's median over its block's repetitions with
-the same spread as its wall time (analysis.blocks.cell_figures), and Netty's allocator metrics of the run that
-stands for the cell (netty_metrics).
+the same spread as its wall time (analysis.blocks.cell_figures), Netty's allocator metrics of the run that
+stands for the cell (netty_metrics), and how much of its threads' time that run's collector held them
+(collector_held).
 
 Thread CPU time per packet is the CPU time of the run's own threads (the processing threads, a hand-off run's
 producer too) per packet: it stays flat as threads are added where a strategy scales, as thread time per packet
@@ -11,6 +12,7 @@ collector's and the compiler's threads."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +20,9 @@ import numpy as np
 import pandas as pd
 
 from allocorpool.analysis.blocks import cell_figures, spread_columns
+from allocorpool.analysis.gctable import measured_window
+from allocorpool.data import gclog
+from allocorpool.data.records import CellResult
 from allocorpool.data.tables import value
 
 THREAD_CPU = "thread_cpu_ns_per_packet"
@@ -28,6 +33,11 @@ CPU_COLUMNS = [PROCESS_CPU, THREAD_CPU, "thread_cpu_low", "thread_cpu_high", "cp
 # Netty's allocator metrics of the run that stands for a cell: buffers its arenas allocated and freed (what the
 # thread caches did not serve), the share of the strategy's buffers a thread cache served, the mean usage of the
 # arenas' chunks, the memory the allocator holds, and its thread caches
+# The share of the run's own threads' time in its measured window the collector held them, in %
+HELD = "collector_held_pct"
+# The engine's own threads, as java-lib names them (run.ThreadedRun's processing threads, run.HandoffRun's
+# workers and producer): the threads whose time a stall takes
+OWN_THREAD = re.compile(r"(processor|worker)-[0-9]+|producer")
 NETTY_COLUMNS = ["netty_allocations", "netty_deallocations", "netty_cache_share", "netty_chunk_usage_pct",
                  "netty_used_bytes", "netty_thread_caches"]
 
@@ -93,6 +103,43 @@ def netty_columns(row: Mapping[str, Any]) -> dict[str, Any]:
             "netty_chunk_usage_pct": metrics.get("chunk_usage_pct"),
             "netty_used_bytes": sum(int(v) for v in used if v is not None and not pd.isna(v)),
             "netty_thread_caches": metrics.get("num_thread_local_caches")}
+
+
+def collector_held(result: CellResult) -> float | None:
+    """The share of the run's own threads' time in its measured window (analysis.gctable.measured_window) that
+    its collector held them, in %: every stop of the world holds each thread, and a stall (ZGC's allocation or
+    relocation stall) the thread that stalled. Per thread, the union of those spans within the window; summed
+    over the threads (the summary's thread_cpu_s counts them) over the window times their number. None for a run
+    without a GC log lined up with its clock (a C++ run, a failed one)."""
+    if result.gc_events is None or result.run.header is None or result.run.summary is None:
+        return None
+    events = gclog.align(result.gc_events, result.run.header).events
+    cpu = result.run.summary.get("thread_cpu_s")
+    threads = len(list(cpu)) if cpu is not None and not isinstance(cpu, float) else 0
+    if events is None or not threads:
+        return None
+    start, end = measured_window(result.run)
+    if end <= start:
+        return None
+    stopped = gclog.stops(events)
+    stops = list(zip(stopped["t_s"], stopped["t_end_s"]))
+    stalled = gclog.stalls(events)
+    stalled = stalled.loc[np.array([isinstance(name, str) and OWN_THREAD.fullmatch(name) is not None
+                                    for name in stalled["thread"]], dtype=bool)]
+    held = _union(stops, start, end) * (threads - stalled["thread"].nunique())
+    for _, spans in stalled.groupby("thread"):
+        held += _union(stops + list(zip(spans["t_s"], spans["t_end_s"])), start, end)
+    return 100 * held / (threads * (end - start))
+
+
+def _union(spans: list[tuple[float, float]], start: float, end: float) -> float:
+    """The length of the union of the spans (start, end pairs), clipped to [start, end]."""
+    total, reach = 0.0, start
+    for low, high in sorted((max(float(a), start), min(float(b), end)) for a, b in spans):
+        if high > max(low, reach):
+            total += high - max(low, reach)
+            reach = high
+    return total
 
 
 def live_set_per_thread(row: Mapping[str, Any], threads: int) -> float | None:

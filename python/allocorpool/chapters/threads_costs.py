@@ -1,7 +1,7 @@
 """Chapter 17's figures beside wall time: the threads' CPU time per packet (a figure and tables read as the wall
 time ones are, from analysis.thread_costs.cpu_view), Netty's allocator metrics per strategy, and the strong-scaling
-comparison (the case's live set split between the threads) beside the weak one. Every sentence is computed from
-the chapter's table (run.experiments.threads.threads)."""
+comparison (the case's live set split between the threads) beside the weak one, and how much of the threads' time
+the collector held them. Every sentence is computed from the chapter's table (run.experiments.threads.threads)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from typing import Any
 import pandas as pd
 
 from allocorpool import effects
-from allocorpool.analysis.thread_costs import NETTY_COLUMNS, PROCESS_CPU, THREAD_CPU, cpu_view
+from allocorpool.analysis.thread_costs import HELD, NETTY_COLUMNS, PROCESS_CPU, THREAD_CPU, cpu_view
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
 from allocorpool.data.records import MISSING
-from allocorpool.lists import STRONG, THREAD_STRATEGY_LABELS, WEAK
+from allocorpool.lists import STRONG, THREAD_STRATEGY_LABELS, THREAD_STRATEGY_NAMES, WEAK
 
 NETTY_HEADINGS = {"netty_allocations": "arena allocations", "netty_deallocations": "arena deallocations",
                   "netty_cache_share": "served by a thread cache", "netty_chunk_usage_pct": "chunk usage",
@@ -54,8 +54,9 @@ def _ns(value: Any) -> str:
 
 def cpu_table(table: pd.DataFrame, wall: str = "wall ns/packet (thread time)") -> pd.DataFrame:
     """Per solution, case and thread count, each strategy's wall time per packet beside its threads' CPU time per
-    packet (median, 95 % interval) and the process's (median: the collector's and compiler's threads too). `wall`
-    heads the wall time: thread time in a threaded run, wall time in a hand-off (its producer makes every packet)."""
+    packet (median, 95 % interval), the process's (median: the collector's and compiler's threads too) and the share
+    of the threads' time the collector held them (the run that stands for the cell; none in C++). `wall` heads the
+    wall time: thread time in a threaded run, wall time in a hand-off (its producer makes every packet)."""
     table = threads.measured(table)
     rows = []
     for (label, case, n), part in table.groupby(["label", "case", "threads"], sort=False):
@@ -65,8 +66,48 @@ def cpu_table(table: pd.DataFrame, wall: str = "wall ns/packet (thread time)") -
             rows.append({"solution": label, "case": case, "threads": int(n), "strategy": r["strategy_label"],
                          wall: _ns(r["ns_per_packet"]) if ok else str(r.get("status")),
                          "threads' CPU ns/packet": _spread(cpu, low, high) if ok else "",
-                         "process CPU ns/packet": _ns(r.get(PROCESS_CPU)) if ok else ""})
+                         "process CPU ns/packet": _ns(r.get(PROCESS_CPU)) if ok else "",
+                         HELD_HEADING: _cell(r.get(HELD), f"{r.get(HELD) or 0:.0f} %") if ok else ""})
     return pd.DataFrame(rows).set_index(["solution", "case", "threads", "strategy"]) if rows else pd.DataFrame()
+
+
+HELD_HEADING = "held by the collector"
+HELD_MUCH = 25.0  # % of the threads' time: a cell held more than this says how full its heap ran
+
+
+def held_findings(table: pd.DataFrame, netty: bool = True) -> list[str]:
+    """Sentences computed from the table: in how many Java cells the collector held the threads more than a
+    quarter of their time, and which strategy's; with `netty`, where Netty's heap pool was held far longer than its
+    direct pool in the same solution, case and count, the cell of the widest gap."""
+    part = threads.measured(table)
+    part = part[part["status"].eq("ok") & part[HELD].notna()] if len(part) and HELD in part else part.iloc[0:0]
+    if not len(part):
+        return []
+    much = part[part[HELD].astype(float) > HELD_MUCH]
+    by_strategy = "; ".join(f"{THREAD_STRATEGY_NAMES[str(s)]} {n}"
+                            for s, n in much["strategy"].value_counts().items())
+    lines = [f"The collector stopped or stalled the threads for more than {HELD_MUCH:.0f} % of their time in "
+             f"{len(much)} of {show.count(len(part), 'Java cell')}" + (f" ({by_strategy})." if len(much) else ".")]
+    gaps = []
+    for _, cells in part.groupby(["label", "case", "threads"], sort=False) if netty else ():
+        by = cells.set_index("strategy")
+        if {"netty-pooled-heap", "netty-pooled-direct"} <= set(by.index):
+            heap, direct = by.loc["netty-pooled-heap"], by.loc["netty-pooled-direct"]
+            gaps.append((float(heap[HELD]) - float(direct[HELD]), heap, direct))
+    wide = [g for g in gaps if g[0] > HELD_MUCH]
+    if wide:
+        _, heap, direct = max(wide, key=lambda g: g[0])
+        used = heap.get("netty_used_bytes")
+        memory = "" if _absent(used) else f" ({float(used) / 2**20:,.0f} MiB in that cell)"
+        others = len(wide) - 1
+        lines.append(f"Netty's heap pool keeps its chunks in the Java heap{memory}, its direct pool outside it. "
+                     f"{heap['label']}, case {heap['case']}, {show.count(int(heap['threads']), 'thread')}: the "
+                     f"collector held the heap pool's threads {float(heap[HELD]):.0f} % of their time, the direct "
+                     f"pool's {float(direct[HELD]):.0f} %, and the heap pool took "
+                     f"{float(heap['ns_per_packet']) / float(direct['ns_per_packet']):.1f} x as long per packet"
+                     + (f" ({show.count(others, 'other cell')} with a gap over {HELD_MUCH:.0f} points)."
+                        if others else "."))
+    return lines
 
 
 def netty_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -135,12 +176,13 @@ def show_costs(table: pd.DataFrame) -> None:
         show.show_figure(threads.figure(cpu, per="CPU-second",
                                         title="Throughput per second of the threads' CPU time (flat: perfect scaling)"))
     show.show_table(cpu_table(weak), "Wall and CPU time per packet, ns: thread time (elapsed x threads), the "
-                                     "threads' own CPU time (median, 95 % interval) and the whole process's")
+                                     "threads' own CPU time (median, 95 % interval) and the whole process's; the "
+                                     "share of the threads' time the collector held them")
     counts = threads.measured(cpu)["threads"].unique() if len(cpu) else []
     if len(counts) > 1:
         show.show_table(threads.scaling_table(cpu), "Scaling in CPU time: the threads' CPU time per packet at N "
                                                     "threads over one thread's (1: perfect), 95 % interval")
-    for line in cpu_findings(weak):
+    for line in cpu_findings(weak) + held_findings(weak):
         show.note(line)
     netty = netty_table(weak)
     if len(netty):

@@ -14,7 +14,7 @@ from allocorpool.analysis.thread_costs import cpu_view
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
 from allocorpool.analysis.claims import versus
-from allocorpool.chapters.threads_costs import cpu_table, netty_table
+from allocorpool.chapters.threads_costs import cpu_table, held_findings, netty_table
 from allocorpool.data.records import MISSING
 from allocorpool.lists import HANDOFF_STRATEGIES, THREAD_STRATEGY_LABELS
 
@@ -137,7 +137,9 @@ def show_handoff(table: pd.DataFrame) -> None:
         show.note(shared_note(shared))
     show.show_table(_workers(cpu_table(table, wall="wall ns/packet"), shared),
                     "Hand-off: wall time per packet beside the threads' CPU time (the producer's and the workers') "
-                    "and the whole process's, ns")
+                    "and the whole process's, ns; the share of the threads' time the collector held them")
+    for line in held_findings(table, netty=False):
+        show.note(line)
     compared = against_allocation(table)
     if len(compared):
         shown_ = compared.drop(columns=list(OUTCOME.values()))

@@ -67,10 +67,11 @@ BATCH_COLUMNS = SOLUTION_COLUMNS + ["source", "key", "status", "error", "stderr_
 THREAD_FIELDS = ["ns_per_packet", "alloc_bytes_per_packet", "gc_pause_count", "gc_pause_total_ms", "gc_pause_max_ms",
                  "peak_rss_bytes", "thread_share_min", "cpus"]
 # scaling: "weak" (every thread the case's live set) or "strong" (the case split); handoff: one producer feeding the
-# threads; live_set_per_thread: packets each thread held; the CPU and Netty columns: analysis.thread_costs'
+# threads; live_set_per_thread: packets each thread held; the CPU, Netty and collector columns: analysis.thread_costs'
 THREAD_COST_COLUMNS = ["live_set_per_thread", "cpu_ns_per_packet", "thread_cpu_ns_per_packet", "thread_cpu_low",
                        "thread_cpu_high", "cpu_boot_samples", "netty_allocations", "netty_deallocations",
-                       "netty_cache_share", "netty_chunk_usage_pct", "netty_used_bytes", "netty_thread_caches"]
+                       "netty_cache_share", "netty_chunk_usage_pct", "netty_used_bytes", "netty_thread_caches",
+                       "collector_held_pct"]
 THREAD_COLUMNS = SOLUTION_COLUMNS + ["threads", "scaling", "handoff", "key", "status", "error", *THREAD_FIELDS,
                                      *SPREAD_COLUMNS, *THREAD_COST_COLUMNS, "machine"]
 # The several-threads chapter's real-time blocks: a probe block's row at each count of consumer threads, the

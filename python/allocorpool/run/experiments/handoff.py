@@ -1,12 +1,13 @@
 """The several-threads chapter's hand-off experiments and its rows (chapter 17): one producer thread acquiring
 and filling every packet for N workers that process and release them (run.cells.handoff_block), for the chosen
 solutions whose engine runs it (lists.HANDOFF_ENGINES); and the row of a thread cell, a hand-off one or not, with
-its CPU time and Netty's allocator metrics beside its wall time (analysis.thread_costs). Plain functions of the
+its CPU time, Netty's allocator metrics and its collector's hold on its threads beside its wall time
+(analysis.thread_costs). Plain functions of the
 sweep (run.executor.Executor) that measures or replays the blocks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -14,8 +15,9 @@ import pandas as pd
 
 from allocorpool import machine
 from allocorpool.analysis.blocks import cell_figures, spread_columns
-from allocorpool.analysis.thread_costs import CPU_COLUMNS, cpu_figures, live_set_per_thread, netty_columns
-from allocorpool.data.records import MISSING
+from allocorpool.analysis.thread_costs import (CPU_COLUMNS, HELD, collector_held, cpu_figures, live_set_per_thread,
+                                               netty_columns)
+from allocorpool.data.records import MISSING, CellResult
 from allocorpool.data.tables import THREAD_COLUMNS, THREAD_FIELDS, machine_name, recorded, value
 from allocorpool.lists import HANDOFF_ENGINES, THREAD_STRATEGY_LABELS, WEAK, Solution
 from allocorpool.run.cells import handoff_block, thread_block
@@ -40,7 +42,7 @@ def handoffs(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
             block = handoff_block(solution, case, ex.profile, counts)
             runs = runs_of(ex, handoff_block, solution, case, counts)
             ex.progress.saw(runs.to_dict("records"))
-            rows += block_rows(solution, block.cells, runs)
+            rows += block_rows(solution, block.cells, runs, ex.load)
     ex.progress.end(f"{len(rows)} hand-off cells")
     return pd.DataFrame(rows, columns=THREAD_COLUMNS)
 
@@ -55,11 +57,18 @@ def worker_counts(planned: Iterable[int], cpus: int | None = None, *, sharing: b
 
 
 
-def block_rows(solution: Solution, cells: Iterable[Cell], runs: pd.DataFrame) -> list[dict[str, Any]]:
-    """A thread block's rows, one per cell (thread_row), from its runs."""
+def block_rows(solution: Solution, cells: Iterable[Cell], runs: pd.DataFrame,
+               load: Callable[[str], CellResult] | None = None) -> list[dict[str, Any]]:
+    """A thread block's rows, one per cell (thread_row), from its runs; with `load` (a stored run by its key:
+    Executor.load), each finished Java cell's collector hold on its threads, read from the GC log of the run that
+    stands for it (analysis.thread_costs.collector_held)."""
     figures = cell_figures(runs) if len(runs) else {}
     costs = cpu_figures(runs) if len(runs) else {}
-    return [thread_row(solution, cell, figures.get(cell.key), costs.get(cell.key)) for cell in cells]
+    rows = [thread_row(solution, cell, figures.get(cell.key), costs.get(cell.key)) for cell in cells]
+    for row in rows:
+        ok = load is not None and row["status"] == "ok" and solution.engine == "java"
+        row[HELD] = collector_held(load(row["key"])) if ok else None  # type: ignore[misc]
+    return rows
 
 
 def thread_row(solution: Solution, cell: Cell, found: dict[str, Any] | None,

@@ -50,7 +50,7 @@ def threads(ex: Executor, chosen: Iterable[Solution]) -> pd.DataFrame:
                 block = thread_block(solution, case, ex.profile, counts, scaling)  # its cells name the rows
                 runs = runs_of(ex, scaling_block(scaling), solution, case, counts)
                 ex.progress.saw(runs.to_dict("records"))
-                rows += block_rows(solution, block.cells, runs)
+                rows += block_rows(solution, block.cells, runs, ex.load)
     ex.progress.end(f"{len(rows)} thread cells")
     return pd.DataFrame(rows, columns=THREAD_COLUMNS)
 
