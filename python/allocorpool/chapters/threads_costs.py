@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from allocorpool import effects
-from allocorpool.analysis.thread_costs import HELD, NETTY_COLUMNS, PROCESS_CPU, THREAD_CPU, cpu_view
+from allocorpool.analysis.thread_costs import HELD, HELD_MUCH, NETTY_COLUMNS, PROCESS_CPU, THREAD_CPU, cpu_view
 from allocorpool.chapters.page import display as show
 from allocorpool.chapters import threads
 from allocorpool.data.records import MISSING
@@ -72,7 +72,6 @@ def cpu_table(table: pd.DataFrame, wall: str = "wall ns/packet (thread time)") -
 
 
 HELD_HEADING = "held by the collector"
-HELD_MUCH = 25.0  # % of the threads' time: a cell held more than this says how full its heap ran
 
 
 def held_findings(table: pd.DataFrame, netty: bool = True) -> list[str]:
