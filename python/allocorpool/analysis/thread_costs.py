@@ -30,9 +30,6 @@ PROCESS_CPU = "cpu_ns_per_packet"
 # A thread table row's CPU figures: the process's per packet (median), its own threads' (median, 95 % interval,
 # the samples by boot that comparisons resample: cpu_boot_samples)
 CPU_COLUMNS = [PROCESS_CPU, THREAD_CPU, "thread_cpu_low", "thread_cpu_high", "cpu_boot_samples"]
-# Netty's allocator metrics of the run that stands for a cell: buffers its arenas allocated and freed (what the
-# thread caches did not serve), the share of the strategy's buffers a thread cache served, the mean usage of the
-# arenas' chunks, the memory the allocator holds, and its thread caches
 # The share of the run's own threads' time in its measured window the collector held them, in %; a cell held more
 # than HELD_MUCH % of it says more of its collector and heap than of its strategy
 HELD = "collector_held_pct"
@@ -40,6 +37,9 @@ HELD_MUCH = 25.0
 # The engine's own threads, as java-lib names them (run.ThreadedRun's processing threads, run.HandoffRun's
 # workers and producer): the threads whose time a stall takes
 OWN_THREAD = re.compile(r"(processor|worker)-[0-9]+|producer")
+# Netty's allocator metrics of the run that stands for a cell: buffers its arenas allocated and freed (what the
+# thread caches did not serve), the share of the strategy's buffers a thread cache served, the mean usage of the
+# arenas' chunks, the memory the allocator holds, and its thread caches
 NETTY_COLUMNS = ["netty_allocations", "netty_deallocations", "netty_cache_share", "netty_chunk_usage_pct",
                  "netty_used_bytes", "netty_thread_caches"]
 

@@ -2,8 +2,8 @@
 and filling every packet for N workers that process and release them (run.cells.handoff_block), for the chosen
 solutions whose engine runs it (lists.HANDOFF_ENGINES); and the row of a thread cell, a hand-off one or not, with
 its CPU time, Netty's allocator metrics and its collector's hold on its threads beside its wall time
-(analysis.thread_costs). Plain functions of the
-sweep (run.executor.Executor) that measures or replays the blocks."""
+(analysis.thread_costs). Plain functions of the sweep (run.executor.Executor) that measures or replays the
+blocks."""
 
 from __future__ import annotations
 
@@ -58,16 +58,16 @@ def worker_counts(planned: Iterable[int], cpus: int | None = None, *, sharing: b
 
 
 def block_rows(solution: Solution, cells: Iterable[Cell], runs: pd.DataFrame,
-               load: Callable[[str], CellResult] | None = None) -> list[dict[str, Any]]:
-    """A thread block's rows, one per cell (thread_row), from its runs; with `load` (a stored run by its key:
-    Executor.load), each finished Java cell's collector hold on its threads, read from the GC log of the run that
-    stands for it (analysis.thread_costs.collector_held)."""
+               load: Callable[[str], CellResult]) -> list[dict[str, Any]]:
+    """A thread block's rows, one per cell (thread_row), from its runs, each finished Java cell's with its
+    collector's hold on its threads, read from the GC log of the run that stands for it (`load`: a stored run by
+    its key, Executor.load; analysis.thread_costs.collector_held)."""
     figures = cell_figures(runs) if len(runs) else {}
     costs = cpu_figures(runs) if len(runs) else {}
     rows = [thread_row(solution, cell, figures.get(cell.key), costs.get(cell.key)) for cell in cells]
     for row in rows:
-        ok = load is not None and row["status"] == "ok" and solution.engine == "java"
-        row[HELD] = collector_held(load(row["key"])) if ok else None  # type: ignore[misc]
+        java = row["status"] == "ok" and solution.engine == "java"
+        row[HELD] = collector_held(load(row["key"])) if java else None
     return rows
 
 
