@@ -272,26 +272,27 @@ def findings(table: pd.DataFrame) -> list[str]:
 
 
 def held_finding(table: pd.DataFrame) -> list[str]:
-    """Where a pool per thread took less time per packet than allocation (medians, a cell per solution, case and
-    thread count), in how many the collector held allocation's threads more than HELD_MUCH % of their time
-    (analysis.thread_costs.collector_held): there the margin is the collector's and the heap's as much as the
-    pool's. Nothing where no cell has the figure (C++, or no GC log)."""
+    """Where a pool per thread was faster than allocation (decided as every pair of the chapter: `versus`, its
+    interval below 1 by the margin; a cell per solution, case and thread count), in how many the collector held
+    allocation's threads more than HELD_MUCH % of their time (analysis.thread_costs.collector_held): there the
+    margin is the collector's and the heap's as much as the pool's. Nothing where no cell has the figure (C++, or
+    no GC log)."""
     if HELD not in table:
         return []
     won = held = 0
     for (solution, case, n), _ in table.groupby(["solution", "case", "threads"], sort=False):
         rows = by_strategy(table, solution, case, int(n))
         alloc, pool = rows.get(ALLOC), rows.get(PER_THREAD)
-        if alloc is None or pool is None or pd.isna(alloc.get(HELD)) or not _ns(pool) < _ns(alloc):
+        if alloc is None or pool is None or pd.isna(alloc.get(HELD)) or versus(pool, alloc)[0] != effects.HOLDS:
             continue
         won += 1
         held += float(alloc[HELD]) > HELD_MUCH
     if not won:
         return []
-    return [f"In {show.count(won, 'Java cell')} a pool per thread took less time per packet than allocation; in "
-            f"{held} of them the collector held allocation's threads for more than {HELD_MUCH:.0f} % of their time. "
-            "There the margin is largely the collector's work, which depends on the heap's size against the live "
-            "set."]
+    return [f"In {show.count(won, 'Java cell')} a pool per thread was faster than allocation by more than the "
+            f"margin; in {held} of them the collector held allocation's threads for more than {HELD_MUCH:.0f} % of "
+            "their time. There the margin is largely the collector's work, which depends on the heap's size against "
+            "the live set."]
 
 
 def _ratio(table: pd.DataFrame, threads: int, solution: str, case: str) -> float:
