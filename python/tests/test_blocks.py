@@ -113,6 +113,24 @@ def test_a_block_interrupted_and_resumed_in_another_boot_runs_again_whole_there(
     assert sorted(register["boot"]) == ["boot1", "boot2"] and register["reference_ns_per_packet"].notna().all()
 
 
+def test_a_cell_counts_only_the_boots_whose_block_ran_it():
+    # boot1's block had alloc and pool; boot2's, newer, added shared: shared was measured in one boot only
+    rows = [{"cell": cell, "boot": boot, "status": "ok", "complete": True, "started_utc": started,
+             "ns_per_packet": 100.0 + i}
+            for boot, started, cells in (("boot1", "2026-01-01", ("alloc", "pool")),
+                                         ("boot2", "2026-02-01", ("alloc", "pool", "shared")))
+            for cell in cells for i in range(3)]
+    figures = block_figures.cell_figures(pd.DataFrame(rows))
+    assert list(figures["alloc"]["boot_samples"]) == ["boot1", "boot2"]
+    assert figures["shared"]["boot_samples"] == {"boot2": [100.0, 101.0, 102.0]}
+    assert block_figures.spread_columns(figures["shared"])["boots"] == 1
+    assert list(block_figures.compare(figures["shared"], figures["alloc"]).by_boot) == ["boot2"]
+    # a cell only an older boot ran stands on that boot's figures, not on the newest boot's empty list
+    older = block_figures.cell_figures(pd.DataFrame([r for r in rows if r["cell"] != "shared"]
+                                                    + [{**r, "cell": "old"} for r in rows[:3]]))
+    assert older["old"]["boot"] == "boot1" and older["old"]["spread"].n == 3
+
+
 def test_a_verdict_that_flips_between_boots_says_so():
     fast = {"boot_samples": {"b1": [50, 52, 51], "b2": [100, 101, 99]}}
     slow = {"boot_samples": {"b1": [100, 99, 101], "b2": [98, 100, 101]}}

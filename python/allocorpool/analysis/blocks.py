@@ -2,7 +2,7 @@
 
 The runs come from run.blocks (one row per run: cell, boot, repetition, status and the run's summary).
 A cell's figure is the median over its repetitions in one boot, with a 95 % interval; the newest
-complete boot gives the figure shown, and every complete boot keeps its own repetitions. A comparison is
+complete boot that ran the cell gives the figure shown, and every such boot keeps its own repetitions. A comparison is
 made in each boot (so a verdict that flips between boots says so) and over every boot that measured it:
 the effect that stands resamples boots and then repetitions (effects.ratio_over_boots), so a verdict
 holds only where the boots agree on it.
@@ -36,9 +36,9 @@ def _figures(runs: list[dict[str, Any]], value: str) -> list[float]:
 
 
 def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, dict[str, Any]]:
-    """For each cell of the block: its newest complete boot's spread, the run that stands for it (the
-    repetition nearest the median: its key, GC log and other figures), its failures, and every complete
-    boot's figures. A cell of a block no boot completed has no entry."""
+    """For each cell of the block: the spread of the newest complete boot that ran it, the run that stands for
+    it (the repetition nearest the median: its key, GC log and other figures), its failures, and the figures
+    of every complete boot that ran it. A cell of a block no boot completed has no entry."""
     boots = complete_boots(runs)
     if not boots:
         return {}
@@ -50,12 +50,15 @@ def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, 
         by_cell.setdefault(str(row["cell"]), []).append(row)
     out: dict[str, dict[str, Any]] = {}
     for cell, part in by_cell.items():
-        by_boot = {boot: _figures([r for r in part if r["boot"] == boot], value) for boot in boots}
-        here = [r for r in part if r["boot"] == newest]
-        spread = effects.spread(by_boot[newest])
+        # A boot counts for the cell where its block ran the cell: a block of another boot may have lacked it
+        ran = {r["boot"] for r in part if r["status"] != MISSING}
+        mine = [boot for boot in boots if boot in ran] or [newest]
+        by_boot = {boot: _figures([r for r in part if r["boot"] == boot], value) for boot in mine}
+        here = [r for r in part if r["boot"] == mine[-1]]
+        spread = effects.spread(by_boot[mine[-1]])
         failed = [r for r in here if r["status"] not in ("ok", MISSING)]
         out[cell] = {"spread": spread, "standing": _standing(here, value, spread.median),
-                     "failed": failed, "boot": newest, "boot_samples": by_boot}
+                     "failed": failed, "boot": mine[-1], "boot_samples": by_boot}
     return out
 
 

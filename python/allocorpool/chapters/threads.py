@@ -181,7 +181,8 @@ def _pairs(table: pd.DataFrame, numerator: str, denominator: str, threads: int,
 
 
 RULE = ("In each solution and case, the first strategy's median thread time per packet over the second's, with "
-        "its 95 % interval over the block's repetitions. A comparison holds where the interval lies below 1 by the "
+        "its 95 % interval, which resamples the boots that measured both and then each boot's repetitions. "
+        "A comparison holds where the interval lies below 1 by the "
         f"{effects.pct(effects.MARGIN)} margin, fails where it lies above it, and otherwise reads undecided. "
         f"Allocation scales where its time at N threads over its time at one lies below {SCALES_WITHIN:g} by the "
         "same margin.")

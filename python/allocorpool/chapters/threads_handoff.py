@@ -20,8 +20,9 @@ from allocorpool.lists import HANDOFF_STRATEGIES, THREAD_STRATEGY_LABELS
 
 ALLOC = "alloc"
 RULE = ("Each pool's median time per packet over allocation's in the same solution, case and worker count, with its "
-        "95 % interval over the block's repetitions. The pool is faster where the interval lies below 1 by the "
-        f"{effects.pct(effects.MARGIN)} margin, slower where it lies above it, and otherwise the pair reads undecided.")
+        "95 % interval, which resamples the boots that measured both and then each boot's repetitions. "
+        f"The pool is faster where the interval lies below 1 by the {effects.pct(effects.MARGIN)} margin, slower "
+        "where it lies above it, and otherwise the pair reads undecided.")
 OUTCOME = {"wall time": "wall time outcome", "CPU time": "CPU time outcome"}  # against_allocation's, not shown
 
 
@@ -72,7 +73,7 @@ def fastest(table: pd.DataFrame) -> list[str]:
 
 def against_allocation(table: pd.DataFrame) -> pd.DataFrame:
     """Each hand-off pool over allocation in each solution, case and worker count, in wall time and in the threads'
-    CPU time: the ratio of medians with its 95 % interval over the block's repetitions and its outcome (below 1:
+    CPU time: the ratio of medians with its 95 % interval over the boots and their repetitions and its outcome (below 1:
     the pool is faster), decided as RULE says. Each clock's outcome is also kept as such (OUTCOME[clock]), for the
     tallies, and not shown."""
     wall, cpu = threads.measured(table), threads.measured(cpu_view(table))

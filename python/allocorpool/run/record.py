@@ -88,7 +88,7 @@ def record_threads(profile_name: str, solution: str, probes: bool = True,
     for (case, scaling, threads), part in table.groupby(["case", "scaling", "threads"], sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
         figures = ", ".join(f"{s} {_figure(r)}" for s, r in rows.items())
-        effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
+        effects_ = "; ".join(f"{s} / alloc {_effect_words(block_figures.compare(rows[s], rows['alloc']))}"
                              for s in lists.THREAD_POOLS if s in rows and "alloc" in rows)
         lines.append(f"{solution} case {case}, {threads} thread(s), {scaling} scaling: {figures} ns per packet "
                      f"(thread time); {effects_}")
@@ -117,7 +117,7 @@ def record_handoff(profile_name: str, solution: str) -> str:
         figures = ", ".join(f"{s} {_figure(r)}" + (f" (CPU {r['thread_cpu_ns_per_packet']:.4g})"
                                                     if r["status"] == "ok" and r.get("thread_cpu_ns_per_packet") else "")
                             for s, r in rows.items())
-        effects_ = "; ".join(f"{s} / alloc {block_figures.compare(rows[s], rows['alloc']).effect.text()}"
+        effects_ = "; ".join(f"{s} / alloc {_effect_words(block_figures.compare(rows[s], rows['alloc']))}"
                              for s in lists.HANDOFF_STRATEGIES[1:] if s in rows and "alloc" in rows
                              and rows[s]["status"] == rows["alloc"]["status"] == "ok")
         lines.append(f"{solution} case {case}, hand-off to {threads} worker(s): {figures} ns per packet (wall, "
@@ -137,7 +137,7 @@ def record_pool_choice(profile_name: str, solution: str) -> str:
     for case, part in table.groupby("case", sort=False):
         rows = {r["strategy"]: r for r in part.to_dict("records")}
         figures = ", ".join(f"{s} {_figure(r)}" for s, r in rows.items())
-        ratios = "; ".join(f"pmr / {s} {block_figures.compare(rows['pmr'], rows[s]).effect.text()}"
+        ratios = "; ".join(f"pmr / {s} {_effect_words(block_figures.compare(rows['pmr'], rows[s]))}"
                            for s in ("pool", "alloc") if rows["pmr"]["status"] == rows[s]["status"] == "ok")
         lines.append(f"{solution} case {case}: {figures} ns per packet; {ratios}")
     return "\n".join(lines)
@@ -158,7 +158,7 @@ def record_jdks(profile_name: str, solution: str) -> str:
         rows = {cell.strategy: {"status": "ok" if cell.key in figures else "missing", "ns_per_packet": None,
                                 **_spread_row(figures.get(cell.key))} for cell in block.cells}
         said = ", ".join(f"{s} {_figure(r)}" for s, r in rows.items())
-        ratio = (f"; pool / alloc {block_figures.compare(rows['pool'], rows['alloc']).effect.text()}"
+        ratio = (f"; pool / alloc {_effect_words(block_figures.compare(rows['pool'], rows['alloc']))}"
                  if all(rows.get(s, {}).get("status") == "ok" for s in ("pool", "alloc")) else "")
         lines.append(f"{solution} case {case}: {said} ns per packet{ratio}")
     interval_ns = prof.jdks.interval_ns
@@ -185,7 +185,7 @@ def record_continuum(profile_name: str, solution: str) -> str:
         rows = {r["strategy"]: r for r in part.to_dict("records")}
         said = ", ".join(f"{s} {_figure({**r, 'status': r['batch_status']})}" for s, r in rows.items()
                          if r["batch_status"] == "ok")
-        ratio = (f"; alloc / pool {block_figures.compare(rows['alloc'], rows['pool']).effect.text()}"
+        ratio = (f"; alloc / pool {_effect_words(block_figures.compare(rows['alloc'], rows['pool']))}"
                  if all(rows.get(s, {}).get("batch_status") == "ok" for s in ("alloc", "pool")) else "")
         statuses = ", ".join(sorted({str(r["batch_status"]) for r in rows.values()} - {"ok"}))
         lines.append(f"{solution} at {int(size):,}: " + (f"{said} ns per packet{ratio}" if said else
