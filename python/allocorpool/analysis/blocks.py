@@ -54,11 +54,12 @@ def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, 
         ran = {r["boot"] for r in part if r["status"] != MISSING}
         mine = [boot for boot in boots if boot in ran] or [newest]
         by_boot = {boot: _figures([r for r in part if r["boot"] == boot], value) for boot in mine}
-        here = [r for r in part if r["boot"] == mine[-1]]
-        spread = effects.spread(by_boot[mine[-1]])
+        shown = mine[-1]
+        here = [r for r in part if r["boot"] == shown]
+        spread = effects.spread(by_boot[shown])
         failed = [r for r in here if r["status"] not in ("ok", MISSING)]
         out[cell] = {"spread": spread, "standing": _standing(here, value, spread.median),
-                     "failed": failed, "boot": mine[-1], "boot_samples": by_boot}
+                     "failed": failed, "boot": shown, "boot_samples": by_boot}
     return out
 
 
