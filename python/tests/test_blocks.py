@@ -131,6 +131,24 @@ def test_a_cell_counts_only_the_boots_whose_block_ran_it():
     assert older["old"]["boot"] == "boot1" and older["old"]["spread"].n == 3
 
 
+def test_a_cell_names_the_boots_that_ran_it_from_a_committed_build():
+    # boot1 and boot3 ran alloc from a committed build; boot2 from one with uncommitted changes, which still counts
+    def runs(boot, started, cell, commit, ns):
+        return [{"cell": cell, "boot": boot, "status": "ok", "complete": True, "started_utc": started,
+                 "commit": commit, "ns_per_packet": ns + i} for i in range(3)]
+    rows = (runs("boot1", "2026-01-01", "alloc", "aaaaaaaaaaaa", 100.0)
+            + runs("boot2", "2026-02-01", "alloc", "bbbbbbbbbbbb-dirty", 300.0)
+            + runs("boot2", "2026-02-01", "pool", "bbbbbbbbbbbb-dirty", 50.0)
+            + runs("boot3", "2026-03-01", "alloc", "cccccccccccc", 110.0))
+    figures = block_figures.cell_figures(pd.DataFrame(rows))
+    assert list(figures["alloc"]["boot_samples"]) == ["boot1", "boot2", "boot3"]
+    assert figures["alloc"]["committed_boots"] == ["boot1", "boot3"] and figures["pool"]["committed_boots"] == []
+    assert block_figures.spread_columns(figures["alloc"])["committed_boots"] == 2
+    # one run of a boot from an uncommitted build is enough to leave the boot out
+    mixed = block_figures.cell_figures(pd.DataFrame(rows[:2] + [{**rows[2], "commit": "aaaaaaaaaaaa-dirty"}]))
+    assert mixed["alloc"]["committed_boots"] == []
+
+
 def test_a_verdict_that_flips_between_boots_says_so():
     fast = {"boot_samples": {"b1": [50, 52, 51], "b2": [100, 101, 99]}}
     slow = {"boot_samples": {"b1": [100, 99, 101], "b2": [98, 100, 101]}}

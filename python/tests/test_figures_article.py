@@ -269,6 +269,9 @@ def test_a_long_commit_list_in_the_appendix_is_code_not_a_sentence():
     html = mistune.html(methods.commits(index))
     assert "(63)" in html and html.count("<code>") == 63
     assert readability.findings(html) == []  # as prose, 63 hashes would be a sentence of 63 words
+    assert "not yet committed" not in html
+    dirty = methods.commits(pd.DataFrame({"commit": ["0" * 12, "1" * 12 + "-dirty", "1" * 12 + "-dirty"]}))
+    assert dirty.startswith("1 of the 2 builds carried changes not yet committed")
 
 
 def test_a_progress_line_in_a_notebook_carries_the_metadata_the_article_drops_it_by(monkeypatch):

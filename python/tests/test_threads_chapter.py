@@ -197,6 +197,17 @@ def test_the_chapter_says_which_counts_ran_and_which_need_a_larger_machine():
     assert chapter.measured_cpus(table) == 2 and chapter.measured_cpus(table.assign(status="missing")) is None
 
 
+def test_the_chapter_names_the_solutions_and_cases_short_of_two_machines_from_committed_builds():
+    rows = [_row("alloc", 1, [100, 101, 99]), _row("pool", 1, [60, 61, 59]),
+            _row("alloc", 1, [100, 101, 99], case="C"), _row("pool", 1, [60, 61, 59], case="C")]
+    table = pd.DataFrame([{**r, "boots": 2, "committed_boots": 2 if r["case"] == "A" else 1} for r in rows])
+    assert chapter.boots_note(table) == ("2 of the 4 cells measured stand on runs of committed builds from two "
+                                         "machines or more; these do not: Parallel case C (2 cells).")
+    assert chapter.boots_note(table.assign(committed_boots=3), "strong-scaling") == (
+        "All 4 strong-scaling cells measured stand on runs of committed builds from two machines or more.")
+    assert chapter.boots_note(table.assign(status="missing")) == ""
+
+
 def test_hand_off_blocks_cpu_and_netty_tables_and_an_empty_store(tmp_path, monkeypatch):
     # The hand-off blocks of the Java solution (none for C++), read by the chapter's sections; a replay of a store
     # without them shows every cell as not measured, and the sections say so instead of failing.

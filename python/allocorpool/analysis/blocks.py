@@ -38,7 +38,8 @@ def _figures(runs: list[dict[str, Any]], value: str) -> list[float]:
 def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, dict[str, Any]]:
     """For each cell of the block: the spread of the newest complete boot that ran it, the run that stands for
     it (the repetition nearest the median: its key, GC log and other figures), its failures, and the figures
-    of every complete boot that ran it. A cell of a block no boot completed has no entry."""
+    of every complete boot that ran it, and those of them that ran it from a committed build (committed_boots).
+    A cell of a block no boot completed has no entry."""
     boots = complete_boots(runs)
     if not boots:
         return {}
@@ -59,8 +60,22 @@ def cell_figures(runs: pd.DataFrame, value: str = "ns_per_packet") -> dict[str, 
         spread = effects.spread(by_boot[shown])
         failed = [r for r in here if r["status"] not in ("ok", MISSING)]
         out[cell] = {"spread": spread, "standing": _standing(here, value, spread.median),
-                     "failed": failed, "boot": shown, "boot_samples": by_boot}
+                     "failed": failed, "boot": shown, "boot_samples": by_boot,
+                     "committed_boots": committed_boots(part, mine)}
     return out
+
+
+def uncommitted(run: Mapping[str, Any]) -> bool:
+    """Whether a run came from a build with uncommitted changes (its commit ends in -dirty, paths.commit)."""
+    return str(run.get("commit") or "").endswith("-dirty")
+
+
+def committed_boots(runs: list[dict[str, Any]], boots: Iterable[str]) -> list[str]:
+    """Those of boots whose runs of a cell (runs) all came from a committed build: a build with uncommitted
+    changes (paths.commit) cannot be rebuilt, so a figure it measured cannot be reproduced exactly."""
+    return [boot for boot in boots
+            if (mine := [r for r in runs if r["boot"] == boot and r["status"] != MISSING])
+            and not any(uncommitted(r) for r in mine)]
 
 
 def _standing(runs: list[dict[str, Any]], value: str, median: float) -> dict[str, Any]:
@@ -75,7 +90,8 @@ def spread_columns(figures: Mapping[str, Any]) -> dict[str, Any]:
     """The data.tables.SPREAD_COLUMNS of one cell's figures (cell_figures' entry)."""
     spread: effects.Spread = figures["spread"]
     return {"ns_low": spread.low, "ns_high": spread.high, "runs": spread.n, "failed_runs": len(figures["failed"]),
-            "boots": len(figures["boot_samples"]), "boot": figures["boot"],
+            "boots": len(figures["boot_samples"]), "committed_boots": len(figures.get("committed_boots", [])),
+            "boot": figures["boot"],
             "samples": figures["boot_samples"][figures["boot"]], "boot_samples": figures["boot_samples"]}
 
 

@@ -113,7 +113,10 @@ def checks(root: Path) -> str:
 def commits(index: pd.DataFrame) -> str:
     """The commits, folded, each as code: identifiers a reader may copy, not a sentence to read."""
     found = sorted(index["commit"].dropna().astype(str).unique())
-    return (f"<details><summary>The checkout's commits the runs were made from ({len(found)})</summary>\n\n"
+    dirty = sum(commit.endswith("-dirty") for commit in found)
+    said = (f"{dirty} of the {len(found)} builds carried changes not yet committed (marked -dirty): no one can "
+            "rebuild them exactly, and their runs count as the others do.\n\n") if dirty else ""
+    return (f"{said}<details><summary>The checkout's commits the runs were made from ({len(found)})</summary>\n\n"
             f"{', '.join(f'`{commit}`' for commit in found)}\n\n</details>")
 
 

@@ -322,6 +322,25 @@ def counts_note(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> str:
                "them." if left else ""))
 
 
+def boots_note(table: pd.DataFrame, scaling: str = "") -> str:
+    """How many of the measured cells of the table's scaling view (measured) stand on runs of committed builds from
+    two machines or more, naming the solutions and cases of those that do not: a verdict over one machine cannot
+    tell the code from the machine, and a build with uncommitted changes cannot be rebuilt."""
+    cells = measured(table)
+    cells = cells[cells["status"] != MISSING] if len(cells) else cells
+    if not len(cells):
+        return ""
+    committed = pd.to_numeric(cells["committed_boots"], errors="coerce").fillna(0)
+    several, what = int((committed >= 2).sum()), f"{scaling} cells measured" if scaling else "cells measured"
+    if several == len(cells):
+        return f"All {len(cells)} {what} stand on runs of committed builds from two machines or more."
+    short = cells[committed < 2].groupby(["label", "case"], sort=False).size()
+    return (f"{several} of the {len(cells)} {what} stand on runs of committed builds from two machines or more; "
+            "these do not: "
+            + "; ".join(f"{label} case {case} ({show.count(n, 'cell')})" for (label, case), n in short.items())
+            + ".")
+
+
 def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
     """The chapter under weak scaling (its comparison): which thread counts ran, the answer, the figure, the tables,
     the findings and verdicts (wall time and the threads' CPU time). planned: the profile's thread counts (a run
@@ -330,6 +349,8 @@ def show_chapter(table: pd.DataFrame, planned: tuple[int, ...] = ()) -> None:
         show.note("No solution of this chapter is in this profile's selection.")
         return
     show.note(counts_note(table, planned))
+    if note := boots_note(table):
+        show.note(note)
     shown = measured(table)
     counts = shown["threads"].unique() if len(shown) else []
     if not len(counts):

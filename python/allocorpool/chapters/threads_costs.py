@@ -218,6 +218,8 @@ def show_strong(table: pd.DataFrame) -> None:
         show.note("Strong scaling: not measured.")
         return
     show.note(live_set_note(table, STRONG))
+    if note := threads.boots_note(strong, "strong-scaling"):
+        show.note(note)
     show.show_table(threads.figures_table(strong), "Strong scaling: thread time per packet, ns, median (95 % "
                                                    "interval)")
     if threads.measured(strong)["threads"].nunique() > 1:

@@ -20,8 +20,10 @@ from allocorpool import machine
 # A real-time run's metered latency (docs/records.md): how late its sampled packets were made, from when due.
 LATENCY_FIELDS = ("latency_p50_ns", "latency_p99_ns", "latency_p999_ns", "latency_max_ns")
 # What a batch cell's row adds to a single run's: its spread over the newest complete boot's repetitions,
-# and every complete boot's repetitions (boot_samples: boot -> figures) for comparisons boot by boot
-SPREAD_COLUMNS = ["ns_low", "ns_high", "runs", "failed_runs", "boots", "boot", "samples", "boot_samples"]
+# and every complete boot's repetitions (boot_samples: boot -> figures) for comparisons boot by boot;
+# committed_boots: how many of those boots ran it from a committed build
+SPREAD_COLUMNS = ["ns_low", "ns_high", "runs", "failed_runs", "boots", "committed_boots", "boot", "samples",
+                  "boot_samples"]
 
 SOLUTION_COLUMNS = ["solution", "label", "reference_name", "engine", "baseline", "strategy", "strategy_label", "case"]
 # latency_*: the metered latency of the probe that proved the interval (search) or of the probe (continuum, JDKs)
